@@ -1,0 +1,244 @@
+"""Interpret whitelisted formula trees over exact values (our own tree walk; Python never evaluates them).
+
+Values: sympy numbers (exact), bools, `ClassRef` (a class), frozensets of class indices (the set Y) and
+tuples (lists). Comparisons between numbers go through `certified.compare`, so a condition such as
+`x <= 0.5` is decided exactly even for irrational x.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from . import certified
+from .formula_parse import Formula
+from .formula_builtins import BUILTINS, BuiltinError
+
+MAX_CALL_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class ClassRef:
+    index: int
+
+
+@dataclass(frozen=True)
+class UserFunction:
+    name: str
+    params: tuple[str, ...]
+    body: Formula
+
+
+@dataclass
+class Vocabulary:
+    """Everything a formula may name, besides its local variables (y, yhat, Y, comprehension names)."""
+
+    classes: tuple[str, ...]
+    params: dict[str, sp.Expr | tuple[sp.Expr, ...]] = field(default_factory=dict)
+    functions: dict[str, UserFunction] = field(default_factory=dict)
+    determinate: Callable[[int, int], sp.Expr] | None = None
+
+
+class Evaluator:
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocab = vocabulary
+        self._class_index = {name: i for i, name in enumerate(vocabulary.classes)}
+
+    def number(self, formula: Formula, local: dict[str, object]) -> sp.Expr:
+        """Evaluate a formula that must produce one finite real number."""
+        value = self._eval(formula, formula.tree, local, 0)
+        if isinstance(value, bool) or not isinstance(value, sp.Expr):
+            raise formula.error(f"the formula gives {_kind(value)}, not a number", expected="a number")
+        return check_real(formula, formula.tree, value)
+
+    def truth(self, formula: Formula, local: dict[str, object]) -> bool | sp.Basic:
+        value = self._eval(formula, formula.tree, local, 0)
+        if not isinstance(value, (bool, sp.logic.boolalg.Boolean)) or isinstance(value, sp.Expr):
+            raise formula.error(f"the formula gives {_kind(value)}, not a condition", expected="a condition")
+        return value
+
+    # -- the tree walk -------------------------------------------------------------------------------------
+    def _eval(self, f: Formula, node: ast.AST, local: dict, depth: int):
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:  # unreachable after the whitelist; kept so a gap can never execute anything
+            raise f.error(f"{type(node).__name__} is not supported", node)
+        return method(f, node, local, depth)
+
+    def _Constant(self, f, node, local, depth):
+        if isinstance(node.value, bool):
+            return node.value
+        if isinstance(node.value, str):
+            if node.value not in self._class_index:
+                raise f.error(f"'{node.value}' is not a class", node,
+                              expected=f"one of {list(self.vocab.classes)}")
+            return ClassRef(self._class_index[node.value])
+        return sp.Rational(f.number(node))
+
+    def _Name(self, f, node, local, depth):
+        name = node.id
+        if name in local:
+            return local[name]
+        if name == "K":
+            return sp.Integer(len(self.vocab.classes))
+        if name in self.vocab.params:
+            value = self.vocab.params[name]
+            if isinstance(value, tuple):
+                raise f.error(f"'{name}' is a per-class parameter", node, expected=f"{name}[y] or {name}['class']")
+            return value
+        if name in ("True", "False"):
+            return name == "True"
+        context = sorted(set(local) | {"K"} | set(self.vocab.params))
+        raise f.error(f"unknown name '{name}'", node, expected=f"one of {context} or a function call")
+
+    def _Subscript(self, f, node, local, depth):
+        name = node.value.id
+        table = self.vocab.params.get(name)
+        if not isinstance(table, tuple):
+            raise f.error(f"'{name}' cannot be indexed (only per-class parameters can)", node)
+        key = self._eval(f, node.slice, local, depth)
+        if not isinstance(key, ClassRef):
+            raise f.error(f"'{name}[...]' needs a class, got {_kind(key)}", node, expected="a class such as y or 'a'")
+        return table[key.index]
+
+    def _List(self, f, node, local, depth):
+        return tuple(self._eval(f, elt, local, depth) for elt in node.elts)
+
+    def _ListComp(self, f, node, local, depth):
+        gen = node.generators[0]
+        domain = local.get("Y")
+        if not isinstance(domain, frozenset):
+            raise f.error("'Y' is not available in this formula", gen.iter)
+        out = []
+        for index in sorted(domain):
+            inner = {**local, gen.target.id: ClassRef(index)}
+            if all(self._condition(f, cond, inner, depth) for cond in gen.ifs):
+                out.append(self._eval(f, node.elt, inner, depth))
+        return tuple(out)
+
+    _GeneratorExp = _ListComp
+
+    def _UnaryOp(self, f, node, local, depth):
+        value = self._eval(f, node.operand, local, depth)
+        if isinstance(node.op, ast.Not):
+            return not self._as_bool(f, node.operand, value)
+        number = self._as_number(f, node.operand, value)
+        return -number if isinstance(node.op, ast.USub) else number
+
+    def _BinOp(self, f, node, local, depth):
+        left = self._as_number(f, node.left, self._eval(f, node.left, local, depth))
+        right = self._as_number(f, node.right, self._eval(f, node.right, local, depth))
+        try:
+            return BUILTINS["__" + type(node.op).__name__.lower()](left, right)
+        except BuiltinError as exc:
+            raise f.error(str(exc), node, expected=exc.expected) from None
+
+    def _BoolOp(self, f, node, local, depth):
+        want_all = isinstance(node.op, ast.And)
+        for operand in node.values:
+            if self._condition(f, operand, local, depth) != want_all:
+                return not want_all
+        return want_all
+
+    def _IfExp(self, f, node, local, depth):
+        branch = node.body if self._condition(f, node.test, local, depth) else node.orelse
+        return self._eval(f, branch, local, depth)
+
+    def _Compare(self, f, node, local, depth):
+        left = self._eval(f, node.left, local, depth)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self._eval(f, right_node, local, depth)
+            if not self._compare_pair(f, node, op, left, right):
+                return False
+            left = right
+        return True
+
+    def _compare_pair(self, f, node, op, left, right) -> bool:
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(left, ClassRef) or not isinstance(right, frozenset):
+                raise f.error("'in' needs a class on the left and the set Y on the right", node)
+            return (left.index in right) == isinstance(op, ast.In)
+        if isinstance(left, ClassRef) or isinstance(right, ClassRef):
+            if not (isinstance(left, ClassRef) and isinstance(right, ClassRef)):
+                raise f.error(f"cannot compare {_kind(left)} with {_kind(right)}", node)
+            if not isinstance(op, (ast.Eq, ast.NotEq)):
+                raise f.error("classes can only be compared with == and != (use rank(x) for order)", node)
+            return (left == right) == isinstance(op, ast.Eq)
+        a, b = self._as_number(f, node, left), self._as_number(f, node, right)
+        s = certified.compare(a, b)
+        if s.value is None:
+            raise f.error(f"cannot decide the comparison exactly: {s.reason}", node)
+        return {ast.Eq: s.value == 0, ast.NotEq: s.value != 0, ast.Lt: s.value < 0, ast.LtE: s.value <= 0,
+                ast.Gt: s.value > 0, ast.GtE: s.value >= 0}[type(op)]
+
+    def _Call(self, f, node, local, depth):
+        name = node.func.id
+        args = [self._eval(f, arg, local, depth) for arg in node.args]
+        if name in self.vocab.functions:
+            return self._call_user(f, node, self.vocab.functions[name], args, depth)
+        if name == "c":
+            return self._determinate(f, node, args)
+        if name == "rank":
+            if len(args) != 1 or not isinstance(args[0], ClassRef):
+                raise f.error("rank(x) takes one class", node, expected="rank(y) or rank(yhat)")
+            return sp.Integer(args[0].index)
+        builtin = BUILTINS.get(name)
+        if builtin is None or name.startswith("__"):
+            known = sorted([n for n in BUILTINS if not n.startswith("__")] + ["c", "rank"] + list(self.vocab.functions))
+            raise f.error(f"unknown function '{name}'", node, expected=f"one of {known}")
+        try:
+            return builtin(*args)
+        except BuiltinError as exc:
+            raise f.error(f"{name}(): {exc}", node, expected=exc.expected) from None
+
+    def _call_user(self, f, node, fn: UserFunction, args, depth):
+        if len(args) != len(fn.params):
+            raise f.error(f"{fn.name}() takes {len(fn.params)} argument(s), got {len(args)}", node)
+        if depth >= MAX_CALL_DEPTH:
+            raise f.error(f"function calls nested deeper than {MAX_CALL_DEPTH} (recursion?)", node)
+        return self._eval(fn.body, fn.body.tree, dict(zip(fn.params, args)), depth + 1)
+
+    def _determinate(self, f, node, args):
+        if self.vocab.determinate is None:
+            raise f.error("c(yh, y) needs determinate costs ('cost' or 'cost_matrix')", node)
+        if len(args) != 2 or not all(isinstance(a, ClassRef) for a in args):
+            raise f.error("c(yh, y) takes two classes", node, expected="c(yh, y)")
+        return self.vocab.determinate(args[0].index, args[1].index)
+
+    # -- coercions ------------------------------------------------------------------------------------------
+    def _condition(self, f, node, local, depth) -> bool:
+        return self._as_bool(f, node, self._eval(f, node, local, depth))
+
+    def _as_bool(self, f, node, value) -> bool:
+        if isinstance(value, bool):
+            return value
+        raise f.error(f"expected a condition, got {_kind(value)}", node, expected="a comparison or 'y in Y'")
+
+    def _as_number(self, f, node, value) -> sp.Expr:
+        if isinstance(value, sp.Expr):
+            return value
+        raise f.error(f"expected a number, got {_kind(value)}", node, expected="a number")
+
+
+def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise f.error("the formula is undefined here (division by zero or an infinite value)", node)
+    if value.has(sp.I) or value.is_real is False:
+        raise f.error("the formula gives a non-real number here", node, expected="a real number")
+    return value
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "a condition"
+    if isinstance(value, ClassRef):
+        return "a class"
+    if isinstance(value, frozenset):
+        return "a set of classes"
+    if isinstance(value, tuple):
+        return "a list"
+    if isinstance(value, sp.Expr):
+        return "a number"
+    return type(value).__name__

@@ -1,0 +1,164 @@
+"""The extended cost matrix of a spec: one exact row per non-empty set, for every true class.
+
+The determinate costs c_ŷ(y) are the singleton rows. When `set_cost` redefines them differently from
+`cost`, the scheme records a note (the paper counts "modifies the initial costs" as a drawback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from itertools import combinations
+
+import sympy as sp
+
+from . import certified
+from .errors import SpecError
+from .formula_eval import ClassRef, Evaluator, Vocabulary
+from .formula_parse import Formula
+from .spec import Entry, Spec
+
+ClassSet = frozenset[int]
+
+
+@dataclass
+class Scheme:
+    spec: Spec
+    classes: tuple[str, ...]
+    rows: dict[ClassSet, tuple[sp.Expr, ...]]
+    origin: dict[ClassSet, str]
+    parameters: dict[str, sp.Expr | tuple[sp.Expr, ...]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def K(self) -> int:
+        return len(self.classes)
+
+    def label(self, members: ClassSet) -> str:
+        return "{" + ", ".join(self.classes[i] for i in sorted(members)) + "}"
+
+    @cached_property
+    def all_sets(self) -> list[ClassSet]:
+        """Singletons first, then by size, then in class order (the paper's table layout)."""
+        return [frozenset(c) for n in range(1, self.K + 1) for c in combinations(range(self.K), n)]
+
+    @cached_property
+    def indeterminate_sets(self) -> list[ClassSet]:
+        return [s for s in self.all_sets if len(s) >= 2]
+
+    def det(self, yhat: int, y: int) -> sp.Expr:
+        return self.rows[frozenset((yhat,))][y]
+
+    def cost(self, members: ClassSet, y: int) -> sp.Expr:
+        return self.rows[members][y]
+
+    def members_costs(self, members: ClassSet, y: int) -> tuple[sp.Expr, ...]:
+        """The multiset (c_ŷ(y))_{ŷ in Y}, in class order (C_Y(y) up to sorting)."""
+        return tuple(self.det(i, y) for i in sorted(members))
+
+    def mean(self, members: ClassSet, y: int) -> sp.Expr:
+        return sp.Add(*self.members_costs(members, y)) / len(members)
+
+
+def build_scheme(spec: Spec) -> Scheme:
+    params = _parameter_values(spec)
+    vocab = Vocabulary(spec.classes, params, spec.functions)
+    evaluator = Evaluator(vocab)
+    K = len(spec.classes)
+    _check_assumptions(spec, evaluator)
+
+    determinate: dict[tuple[int, int], sp.Expr] | None = None
+    if spec.cost is not None:
+        determinate = {(h, y): evaluator.number(spec.cost, {"y": ClassRef(y), "yhat": ClassRef(h)})
+                       for h in range(K) for y in range(K)}
+    elif spec.cost_matrix is not None:
+        determinate = {(h, y): _entry(evaluator, spec.cost_matrix[h][y], {"y": ClassRef(y), "yhat": ClassRef(h)})
+                       for h in range(K) for y in range(K)}
+    if determinate is not None:
+        vocab.determinate = lambda h, y: determinate[(h, y)]
+
+    rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
+    origin: dict[ClassSet, str] = {}
+    sets = [frozenset(c) for n in range(1, K + 1) for c in combinations(range(K), n)]
+    for members in sets:
+        if members in spec.set_costs:
+            local = {"Y": members}
+            rows[members] = tuple(_entry(evaluator, e, {**local, "y": ClassRef(y)})
+                                  for y, e in enumerate(spec.set_costs[members]))
+            origin[members] = "set_costs"
+        elif spec.set_cost is not None:
+            rows[members] = tuple(evaluator.number(spec.set_cost, {"Y": members, "y": ClassRef(y)})
+                                  for y in range(K))
+            origin[members] = "set_cost"
+        elif len(members) == 1 and determinate is not None:
+            (h,) = members
+            rows[members] = tuple(determinate[(h, y)] for y in range(K))
+            origin[members] = "cost" if spec.cost is not None else "cost_matrix"
+    missing = [s for s in sets if s not in rows]
+    if missing:
+        shown = ", ".join('"' + ",".join(spec.classes[i] for i in sorted(s)) + '"' for s in missing[:12])
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        raise SpecError(f"no costs for the set(s) {shown}{more}", file=spec.path, key="set_costs",
+                        expected="a row in 'set_costs' for every indeterminate set, or a 'set_cost' formula")
+    scheme = Scheme(spec, spec.classes, rows, origin, params)
+    if determinate is not None:
+        scheme.notes.extend(_modified_costs(scheme, determinate))
+    return scheme
+
+
+def _entry(evaluator: Evaluator, entry: Entry, local: dict) -> sp.Expr:
+    if isinstance(entry, Fraction):
+        return sp.Rational(entry.numerator, entry.denominator)
+    return evaluator.number(entry, local)
+
+
+def _parameter_values(spec: Spec) -> dict[str, sp.Expr | tuple[sp.Expr, ...]]:
+    constants = Evaluator(Vocabulary(spec.classes))
+    out: dict[str, sp.Expr | tuple[sp.Expr, ...]] = {}
+    for name, param in spec.parameters.items():
+        if param.value is None:
+            raise SpecError(
+                f"parameter '{name}' has no value; this version decides numeric schemes only",
+                file=spec.path, key=param.key, line=param.located.mark.line, column=param.located.mark.column,
+                expected=f"{name}: {{value: <number>}}" + (" (a list or mapping per class)" if param.per_class else ""),
+            )
+        if isinstance(param.value, tuple):
+            out[name] = tuple(_entry(constants, v, {}) for v in param.value)
+        else:
+            out[name] = _entry(constants, param.value, {})
+    return out
+
+
+def _check_assumptions(spec: Spec, evaluator: Evaluator) -> None:
+    """With every parameter fixed, an assumption is a fact to check, for every class when it uses y."""
+    for formula in spec.assume:
+        mentions_y = _mentions(formula, "y")
+        for y in range(len(spec.classes)) if mentions_y else [None]:
+            local = {} if y is None else {"y": ClassRef(y)}
+            if evaluator.truth(formula, local) is not True:
+                at = f" for y = {spec.classes[y]}" if y is not None else ""
+                raise formula.error(f"the assumption is false for the given parameter values{at}",
+                                    expected="parameter values that satisfy every assumption")
+
+
+def _mentions(formula: Formula, name: str) -> bool:
+    import ast
+
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(formula.tree))
+
+
+def _modified_costs(scheme: Scheme, determinate: dict[tuple[int, int], sp.Expr]) -> list[str]:
+    changed = []
+    for h in range(scheme.K):
+        members = frozenset((h,))
+        if scheme.origin[members] in ("cost", "cost_matrix"):
+            continue
+        for y in range(scheme.K):
+            if certified.compare(scheme.rows[members][y], determinate[(h, y)]).value != 0:
+                changed.append(f"c_{scheme.classes[h]}({scheme.classes[y]}): "
+                               f"{determinate[(h, y)]} → {scheme.rows[members][y]}")
+    if not changed:
+        return []
+    return [f"The set-cost formula modifies the initial (determinate) costs in {len(changed)} entries "
+            f"(e.g. {changed[0]}); the properties use the modified singleton rows."]

@@ -1,0 +1,100 @@
+"""Verdicts and the evidence they carry.
+
+Truth values are Kleene's three: a universal statement fails as soon as one instance certainly fails, is
+unknown when some instance could not be decided, and holds only when every instance certainly holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import sympy as sp
+
+from .properties import Property
+
+
+class Truth(Enum):
+    TRUE = "true"
+    FALSE = "false"
+    UNKNOWN = "unknown"
+
+    @staticmethod
+    def of(flag: bool) -> "Truth":
+        return Truth.TRUE if flag else Truth.FALSE
+
+    def __and__(self, other: "Truth") -> "Truth":
+        if Truth.FALSE in (self, other):
+            return Truth.FALSE
+        return Truth.UNKNOWN if Truth.UNKNOWN in (self, other) else Truth.TRUE
+
+    def __invert__(self) -> "Truth":
+        return {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}[self]
+
+
+class Verdict(Enum):
+    HOLDS = "holds"
+    FAILS = "fails"
+    UNKNOWN = "unknown"
+
+    @staticmethod
+    def of(truth: Truth) -> "Verdict":
+        return {Truth.TRUE: Verdict.HOLDS, Truth.FALSE: Verdict.FAILS, Truth.UNKNOWN: Verdict.UNKNOWN}[truth]
+
+
+@dataclass
+class Side:
+    """One evaluated term of a comparison: what it is ("c_Y(y)") and its exact value."""
+
+    label: str
+    value: sp.Expr | tuple[sp.Expr, ...]
+
+
+@dataclass
+class Comparison:
+    """One evaluated atom at one binding (Y, y, y2)."""
+
+    text: str  # the atom with names filled in, e.g. "c_{a,b}(a) < c̄_{a,b}(a)"
+    truth: Truth
+    sides: list[Side]
+    reason: str = ""  # why it is unknown, when it is
+
+
+@dataclass
+class Binding:
+    members: frozenset[int]
+    y: int | None = None
+    y2: int | None = None
+
+
+@dataclass
+class SetPossibility:
+    """Definition 4 for one indeterminate set, with its certificate (both exact rationals)."""
+
+    members: frozenset[int]
+    status: Truth  # TRUE possible, FALSE impossible, UNKNOWN undecided
+    witness: tuple[sp.Rational, ...] | None = None  # p over all classes: E_p[c_Y] < min E_p[c_ŷ]
+    certificate: dict[int, sp.Rational] | None = None  # λ over Y: c_Y >= Σ λ_ŷ c_ŷ element-wise
+    margin: sp.Expr | None = None  # min_ŷ E_p[c_ŷ] − E_p[c_Y] at the witness
+    method: str = ""
+    reason: str = ""
+
+
+@dataclass
+class Evidence:
+    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates"
+    binding: Binding | None = None
+    comparisons: list[Comparison] = field(default_factory=list)
+    possibility: list[SetPossibility] = field(default_factory=list)
+    instances: int = 0  # how many instances the verdict rests on
+
+
+@dataclass
+class PropertyResult:
+    property: Property
+    verdict: Verdict
+    evidence: Evidence
+    reason: str = ""  # plain words: why it holds, fails, or is unknown
+    tight: bool = False  # P6/P7: holds, but only with equality everywhere
+    checked: bool = False  # the independent checker confirmed the evidence
+    check_note: str = ""
