@@ -132,4 +132,4 @@ def enclose(expr: sp.Expr, prec: int) -> flint.arb:
         return value
 
     with flint.ctx.workprec(prec):
-        return rec(sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr)
+        return rec(expr)

@@ -46,7 +46,6 @@ def compare(a: sp.Expr, b: sp.Expr) -> Sign:
 @lru_cache(maxsize=200_000)
 def sign(expr: sp.Expr) -> Sign:
     """The certified sign of one exact real number."""
-    expr = sp.sympify(expr)
     if expr.is_Rational:
         return Sign((expr.p > 0) - (expr.p < 0), "rational")
     if expr.free_symbols:

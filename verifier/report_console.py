@@ -1,0 +1,155 @@
+"""The console report (rich): matrix, possibility of every set, verdicts, fit to filtering and choice."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from . import evidence_text as words
+from .analysis import Analysis
+from .desirability import LEVELS, TABLE_VIII
+from .verdict import Truth, Verdict
+
+VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
+MAX_POSSIBILITY_ROWS = 600  # every set of up to 9 classes; more are summarised
+
+
+def render(analysis: Analysis, console: Console) -> None:
+    console.print(_header(analysis))
+    console.print(_matrix(analysis))
+    console.print(_possibility(analysis))
+    if analysis.decision is not None:
+        console.print(_decision(analysis))
+    console.print(_properties(analysis))
+    console.print(_settings(analysis))
+    if analysis.expectations:
+        console.print(_expectations(analysis))
+
+
+def _header(a: Analysis) -> Panel:
+    s = a.spec
+    lines = [Text(s.name, style="bold"), Text(f"spec: {s.path}")]
+    lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
+    if a.scheme.parameters:
+        shown = ", ".join(f"{k} = {_param(v)}" for k, v in a.scheme.parameters.items())
+        lines.append(Text(f"parameters: {shown}"))
+    if s.source:
+        lines.append(Text(f"source: {s.source}"))
+    if s.description:
+        lines.append(Text(s.description.strip(), style="dim"))
+    if s.setting:
+        lines.append(Text(f"intended setting: {s.setting}"))
+    for note in a.scheme.notes:
+        lines.append(Text(f"note: {note}", style="yellow"))
+    return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
+
+
+def _param(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def _matrix(a: Analysis) -> Table:
+    s = a.scheme
+    table = Table(title="Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
+                  box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("Y", style="bold")
+    for c in s.classes:
+        table.add_column(f"y = {c}", justify="right")
+    table.add_column("from", style="dim")
+    short = s.K > 5
+    for members in s.all_sets:
+        if len(members) == 2 and s.K > 1 and members == s.indeterminate_sets[0]:
+            table.add_section()
+        cells = [Text(words.number(v, short=short)) for v in s.rows[members]]
+        table.add_row(Text(s.label(members)), *cells, Text(s.origin[members]))
+    if short:
+        table.caption = "exact values of irrational entries (≈) are in --format json"
+    return table
+
+
+def _possibility(a: Analysis) -> Table:
+    s = a.scheme
+    possible = sum(e.status is Truth.TRUE for e in a.possibility)
+    table = Table(title=f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets "
+                        "can be optimal", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("Y", style="bold")
+    table.add_column("status")
+    table.add_column("evidence (exact, re-checked)")
+    for entry in a.possibility[:MAX_POSSIBILITY_ROWS]:
+        status = {Truth.TRUE: Text("possible", "green"), Truth.FALSE: Text("impossible", "red"),
+                  Truth.UNKNOWN: Text("undecided", "yellow")}[entry.status]
+        table.add_row(Text(s.label(entry.members)), status, Text(words.possibility(s, entry).split(": ", 1)[1]))
+    if len(a.possibility) > MAX_POSSIBILITY_ROWS:
+        table.caption = f"{len(a.possibility) - MAX_POSSIBILITY_ROWS} more sets in --format json"
+    return table
+
+
+def _decision(a: Analysis) -> Table:
+    d = a.decision
+    table = Table(title=f"Optimal prediction as a function of {d.variable} (cf. the paper's Fig. 2)",
+                  box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column(d.variable)
+    table.add_column("optimal prediction(s)")
+    for region in d.regions:
+        span = f"{words.number(region.low)} … {words.number(region.high)}"
+        table.add_row(Text(span), Text(", ".join(a.scheme.label(m) for m in region.optimal)))
+    return table
+
+
+def _properties(a: Analysis) -> Table:
+    table = Table(title="Properties (Yang, Destercke & Masson 2017)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("", style="bold")
+    table.add_column("property")
+    table.add_column("verdict")
+    table.add_column("evidence", ratio=1)
+    for r in a.results:
+        verdict = Text(r.verdict.value + (" (tight)" if r.tight else ""), style=VERDICT_STYLE[r.verdict])
+        evidence = words.explain(r, a.scheme)
+        if r.checked and r.evidence.kind in ("counterexample", "witness", "certificates"):
+            evidence += " [re-checked independently]"
+        table.add_row(r.property.id, r.property.name, verdict, Text(evidence))
+    return table
+
+
+def _settings(a: Analysis) -> Table:
+    table = Table(title="Fit to the paper's Table VIII (N necessary, D desirable, A analyst's choice, "
+                        "U undesirable)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("setting", style="bold")
+    for i in range(1, 11):
+        table.add_column(f"P{i}", justify="center")
+    table.add_column("fit")
+    by_id = a.by_id
+    marks = {Verdict.HOLDS: "✓", Verdict.FAILS: "✗", Verdict.UNKNOWN: "?"}
+    for setting, levels in TABLE_VIII.items():
+        fit = a.settings[setting]
+        cells = [f"{levels[pid]}{marks[by_id[pid].verdict]}" for pid in levels]
+        style = {True: "green", False: "red", None: "yellow"}[fit.fits]
+        name = setting + (" (intended)" if a.spec.setting == setting else "")
+        table.add_row(name, *map(Text, cells), Text(fit.label, style=f"bold {style}"))
+    notes = []
+    for setting, fit in a.settings.items():
+        if fit.failing_necessary:
+            notes.append(f"{setting}: necessary {', '.join(fit.failing_necessary)} fail(s)")
+        if fit.unknown_necessary:
+            notes.append(f"{setting}: necessary {', '.join(fit.unknown_necessary)} undecided")
+        notes += [f"{setting}: warning: {w}" for w in fit.warnings]
+    table.caption = Text("\n".join(notes + [", ".join(f"{k} = {v}" for k, v in LEVELS.items())]))
+    table.caption_justify = "left"
+    return table
+
+
+def _expectations(a: Analysis) -> Table:
+    table = Table(title="Expectations (expect:)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("property")
+    table.add_column("expected")
+    table.add_column("actual")
+    table.add_column("")
+    for e in a.expectations:
+        table.add_row(e.property_id, e.expected, e.actual,
+                      Text("met", "green") if e.met else Text("NOT MET", "bold red"))
+    return table
