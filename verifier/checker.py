@@ -61,10 +61,11 @@ class Checker:
                 raise _Unconfirmed("P1 fails, yet some set is not certified impossible")
             return f"re-checked {len(evidence.possibility)} possibility certificates exactly"
         if evidence.kind in ("counterexample", "witness"):
-            self._fits(prop, evidence.binding)
             want = evidence.kind == "witness"
             if len(prop.quantifiers) > 1 and prop.quantifiers[1].kind == "exists" and not want:
+                self._fits(prop, evidence.binding, depth=1)
                 return self._check_inner_exists(prop, evidence.binding)
+            self._fits(prop, evidence.binding)
             if self.atom(prop, evidence.binding) is not want:
                 raise _Unconfirmed(f"the atom does not evaluate to {want} at the reported instance")
             return f"re-checked the {evidence.kind} exactly"
@@ -83,11 +84,11 @@ class Checker:
         return {"classes": list(everything), "in Y": sorted(members),
                 "not in Y": [c for c in everything if c not in members]}[domain]
 
-    def _fits(self, prop: Property, binding: Binding | None) -> None:
-        """The reported instance must lie in the property's quantifier domains."""
+    def _fits(self, prop: Property, binding: Binding | None, depth: int | None = None) -> None:
+        """The reported instance must lie in the property's quantifier domains (the first `depth` ones)."""
         if binding is None or len(binding.members) < 2 or binding.members not in self.scheme.rows:
             raise _Unconfirmed("the reported set is not an indeterminate set of the scheme")
-        for q in prop.quantifiers[1:]:
+        for q in prop.quantifiers[1:depth]:
             value = binding.y if q.var == "y" else binding.y2
             if value is None or value not in self._domain(q.domain, binding.members):
                 raise _Unconfirmed(f"{q.var} is outside its domain {q.domain}")
@@ -164,24 +165,48 @@ class Checker:
 
     # -- arithmetic --------------------------------------------------------------------------------------------
     def sign_sum(self, terms: list[tuple[sp.Expr, sp.Expr]]) -> int:
+        """Sign of Σ k·v with rational k: exact Fractions, else cached per-cell intervals, else `sign`."""
         if all(k.is_Rational and v.is_Rational for k, v in terms):
             total = sum((_fraction(k) * _fraction(v) for k, v in terms), Fraction(0))
             return (total > 0) - (total < 0)
+        saved = iv.dps
+        try:
+            iv.dps = _DIGITS[0]
+            total = iv.mpf(0)
+            for k, v in terms:
+                total += _interval(k) * self._cell(v)
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        except (TypeError, ValueError, ZeroDivisionError):
+            pass
+        finally:
+            iv.dps = saved
         return self.sign(sp.Add(*[k * v for k, v in terms]))
+
+    def _cell(self, value: sp.Expr):
+        box = self._iv.get(value)
+        if box is None:
+            box = self._iv[value] = _interval(value)
+        return box
 
     def sign(self, expr: sp.Expr) -> int:
         if expr.is_Rational:
             return (expr.p > 0) - (expr.p < 0)
-        for digits in _DIGITS:
-            try:
-                with iv.workdps(digits):
-                    box = _interval(expr)
-                    if box > 0:
-                        return 1
-                    if box < 0:
-                        return -1
-            except (TypeError, ValueError, ZeroDivisionError) as exc:
-                raise _Unconfirmed(f"cannot enclose {expr}: {exc}") from None
+        saved = iv.dps
+        try:
+            for digits in _DIGITS:
+                iv.dps = digits
+                box = _interval(expr)
+                if box > 0:
+                    return 1
+                if box < 0:
+                    return -1
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            raise _Unconfirmed(f"cannot enclose {expr}: {exc}") from None
+        finally:
+            iv.dps = saved
         if sp.simplify(expr) == 0:
             return 0
         raise _Unconfirmed(f"cannot decide the sign of {expr}")

@@ -92,9 +92,17 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             print(message, file=stderr)
             records.append({"spec": path, "error": message})
             continue
+        except Exception as exc:  # a bug of ours: say so plainly, never as a traceback
+            invalid = True
+            message = (f"{path}: internal error while verifying ({type(exc).__name__}: {exc}); "
+                       "this is a bug in verify, please report it with the spec.")
+            print(message, file=stderr)
+            records.append({"spec": path, "error": message})
+            continue
         analyses.append(analysis)
-        records.append(to_json(analysis))
-        if args.format == "text":
+        if args.format == "json":
+            records.append(to_json(analysis))
+        else:
             if index:
                 console.print(Rule())
             render(analysis, console)

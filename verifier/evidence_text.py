@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 from . import certified
@@ -11,22 +13,26 @@ from .verdict import Comparison, PropertyResult, SetPossibility, Truth, Verdict
 MAX_EXACT_CHARS = 28
 
 
+@lru_cache(maxsize=100_000)
 def exact(value: sp.Expr) -> str:
     return str(value)
 
 
+@lru_cache(maxsize=100_000)
 def decimal(value: sp.Expr) -> str:
     x = certified.to_float(value)
     return f"{x:.4g}" if x != 0 else "0"
 
 
-def number(value: sp.Expr, short: bool = False) -> str:
+def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
     """'1/4 (0.25)', '2', or for long irrational forms 'sqrt(2)/2 ≈ 0.7071' (short: decimals only)."""
     if isinstance(value, tuple):
         return "(" + ", ".join(number(v, short=True) for v in value) + ")"
-    text = exact(value)
     if value.is_Integer:
-        return text
+        return exact(value)
+    if short and not value.is_Rational:
+        return decimal(value) if bare else "≈ " + decimal(value)
+    text = exact(value)
     if short or len(text) > MAX_EXACT_CHARS:
         return ("" if value.is_Rational else "≈ ") + (text if value.is_Rational and len(text) <= 12
                                                      else decimal(value))
@@ -47,7 +53,7 @@ def comparison(c: Comparison) -> str:
 def possibility(scheme: Scheme, entry: SetPossibility) -> str:
     if entry.status is Truth.TRUE:
         p = distribution(scheme, entry.witness)
-        return f"possible: p = {p} gives E_p[c_Y] below every member by {number(entry.margin)}"
+        return f"possible: p = {p} gives E_p[c_Y] below every member by {number(entry.margin, short=True)}"
     if entry.status is Truth.FALSE:
         order = sorted(entry.certificate)
         lam = distribution(scheme, [entry.certificate[h] for h in order], order)

@@ -7,6 +7,7 @@ genmean with a negative exponent on a zero cost, log of a non-positive number, h
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import sympy as sp
 
@@ -89,6 +90,12 @@ def genmean(p, xs) -> sp.Expr:
     """The generalized mean of Eq. 12; p = 0 is the geometric mean (Eq. 13)."""
     p = _numbers([p], "genmean's exponent")[0]
     values = _list_arg((xs,) if isinstance(xs, tuple) else (xs,), "genmean")
+    return _genmean(p, tuple(sorted(values, key=sp.default_sort_key)))
+
+
+@lru_cache(maxsize=100_000)
+def _genmean(p: sp.Expr, values: tuple[sp.Expr, ...]) -> sp.Expr:
+    """Cached on the multiset: schemes built from a few distinct costs repeat the same means many times."""
     n = len(values)
     for x in values:
         if _sign(x) < 0:

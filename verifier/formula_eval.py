@@ -223,9 +223,11 @@ class Evaluator:
 
 
 def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
+    if value.is_Rational:
+        return value
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise f.error("the formula is undefined here (division by zero or an infinite value)", node)
-    if value.has(sp.I) or value.is_real is False:
+    if value.has(sp.I):  # the builtins refuse roots and logs of negatives, so this is a last guard
         raise f.error("the formula gives a non-real number here", node, expected="a real number")
     return value
 

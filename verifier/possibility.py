@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import highspy
 import numpy as np
 import sympy as sp
-from scipy.optimize import linprog
-from scipy.sparse import lil_matrix
 
 from . import certified
 from .scheme import Scheme
@@ -39,36 +38,57 @@ def _solve_all(scheme: Scheme, sets, floats):
     """One LP for all sets (independent blocks; HiGHS solves them in a single call)."""
     K = scheme.K
     width = K + 1
-    n_rows = sum(len(m) for m in sets)
-    A = lil_matrix((n_rows, width * len(sets)))
-    A_eq = lil_matrix((len(sets), width * len(sets)))
-    bounds = []
-    row = 0
+    starts, index, value = [0], [], []
+    lower, upper = [], []
+    col_lower, col_upper = [], []
     for block, members in enumerate(sets):
         base = block * width
         spread = max(abs(floats[(members, y)] - floats[(frozenset((h,)), y)]) for h in members for y in range(K))
-        for h in sorted(members):
+        for h in sorted(members):  # E_p[c_Y − c_ŷ] + t <= 0
             for y in range(K):
-                A[row, base + y] = floats[(members, y)] - floats[(frozenset((h,)), y)]
-            A[row, base + K] = 1.0
-            row += 1
-        for y in range(K):
-            A_eq[block, base + y] = 1.0
-        bounds += [(0.0, 1.0)] * K + [(None, spread + 1.0)]
-    c = np.zeros(width * len(sets))
-    c[K::width] = -1.0
-    result = linprog(c, A_ub=A.tocsr(), b_ub=np.zeros(n_rows), A_eq=A_eq.tocsr(), b_eq=np.ones(len(sets)),
-                     bounds=bounds, method="highs")
+                index.append(base + y)
+                value.append(floats[(members, y)] - floats[(frozenset((h,)), y)])
+            index.append(base + K)
+            value.append(1.0)
+            starts.append(len(index))
+            lower.append(-highspy.kHighsInf)
+            upper.append(0.0)
+        index.extend(range(base, base + K))  # Σ p = 1
+        value.extend([1.0] * K)
+        starts.append(len(index))
+        lower.append(1.0)
+        upper.append(1.0)
+        col_lower += [0.0] * K + [-highspy.kHighsInf]
+        col_upper += [1.0] * K + [spread + 1.0]
+    lp = highspy.HighsLp()
+    lp.num_col_ = width * len(sets)
+    lp.num_row_ = len(lower)
+    cost = np.zeros(lp.num_col_)
+    cost[K::width] = -1.0  # maximise Σ t_Y
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.array(col_lower)
+    lp.col_upper_ = np.array(col_upper)
+    lp.row_lower_ = np.array(lower)
+    lp.row_upper_ = np.array(upper)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value)
+    solver = highspy.Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.passModel(lp)
+    solver.run()
     primal, dual = {}, {}
-    if result.status != 0 or result.x is None:
-        return primal, dual
-    marginals = result.ineqlin.marginals
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return primal, dual  # every set then goes to the exact fallback or `unknown`
+    solution = solver.getSolution()
+    x, row_dual = list(solution.col_value), list(solution.row_dual)
     row = 0
     for block, members in enumerate(sets):
         base = block * width
-        primal[members] = (result.x[base:base + K], float(result.x[base + K]))
-        dual[members] = {h: -float(marginals[row + i]) for i, h in enumerate(sorted(members))}
-        row += len(members)
+        primal[members] = (x[base:base + K], float(x[base + K]))
+        dual[members] = {h: abs(float(row_dual[row + i])) for i, h in enumerate(sorted(members))}
+        row += len(members) + 1
     return primal, dual
 
 

@@ -11,10 +11,10 @@ from rich.text import Text
 from . import evidence_text as words
 from .analysis import Analysis
 from .desirability import LEVELS, TABLE_VIII
+from .text_grid import grid
 from .verdict import Truth, Verdict
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
-MAX_POSSIBILITY_ROWS = 600  # every set of up to 9 classes; more are summarised
 
 
 def render(analysis: Analysis, console: Console) -> None:
@@ -53,40 +53,26 @@ def _param(value) -> str:
     return str(value)
 
 
-def _matrix(a: Analysis) -> Table:
+def _matrix(a: Analysis) -> Text:
     s = a.scheme
-    table = Table(title="Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
-                  box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("Y", style="bold")
-    for c in s.classes:
-        table.add_column(f"y = {c}", justify="right")
-    table.add_column("from", style="dim")
     short = s.K > 5
-    for members in s.all_sets:
-        if len(members) == 2 and s.K > 1 and members == s.indeterminate_sets[0]:
-            table.add_section()
-        cells = [Text(words.number(v, short=short)) for v in s.rows[members]]
-        table.add_row(Text(s.label(members)), *cells, Text(s.origin[members]))
-    if short:
-        table.caption = "exact values of irrational entries (≈) are in --format json"
-    return table
+    rows = [[s.label(m).replace(", ", ",") if short else s.label(m),
+             *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in s.all_sets]
+    return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
+                ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
+                breaks={s.K}, caption="entries that are not fractions are irrational, shown as 4-digit decimals; "
+                "exact values in --format json"
+                if short else None)
 
 
-def _possibility(a: Analysis) -> Table:
+def _possibility(a: Analysis) -> Text:
     s = a.scheme
     possible = sum(e.status is Truth.TRUE for e in a.possibility)
-    table = Table(title=f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets "
-                        "can be optimal", box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("Y", style="bold")
-    table.add_column("status")
-    table.add_column("evidence (exact, re-checked)")
-    for entry in a.possibility[:MAX_POSSIBILITY_ROWS]:
-        status = {Truth.TRUE: Text("possible", "green"), Truth.FALSE: Text("impossible", "red"),
-                  Truth.UNKNOWN: Text("undecided", "yellow")}[entry.status]
-        table.add_row(Text(s.label(entry.members)), status, Text(words.possibility(s, entry).split(": ", 1)[1]))
-    if len(a.possibility) > MAX_POSSIBILITY_ROWS:
-        table.caption = f"{len(a.possibility) - MAX_POSSIBILITY_ROWS} more sets in --format json"
-    return table
+    status = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
+    rows = [[s.label(e.members), status[e.status], words.possibility(s, e).split(": ", 1)[1]]
+            for e in a.possibility]
+    return grid(f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets can be "
+                "optimal; every certificate is exact and re-checked", ["Y", "status", "evidence"], rows)
 
 
 def _decision(a: Analysis) -> Table:

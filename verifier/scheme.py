@@ -30,13 +30,18 @@ class Scheme:
     origin: dict[ClassSet, str]
     parameters: dict[str, sp.Expr | tuple[sp.Expr, ...]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    _labels: dict[ClassSet, str] = field(default_factory=dict, repr=False)
+    _columns: dict[tuple[ClassSet, int], tuple[sp.Expr, ...]] = field(default_factory=dict, repr=False)
 
     @property
     def K(self) -> int:
         return len(self.classes)
 
     def label(self, members: ClassSet) -> str:
-        return "{" + ", ".join(self.classes[i] for i in sorted(members)) + "}"
+        text = self._labels.get(members)
+        if text is None:
+            text = self._labels[members] = "{" + ", ".join(self.classes[i] for i in sorted(members)) + "}"
+        return text
 
     @cached_property
     def all_sets(self) -> list[ClassSet]:
@@ -55,7 +60,11 @@ class Scheme:
 
     def members_costs(self, members: ClassSet, y: int) -> tuple[sp.Expr, ...]:
         """The multiset (c_ŷ(y))_{ŷ in Y}, in class order (C_Y(y) up to sorting)."""
-        return tuple(self.det(i, y) for i in sorted(members))
+        key = (members, y)
+        costs = self._columns.get(key)
+        if costs is None:
+            costs = self._columns[key] = tuple(self.det(i, y) for i in sorted(members))
+        return costs
 
     def mean(self, members: ClassSet, y: int) -> sp.Expr:
         return sp.Add(*self.members_costs(members, y)) / len(members)

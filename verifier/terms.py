@@ -10,7 +10,7 @@ import sympy as sp
 from . import certified
 from .properties import Compare, Term
 from .scheme import Scheme
-from .verdict import Binding, Comparison, Side, Truth
+from .verdict import Binding, Comparison, Truth
 
 _SYMBOL = {"<": "<", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}
 
@@ -50,21 +50,25 @@ class TermValues:
         lhs_class, rhs_class = y_of[atom.lhs.cls], y_of[atom.rhs.cls]
         lhs = self.value(atom.lhs, binding.members, lhs_class)
         rhs = self.value(atom.rhs, binding.members, rhs_class)
-        text = f"{_label(atom.lhs, s, binding)} {_SYMBOL[atom.op]} {_label(atom.rhs, s, binding)}"
-        sides = [Side(_label(atom.lhs, s, binding), lhs), Side(_label(atom.rhs, s, binding), rhs)]
+        values = (lhs, rhs)
+
+        def describe() -> tuple[str, str, str]:
+            left, right = _label(atom.lhs, s, binding), _label(atom.rhs, s, binding)
+            return f"{left} {_SYMBOL[atom.op]} {right}", left, right
+
         if atom.lhs.kind == "sorted":
             same = self._same_multiset(binding.members, lhs_class, rhs_class)
             truth = same if atom.op == "==" else ~same
             reason = "" if truth is not Truth.UNKNOWN else "could not decide equality of the cost multisets"
-            return Comparison(text, truth, sides, reason)
+            return Comparison(truth, values, describe, reason)
         if lhs is None or rhs is None:
-            return Comparison(text, Truth.UNKNOWN, sides, "could not decide the min/max of the member costs")
+            return Comparison(Truth.UNKNOWN, values, describe, "could not decide the min/max of the member costs")
         sign = certified.compare(lhs, rhs)
         if sign.value is None:
-            return Comparison(text, Truth.UNKNOWN, sides, sign.reason)
+            return Comparison(Truth.UNKNOWN, values, describe, sign.reason)
         truth = {"<": sign.value < 0, "<=": sign.value <= 0, ">=": sign.value >= 0, "==": sign.value == 0,
                  "!=": sign.value != 0}[atom.op]
-        return Comparison(text, Truth.of(truth), sides)
+        return Comparison(Truth.of(truth), values, describe)
 
     def _same_multiset(self, members, y, y2) -> Truth:
         a, b = self.multiset_key(members, y), self.multiset_key(members, y2)

@@ -6,6 +6,7 @@ unknown when some instance could not be decided, and holds only when every insta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -52,12 +53,21 @@ class Side:
 
 @dataclass
 class Comparison:
-    """One evaluated atom at one binding (Y, y, y2)."""
+    """One evaluated atom at one binding (Y, y, y2). Names are made only when shown (most are discarded)."""
 
-    text: str  # the atom with names filled in, e.g. "c_{a,b}(a) < c̄_{a,b}(a)"
     truth: Truth
-    sides: list[Side]
+    values: tuple
+    describe: Callable[[], tuple[str, str, str]]  # -> (atom text, left label, right label)
     reason: str = ""  # why it is unknown, when it is
+
+    @property
+    def text(self) -> str:  # e.g. "c_{a, b}(a) < mean_{a, b}(a)"
+        return self.describe()[0]
+
+    @property
+    def sides(self) -> list[Side]:
+        _, left, right = self.describe()
+        return [Side(left, self.values[0]), Side(right, self.values[1])]
 
 
 @dataclass
