@@ -75,16 +75,12 @@ def _possibility(a: Analysis) -> Text:
                 "optimal; every certificate is exact and re-checked", ["Y", "status", "evidence"], rows)
 
 
-def _decision(a: Analysis) -> Table:
+def _decision(a: Analysis) -> Text:
     d = a.decision
-    table = Table(title=f"Optimal prediction as a function of {d.variable} (cf. the paper's Fig. 2)",
-                  box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column(d.variable)
-    table.add_column("optimal prediction(s)")
-    for region in d.regions:
-        span = f"{words.number(region.low)} … {words.number(region.high)}"
-        table.add_row(Text(span), Text(", ".join(a.scheme.label(m) for m in region.optimal)))
-    return table
+    rows = [[f"{words.number(r.low)} … {words.number(r.high)}", ", ".join(a.scheme.label(m) for m in r.optimal)]
+            for r in d.regions]
+    return grid(f"Optimal prediction as a function of {d.variable} (cf. the paper's Fig. 2); boundaries are exact",
+                [d.variable, "optimal prediction(s)"], rows)
 
 
 def _properties(a: Analysis) -> Table:
@@ -103,8 +99,7 @@ def _properties(a: Analysis) -> Table:
 
 
 def _settings(a: Analysis) -> Table:
-    table = Table(title="Fit to the paper's Table VIII (N necessary, D desirable, A analyst's choice, "
-                        "U undesirable)", box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title="Fit to the paper's Table VIII", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("setting", style="bold")
     for i in range(1, 11):
         table.add_column(f"P{i}", justify="center")

@@ -1,0 +1,7 @@
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPECS = os.path.join(ROOT, "specs")
+REPORTS = os.path.join(ROOT, "reports")
+sys.path.insert(0, ROOT)

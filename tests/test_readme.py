@@ -1,0 +1,29 @@
+"""The README's two set-up commands stay true, and .ci/run runs the README's test command."""
+
+import os
+import re
+
+from conftest import ROOT
+
+
+def _readme_commands() -> list[str]:
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    section = text.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.startswith("    ")]
+
+
+def test_readme_has_exactly_two_setup_commands():
+    commands = _readme_commands()
+    assert len(commands) == 2
+    assert "verify specs/" in commands[0] and "pip install" in commands[0]
+    assert "pytest" in commands[1] and "pip install" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
+    assert _readme_commands()[1] in ci
+
+
+def test_readme_main_command_names_a_bundled_spec():
+    spec = re.search(r"verify (specs/\S+)", _readme_commands()[0]).group(1)
+    assert os.path.isfile(os.path.join(ROOT, spec))

@@ -1,0 +1,48 @@
+"""Snapshots of the console report: reports/<stem>.txt is what `verify specs/<stem>.yaml` prints.
+
+Run with UPDATE_SNAPSHOTS=1 to rewrite them after an intended change (and review the diff).
+"""
+
+import io
+import os
+
+import pytest
+
+from conftest import REPORTS, ROOT, SPECS
+from verifier.cli import check
+
+STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
+
+
+def _report(stem: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the report names the spec by the path it was given
+    try:
+        code = check([f"specs/{stem}.yaml", "--width", "120", "--color", "never"], out, err)
+    finally:
+        os.chdir(cwd)
+    assert code == 0, err.getvalue()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_report_matches_snapshot(stem):
+    text = _report(stem)
+    path = os.path.join(REPORTS, f"{stem}.txt")
+    if os.environ.get("UPDATE_SNAPSHOTS"):
+        os.makedirs(REPORTS, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    assert os.path.exists(path), f"no snapshot for {stem}; run with UPDATE_SNAPSHOTS=1"
+    with open(path, encoding="utf-8") as handle:
+        assert text == handle.read(), f"reports/{stem}.txt is out of date (UPDATE_SNAPSHOTS=1 to refresh)"
+
+
+def test_report_sections_are_present():
+    text = _report("ha")
+    for heading in ("Extended cost matrix", "Possibility (Definition 4)", "Properties (Yang",
+                    "Fit to the paper's Table VIII", "Expectations (expect:)"):
+        assert heading in text
+    assert "P3    reward rightful cautiousness     fails" in text
+    assert "c_{a, b, c}(a) = 4/5 (0.8)" in text and "mean_{a, b, c}(a) = 2/3" in text
