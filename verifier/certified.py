@@ -107,10 +107,17 @@ def ball(expr: sp.Expr):
 
 def to_float(expr: sp.Expr) -> float:
     """A float near the value, for searching only (LP data, plot coordinates); never for a verdict."""
-    if expr.is_Rational:
-        return int(expr.p) / int(expr.q)
-    b = ball(expr)
-    return float(b.mid()) if b is not None else float(sp.N(expr, 17))
+    try:
+        if expr.is_Rational:
+            return float(Fraction(int(expr.p), int(expr.q)))
+        b = ball(expr)
+        return float(b.mid()) if b is not None else float(sp.N(expr, 17))
+    except OverflowError:  # a search hint only: saturate, the exact checks still decide
+        return float("inf") if certified_positive(expr) else float("-inf")
+
+
+def certified_positive(expr: sp.Expr) -> bool:
+    return sign(expr).value == 1
 
 
 def linear_sign(terms: list[tuple[sp.Rational, sp.Expr]]) -> Sign:

@@ -49,16 +49,23 @@ class Evaluator:
 
     def number(self, formula: Formula, local: dict[str, object]) -> sp.Expr:
         """Evaluate a formula that must produce one finite real number."""
-        value = self._eval(formula, formula.tree, local, 0)
+        value = self._guarded(formula, local)
         if isinstance(value, bool) or not isinstance(value, sp.Expr):
             raise formula.error(f"the formula gives {_kind(value)}, not a number", expected="a number")
         return check_real(formula, formula.tree, value)
 
     def truth(self, formula: Formula, local: dict[str, object]) -> bool | sp.Basic:
-        value = self._eval(formula, formula.tree, local, 0)
+        value = self._guarded(formula, local)
         if not isinstance(value, (bool, sp.logic.boolalg.Boolean)) or isinstance(value, sp.Expr):
             raise formula.error(f"the formula gives {_kind(value)}, not a condition", expected="a condition")
         return value
+
+    def _guarded(self, formula: Formula, local: dict[str, object]):
+        try:
+            return self._eval(formula, formula.tree, local, 0)
+        except RecursionError:
+            raise formula.error("the formula is nested too deeply to evaluate",
+                                expected="fewer nested calls or parentheses") from None
 
     # -- the tree walk -------------------------------------------------------------------------------------
     def _eval(self, f: Formula, node: ast.AST, local: dict, depth: int):
@@ -121,19 +128,33 @@ class Evaluator:
     _GeneratorExp = _ListComp
 
     def _UnaryOp(self, f, node, local, depth):
-        value = self._eval(f, node.operand, local, depth)
-        if isinstance(node.op, ast.Not):
-            return not self._as_bool(f, node.operand, value)
-        number = self._as_number(f, node.operand, value)
-        return -number if isinstance(node.op, ast.USub) else number
+        chain = []  # "- - - x" iteratively, for the same reason as in _BinOp
+        while isinstance(node, ast.UnaryOp):
+            chain.append(node.op)
+            node = node.operand
+        value = self._eval(f, node, local, depth)
+        for op in reversed(chain):
+            if isinstance(op, ast.Not):
+                value = not self._as_bool(f, node, value)
+            else:
+                number = self._as_number(f, node, value)
+                value = -number if isinstance(op, ast.USub) else number
+        return value
 
     def _BinOp(self, f, node, local, depth):
-        left = self._as_number(f, node.left, self._eval(f, node.left, local, depth))
-        right = self._as_number(f, node.right, self._eval(f, node.right, local, depth))
-        try:
-            return BUILTINS["__" + type(node.op).__name__.lower()](left, right)
-        except BuiltinError as exc:
-            raise f.error(str(exc), node, expected=exc.expected) from None
+        # Walk the left spine iteratively: "1 + 1 + ... + 1" is a chain, not deep nesting.
+        spine = []
+        while isinstance(node, ast.BinOp):
+            spine.append(node)
+            node = node.left
+        value = self._as_number(f, node, self._eval(f, node, local, depth))
+        for op_node in reversed(spine):
+            right = self._as_number(f, op_node.right, self._eval(f, op_node.right, local, depth))
+            try:
+                value = BUILTINS["__" + type(op_node.op).__name__.lower()](value, right)
+            except BuiltinError as exc:
+                raise f.error(str(exc), op_node, expected=exc.expected) from None
+        return value
 
     def _BoolOp(self, f, node, local, depth):
         want_all = isinstance(node.op, ast.And)
@@ -222,8 +243,14 @@ class Evaluator:
         raise f.error(f"expected a number, got {_kind(value)}", node, expected="a number")
 
 
+MAX_NUMBER_BITS = 3000  # beyond this, exact arithmetic on every cell would crawl; no real scheme needs it
+
+
 def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
     if value.is_Rational:
+        if max(abs(int(value.p)).bit_length(), int(value.q).bit_length()) > MAX_NUMBER_BITS:
+            raise f.error(f"the value has more than {MAX_NUMBER_BITS} bits", node,
+                          expected="costs of a size exact arithmetic can handle")
         return value
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise f.error("the formula is undefined here (division by zero or an infinite value)", node)

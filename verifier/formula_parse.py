@@ -119,7 +119,26 @@ def parse_formula(text: object, file: str, key: str, mark: Mark | None) -> Formu
     return formula
 
 
+MAX_DEPTH = 60
+
+
+def _depth(node: ast.AST) -> int:
+    """Nesting depth, not counting left-associative operator chains (a + b + c is flat to us)."""
+    best, stack = 0, [(node, 0)]
+    while stack:
+        current, level = stack.pop()
+        best = max(best, level)
+        for child in ast.iter_child_nodes(current):
+            same_chain = (isinstance(current, ast.BinOp) and child is current.left) or (
+                isinstance(current, ast.UnaryOp) and isinstance(child, ast.UnaryOp))
+            stack.append((child, level if same_chain else level + 1))
+    return best
+
+
 def _check(formula: Formula, tree: ast.AST) -> None:
+    if _depth(tree) > MAX_DEPTH:
+        raise formula.error(f"the formula is nested more than {MAX_DEPTH} levels deep",
+                            expected="fewer nested parentheses or calls")
     count = 0
     for node in ast.walk(tree):
         count += 1

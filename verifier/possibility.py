@@ -185,7 +185,11 @@ def _smallest(values):
 
 
 def _exact_lp(scheme: Scheme, members) -> SetPossibility | None:
-    """Rational data only: sympy's exact simplex on the primal (witness) and the dual (certificate)."""
+    """Rational data only: sympy's exact simplex on the primal (witness) and the dual (certificate).
+
+    The free variables are shifted (s = t + M >= 0) instead of split into t+ − t-: sympy 1.14's simplex
+    can report an 'oscillating system' on the split form of small LPs.
+    """
     order = sorted(members)
     K = scheme.K
     cells = [scheme.cost(members, y) for y in range(K)] + [scheme.det(h, y) for h in order for y in range(K)]
@@ -193,15 +197,19 @@ def _exact_lp(scheme: Scheme, members) -> SetPossibility | None:
         return None
     from sympy.solvers.simplex import linprog as exact_linprog
 
-    # primal: variables p_0..p_{K-1}, t+ , t-  (t = t+ − t-); minimise −t
-    A = [[scheme.cost(members, y) - scheme.det(h, y) for y in range(K)] + [1, -1] for h in order]
-    optimum, x = exact_linprog([0] * K + [-1, 1], A=A, b=[0] * len(order), A_eq=[[1] * K + [0, 0]], b_eq=[1])
-    if -optimum > 0:
-        return check_witness(scheme, members, list(x[:K]), method="exact LP")
-    # dual: variables λ over Y and s+, s-; minimise s with Σλ c_ŷ(y) − c_Y(y) <= s
-    A = [[scheme.det(h, y) for h in order] + [-1, 1] for y in range(K)]
-    b = [scheme.cost(members, y) for y in range(K)]
-    optimum, x = exact_linprog([0] * len(order) + [1, -1], A=A, b=b, A_eq=[[1] * len(order) + [0, 0]], b_eq=[1])
-    if optimum <= 0:
+    bound = 1 + max(abs(scheme.cost(members, y) - scheme.det(h, y)) for h in order for y in range(K))
+    try:
+        # primal: p_0..p_{K-1}, s = t + M; E_p[c_Y − c_ŷ] + s <= M; minimise −s
+        A = [[scheme.cost(members, y) - scheme.det(h, y) for y in range(K)] + [1] for h in order]
+        optimum, x = exact_linprog([0] * K + [-1], A=A, b=[bound] * len(order), A_eq=[[1] * K + [0]], b_eq=[1])
+        if -optimum - bound > 0:
+            return check_witness(scheme, members, list(x[:K]), method="exact LP")
+        # dual: λ over Y and s = u + M with Σ λ c_ŷ(y) − c_Y(y) <= u; minimise u
+        A = [[scheme.det(h, y) for h in order] + [-1] for y in range(K)]
+        b = [scheme.cost(members, y) - bound for y in range(K)]
+        optimum, x = exact_linprog([0] * len(order) + [1], A=A, b=b, A_eq=[[1] * len(order) + [0]], b_eq=[1])
+    except Exception:  # sympy's simplex failing is no verdict: the caller reports `unknown`
+        return None
+    if optimum - bound <= 0:
         return check_certificate(scheme, members, dict(zip(order, x[: len(order)])), method="exact LP")
     return None

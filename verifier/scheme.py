@@ -108,7 +108,9 @@ def build_scheme(spec: Spec) -> Scheme:
     if missing:
         shown = ", ".join('"' + ",".join(spec.classes[i] for i in sorted(s)) + '"' for s in missing[:12])
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        mark = spec.marks.get("set_costs") or spec.marks.get("")
         raise SpecError(f"no costs for the set(s) {shown}{more}", file=spec.path, key="set_costs",
+                        line=mark.line if mark else None, column=mark.column if mark else None,
                         expected="a row in 'set_costs' for every indeterminate set, or a 'set_cost' formula")
     scheme = Scheme(spec, spec.classes, rows, origin, params)
     if determinate is not None:

@@ -10,7 +10,7 @@ from . import properties
 from .errors import SpecError
 from .formula_eval import UserFunction
 from .formula_parse import Formula, parse_formula
-from .yaml_source import Located, load_yaml, read_text
+from .yaml_source import Located, Mark, load_yaml, read_text
 
 MAX_CLASSES = 12  # the exact engine enumerates 2^K - 1 rows
 TOP_KEYS = {
@@ -58,6 +58,7 @@ class Spec:
     setting: str | None = None
     expect: dict[str, str] = field(default_factory=dict)
     text: str = ""
+    marks: dict[str, Mark] = field(default_factory=dict)  # where each top-level key sits in the file
 
 
 def load_spec(path: str) -> Spec:
@@ -98,6 +99,7 @@ class _Reader:
         if "classes" not in top:
             raise self.fail("the key 'classes' is missing", "classes", self.root, None, "classes: [a, b, c] or an integer")
         spec = Spec(self.path, self.string(top["name"], "name"), self.classes(top["classes"]))
+        spec.marks = {key: node.mark for key, node in top.items()} | {"": self.root.mark}
         for optional in ("description", "source"):
             if optional in top:
                 setattr(spec, optional, self.string(top[optional], optional))
@@ -286,5 +288,13 @@ def _kind(node: Located) -> str:
 
 
 def _show(node: Located) -> str:
-    value = node.plain()
-    return str(value) if not isinstance(value, Fraction) else str(value)
+    """A value as the user wrote it: its source text, else exact numbers as 1/2 in YAML style."""
+    return node.source.strip() or _written(node.plain())
+
+
+def _written(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_written(v)}" for k, v in value.items()) + "}"
+    return str(value)

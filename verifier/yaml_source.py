@@ -44,6 +44,7 @@ class Located:
     value: Any  # str | Fraction | int | bool | None | dict[str, Located] | list[Located]
     mark: Mark
     tag: str
+    source: str = ""  # the node's text as written in the file (for error messages)
 
     def plain(self) -> Any:
         if isinstance(self.value, dict):
@@ -88,7 +89,25 @@ def load_yaml(text: str, path: str) -> Located:
     if node is None:
         raise SpecError("the file holds no YAML document", file=path, expected="a YAML mapping")
     budget = [MAX_NODES]
-    return _convert(node, path, budget, depth=0, key="")
+    located = _convert(node, path, budget, depth=0, key="")
+    _attach_source(located, node, text, set())
+    return located
+
+
+def _attach_source(located: Located, node: yaml.Node, text: str, seen: set[int]) -> None:
+    """Record each node's text as written (aliases share nodes: visit each node once)."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    located.source = text[node.start_mark.index:node.end_mark.index][:200]
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            child = located.value.get(str(key_node.value))
+            if child is not None:
+                _attach_source(child, value_node, text, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for child, child_node in zip(located.value, node.value):
+            _attach_source(child, child_node, text, seen)
 
 
 def _mark(node: yaml.Node) -> Mark:

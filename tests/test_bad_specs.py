@@ -1,0 +1,250 @@
+"""Bad specs and the command's contract (DESIGN.md §3-§4): exit 2 with a located one-paragraph message, never a
+traceback and never executing spec text; exit 1 on unmet expectations; the JSON report's required keys."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from verifier.cli import check
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+FORMULA_SPEC = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_cost: {formula}\n'  # formula on line 4
+GOOD = 'name: t\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1]\n  b: [1, 0]\nset_costs:\n  "a,b": [0.5, 0.5]\n'
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = check(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "spec.yaml") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return path
+
+
+def assert_rejected(path: Path, key: str | None = None, line: int | bool = True) -> str:
+    """Exit 2; stderr names the file, the key and a line (when they apply); no traceback, no 'internal error'."""
+    code, _, err = run(str(path))
+    assert code == 2, err
+    assert str(path) in err
+    assert "Traceback" not in err and "internal error" not in err, err
+    if key is not None:
+        assert f"key '{key}'" in err, err
+    if line is True:
+        assert re.search(re.escape(str(path)) + r":\d+", err), f"no line number: {err}"
+    elif line:
+        assert f"{path}:{line}:" in err, err
+    return err
+
+
+# -- formulas: never evaluated by Python -------------------------------------------------------------------
+INJECTIONS = [
+    "__import__('os').system('touch {m}')",
+    "__import__('os')",
+    "().__class__.__base__.__subclasses__()",
+    "(lambda: __import__('os').system('touch {m}'))()",
+    "f'{{__import__(\"os\").system(\"touch {m}\")}}'",
+    "(x := __import__('os').system('touch {m}'))",
+    "sum([__import__('os').system('touch {m}') for q in [1, 2]])",  # comprehension over something other than Y
+    "import os; os.system('touch {m}')",
+    "exec(\"open('{m}', 'w')\")",
+    "open('{m}', 'w')",
+]
+
+
+@pytest.mark.parametrize("template", INJECTIONS)
+def test_injection_formula_is_rejected_and_not_executed(tmp_path, template):
+    marker = tmp_path / "MARKER"
+    path = write(tmp_path, FORMULA_SPEC.format(formula=json.dumps(template.format(m=marker))))
+    assert_rejected(path, key="set_cost", line=4)
+    assert not marker.exists()  # nothing of the formula ran
+
+
+@pytest.mark.parametrize("formula, words", [
+    ("foo + 1", "unknown name"),
+    ("foo(1)", "unknown function"),
+    ("c(y)", "c(yh, y)"),  # wrong arity
+    ("genmean(1)", "genmean"),
+    ("Y", "not a number"),  # a set where a number belongs
+    ("1 / (len(Y) - len(Y))", "division by zero"),
+    ("genmean(-1, [c(yh, y) for yh in Y])", "undefined"),  # Eq. 12 with a zero cost
+    ("log(0)", "log"),
+    ("sqrt(-1)", "square root"),
+    ("2 ** 100000", "too large"),
+    ("2 ** 2 ** 2 ** 2 ** 2 ** 2", "too large"),
+    ("1" + "0" * 400, "digits"),
+    ("1e5000", "exponent"),
+    ("(" * 500 + "1" + ")" * 500, "nested"),
+])
+def test_bad_formula_is_rejected_with_key_and_line(tmp_path, formula, words):
+    path = write(tmp_path, FORMULA_SPEC.format(formula=json.dumps(formula)))
+    err = assert_rejected(path, key="set_cost", line=4)
+    assert words in err
+
+
+@pytest.mark.parametrize("formula, value", [("-" * 900 + "1", 1), ("+".join(["1"] * 600), 600)],
+                         ids=["900 minus", "600 terms"])
+def test_long_operator_chains_are_evaluated_not_rejected(tmp_path, formula, value):
+    # long flat chains are ordinary formulas: the interpreter walks them iteratively
+    from verifier.analysis import analyse_file
+
+    path = write(tmp_path, FORMULA_SPEC.format(formula=json.dumps(formula)))
+    analysis = analyse_file(str(path))
+    assert set(analysis.scheme.rows[frozenset({0, 1})]) == {value}
+
+
+@pytest.mark.parametrize("text, key, line", [
+    (GOOD.replace("[0.5, 0.5]", "[1e400, 0.5]"), "set_costs.a,b[0]", 7),  # a legal literal (exponent <= 1000)
+    (GOOD.replace("[0.5, 0.5]", '["2 ** 1000 * 2 ** 100", 0.5]'), "set_costs.a,b[0]", 7),
+    (FORMULA_SPEC.format(formula='"(12345678901234567890/7) ** 999"'), "set_cost", 4),  # > 4300 digits
+], ids=["1e400", "2**1100", "big power in set_cost"])
+def test_huge_but_admissible_value_is_verified_or_rejected_with_key(tmp_path, text, key, line):
+    path = write(tmp_path, text)
+    code, _, err = run(str(path))
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert code == 0 or (code == 2 and f"key '{key}'" in err and f"{path}:{line}:" in err), err
+
+
+# -- the YAML document and its keys --------------------------------------------------------------------------
+def _bomb() -> str:  # billion laughs: 9 levels of 9 aliases each
+    text, prev = 'name: t\nclasses: [a, b]\nl0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n', "l0"
+    for i in range(1, 10):
+        text += f"l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
+        prev = f"l{i}"
+    return text
+
+
+BAD_DOCUMENTS = {  # id: (text, key named in the message, line number expected)
+    "duplicate class": (GOOD.replace("[a, b]", "[a, a]"), "classes", 2),
+    "one class": ('name: t\nclasses: [a]\ncost: "0"\n', "classes", 2),
+    "one class as int": ('name: t\nclasses: 1\ncost: "0"\n', "classes", 2),
+    "13 classes": ('name: t\nclasses: 13\ncost: "0 if yhat == y else 1"\nset_cost: "1"\n', "classes", 2),
+    "nan cost": (GOOD.replace("[0.5, 0.5]", "[.nan, 0.5]"), "set_costs.a,b[0]", 7),
+    "inf cost": (GOOD.replace("[0.5, 0.5]", "[0.5, .inf]"), "set_costs.a,b[1]", 7),
+    "-inf cost": (GOOD.replace("[1, 0]", "[-.Inf, 0]"), "cost_matrix.b[0]", 5),
+    "huge int literal": (GOOD.replace("[0.5, 0.5]", "[" + "9" * 500 + ", 0.5]"), "set_costs.a,b[0]", 7),
+    "huge exponent literal": (GOOD.replace("[0.5, 0.5]", "[1e5000, 0.5]"), "set_costs.a,b[0]", 7),
+    "set in a cost cell": (GOOD.replace("[0.5, 0.5]", "[Y, 0.5]"), "set_costs.a,b[0]", 7),
+    "duplicate top key": (GOOD + "name: u\n", "name", 8),
+    "duplicate nested key": (GOOD.replace("  b: [1, 0]\n", "  b: [1, 0]\n  a: [0, 2]\n"), "cost_matrix.a", 6),
+    "row of wrong length": (GOOD.replace("[0.5, 0.5]", "[0.5, 0.5, 1]"), "set_costs.a,b", 7),
+    "unknown top key": (GOOD + "bogus: 1\n", "bogus", 8),
+    "missing name": (GOOD.replace("name: t\n", ""), "name", True),
+    "missing classes": (GOOD.replace("classes: [a, b]\n", ""), "classes", True),
+    "unknown property": (GOOD + "expect: {P11: holds}\n", "expect.P11", 8),
+    "unknown verdict": (GOOD + "expect: {P1: maybe}\n", "expect.P1", 8),
+    "parameter without value": (GOOD.replace("[0.5, 0.5]", "[r, r]") + "parameters:\n  r: {}\n", "parameters.r", 9),
+    "assumption false": (GOOD.replace("[0.5, 0.5]", "[r, r]")
+                         + 'parameters:\n  r: {value: 0.5}\nassume:\n  - "r > 1"\n', "assume[0]", 11),
+    "not a mapping": ("- a\n- b\n", None, 1),
+    "deep YAML nesting": ('name: t\nclasses: [a, b]\ncost: ' + "[" * 100 + "]" * 100 + "\n", None, 3),
+    "empty file": ("", None, False),
+    "blank file": ("  \n\n", None, False),
+    "not UTF-8": (b"\xff\xfe\x00n\x00a\x00m\x00e", None, False),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_DOCUMENTS), ids=list(BAD_DOCUMENTS))
+def test_bad_document_is_rejected(tmp_path, case):
+    text, key, line = BAD_DOCUMENTS[case]
+    assert_rejected(write(tmp_path, text), key=key, line=line)
+
+
+@pytest.mark.parametrize("where", ["name", "set_costs"])
+def test_yaml_python_tag_is_rejected_and_not_executed(tmp_path, where):
+    marker = tmp_path / "MARKER"
+    tag = f'!!python/object/apply:os.system ["touch {marker}"]'
+    text = (GOOD.replace("name: t", f"name: {tag}") if where == "name"
+            else GOOD.replace("[0.5, 0.5]", f"[{tag}, 0.5]"))
+    err = assert_rejected(write(tmp_path, text), key="name" if where == "name" else "set_costs.a,b[0]")
+    assert "tag" in err.lower()
+    assert not marker.exists()
+
+
+def test_alias_bomb_is_rejected_in_bounded_time(tmp_path):
+    start = time.perf_counter()
+    assert_rejected(write(tmp_path, _bomb()))
+    assert time.perf_counter() - start < 10
+
+
+def test_missing_rows_are_listed(tmp_path):
+    text = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_costs:\n  "a,b": [0.5, 0.5, 1]\n'
+    err = assert_rejected(write(tmp_path, text), key="set_costs", line=False)
+    for row in ('"a,c"', '"b,c"', '"a,b,c"'):
+        assert row in err
+    assert '"a,b"' not in err.replace('"a,b,c"', "")
+
+
+def test_missing_rows_message_has_a_line(tmp_path):
+    text = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_costs:\n  "a,b": [0.5, 0.5, 1]\n'
+    assert_rejected(write(tmp_path, text), key="set_costs", line=True)
+
+
+def test_wrong_length_message_shows_the_row_as_written(tmp_path):
+    err = assert_rejected(write(tmp_path, GOOD.replace("[0.5, 0.5]", "[0.5, 0.5, 1]")), key="set_costs.a,b")
+    assert "Fraction(" not in err and "0.5" in err
+
+
+def test_missing_file(tmp_path):
+    assert_rejected(tmp_path / "nope.yaml", line=False)
+
+
+# -- the command line ------------------------------------------------------------------------------------------
+def test_directory_with_one_bad_spec_verifies_the_others(tmp_path):
+    for name in ("table-vi.yaml", "friedel-abstention.yaml"):
+        shutil.copy(SPECS / name, tmp_path / name)
+    bad = write(tmp_path, 'name: bad\nclasses: [a]\ncost: "0"\n', "m-bad.yaml")
+    code, out, err = run(str(tmp_path))
+    assert code == 2
+    assert str(bad) in err and "key 'classes'" in err and "Traceback" not in err
+    assert "Table VI" in out and "Friedel" in out  # the good ones still reported
+    assert "table-vi" not in err and "friedel" not in err
+
+
+@pytest.mark.parametrize("argv", [[], ["--bogus", str(SPECS / "table-vi.yaml")],
+                                  ["--format", "xml", str(SPECS / "table-vi.yaml")]])
+def test_usage_errors_exit_2(argv):
+    code, out, err = run(*argv)
+    assert code == 2 and "usage" in err and "Traceback" not in err
+
+
+def test_unmet_expectation_exits_1_and_met_exits_0(tmp_path):
+    possible = GOOD.replace("[0.5, 0.5]", "[0.25, 0.25]")  # below the mean 1/2 everywhere: {a,b} is possible
+    assert run(str(write(tmp_path, possible + "expect: {P1: holds, P8: holds}\n", "met.yaml")))[0] == 0
+    code, out, _ = run(str(write(tmp_path, possible + "expect: {P1: fails}\n", "unmet.yaml")))
+    assert code == 1 and "holds" in out
+
+
+def test_json_report_has_the_contract_keys_and_exact_strings(tmp_path):
+    text = ('name: t\nclasses: [a, b]\nparameters:\n  r: {value: 0.45}\ncost_matrix:\n  a: [0.5, 1]\n'
+            '  b: [1, 0.5]\nset_costs:\n  "a,b": [r, r]\n')
+    path = write(tmp_path, text)
+    code, out, _ = run("--format", "json", str(path))
+    assert code == 0
+    report = json.loads(out)
+    assert report["spec"] == str(path) and report["name"] == "t" and report["classes"] == ["a", "b"]
+    assert set(report["properties"]) == {f"P{i}" for i in range(1, 11)}
+    for entry in report["properties"].values():
+        assert entry["verdict"] in ("holds", "fails", "unknown") and "reason" in entry
+    assert isinstance(report["settings"]["filtering"]["fits"], bool)
+    assert isinstance(report["settings"]["choice"]["fits"], bool)
+    p4 = report["properties"]["P4"]  # c_{a,b}(a) = 9/20 < min(1/2, 1): exact strings, not floats
+    assert p4["verdict"] == "fails"
+    assert p4["counterexample"]["Y"] == ["a", "b"] and p4["counterexample"]["y"] == "a"
+    assert p4["counterexample"]["lhs"] == "9/20" and p4["counterexample"]["rhs"] == "1/2"
+    assert report["parameters"] == {"r": "9/20"}
+
+
+def test_json_for_several_specs_is_an_array(tmp_path):
+    code, out, _ = run("--format", "json", str(SPECS / "table-vi.yaml"), str(SPECS / "friedel-abstention.yaml"))
+    assert code == 0
+    assert [r["name"][:8] for r in json.loads(out)] == ["Table VI", "Friedel "]
