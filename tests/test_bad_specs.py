@@ -142,7 +142,9 @@ BAD_DOCUMENTS = {  # id: (text, key named in the message, line number expected)
     "missing classes": (GOOD.replace("classes: [a, b]\n", ""), "classes", True),
     "unknown property": (GOOD + "expect: {P11: holds}\n", "expect.P11", 8),
     "unknown verdict": (GOOD + "expect: {P1: maybe}\n", "expect.P1", 8),
-    "parameter without value": (GOOD.replace("[0.5, 0.5]", "[r, r]") + "parameters:\n  r: {}\n", "parameters.r", 9),
+    # a symbolic parameter is fine, but 1/r is undefined at the admissible value r = 0
+    "formula undefined for an admissible value": (GOOD.replace("[0.5, 0.5]", "[1 / r, 1 / r]")
+                                                  + "parameters:\n  r: {}\n", "assume", 1),
     "assumption false": (GOOD.replace("[0.5, 0.5]", "[r, r]")
                          + 'parameters:\n  r: {value: 0.5}\nassume:\n  - "r > 1"\n', "assume[0]", 11),
     "not a mapping": ("- a\n- b\n", None, 1),

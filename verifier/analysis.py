@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .analysis_symbolic import SymbolicAnalysis, analyse_symbolic
 from .checker import check_results
 from .decision import BinaryDecision, binary_decision
 from .desirability import SettingFit, judge
 from .engine_enumerate import EnumerationEngine
+from .engine_smt import DEFAULT_TIMEOUT_MS
 from .properties import BY_ID
 from .scheme import Scheme, build_scheme
 from .spec import Spec, load_spec
@@ -36,6 +38,7 @@ class Analysis:
     expectations: list[Expectation] = field(default_factory=list)
     decision: BinaryDecision | None = None
     seconds: float = 0.0
+    symbolic: SymbolicAnalysis | None = None  # set for schemes with symbolic parameters
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:
@@ -46,34 +49,43 @@ class Analysis:
         return all(e.met for e in self.expectations)
 
 
-def analyse_file(path: str) -> Analysis:
-    return analyse(load_spec(path))
+def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
+    return analyse(load_spec(path), timeout_ms)
 
 
-def analyse(spec: Spec) -> Analysis:
+def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None) -> Analysis:
+    """Numeric schemes go to the exact enumeration engine, symbolic ones to the SMT pipeline."""
     start = time.perf_counter()
-    scheme = build_scheme(spec)
-    engine = EnumerationEngine(scheme)
-    results = engine.decide_all()
-    check_results(scheme, results)
-    _mark_tight_and_vacuous(results)
-    possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-    analysis = Analysis(spec, scheme, results, possibility, judge(results))
+    scheme = build_scheme(spec, classes=classes)
+    symbolic = None
+    if scheme.symbolic:
+        symbolic = analyse_symbolic(scheme, timeout_ms)
+        results, possibility = symbolic.results, []
+    else:
+        engine = EnumerationEngine(scheme)
+        results = engine.decide_all()
+        check_results(scheme, results)
+        possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
+    _mark_tight_and_vacuous(results, scheme.K)
+    analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic)
     analysis.expectations = [Expectation(pid, want, analysis.by_id[pid].verdict.value)
                              for pid, want in spec.expect.items()]
-    if scheme.K == 2:
+    if scheme.K == 2 and not scheme.symbolic:
         analysis.decision = binary_decision(scheme)
     analysis.seconds = time.perf_counter() - start
     return analysis
 
 
-def _mark_tight_and_vacuous(results: list[PropertyResult]) -> None:
+def _mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:
     by_id = {r.property.id: r for r in results}
-    for r in results:
-        if r.verdict is not Verdict.UNKNOWN and r.evidence.instances == 0:
-            r.reason = "vacuous: no instance to check (no class lies outside any indeterminate set)"
     p6, p7 = by_id["P6"], by_id["P7"]
-    if p6.verdict is p7.verdict is Verdict.HOLDS and p6.evidence.instances > 0:
+    if K == 2:  # no class lies outside an indeterminate set: P6 and P7 hold vacuously
+        for r in (p6, p7):
+            if r.verdict is Verdict.HOLDS:
+                r.evidence.instances = 0
+                r.evidence.kind = "exhaustive"
+                r.reason = "vacuous: no instance to check (no class lies outside any indeterminate set)"
+    elif p6.verdict is p7.verdict is Verdict.HOLDS:
         for r in (p6, p7):
             r.tight = True
             r.reason = "tight: c_Y(y) equals the mean of its members' costs for every y outside Y"

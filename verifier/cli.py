@@ -37,6 +37,8 @@ def _parser() -> _Parser:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="report format")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--width", type=int, default=None, help="console width (default: terminal or 120)")
+    parser.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                        help="time limit per solver question for symbolic parameters (default 20)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -80,7 +82,12 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     console = _console(stdout, args)
     for index, path in enumerate(paths):
         try:
-            analysis = analyse_file(path)
+            analysis = analyse_file(path, timeout_ms=int(args.timeout * 1000))
+            record = to_json(analysis) if args.format == "json" else None
+            if args.format == "text":
+                if index:
+                    console.print(Rule())
+                render(analysis, console)
         except SpecError as exc:
             invalid = True
             print(str(exc.located(file=path)), file=stderr)
@@ -100,12 +107,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             records.append({"spec": path, "error": message})
             continue
         analyses.append(analysis)
-        if args.format == "json":
-            records.append(to_json(analysis))
-        else:
-            if index:
-                console.print(Rule())
-            render(analysis, console)
+        if record is not None:
+            records.append(record)
     if args.format == "json":
         payload = records[0] if len(records) == 1 else records
         json.dump(payload, stdout, indent=2, ensure_ascii=False)

@@ -41,7 +41,7 @@ def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
             elif level == "D" and r.verdict is Verdict.FAILS:
                 fit.warnings.append(f"{name} is desirable but fails")
             elif level == "U" and r.verdict is Verdict.HOLDS:
-                how = " (vacuously)" if r.evidence.instances == 0 else (" (tight: only with equality)"
+                how = " (vacuously)" if r.evidence.kind == "exhaustive" and r.evidence.instances == 0 else (" (tight: only with equality)"
                                                                          if r.tight else "")
                 fit.warnings.append(f"{name} is undesirable but holds{how}")
             elif level in ("D", "U") and r.verdict is Verdict.UNKNOWN:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import sympy as sp
@@ -28,6 +29,8 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
     """'1/4 (0.25)', '2', or for long irrational forms 'sqrt(2)/2 ≈ 0.7071' (short: decimals only)."""
     if isinstance(value, tuple):
         return "(" + ", ".join(number(v, short=True) for v in value) + ")"
+    if value.free_symbols:
+        return exact(value)
     if value.is_Integer:
         return exact(value)
     if short and not value.is_Rational:
@@ -61,9 +64,20 @@ def possibility(scheme: Scheme, entry: SetPossibility) -> str:
     return f"undecided: {entry.reason}"
 
 
+def values(parameters: dict) -> str:
+    return ", ".join(f"{k} = {number(v)}" for k, v in parameters.items())
+
+
 def explain(result: PropertyResult, scheme: Scheme) -> str:
     """One paragraph: what was found, and on what it rests."""
     ev, verdict = result.evidence, result.verdict
+    region = f"; it holds exactly where {result.region}" if result.region else (
+        f"; it holds at other admissible values, e.g. {values(result.holds_at)}" if result.holds_at else "")
+    if ev.kind == "proof" and verdict is Verdict.HOLDS:
+        return "holds for every admissible parameter value (" + (result.check_note or result.reason) + ")"
+    if ev.parameters is not None and verdict is Verdict.FAILS:
+        concrete = PropertyResult(result.property, verdict, replace(ev, parameters=None), reason="")
+        return f"fails at {values(ev.parameters)}: {explain(concrete, ev.concrete)}{region}"
     prop = result.property
     if verdict is Verdict.UNKNOWN:
         return f"undecided: {result.reason or 'no method decided it'}"

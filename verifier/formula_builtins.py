@@ -7,6 +7,8 @@ genmean with a negative exponent on a zero cost, log of a non-positive number, h
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 import sympy as sp
@@ -21,6 +23,37 @@ class BuiltinError(Exception):
     def __init__(self, message: str, expected: str | None = None):
         super().__init__(message)
         self.expected = expected
+
+
+# Where a value depends on parameters, definedness becomes a condition (divisor != 0, radicand >= 0, ...)
+# that the symbolic engine must prove from the assumptions. Outside `collecting`, there is nowhere to put it.
+_SIDE_CONDITIONS: ContextVar[list | None] = ContextVar("side_conditions", default=None)
+
+
+@contextmanager
+def collecting():
+    """Collect the side conditions of the formulas evaluated inside the block."""
+    sink: list[tuple[sp.Basic, str]] = []
+    token = _SIDE_CONDITIONS.set(sink)
+    try:
+        yield sink
+    finally:
+        _SIDE_CONDITIONS.reset(token)
+
+
+def require(condition: sp.Basic, text: str) -> None:
+    if condition is sp.true or condition is True:
+        return
+    if condition is sp.false or condition is False:
+        raise BuiltinError(f"undefined: {text} fails")
+    sink = _SIDE_CONDITIONS.get()
+    if sink is None:
+        raise BuiltinError(f"cannot decide whether {text}")
+    sink.append((condition, text))
+
+
+def _symbolic(*values) -> bool:
+    return any(isinstance(v, sp.Basic) and v.free_symbols for v in values)
 
 
 def _numbers(values, what: str) -> list[sp.Expr]:
@@ -51,12 +84,24 @@ def _sign(x: sp.Expr) -> int:
 
 
 def _div(a, b):
+    if _symbolic(b):
+        require(sp.Ne(b, 0), f"the divisor {b} is not 0")
+        return a / b
     if _sign(b) == 0:
         raise BuiltinError("division by zero", expected="a non-zero divisor")
     return a / b
 
 
 def _pow(base, exponent):
+    if _symbolic(base, exponent):
+        if exponent.is_Integer:
+            if exponent < 0:
+                require(sp.Ne(base, 0), f"the base {base} of a negative power is not 0")
+        else:
+            require(sp.Ge(base, 0), f"the base {base} of a fractional power is >= 0")
+            if not (exponent.is_Rational and exponent > 0):
+                require(sp.Or(sp.Gt(base, 0), sp.Gt(exponent, 0)), f"{base} ** {exponent} is defined")
+        return base**exponent
     if exponent.is_Rational and abs(exponent) > MAX_EXPONENT:
         raise BuiltinError(f"exponent {exponent} is too large", expected=f"|exponent| <= {MAX_EXPONENT}")
     if base.is_Rational and exponent.is_Integer:
@@ -90,7 +135,31 @@ def genmean(p, xs) -> sp.Expr:
     """The generalized mean of Eq. 12; p = 0 is the geometric mean (Eq. 13)."""
     p = _numbers([p], "genmean's exponent")[0]
     values = _list_arg((xs,) if isinstance(xs, tuple) else (xs,), "genmean")
+    if _symbolic(p, *values):
+        return _genmean_symbolic(p, values)
     return _genmean(p, tuple(sorted(values, key=sp.default_sort_key)))
+
+
+def _genmean_symbolic(p: sp.Expr, values: list[sp.Expr]) -> sp.Expr:
+    """Eq. 12-13 with parameters: piecewise in p (p = 0 is the geometric mean), with its side conditions."""
+    n = len(values)
+    for x in values:
+        if _symbolic(x):
+            require(sp.Ge(x, 0), f"genmean's value {x} is >= 0")
+        elif _sign(x) < 0:
+            raise BuiltinError(f"genmean of a negative value {x}", expected="values >= 0")
+    zero = [x for x in values if not _symbolic(x) and _sign(x) == 0]
+    rest = [x for x in values if _symbolic(x) or _sign(x) != 0]
+    if zero:  # Eq. 12 divides by zero for p < 0
+        require(sp.Ge(p, 0), f"genmean's exponent {p} is >= 0 (a value is 0)")
+    for x in rest:
+        if _symbolic(x):
+            require(sp.Or(sp.Ge(p, 0), sp.Gt(x, 0)), f"genmean's value {x} is > 0 where the exponent is < 0")
+    geometric = sp.Integer(0) if zero else sp.Mul(*values) ** sp.Rational(1, n)
+    if not _symbolic(p):
+        return geometric if _sign(p) == 0 else (sp.Add(*[x**p for x in rest]) / n) ** (1 / p)
+    power = (sp.Add(*[x**p for x in rest]) / n) ** (1 / p)
+    return sp.Piecewise((geometric, sp.Eq(p, 0)), (power, True))
 
 
 @lru_cache(maxsize=100_000)
@@ -129,18 +198,26 @@ def _one(name: str, fn: Callable[[sp.Expr], sp.Expr]):
 
 
 def _sqrt(x):
+    if _symbolic(x):
+        require(sp.Ge(x, 0), f"sqrt's argument {x} is >= 0")
+        return sp.sqrt(x)
     if _sign(x) < 0:
         raise BuiltinError("square root of a negative number", expected="a value >= 0")
     return sp.sqrt(x)
 
 
 def _log(x):
+    if _symbolic(x):
+        require(sp.Gt(x, 0), f"log's argument {x} is > 0")
+        return sp.log(x)
     if _sign(x) <= 0:
         raise BuiltinError("log of a number <= 0", expected="a positive value")
     return sp.log(x)
 
 
 def _exp(x):
+    if _symbolic(x):
+        return sp.exp(x)
     if x.is_Rational and abs(x) > 10_000:
         raise BuiltinError("exp of a huge argument", expected="|x| <= 10000")
     return sp.exp(x)

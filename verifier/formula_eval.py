@@ -121,7 +121,10 @@ class Evaluator:
         out = []
         for index in sorted(domain):
             inner = {**local, gen.target.id: ClassRef(index)}
-            if all(self._condition(f, cond, inner, depth) for cond in gen.ifs):
+            keep = [self._condition(f, cond, inner, depth) for cond in gen.ifs]
+            if any(k is not True and k is not False for k in keep):
+                raise f.error("a comprehension filter may not depend on parameters", gen.ifs[0])
+            if all(keep):
                 out.append(self._eval(f, node.elt, inner, depth))
         return tuple(out)
 
@@ -135,7 +138,8 @@ class Evaluator:
         value = self._eval(f, node, local, depth)
         for op in reversed(chain):
             if isinstance(op, ast.Not):
-                value = not self._as_bool(f, node, value)
+                value = self._as_bool(f, node, value)
+                value = (not value) if isinstance(value, bool) else sp.Not(value)
             else:
                 number = self._as_number(f, node, value)
                 value = -number if isinstance(op, ast.USub) else number
@@ -158,25 +162,40 @@ class Evaluator:
 
     def _BoolOp(self, f, node, local, depth):
         want_all = isinstance(node.op, ast.And)
+        symbolic = []
         for operand in node.values:
-            if self._condition(f, operand, local, depth) != want_all:
+            value = self._condition(f, operand, local, depth)
+            if value is (not want_all):
                 return not want_all
-        return want_all
+            if value is not want_all:
+                symbolic.append(value)
+        if not symbolic:
+            return want_all
+        return sp.And(*symbolic) if want_all else sp.Or(*symbolic)
 
     def _IfExp(self, f, node, local, depth):
-        branch = node.body if self._condition(f, node.test, local, depth) else node.orelse
-        return self._eval(f, branch, local, depth)
+        test = self._condition(f, node.test, local, depth)
+        if test is True or test is False:
+            return self._eval(f, node.body if test else node.orelse, local, depth)
+        # a condition on parameters: both branches must be numbers, joined piecewise
+        body = self._as_number(f, node.body, self._eval(f, node.body, local, depth))
+        orelse = self._as_number(f, node.orelse, self._eval(f, node.orelse, local, depth))
+        return sp.Piecewise((body, test), (orelse, True))
 
     def _Compare(self, f, node, local, depth):
         left = self._eval(f, node.left, local, depth)
+        parts = []
         for op, right_node in zip(node.ops, node.comparators):
             right = self._eval(f, right_node, local, depth)
-            if not self._compare_pair(f, node, op, left, right):
+            part = self._compare_pair(f, node, op, left, right)
+            if part is False:
                 return False
+            if part is not True:
+                parts.append(part)
             left = right
-        return True
+        return sp.And(*parts) if parts else True
 
-    def _compare_pair(self, f, node, op, left, right) -> bool:
+    def _compare_pair(self, f, node, op, left, right) -> bool | sp.Basic:
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(left, ClassRef) or not isinstance(right, frozenset):
                 raise f.error("'in' needs a class on the left and the set Y on the right", node)
@@ -188,6 +207,8 @@ class Evaluator:
                 raise f.error("classes can only be compared with == and != (use rank(x) for order)", node)
             return (left == right) == isinstance(op, ast.Eq)
         a, b = self._as_number(f, node, left), self._as_number(f, node, right)
+        if a.free_symbols or b.free_symbols:  # a condition on parameters: kept as a relation
+            return _RELATION[type(op)](a, b)
         s = certified.compare(a, b)
         if s.value is None:
             raise f.error(f"cannot decide the comparison exactly: {s.reason}", node)
@@ -232,9 +253,13 @@ class Evaluator:
     def _condition(self, f, node, local, depth) -> bool:
         return self._as_bool(f, node, self._eval(f, node, local, depth))
 
-    def _as_bool(self, f, node, value) -> bool:
+    def _as_bool(self, f, node, value) -> bool | sp.Basic:
         if isinstance(value, bool):
             return value
+        if value is sp.true or value is sp.false:
+            return bool(value)
+        if isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr):
+            return value  # a condition on parameters
         raise f.error(f"expected a condition, got {_kind(value)}", node, expected="a comparison or 'y in Y'")
 
     def _as_number(self, f, node, value) -> sp.Expr:
@@ -257,6 +282,9 @@ def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
     if value.has(sp.I):  # the builtins refuse roots and logs of negatives, so this is a last guard
         raise f.error("the formula gives a non-real number here", node, expected="a real number")
     return value
+
+
+_RELATION = {ast.Eq: sp.Eq, ast.NotEq: sp.Ne, ast.Lt: sp.Lt, ast.LtE: sp.Le, ast.Gt: sp.Gt, ast.GtE: sp.Ge}
 
 
 def _kind(value) -> str:

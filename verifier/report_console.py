@@ -20,7 +20,7 @@ VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict
 def render(analysis: Analysis, console: Console) -> None:
     console.print(_header(analysis))
     console.print(_matrix(analysis))
-    console.print(_possibility(analysis))
+    console.print(_symbolic_possibility(analysis) if analysis.symbolic else _possibility(analysis))
     if analysis.decision is not None:
         console.print(_decision(analysis))
     console.print(_properties(analysis))
@@ -34,8 +34,13 @@ def _header(a: Analysis) -> Panel:
     lines = [Text(s.name, style="bold"), Text(f"spec: {s.path}")]
     lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
     if a.scheme.parameters:
-        shown = ", ".join(f"{k} = {_param(v)}" for k, v in a.scheme.parameters.items())
+        shown = ", ".join(f"{k} = {_param(v)}" if not _is_symbol(v) else f"{k} (symbolic)"
+                          for k, v in a.scheme.parameters.items())
         lines.append(Text(f"parameters: {shown}"))
+    if a.scheme.assumptions:
+        lines.append(Text("assumptions: " + "; ".join(text for _, text in a.scheme.assumptions)))
+    if a.symbolic is not None and a.symbolic.admissible is not True:
+        lines.append(Text("no admissible parameter value: " + a.results[0].reason, style="bold yellow"))
     if s.source:
         lines.append(Text(f"source: {s.source}"))
     if s.description:
@@ -45,6 +50,11 @@ def _header(a: Analysis) -> Panel:
     for note in a.scheme.notes:
         lines.append(Text(f"note: {note}", style="yellow"))
     return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
+
+
+def _is_symbol(value) -> bool:
+    values = value if isinstance(value, tuple) else (value,)
+    return any(getattr(v, "is_Symbol", False) for v in values)
 
 
 def _param(value) -> str:
@@ -73,6 +83,20 @@ def _possibility(a: Analysis) -> Text:
             for e in a.possibility]
     return grid(f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets can be "
                 "optimal; every certificate is exact and re-checked", ["Y", "status", "evidence"], rows)
+
+
+def _symbolic_possibility(a: Analysis) -> Text:
+    s = a.scheme
+    rows = []
+    for e in a.symbolic.possibility:
+        example = []
+        if e.possible_at:
+            example.append(f"possible at {words.values(e.possible_at)}")
+        if e.impossible_at:
+            example.append(f"impossible at {words.values(e.impossible_at)}")
+        rows.append([s.label(e.members), e.status, e.undecided or "; ".join(example)])
+    return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
+                ["Y", "status", "evidence"], rows)
 
 
 def _decision(a: Analysis) -> Text:

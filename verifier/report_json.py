@@ -15,10 +15,10 @@ def _exact(value) -> str | list[str]:
     return str(value)
 
 
-def _decimal(value) -> float | list[float]:
+def _decimal(value) -> float | list[float] | None:
     if isinstance(value, tuple):
         return [_decimal(v) for v in value]
-    return float(words.decimal(value))
+    return None if value.free_symbols else float(words.decimal(value))
 
 
 def to_json(a: Analysis) -> dict:
@@ -29,10 +29,15 @@ def to_json(a: Analysis) -> dict:
         "verify_version": __version__,
         "classes": list(s.classes),
         "parameters": _parameters(a),
+        "assumptions": [text for _, text in s.assumptions],
+        "symbolic": a.symbolic is not None,
         "notes": list(s.notes),
         "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
                     "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
-        "possibility": [_possibility(s, e) for e in a.possibility],
+        "possibility": [_possibility(s, e) for e in a.possibility] if a.symbolic is None else [
+            {"Y": _names(s, e.members), "status": e.status,
+             "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
+             "reason": e.undecided or None} for e in a.symbolic.possibility],
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
                             "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
@@ -53,13 +58,17 @@ def _names(s, members) -> list[str]:
 
 
 def _parameters(a: Analysis) -> dict[str, str]:
+    """Fixed values exactly; symbolic parameters as "symbolic"."""
     out = {}
     for name, value in a.scheme.parameters.items():
-        if isinstance(value, tuple):
-            out.update({f"{name}[{c}]": str(v) for c, v in zip(a.scheme.classes, value)})
-        else:
-            out[name] = str(value)
+        values = value if isinstance(value, tuple) else (value,)
+        names = [f"{name}[{c}]" for c in a.scheme.classes] if isinstance(value, tuple) else [name]
+        out.update({n: "symbolic" if v.is_Symbol else str(v) for n, v in zip(names, values)})
     return out
+
+
+def _values(values: dict | None) -> dict[str, str] | None:
+    return None if values is None else {k: str(v) for k, v in values.items()}
 
 
 def _possibility(s, e: SetPossibility) -> dict:
@@ -87,8 +96,15 @@ def _property(a: Analysis, r) -> dict:
     out = {"name": r.property.name, "verdict": r.verdict.value, "statement": r.property.statement(),
            "explanation": words.explain(r, s), "reason": r.reason or None, "tight": r.tight,
            "checked": r.checked, "check": r.check_note or None, "instances": ev.instances}
+    if r.region or r.holds_at:
+        out["region"] = r.region
+        out["holds_at"] = _values(r.holds_at)
+    if ev.parameters is not None:
+        s = ev.concrete
     if ev.binding is not None and ev.kind in ("counterexample", "witness"):
         item: dict = {"Y": _names(s, ev.binding.members)}
+        if ev.parameters is not None:
+            item["parameters"] = _values(ev.parameters)
         if ev.binding.y is not None:
             item["y"] = s.classes[ev.binding.y]
         if ev.binding.y2 is not None:
@@ -103,4 +119,8 @@ def _property(a: Analysis, r) -> dict:
         out["witness" if ev.kind == "witness" else "counterexample"] = item
     if r.property.id == "P1" and ev.kind == "certificates":
         out["counterexample"] = {"certificates": [_possibility(s, e) for e in ev.possibility]}
+        if ev.parameters is not None:
+            out["counterexample"]["parameters"] = _values(ev.parameters)
+    elif ev.parameters is not None and "counterexample" not in out:  # e.g. P9: no witness anywhere
+        out["counterexample"] = {"parameters": _values(ev.parameters)}
     return out

@@ -6,7 +6,7 @@ The determinate costs c_ŷ(y) are the singleton rows. When `set_cost` redefines 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
@@ -15,6 +15,7 @@ import sympy as sp
 
 from . import certified
 from .errors import SpecError
+from .formula_builtins import collecting
 from .formula_eval import ClassRef, Evaluator, Vocabulary
 from .formula_parse import Formula
 from .spec import Entry, Spec
@@ -30,12 +31,28 @@ class Scheme:
     origin: dict[ClassSet, str]
     parameters: dict[str, sp.Expr | tuple[sp.Expr, ...]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    assumptions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # (condition, as written)
+    side_conditions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # definedness of formulas
     _labels: dict[ClassSet, str] = field(default_factory=dict, repr=False)
     _columns: dict[tuple[ClassSet, int], tuple[sp.Expr, ...]] = field(default_factory=dict, repr=False)
 
     @property
     def K(self) -> int:
         return len(self.classes)
+
+    @cached_property
+    def symbols(self) -> list[sp.Symbol]:
+        """The symbolic parameters, in declaration order (per-class ones class by class)."""
+        out: list[sp.Symbol] = []
+        for value in self.parameters.values():
+            for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, sp.Symbol):
+                    out.append(v)
+        return out
+
+    @property
+    def symbolic(self) -> bool:
+        return bool(self.symbols)
 
     def label(self, members: ClassSet) -> str:
         text = self._labels.get(members)
@@ -70,13 +87,34 @@ class Scheme:
         return sp.Add(*self.members_costs(members, y)) / len(members)
 
 
-def build_scheme(spec: Spec) -> Scheme:
-    params = _parameter_values(spec)
+def build_scheme(spec: Spec, values: dict[str, sp.Expr] | None = None,
+                 classes: tuple[str, ...] | None = None) -> Scheme:
+    """The exact extended matrix. `values` fixes symbolic parameters by name ('delta', 'eta[a]');
+    `classes` replaces the spec's classes (for formula specs checked at several class counts)."""
+    if classes is not None:
+        spec = replace(spec, classes=classes)
+    params = _parameter_values(spec, values or {})
     vocab = Vocabulary(spec.classes, params, spec.functions)
     evaluator = Evaluator(vocab)
     K = len(spec.classes)
-    _check_assumptions(spec, evaluator)
+    with collecting() as side_conditions:
+        assumptions = _check_assumptions(spec, evaluator)
+        scheme = _build_rows(spec, evaluator, vocab, params, K)
+    scheme.assumptions = assumptions
+    scheme.side_conditions = _unique(side_conditions)
+    return scheme
 
+
+def _unique(conditions):
+    seen, out = set(), []
+    for condition, text in conditions:
+        if condition not in seen:
+            seen.add(condition)
+            out.append((condition, text))
+    return out
+
+
+def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: int) -> Scheme:
     determinate: dict[tuple[int, int], sp.Expr] | None = None
     if spec.cost is not None:
         determinate = {(h, y): evaluator.number(spec.cost, {"y": ClassRef(y), "yhat": ClassRef(h)})
@@ -124,16 +162,23 @@ def _entry(evaluator: Evaluator, entry: Entry, local: dict) -> sp.Expr:
     return evaluator.number(entry, local)
 
 
-def _parameter_values(spec: Spec) -> dict[str, sp.Expr | tuple[sp.Expr, ...]]:
+def _parameter_values(spec: Spec, values: dict[str, sp.Expr]) -> dict[str, sp.Expr | tuple[sp.Expr, ...]]:
+    """Fixed values exactly; parameters without a value become real symbols (one per class when per_class)."""
     constants = Evaluator(Vocabulary(spec.classes))
+    values = {k: sp.Rational(v) if isinstance(v, (int, Fraction)) else v for k, v in values.items()}
     out: dict[str, sp.Expr | tuple[sp.Expr, ...]] = {}
     for name, param in spec.parameters.items():
         if param.value is None:
-            raise SpecError(
-                f"parameter '{name}' has no value; this version decides numeric schemes only",
-                file=spec.path, key=param.key, line=param.located.mark.line, column=param.located.mark.column,
-                expected=f"{name}: {{value: <number>}}" + (" (a list or mapping per class)" if param.per_class else ""),
-            )
+            if param.per_class:
+                out[name] = tuple(values.get(f"{name}[{c}]", sp.Symbol(f"{name}[{c}]", real=True))
+                                  for c in spec.classes)
+            else:
+                out[name] = values.get(name, sp.Symbol(name, real=True))
+            continue
+        if isinstance(param.value, tuple) and len(param.value) != len(spec.classes):
+            raise SpecError(f"'{name}' has {len(param.value)} per-class values for {len(spec.classes)} classes",
+                            file=spec.path, key=param.key, line=param.located.mark.line,
+                            expected="one value per class, or no value (symbolic)")
         if isinstance(param.value, tuple):
             out[name] = tuple(_entry(constants, v, {}) for v in param.value)
         else:
@@ -141,22 +186,34 @@ def _parameter_values(spec: Spec) -> dict[str, sp.Expr | tuple[sp.Expr, ...]]:
     return out
 
 
-def _check_assumptions(spec: Spec, evaluator: Evaluator) -> None:
-    """With every parameter fixed, an assumption is a fact to check, for every class when it uses y."""
+def _check_assumptions(spec: Spec, evaluator: Evaluator) -> list[tuple[sp.Basic, str]]:
+    """Each assumption, for every class when it uses y: a fact to check where it involves fixed values only,
+    a condition on the symbolic parameters otherwise."""
+    out = []
     for formula in spec.assume:
         mentions_y = _mentions(formula, "y")
         for y in range(len(spec.classes)) if mentions_y else [None]:
             local = {} if y is None else {"y": ClassRef(y)}
-            if evaluator.truth(formula, local) is not True:
-                at = f" for y = {spec.classes[y]}" if y is not None else ""
+            value = evaluator.truth(formula, local)
+            at = f" for y = {spec.classes[y]}" if y is not None else ""
+            if value is False or value is sp.false:
                 raise formula.error(f"the assumption is false for the given parameter values{at}",
                                     expected="parameter values that satisfy every assumption")
+            if value is not True and value is not sp.true:
+                out.append((value, formula.source + at))
+    return out
 
 
 def _mentions(formula: Formula, name: str) -> bool:
     import ast
 
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(formula.tree))
+
+
+def _differ(a: sp.Expr, b: sp.Expr) -> bool:
+    if a.free_symbols or b.free_symbols:
+        return sp.simplify(a - b) != 0
+    return certified.compare(a, b).value != 0
 
 
 def _modified_costs(scheme: Scheme, determinate: dict[tuple[int, int], sp.Expr]) -> list[str]:
@@ -166,7 +223,7 @@ def _modified_costs(scheme: Scheme, determinate: dict[tuple[int, int], sp.Expr])
         if scheme.origin[members] in ("cost", "cost_matrix"):
             continue
         for y in range(scheme.K):
-            if certified.compare(scheme.rows[members][y], determinate[(h, y)]).value != 0:
+            if _differ(scheme.rows[members][y], determinate[(h, y)]):
                 changed.append(f"c_{scheme.classes[h]}({scheme.classes[y]}): "
                                f"{determinate[(h, y)]} → {scheme.rows[members][y]}")
     if not changed:

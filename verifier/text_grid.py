@@ -18,7 +18,8 @@ def grid(title: str, headers: list[str], rows: list[list[str]], right: set[int] 
         parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return ("  " + "   ".join(parts)).rstrip()
 
-    out = [title, "", line(headers), " " + "─" * (sum(widths) + 3 * (len(widths) - 1) + 2)]
+    rule = min(sum(widths) + 3 * (len(widths) - 1) + 2, 118)
+    out = [title, "", line(headers), " " + "─" * rule]
     for index, row in enumerate(rows):
         if index in breaks:
             out.append("")

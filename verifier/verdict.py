@@ -92,11 +92,13 @@ class SetPossibility:
 
 @dataclass
 class Evidence:
-    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates"
+    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates" | "proof" | "none"
     binding: Binding | None = None
     comparisons: list[Comparison] = field(default_factory=list)
     possibility: list[SetPossibility] = field(default_factory=list)
     instances: int = 0  # how many instances the verdict rests on
+    parameters: dict[str, sp.Expr] | None = None  # symbolic schemes: the admissible values of a counterexample
+    concrete: object = None  # the numeric Scheme at those values (the counterexample lives there)
 
 
 @dataclass
@@ -108,3 +110,6 @@ class PropertyResult:
     tight: bool = False  # P6/P7: holds, but only with equality everywhere
     checked: bool = False  # the independent checker confirmed the evidence
     check_note: str = ""
+    region: str | None = None  # symbolic schemes: where the property holds, as a readable condition
+    holds_at: dict | None = None  # symbolic schemes: an admissible value where a failing property holds
+    unsupported: bool = False  # the SMT encoding could not express it (the interval engine may)

@@ -1,0 +1,117 @@
+"""The pipeline for schemes with symbolic parameters: SMT verdicts, regions, and spot checks.
+
+Every `fails` was re-checked by substitution inside the engine; every `holds` (an unsat answer) is also
+spot-checked here at a few admissible values by the exact numeric engine, an independent method: a
+disagreement turns the verdict into `unknown`, loudly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+import z3
+
+from . import obligations
+from .arb_eval import Unsupported
+from .engine_enumerate import EnumerationEngine
+from .engine_smt import SmtEngine
+from .properties import PROPERTIES
+from .regions import region
+from .scheme import Scheme, build_scheme
+from .verdict import Evidence, PropertyResult, Verdict
+
+SPOT_CHECKS = 3
+
+
+@dataclass
+class SymbolicPossibility:
+    """Definition 4 for one set over all admissible values: always, never, or for some values."""
+
+    members: frozenset[int]
+    possible_at: dict[str, sp.Expr] | None = None  # an admissible value where the set is possible
+    impossible_at: dict[str, sp.Expr] | None = None  # ... and one where it is impossible
+    undecided: str = ""
+
+    @property
+    def status(self) -> str:
+        if self.undecided:
+            return "undecided"
+        if self.possible_at and self.impossible_at:
+            return "depends"
+        return "always possible" if self.possible_at else "never possible"
+
+
+@dataclass
+class SymbolicAnalysis:
+    results: list[PropertyResult]
+    possibility: list[SymbolicPossibility] = field(default_factory=list)
+    admissible: bool | None = True
+    samples: list[dict[str, sp.Expr]] = field(default_factory=list)
+
+
+def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
+    engine = SmtEngine(scheme, timeout_ms)
+    admissible, why = engine.admissible()
+    if admissible is not True:
+        reason = why + ("; every property would hold vacuously, so none is reported as holding"
+                        if admissible is False else "")
+        results = [PropertyResult(p, Verdict.UNKNOWN, Evidence("none"), reason=reason) for p in PROPERTIES]
+        return SymbolicAnalysis(results, admissible=admissible)
+    engine.check_defined()
+    results = engine.decide_all()
+    samples = _samples(engine)
+    for result in results:
+        if result.verdict is Verdict.HOLDS:
+            result.checked, result.check_note = _spot_check(scheme, result, samples)
+            if result.checked is None:
+                result.verdict = Verdict.UNKNOWN
+                result.reason = result.check_note
+                result.checked = False
+        elif result.verdict is Verdict.FAILS:
+            result.holds_at = engine.holds_somewhere(result.property)
+            if result.holds_at is not None:
+                result.region = region(engine, result.property)
+    return SymbolicAnalysis(results, _possibility(engine), True, samples)
+
+
+def _samples(engine: SmtEngine) -> list[dict[str, sp.Expr]]:
+    """A few distinct admissible parameter values (solver models), for spot checks and reports."""
+    found, blocked = [], []
+    for _ in range(SPOT_CHECKS):
+        answer, model, _ = engine.solve(extra=blocked)
+        if answer != z3.sat:
+            break
+        values = engine.parameters_of(model)
+        found.append(values)
+        t = engine.translator
+        blocked.append(z3.Or([t.var(k) != t.real(v) for k, v in values.items() if v.is_Rational] or [z3.BoolVal(False)]))
+    return found
+
+
+def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool | None, str]:
+    for values in samples:
+        concrete = build_scheme(scheme.spec, values=values, classes=scheme.classes)
+        numeric = EnumerationEngine(concrete).decide(result.property)
+        if numeric.verdict is Verdict.FAILS:
+            return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "
+                          "the two methods disagree, so no verdict is given")
+    return True, f"z3 proof (unsat); the exact engine agrees at {len(samples)} sampled admissible value(s)"
+
+
+def _possibility(engine: SmtEngine) -> list[SymbolicPossibility]:
+    out = []
+    for members in engine.scheme.indeterminate_sets:
+        entry = SymbolicPossibility(members)
+        try:
+            for attr, build in (("possible_at", obligations.possible), ("impossible_at", obligations.impossible)):
+                formula, _ = build(engine.scheme, members)
+                answer, model, reason = engine.solve(engine.translator.boolean(formula))
+                if answer == z3.sat:
+                    setattr(entry, attr, engine.parameters_of(model))
+                elif answer == z3.unknown:
+                    entry.undecided = reason or "solver gave no answer"
+        except Unsupported as exc:
+            entry.undecided = str(exc)
+        out.append(entry)
+    return out
