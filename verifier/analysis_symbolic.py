@@ -15,11 +15,12 @@ import z3
 from . import obligations
 from .arb_eval import Unsupported
 from .engine_enumerate import EnumerationEngine
+from .engine_interval import IntervalEngine
 from .engine_smt import SmtEngine
 from .properties import PROPERTIES
 from .regions import region
 from .scheme import Scheme, build_scheme
-from .verdict import Evidence, PropertyResult, Verdict
+from .verdict import Evidence, PropertyResult, Truth, Verdict
 
 SPOT_CHECKS = 3
 
@@ -32,6 +33,7 @@ class SymbolicPossibility:
     possible_at: dict[str, sp.Expr] | None = None  # an admissible value where the set is possible
     impossible_at: dict[str, sp.Expr] | None = None  # ... and one where it is impossible
     undecided: str = ""
+    sampled: bool = False  # statuses from exact checks at sampled values only (no proof over all values)
 
     @property
     def status(self) -> str:
@@ -39,6 +41,8 @@ class SymbolicPossibility:
             return "undecided"
         if self.possible_at and self.impossible_at:
             return "depends"
+        if self.sampled:
+            return "possible where sampled" if self.possible_at else "impossible where sampled"
         return "always possible" if self.possible_at else "never possible"
 
 
@@ -60,6 +64,9 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
         return SymbolicAnalysis(results, admissible=admissible)
     engine.check_defined()
     results = engine.decide_all()
+    if any(r.unsupported for r in results):
+        intervals = IntervalEngine(engine)
+        results = [intervals.decide(r.property) if r.unsupported else r for r in results]
     samples = _samples(engine)
     for result in results:
         if result.verdict is Verdict.HOLDS:
@@ -96,7 +103,8 @@ def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool |
         if numeric.verdict is Verdict.FAILS:
             return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "
                           "the two methods disagree, so no verdict is given")
-    return True, f"z3 proof (unsat); the exact engine agrees at {len(samples)} sampled admissible value(s)"
+    how = "z3 proof (unsat)" if result.reason.startswith("z3") else result.reason
+    return True, f"{how}; the exact engine agrees at {len(samples)} sampled admissible value(s)"
 
 
 def _possibility(engine: SmtEngine) -> list[SymbolicPossibility]:
@@ -111,7 +119,27 @@ def _possibility(engine: SmtEngine) -> list[SymbolicPossibility]:
                     setattr(entry, attr, engine.parameters_of(model))
                 elif answer == z3.unknown:
                     entry.undecided = reason or "solver gave no answer"
-        except Unsupported as exc:
-            entry.undecided = str(exc)
+        except Unsupported:
+            entry = SymbolicPossibility(members, sampled=True)
         out.append(entry)
+    if any(e.sampled for e in out):
+        _sample_possibility(engine, [e for e in out if e.sampled])
     return out
+
+
+def _sample_possibility(engine: SmtEngine, entries: list[SymbolicPossibility]) -> None:
+    """Where z3 cannot express the costs: exact LP verdicts at the interval engine's grid of values."""
+    intervals = IntervalEngine(engine)
+    if intervals.box is None:
+        for e in entries:
+            e.undecided = "the costs are beyond the SMT encoding and the parameters are unbounded"
+        return
+    for values in intervals._points():
+        concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        table = EnumerationEngine(concrete).possibility
+        for e in entries:
+            status = table[e.members].status
+            if status is Truth.TRUE and e.possible_at is None:
+                e.possible_at = values
+            elif status is Truth.FALSE and e.impossible_at is None:
+                e.impossible_at = values

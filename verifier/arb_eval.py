@@ -7,6 +7,7 @@ A translator registry: each sympy node type we understand maps to an arb operati
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 
 import flint
 import sympy as sp
@@ -109,9 +110,130 @@ def _e(expr, rec):
     return flint.arb(1).exp()
 
 
-def enclose(expr: sp.Expr, prec: int) -> flint.arb:
-    """An arb ball certainly containing the exact value of `expr`, computed at `prec` bits."""
-    cache: dict[sp.Expr, flint.arb] = {}
+@translates(sp.Piecewise)
+def _piecewise(expr, rec):
+    """The branch whose condition certainly holds; the union of the branches that may apply otherwise."""
+    out = None
+    for value, condition in expr.args:
+        truth = condition_truth(condition, rec)
+        if truth is False:
+            continue
+        branch = rec(value)
+        out = branch if out is None else out.union(branch)
+        if truth is True:
+            return out
+    if out is None:
+        raise Unsupported(f"no branch of {expr} applies")
+    return out
+
+
+def _genmean(expr, rec):
+    """Power-mean enclosure, valid for every admissible exponent p (M_0 is the geometric mean):
+    min <= M_p <= max; M_p <= mean when p <= 1 and M_p >= mean when p >= 1; intersected with the direct
+    formula (Σ x^p / n)^(1/p) where that is finite (it is not near p = 0)."""
+    p, *values = expr.args
+    p_ball, balls = rec(p), [rec(v) for v in values]
+    low, high = balls[0], balls[0]
+    for b in balls[1:]:
+        low, high = low.min(b), high.max(b)
+    mean = sum(balls, flint.arb(0)) / len(balls)
+    lower, upper = low.lower(), high.upper()
+    if p_ball <= 1:
+        upper = min(upper, mean.upper())
+    if p_ball >= 1:
+        lower = max(lower, mean.lower())
+    hull = flint.arb(lower).union(flint.arb(upper))
+    nonzero = [b for b, v in zip(balls, values) if not (v.is_number and v == 0)]
+    if nonzero and all(b > 0 for b in nonzero) and not p_ball.contains(0):
+        direct = ((sum(((p_ball * b.log()).exp() for b in nonzero), flint.arb(0)) / len(balls)).log() / p_ball).exp()
+        if direct.is_finite() and direct.overlaps(hull):
+            return direct.intersection(hull)
+    return hull
+
+
+def _genmean_bounds(expr, rec):
+    """Exact bounds (lo, hi) of a generalized mean of numbers: the power-mean inequality, with the
+    exponent's sign relative to 1 certified on the current box. Balls cannot hold these endpoints exactly."""
+    from . import certified
+
+    p, *values = expr.args
+    if any(v.free_symbols for v in values):
+        return None
+    ordered = sorted(values, key=lambda v: rec(v).mid())
+    for a, b in zip(ordered, ordered[1:]):
+        if certified.compare(a, b).value not in (-1, 0):
+            return None
+    lo, hi = ordered[0], ordered[-1]
+    mean = sp.Add(*values) / len(values)
+    p_ball, fact = rec(p), EXPONENT_FACTS.get().get(p)
+    if fact == -1 or p_ball <= 1:
+        hi = mean
+    elif fact == 1 or p_ball >= 1:
+        lo = mean
+    return lo, hi
+
+
+# Facts proved (by z3, for every admissible value) about generalized-mean exponents: -1 for p <= 1, 1 for
+# p >= 1. Balls cannot certify p <= 1 on a box touching p = 1 exactly; a proof can.
+EXPONENT_FACTS: ContextVar[dict] = ContextVar("exponent_facts", default={})
+
+
+def _genmean_comparison(condition, rec) -> bool | None:
+    """Decide `GenMean(...) op number` from exact bounds where possible (None: not decided here)."""
+    from . import certified
+    from .formula_builtins import GenMean
+
+    lhs, rhs, kind = condition.lhs, condition.rhs, type(condition)
+    if isinstance(rhs, GenMean) and not isinstance(lhs, GenMean):
+        lhs, rhs = rhs, lhs
+        kind = {sp.StrictLessThan: sp.StrictGreaterThan, sp.LessThan: sp.GreaterThan,
+                sp.StrictGreaterThan: sp.StrictLessThan, sp.GreaterThan: sp.LessThan}.get(kind, kind)
+    if not isinstance(lhs, GenMean) or rhs.free_symbols or kind in (sp.Equality, sp.Unequality):
+        return None
+    bounds = _genmean_bounds(lhs, rec)
+    if bounds is None:
+        return None
+    lo, hi = (certified.compare(b, rhs).value for b in bounds)  # signs of lo - v and hi - v
+    if lo is None or hi is None:
+        return None
+    surely, surely_not = {sp.StrictLessThan: (hi < 0, lo >= 0), sp.LessThan: (hi <= 0, lo > 0),
+                          sp.StrictGreaterThan: (lo > 0, hi <= 0), sp.GreaterThan: (lo >= 0, hi < 0)}[kind]
+    return True if surely else False if surely_not else None
+
+
+def condition_truth(condition, rec) -> bool | None:
+    """Kleene truth of a condition over intervals: True, False, or None (undecided on this box)."""
+    if condition is sp.true or condition is True:
+        return True
+    if condition is sp.false or condition is False:
+        return False
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [condition_truth(a, rec) for a in condition.args]
+        decisive = isinstance(condition, sp.Or)
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    if isinstance(condition, sp.Not):
+        inner = condition_truth(condition.args[0], rec)
+        return None if inner is None else not inner
+    if isinstance(condition, sp.core.relational.Relational):
+        exact = _genmean_comparison(condition, rec)
+        if exact is not None:
+            return exact
+        d = rec(condition.lhs) - rec(condition.rhs)
+        positive, negative, zero = d > 0, d < 0, d == 0
+        table = {sp.StrictLessThan: (negative, d >= 0), sp.LessThan: (d <= 0, positive),
+                 sp.StrictGreaterThan: (positive, d <= 0), sp.GreaterThan: (d >= 0, negative),
+                 sp.Equality: (zero, positive or negative), sp.Unequality: (positive or negative, zero)}
+        surely, surely_not = table[type(condition)]
+        return True if surely else False if surely_not else None
+    raise Unsupported(f"no interval rule for the condition {condition}")
+
+
+def enclose(expr: sp.Expr, prec: int, env: dict[sp.Symbol, flint.arb] | None = None) -> flint.arb:
+    """An arb ball certainly containing the exact value of `expr` (for every value of the symbols in `env`,
+    each bound to a ball), computed at `prec` bits."""
+    cache: dict[sp.Expr, flint.arb] = dict(env or {})
 
     def rec(node: sp.Expr) -> flint.arb:
         hit = cache.get(node)
@@ -133,3 +255,12 @@ def enclose(expr: sp.Expr, prec: int) -> flint.arb:
 
     with flint.ctx.workprec(prec):
         return rec(expr)
+
+
+def _register_genmean() -> None:
+    from .formula_builtins import GenMean  # late: formula_builtins imports certified, which imports us
+
+    _TRANSLATORS[GenMean] = _genmean
+
+
+_register_genmean()

@@ -155,11 +155,25 @@ def _genmean_symbolic(p: sp.Expr, values: list[sp.Expr]) -> sp.Expr:
     for x in rest:
         if _symbolic(x):
             require(sp.Or(sp.Ge(p, 0), sp.Gt(x, 0)), f"genmean's value {x} is > 0 where the exponent is < 0")
-    geometric = sp.Integer(0) if zero else sp.Mul(*values) ** sp.Rational(1, n)
+    if not rest:  # every value is 0: every mean is 0
+        return sp.Integer(0)
     if not _symbolic(p):
+        geometric = sp.Integer(0) if zero else sp.Mul(*values) ** sp.Rational(1, n)
         return geometric if _sign(p) == 0 else (sp.Add(*[x**p for x in rest]) / n) ** (1 / p)
-    power = (sp.Add(*[x**p for x in rest]) / n) ** (1 / p)
-    return sp.Piecewise((geometric, sp.Eq(p, 0)), (power, True))
+    return GenMean(p, *sorted(values, key=sp.default_sort_key))
+
+
+class GenMean(sp.Function):
+    """Eq. 12-13 with a symbolic exponent, kept whole: it becomes the exact value as soon as p and the values
+    are numbers (substitution), and `arb_eval` encloses it with the power-mean inequality."""
+
+    @classmethod
+    def eval(cls, p, *values):
+        if all(v == values[0] for v in values):  # the mean of equal values, for every exponent
+            return values[0]
+        if p.is_number and all(v.is_number for v in values):
+            return genmean(p, tuple(values))
+        return None
 
 
 @lru_cache(maxsize=100_000)
