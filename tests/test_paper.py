@@ -183,21 +183,21 @@ def test_utility_discounted_accuracy_satisfies_all_but_p9(name):
 
 
 def test_ha_satisfies_p4_p5_p6_p8_and_fails_p10():
-    a = bundled("ha")
+    a = bundled("ha-numeric")
     assert holding(a, ["P4", "P5", "P6", "P8"]) == dict.fromkeys(["P4", "P5", "P6", "P8"], "holds")
     assert a.by_id["P10"].verdict.value == "fails"
 
 
 def test_ha_numeric_instance_matches_table_ix():
     d, (ea, eb, ec) = R(2, 5), (1, 2, 4)
-    assert_rows(bundled("ha").scheme, {"a": (0, eb, ec), "b": (ea, 0, ec), "c": (ea, eb, 0),
+    assert_rows(bundled("ha-numeric").scheme, {"a": (0, eb, ec), "b": (ea, 0, ec), "c": (ea, eb, 0),
                                        "a,b": (d, d, ec + d), "a,c": (d, eb + d, d), "b,c": (ea + d, d, d),
                                        "a,b,c": (2 * d, 2 * d, 2 * d)})
 
 
 def test_ha_claim_delta_below_half_eta_ensures_p3_is_false_with_three_classes():
     # the paper: delta < eta(y)/2 ensures P2 and P3. With K = 3, P3 needs delta < eta(y)/|Y| on Y = Omega.
-    r = bundled("ha").by_id["P3"]
+    r = bundled("ha-numeric").by_id["P3"]
     assert r.verdict.value == "fails" and r.evidence.kind == "counterexample" and r.checked
     assert (r.evidence.binding.members, r.evidence.binding.y) == (frozenset({0, 1, 2}), 0)
     assert r.evidence.comparisons[0].values == (R(4, 5), R(2, 3))

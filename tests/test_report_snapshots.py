@@ -40,7 +40,7 @@ def test_report_matches_snapshot(stem):
 
 
 def test_report_sections_are_present():
-    text = _report("ha")
+    text = _report("ha-numeric")
     for heading in ("Extended cost matrix", "Possibility (Definition 4)", "Properties (Yang",
                     "Fit to the paper's Table VIII", "Expectations (expect:)"):
         assert heading in text

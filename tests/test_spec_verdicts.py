@@ -28,7 +28,7 @@ PINNED = {
     # P3 fails, so this instance fits neither setting; K = 2 makes P6/P7 vacuous
     "friedel-abstention.yaml":              ("HHFHHHHHFH", False, False),
     # 2 delta = 4/5 >= 2 eta(a)/3 = 2/3 on Omega (P3); eta + delta above every member cost (P7, P10 fail)
-    "ha.yaml":                              ("HHFHHHFHFF", False, False),
+    "ha-numeric.yaml":                      ("HHFHHHFHFF", False, False),
     # Proposition 1: every set impossible; c_Y = mean everywhere; {h,n} costs 2 vs 1 for h vs n (P8 F, P9 H)
     "obstacle-discounted.yaml":             ("FFFHHHHFHH", False, False),
     # c_{h,b}(n) = 3 > 2 = mean = max (P6 holds, P7 and P10 fail); c_{h,n} = (3/2, ., 3/4) (P8 F, P9 H)
@@ -41,6 +41,10 @@ PINNED = {
     # K = 2: P6, P7 vacuous. VI: (1/2, 1/2) is cost-insensitive; VII: (1/4, 3/4) is cost-sensitive
     "table-vi.yaml":                        ("HHHHHHHHFH", True, True),
     "table-vii.yaml":                       ("HHHHHHHFHH", True, True),
+    # symbolic parameters: verdicts for every admissible value (tests/test_symbolic.py has the reasons)
+    "ha.yaml":                              ("HFFHHHFHFF", False, False),
+    "p-discounted-symbolic.yaml":           ("FFFHHFHFFH", False, False),
+    "friedel-abstention-symbolic.yaml":     ("FFFHHHHHFF", False, False),
 }
 
 IDS = [f"P{i}" for i in range(1, 11)]

@@ -76,10 +76,23 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
                 result.reason = result.check_note
                 result.checked = False
         elif result.verdict is Verdict.FAILS:
-            result.holds_at = engine.holds_somewhere(result.property)
-            if result.holds_at is not None:
-                result.region = region(engine, result.property)
+            result.holds_at = engine.holds_somewhere(result.property) or _holds_at_a_point(engine, result)
+            derived = region(engine, result.property) if result.holds_at is not None else None
+            if derived is not None:
+                result.region, result.region_formula = derived
     return SymbolicAnalysis(results, _possibility(engine), True, samples)
+
+
+def _holds_at_a_point(engine: SmtEngine, result: PropertyResult) -> dict[str, sp.Expr] | None:
+    """Beyond the SMT encoding: an exact check at the interval engine's grid points."""
+    intervals = IntervalEngine(engine)
+    if intervals.box is None:
+        return None
+    for values in intervals._points():
+        concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        if EnumerationEngine(concrete).decide(result.property).verdict is Verdict.HOLDS:
+            return values
+    return None
 
 
 def _samples(engine: SmtEngine) -> list[dict[str, sp.Expr]]:
@@ -92,7 +105,8 @@ def _samples(engine: SmtEngine) -> list[dict[str, sp.Expr]]:
         values = engine.parameters_of(model)
         found.append(values)
         t = engine.translator
-        blocked.append(z3.Or([t.var(k) != t.real(v) for k, v in values.items() if v.is_Rational] or [z3.BoolVal(False)]))
+        differ = [t.var(k) != t.real(v) for k, v in values.items() if v.is_Rational]
+        blocked.append(z3.Or(differ) if differ else z3.BoolVal(False, engine.ctx))
     return found
 
 

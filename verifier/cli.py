@@ -16,10 +16,12 @@ from rich.console import Console
 from rich.rule import Rule
 
 from . import __version__
+from . import class_sweep
 from .analysis import Analysis, analyse_file
 from .errors import SpecError, UsageError
 from .report_console import render
 from .report_json import to_json
+from .spec import load_spec
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
@@ -39,6 +41,8 @@ def _parser() -> _Parser:
     parser.add_argument("--width", type=int, default=None, help="console width (default: terminal or 120)")
     parser.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
+    parser.add_argument("--classes", metavar="LO..HI", default=None,
+                        help="check a formula spec at every class count in the range (e.g. 2..8)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -80,9 +84,22 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     records: list[dict] = []
     invalid = False
     console = _console(stdout, args)
+    timeout_ms = int(args.timeout * 1000)
+    try:
+        counts = class_sweep.parse_range(args.classes) if args.classes else None
+    except UsageError as exc:
+        print(f"verify: usage error: {exc}", file=stderr)
+        return EXIT_INVALID
     for index, path in enumerate(paths):
         try:
-            analysis = analyse_file(path, timeout_ms=int(args.timeout * 1000))
+            if counts is not None:
+                result = class_sweep.sweep(load_spec(path), counts, timeout_ms)
+                if args.format == "json":
+                    records.append(class_sweep.to_json(result))
+                else:
+                    class_sweep.render(result, console)
+                continue
+            analysis = analyse_file(path, timeout_ms=timeout_ms)
             record = to_json(analysis) if args.format == "json" else None
             if args.format == "text":
                 if index:
@@ -91,6 +108,11 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         except SpecError as exc:
             invalid = True
             print(str(exc.located(file=path)), file=stderr)
+            records.append({"spec": path, "error": str(exc)})
+            continue
+        except UsageError as exc:
+            invalid = True
+            print(f"verify: usage error: {exc}", file=stderr)
             records.append({"spec": path, "error": str(exc)})
             continue
         except RecursionError:

@@ -64,7 +64,7 @@ class IntervalEngine:
             x = self.smt.translator.var(symbol.name)
             ends = []
             for goal in ("minimize", "maximize"):
-                opt = z3.Optimize()
+                opt = z3.Optimize(ctx=self.smt.ctx)
                 opt.set("timeout", self.smt.timeout_ms)
                 opt.add(*self.smt.assumptions, *self.smt.translator.side)
                 handle = getattr(opt, goal)(x)
@@ -173,7 +173,7 @@ def _closure(value: z3.ExprRef) -> Fraction | None:
     """An optimum as a rational; a strict bound (r > 0 gives 0 + epsilon) becomes its closure."""
     epsilons = [c for c in _constants(value) if c.decl().name() == "epsilon"]
     if epsilons:
-        value = z3.simplify(z3.substitute(value, *[(e, z3.RealVal(0)) for e in epsilons]))
+        value = z3.simplify(z3.substitute(value, *[(e, z3.RealVal(0, value.ctx)) for e in epsilons]))
     if z3.is_int_value(value):
         return Fraction(value.as_long())
     if z3.is_rational_value(value):

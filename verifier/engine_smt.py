@@ -27,12 +27,13 @@ class SmtEngine:
     def __init__(self, scheme: Scheme, timeout_ms: int = DEFAULT_TIMEOUT_MS):
         self.scheme = scheme
         self.timeout_ms = timeout_ms
-        self.translator = Translator()
+        self.ctx = z3.Context()  # a fresh context per scheme: answers must not depend on earlier queries
+        self.translator = Translator(self.ctx)
         self.assumptions = [self.translator.boolean(c) for c, _ in scheme.assumptions]
 
     # -- solver plumbing ------------------------------------------------------------------------------------
     def solve(self, *formulas: z3.BoolRef, extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
-        solver = z3.Solver()
+        solver = z3.Solver(ctx=self.ctx)
         solver.set("timeout", self.timeout_ms)
         solver.add(*self.assumptions, *self.translator.side, *extra, *formulas)
         answer = solver.check()

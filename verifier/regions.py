@@ -20,8 +20,9 @@ from .properties import Possible, Property
 MAX_REGION_ATOMS = 12
 
 
-def region(engine: SmtEngine, prop: Property) -> str | None:
-    """A readable condition on the parameters, equivalent under the assumptions to "prop holds", or None."""
+def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
+    """A condition on the parameters equivalent under the assumptions to "prop holds": (readable text,
+    sympy formula), or None when none could be derived."""
     try:
         if isinstance(prop.atom, Possible):
             formula = sp.Or(*[_eliminate_witness(engine, m) for m in engine.scheme.indeterminate_sets])
@@ -35,7 +36,7 @@ def region(engine: SmtEngine, prop: Property) -> str | None:
     atoms = list(sp.And.make_args(simplified))
     if len(atoms) > MAX_REGION_ATOMS or any(a.has(sp.Or) and len(a.args) > MAX_REGION_ATOMS for a in atoms):
         return None
-    return _readable(engine, simplified)
+    return _readable(engine, simplified), simplified
 
 
 class _CannotEliminate(Exception):
@@ -93,9 +94,10 @@ def _fourier_motzkin(engine: SmtEngine, constraints, v):
 
 def _simplify(engine: SmtEngine, formula: sp.Basic) -> sp.Basic | None:
     t = engine.translator
-    goal = z3.Goal()
+    goal = z3.Goal(ctx=engine.ctx)
     goal.add(*engine.assumptions, *t.side, t.boolean(formula))
-    tactic = z3.Then(z3.Tactic("simplify"), z3.Tactic("propagate-ineqs"), z3.Tactic("ctx-solver-simplify"))
+    tactic = z3.Then(*[z3.Tactic(name, ctx=engine.ctx) for name in ("simplify", "propagate-ineqs",
+                                                                    "ctx-solver-simplify")])
     result = z3.TryFor(tactic, engine.timeout_ms)(goal)
     if len(result) != 1:
         return None
@@ -141,8 +143,8 @@ def _readable(engine: SmtEngine, formula: sp.Basic) -> str:
     if formula is sp.false:
         return "no admissible value"
     if isinstance(formula, sp.Or):
-        return " or ".join(f"({_readable(engine, a)})" for a in formula.args)
-    return " and ".join(_isolate(engine, a) for a in sp.And.make_args(formula))
+        return " or ".join(sorted(f"({_readable(engine, a)})" for a in formula.args))
+    return " and ".join(sorted(_isolate(engine, a) for a in sp.And.make_args(formula)))
 
 
 def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:

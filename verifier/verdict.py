@@ -112,4 +112,5 @@ class PropertyResult:
     check_note: str = ""
     region: str | None = None  # symbolic schemes: where the property holds, as a readable condition
     holds_at: dict | None = None  # symbolic schemes: an admissible value where a failing property holds
+    region_formula: object = None  # the same region as a sympy formula (for tests and tools)
     unsupported: bool = False  # the SMT encoding could not express it (the interval engine may)

@@ -1,0 +1,84 @@
+"""`verify --classes 2..8 SPEC`: the same formula spec checked at every class count in a range.
+
+Classes are named "1".."K" at each count. Only specs written with formulas qualify: a cost matrix or explicit
+set rows fix the number of classes. The report gives the verdicts per K and, per property, the smallest K at
+which it first fails (with that K's counterexample).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from . import evidence_text as words
+from .analysis import Analysis, analyse
+from .errors import UsageError
+from .properties import PROPERTIES
+from .spec import MAX_CLASSES, Spec
+from .verdict import Verdict
+
+
+@dataclass
+class Sweep:
+    spec: Spec
+    counts: list[int]
+    analyses: dict[int, Analysis] = field(default_factory=dict)
+
+    def first_failure(self, pid: str) -> int | None:
+        return next((k for k in self.counts if self.analyses[k].by_id[pid].verdict is Verdict.FAILS), None)
+
+
+def parse_range(text: str) -> list[int]:
+    match = re.fullmatch(r"\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*", text) or re.fullmatch(r"\s*(\d+)\s*", text)
+    if not match:
+        raise UsageError(f"--classes expects a range such as 2..8, got {text!r}")
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.lastindex == 2 else low
+    if not 2 <= low <= high <= MAX_CLASSES:
+        raise UsageError(f"--classes needs 2 <= low <= high <= {MAX_CLASSES}, got {text!r}")
+    return list(range(low, high + 1))
+
+
+def sweep(spec: Spec, counts: list[int], timeout_ms: int) -> Sweep:
+    if spec.cost_matrix is not None or spec.set_costs:
+        raise UsageError(f"{spec.path}: --classes needs a spec written with formulas ('cost' and 'set_cost'); "
+                         "a cost matrix or explicit set rows fix the number of classes")
+    result = Sweep(spec, counts)
+    for k in counts:
+        result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)))
+    return result
+
+
+def render(s: Sweep, console: Console) -> None:
+    table = Table(title=f"{s.spec.name}: verdicts for {s.counts[0]} to {s.counts[-1]} classes "
+                        "(classes named 1..K)", title_justify="left")
+    table.add_column("property")
+    for k in s.counts:
+        table.add_column(f"K={k}", justify="center")
+    table.add_column("first fails at")
+    style = {Verdict.HOLDS: "green", Verdict.FAILS: "red", Verdict.UNKNOWN: "yellow"}
+    for prop in PROPERTIES:
+        cells = [Text(s.analyses[k].by_id[prop.id].verdict.value, style[s.analyses[k].by_id[prop.id].verdict])
+                 for k in s.counts]
+        first = s.first_failure(prop.id)
+        table.add_row(f"{prop.id} {prop.name}", *cells, "—" if first is None else f"K = {first}")
+    console.print(table)
+    for prop in PROPERTIES:
+        first = s.first_failure(prop.id)
+        if first is not None:
+            a = s.analyses[first]
+            console.print(Text(f"{prop.id} at K = {first}: " + words.explain(a.by_id[prop.id], a.scheme)))
+
+
+def to_json(s: Sweep) -> dict:
+    return {
+        "spec": s.spec.path,
+        "name": s.spec.name,
+        "classes": s.counts,
+        "verdicts": {str(k): {r.property.id: r.verdict.value for r in s.analyses[k].results} for k in s.counts},
+        "first_failure": {p.id: s.first_failure(p.id) for p in PROPERTIES},
+    }
