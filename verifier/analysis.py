@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .analysis_symbolic import SymbolicAnalysis, analyse_symbolic
 from .checker import check_results
 from .decision import BinaryDecision, binary_decision
 from .desirability import SettingFit, judge
 from .engine_enumerate import EnumerationEngine
-from .engine_smt import DEFAULT_TIMEOUT_MS
+from .limits import DEFAULT_TIMEOUT_MS
 from .properties import BY_ID
 from .scheme import Scheme, build_scheme
 from .spec import Spec, load_spec
 from .verdict import PropertyResult, SetPossibility, Verdict
+
+if TYPE_CHECKING:
+    from .analysis_symbolic import SymbolicAnalysis
 
 
 @dataclass
@@ -38,7 +41,7 @@ class Analysis:
     expectations: list[Expectation] = field(default_factory=list)
     decision: BinaryDecision | None = None
     seconds: float = 0.0
-    symbolic: SymbolicAnalysis | None = None  # set for schemes with symbolic parameters
+    symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:
@@ -59,6 +62,8 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     scheme = build_scheme(spec, classes=classes)
     symbolic = None
     if scheme.symbolic:
+        from .analysis_symbolic import analyse_symbolic  # the solver stack loads only when needed
+
         symbolic = analyse_symbolic(scheme, timeout_ms)
         results, possibility = symbolic.results, []
     else:

@@ -29,7 +29,7 @@ class Sign:
 
 def compare(a: sp.Expr, b: sp.Expr) -> Sign:
     """The certified sign of a - b."""
-    if a is b or a == b:
+    if a is b or (hash(a) == hash(b) and a == b):  # sympy's == sympifies: ask the hash first
         return Sign(0, "rational" if getattr(a, "is_Rational", False) else "exact-zero")
     if a.is_Rational and b.is_Rational:
         d = a - b

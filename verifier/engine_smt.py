@@ -15,12 +15,12 @@ from .arb_eval import Unsupported
 from .checker import check_results
 from .engine_enumerate import EnumerationEngine
 from .errors import SpecError
+from .limits import DEFAULT_TIMEOUT_MS
 from .properties import PROPERTIES, Property
 from .scheme import Scheme, build_scheme
 from .verdict import Evidence, PropertyResult, Verdict
 from .z3_translate import Translator, model_value
 
-DEFAULT_TIMEOUT_MS = 20_000
 
 
 class SmtEngine:

@@ -53,7 +53,7 @@ def require(condition: sp.Basic, text: str) -> None:
 
 
 def _symbolic(*values) -> bool:
-    return any(isinstance(v, sp.Basic) and v.free_symbols for v in values)
+    return any(isinstance(v, sp.Basic) and not v.is_Number and v.free_symbols for v in values)
 
 
 def _numbers(values, what: str) -> list[sp.Expr]:
@@ -137,7 +137,7 @@ def genmean(p, xs) -> sp.Expr:
     values = _list_arg((xs,) if isinstance(xs, tuple) else (xs,), "genmean")
     if _symbolic(p, *values):
         return _genmean_symbolic(p, values)
-    return _genmean(p, tuple(sorted(values, key=sp.default_sort_key)))
+    return _genmean(p, tuple(sorted(values, key=hash)))  # any consistent order makes a multiset key
 
 
 def _genmean_symbolic(p: sp.Expr, values: list[sp.Expr]) -> sp.Expr:

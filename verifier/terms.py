@@ -48,19 +48,17 @@ class TermValues:
         s = self.scheme
         y_of = {"y": binding.y, "y2": binding.y2}
         lhs_class, rhs_class = y_of[atom.lhs.cls], y_of[atom.rhs.cls]
+        if atom.lhs.kind == "sorted":  # multiset premises first: most are decided by an exact key
+            same = self._same_multiset(binding.members, lhs_class, rhs_class)
+            truth = same if atom.op == "==" else ~same
+            lhs, rhs = s.members_costs(binding.members, lhs_class), s.members_costs(binding.members, rhs_class)
+            reason = "" if truth is not Truth.UNKNOWN else "could not decide equality of the cost multisets"
+            return Comparison(truth, (lhs, rhs), self._describer(atom, binding), reason)
         lhs = self.value(atom.lhs, binding.members, lhs_class)
         rhs = self.value(atom.rhs, binding.members, rhs_class)
         values = (lhs, rhs)
 
-        def describe() -> tuple[str, str, str]:
-            left, right = _label(atom.lhs, s, binding), _label(atom.rhs, s, binding)
-            return f"{left} {_SYMBOL[atom.op]} {right}", left, right
-
-        if atom.lhs.kind == "sorted":
-            same = self._same_multiset(binding.members, lhs_class, rhs_class)
-            truth = same if atom.op == "==" else ~same
-            reason = "" if truth is not Truth.UNKNOWN else "could not decide equality of the cost multisets"
-            return Comparison(truth, values, describe, reason)
+        describe = self._describer(atom, binding)
         if lhs is None or rhs is None:
             return Comparison(Truth.UNKNOWN, values, describe, "could not decide the min/max of the member costs")
         sign = certified.compare(lhs, rhs)
@@ -69,6 +67,15 @@ class TermValues:
         truth = {"<": sign.value < 0, "<=": sign.value <= 0, ">=": sign.value >= 0, "==": sign.value == 0,
                  "!=": sign.value != 0}[atom.op]
         return Comparison(Truth.of(truth), values, describe)
+
+    def _describer(self, atom: Compare, binding: Binding):
+        s = self.scheme
+
+        def describe() -> tuple[str, str, str]:
+            left, right = _label(atom.lhs, s, binding), _label(atom.rhs, s, binding)
+            return f"{left} {_SYMBOL[atom.op]} {right}", left, right
+
+        return describe
 
     def _same_multiset(self, members, y, y2) -> Truth:
         a, b = self.multiset_key(members, y), self.multiset_key(members, y2)
