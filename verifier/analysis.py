@@ -42,6 +42,7 @@ class Analysis:
     decision: BinaryDecision | None = None
     seconds: float = 0.0
     symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
+    cross_checks: list = field(default_factory=list)  # --cross-check: the second method's verdicts
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:

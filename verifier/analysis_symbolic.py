@@ -17,6 +17,7 @@ from .arb_eval import Unsupported
 from .engine_enumerate import EnumerationEngine
 from .engine_interval import IntervalEngine
 from .engine_smt import SmtEngine
+from .errors import SpecError
 from .properties import PROPERTIES
 from .regions import region
 from .scheme import Scheme, build_scheme
@@ -62,7 +63,14 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
                         if admissible is False else "")
         results = [PropertyResult(p, Verdict.UNKNOWN, Evidence("none"), reason=reason) for p in PROPERTIES]
         return SymbolicAnalysis(results, admissible=admissible)
-    engine.check_defined()
+    unsettled = engine.check_defined()
+    if unsettled:
+        undefined = IntervalEngine(engine).undefined_somewhere(unsettled)
+        if undefined:
+            reason = (f"could not establish that every formula is defined for every admissible value "
+                      f"({undefined}); no verdict is given where a formula may be undefined")
+            results = [PropertyResult(p, Verdict.UNKNOWN, Evidence("none"), reason=reason) for p in PROPERTIES]
+            return SymbolicAnalysis(results, admissible=True)
     results = engine.decide_all()
     if any(r.unsupported for r in results):
         intervals = IntervalEngine(engine)
@@ -89,7 +97,10 @@ def _holds_at_a_point(engine: SmtEngine, result: PropertyResult) -> dict[str, sp
     if intervals.box is None:
         return None
     for values in intervals._points():
-        concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        try:
+            concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        except SpecError:
+            continue
         if EnumerationEngine(concrete).decide(result.property).verdict is Verdict.HOLDS:
             return values
     return None
@@ -112,7 +123,10 @@ def _samples(engine: SmtEngine) -> list[dict[str, sp.Expr]]:
 
 def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool | None, str]:
     for values in samples:
-        concrete = build_scheme(scheme.spec, values=values, classes=scheme.classes)
+        try:
+            concrete = build_scheme(scheme.spec, values=values, classes=scheme.classes)
+        except SpecError:  # not computable exactly at this value (e.g. a huge power): no sample there
+            continue
         numeric = EnumerationEngine(concrete).decide(result.property)
         if numeric.verdict is Verdict.FAILS:
             return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "
@@ -149,7 +163,10 @@ def _sample_possibility(engine: SmtEngine, entries: list[SymbolicPossibility]) -
             e.undecided = "the costs are beyond the SMT encoding and the parameters are unbounded"
         return
     for values in intervals._points():
-        concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        try:
+            concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+        except SpecError:
+            continue
         table = EnumerationEngine(concrete).possibility
         for e in entries:
             status = table[e.members].status

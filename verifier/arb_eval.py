@@ -133,6 +133,9 @@ def _genmean(expr, rec):
     formula (Σ x^p / n)^(1/p) where that is finite (it is not near p = 0)."""
     p, *values = expr.args
     p_ball, balls = rec(p), [rec(v) for v in values]
+    facts = EXPONENT_FACTS.get().get(p, ())
+    if "ge0" not in facts and not p_ball >= 0 and any(b.contains(0) for b in balls):
+        raise Unsupported(f"{expr} may be undefined here (exponent possibly < 0 with a value possibly 0)")
     low, high = balls[0], balls[0]
     for b in balls[1:]:
         low, high = low.min(b), high.max(b)
@@ -165,16 +168,16 @@ def _genmean_bounds(expr, rec):
             return None
     lo, hi = ordered[0], ordered[-1]
     mean = sp.Add(*values) / len(values)
-    p_ball, fact = rec(p), EXPONENT_FACTS.get().get(p)
-    if fact == -1 or p_ball <= 1:
+    p_ball, facts = rec(p), EXPONENT_FACTS.get().get(p, ())
+    if "le1" in facts or p_ball <= 1:
         hi = mean
-    elif fact == 1 or p_ball >= 1:
+    elif "ge1" in facts or p_ball >= 1:
         lo = mean
     return lo, hi
 
 
-# Facts proved (by z3, for every admissible value) about generalized-mean exponents: -1 for p <= 1, 1 for
-# p >= 1. Balls cannot certify p <= 1 on a box touching p = 1 exactly; a proof can.
+# Facts proved (by z3, for every admissible value) about generalized-mean exponents: "le1" (p <= 1), "ge1"
+# (p >= 1), "ge0" (p >= 0). Balls cannot certify p <= 1 on a box touching p = 1 exactly; a proof can.
 EXPONENT_FACTS: ContextVar[dict] = ContextVar("exponent_facts", default={})
 
 

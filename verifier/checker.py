@@ -17,7 +17,7 @@ from .properties import Both, Compare, Implies, Possible, Property
 from .scheme import Scheme
 from .verdict import Binding, PropertyResult, SetPossibility, Truth, Verdict
 
-_DIGITS = (30, 120)
+_DIGITS = (30, 120, 1300)  # up to ~4300 bits, as far as the engines go
 
 
 class _Unconfirmed(Exception):
@@ -147,7 +147,7 @@ class Checker:
         s, members = self.scheme, entry.members
         if entry.status is Truth.TRUE:
             p = entry.witness
-            if p is None or any(x < 0 for x in p) or sum(p) != 1:
+            if p is None or len(p) != s.K or any(x < 0 for x in p) or sum(p) != 1:
                 raise _Unconfirmed(f"the witness for {s.label(members)} is not a probability distribution")
             for h in members:  # cells stay separate so that each one's interval is computed once
                 gap = [(p[y], s.rows[frozenset((h,))][y]) for y in range(s.K) if p[y]]

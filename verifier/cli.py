@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.rule import Rule
 
 from . import __version__
-from . import class_sweep
+from . import class_sweep, limits
+from .cross_check import cross_check
 from .analysis import Analysis, analyse_file
 from .errors import SpecError, UsageError
 from .report_console import render
@@ -43,6 +44,12 @@ def _parser() -> _Parser:
                         help="time limit per solver question for symbolic parameters (default 20)")
     parser.add_argument("--classes", metavar="LO..HI", default=None,
                         help="check a formula spec at every class count in the range (e.g. 2..8)")
+    parser.add_argument("--cross-check", action="store_true",
+                        help="decide every property a second time by an independent method; exit 1 on disagreement")
+    parser.add_argument("--rlimit", type=int, default=None, metavar="UNITS",
+                        help="z3 resource limit per solver question (deterministic, unlike --timeout)")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="address-space limit for this process; exceeding it gives no verdict, not a crash")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -85,6 +92,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     invalid = False
     console = _console(stdout, args)
     timeout_ms = int(args.timeout * 1000)
+    limits.apply(rlimit=args.rlimit, memory_mb=args.memory)
+    disagreements: list[str] = []
     try:
         counts = class_sweep.parse_range(args.classes) if args.classes else None
     except UsageError as exc:
@@ -100,6 +109,12 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                     class_sweep.render(result, console)
                 continue
             analysis = analyse_file(path, timeout_ms=timeout_ms)
+            if args.cross_check:
+                analysis.cross_checks = cross_check(analysis, timeout_ms)
+                for c in analysis.cross_checks:
+                    if c.disagrees:
+                        disagreements.append(f"{path}: {c.property_id} reported {c.first}, but {c.method} "
+                                             f"gives {c.second}")
             record = to_json(analysis) if args.format == "json" else None
             if args.format == "text":
                 if index:
@@ -114,6 +129,12 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             invalid = True
             print(f"verify: usage error: {exc}", file=stderr)
             records.append({"spec": path, "error": str(exc)})
+            continue
+        except MemoryError:
+            invalid = True
+            message = f"{path}: the memory limit was exceeded; no verdict (raise --memory to allow more)."
+            print(message, file=stderr)
+            records.append({"spec": path, "error": message})
             continue
         except RecursionError:
             invalid = True
@@ -137,8 +158,12 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write("\n")
     elif len(paths) > 1:
         _summary(console, analyses, len(paths) - len(analyses))
+    for line in disagreements:
+        print(f"verify: CROSS-CHECK DISAGREEMENT: {line}", file=stderr)
     if invalid:
         return EXIT_INVALID
+    if disagreements:
+        return EXIT_UNMET
     return EXIT_OK if all(a.expectations_met for a in analyses) else EXIT_UNMET
 
 

@@ -20,6 +20,7 @@ import z3
 from . import obligations
 from .arb_eval import EXPONENT_FACTS, Unsupported, condition_truth, enclose
 from .engine_smt import SmtEngine
+from .errors import SpecError
 from .properties import Possible, Property
 from .scheme import build_scheme
 from .verdict import Evidence, PropertyResult, Truth, Verdict
@@ -51,10 +52,8 @@ class IntervalEngine:
                 x = self.smt.translator.expr(p)
             except Unsupported:
                 continue
-            for sign, bad in ((-1, x > 1), (1, x < 1)):
-                if self.smt.solve(bad)[0] == z3.unsat:
-                    facts[p] = sign
-                    break
+            facts[p] = {name for name, bad in (("le1", x > 1), ("ge1", x < 1), ("ge0", x < 0))
+                        if self.smt.solve(bad)[0] == z3.unsat}
         return facts
 
     def _bounds(self) -> Box | None:
@@ -96,17 +95,43 @@ class IntervalEngine:
                               + _describe(self.symbols, undecided))
 
     # -- exact checks at points -------------------------------------------------------------------------------
-    def _points(self):
+    def _points(self, side: bool = True):
         axes = [[lo + (hi - lo) * Fraction(i, GRID) for i in range(GRID + 1)] for lo, hi in self.box]
         for point in itertools.product(*axes):
             values = {s.name: sp.Rational(v.numerator, v.denominator) for s, v in zip(self.symbols, point)}
-            if self._admissible(values):
+            if self._admissible(values, side):
                 yield values
 
-    def _admissible(self, values) -> bool:
-        subs = {s: values[s.name] for s in self.symbols}
-        return all(bool(c.subs(subs)) for c, _ in self.scheme.assumptions) and all(
-            bool(c.subs(subs)) for c, _ in self.scheme.side_conditions)
+    def _admissible(self, values, side: bool = True) -> bool:
+        """Certified at the point: every assumption (and side condition) surely true there."""
+        conditions = self.scheme.assumptions + (self.scheme.side_conditions if side else [])
+        return all(self._at(c, values) is True for c, _ in conditions)
+
+    def _at(self, condition, values) -> bool | None:
+        point = tuple((Fraction(int(values[s.name].p), int(values[s.name].q)),) * 2 for s in self.symbols)
+        try:
+            return self._truth(condition, point)
+        except Unsupported:
+            return None
+
+    def undefined_somewhere(self, conditions) -> str:
+        """Side conditions z3 could not settle: a SpecError at an exact admissible value that breaks one, ""
+        when intervals certify them on the whole admissible box, else a description of where they could not."""
+        if self.box is None:
+            return "the parameters are not bounded by the assumptions, so intervals cannot check it"
+        for values in self._points(side=False):
+            for condition, text in conditions:
+                if self._at(condition, values) is False:
+                    mark = self.scheme.spec.marks.get("assume") or self.scheme.spec.marks.get("")
+                    raise SpecError(f"a formula is undefined at an admissible value ({text} fails at "
+                                    + ", ".join(f"{k} = {v}" for k, v in values.items()) + ")",
+                                    file=self.scheme.spec.path, key="assume", line=mark.line if mark else None,
+                                    expected="assumptions that keep every formula defined")
+        try:
+            undecided = self._bisect(lambda box: all(self._truth(c, box) is True for c, _ in conditions))
+        except Unsupported as exc:
+            return str(exc)
+        return _describe(self.symbols, undecided) if undecided else ""
 
     def _fails_at(self, prop: Property, values) -> PropertyResult | None:
         result = self.smt.confirm(prop, values)
@@ -120,6 +145,10 @@ class IntervalEngine:
         else:
             violation = obligations.violation(self.scheme, prop).formula
             check = lambda box: self._truth(violation, box) is False  # noqa: E731
+        return self._bisect(check)
+
+    def _bisect(self, check) -> list[Box]:
+        """Bisect the admissible box until `check` certifies each piece; return the pieces it could not."""
         work, undecided, boxes = [self.box], [], 0
         while work:
             box = work.pop()
@@ -157,7 +186,10 @@ class IntervalEngine:
             return False
         from .engine_enumerate import EnumerationEngine
 
-        concrete = build_scheme(self.scheme.spec, values=centre, classes=self.scheme.classes)
+        try:
+            concrete = build_scheme(self.scheme.spec, values=centre, classes=self.scheme.classes)
+        except SpecError:  # e.g. a power too large to compute exactly at this value: no witness from here
+            return False
         for entry in EnumerationEngine(concrete).possibility.values():
             if entry.status is not Truth.TRUE:
                 continue

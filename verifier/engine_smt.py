@@ -15,6 +15,7 @@ from .arb_eval import Unsupported
 from .checker import check_results
 from .engine_enumerate import EnumerationEngine
 from .errors import SpecError
+from . import limits
 from .limits import DEFAULT_TIMEOUT_MS
 from .properties import PROPERTIES, Property
 from .scheme import Scheme, build_scheme
@@ -29,12 +30,19 @@ class SmtEngine:
         self.timeout_ms = timeout_ms
         self.ctx = z3.Context()  # a fresh context per scheme: answers must not depend on earlier queries
         self.translator = Translator(self.ctx)
-        self.assumptions = [self.translator.boolean(c) for c, _ in scheme.assumptions]
+        self.unsupported_assumptions = ""
+        try:
+            self.assumptions = [self.translator.boolean(c) for c, _ in scheme.assumptions]
+        except Unsupported as exc:  # e.g. exp or log in an assumption: no solver question can be asked
+            self.assumptions = []
+            self.unsupported_assumptions = str(exc)
 
     # -- solver plumbing ------------------------------------------------------------------------------------
     def solve(self, *formulas: z3.BoolRef, extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
         solver = z3.Solver(ctx=self.ctx)
         solver.set("timeout", self.timeout_ms)
+        if limits.RLIMIT:
+            solver.set("rlimit", limits.RLIMIT)
         solver.add(*self.assumptions, *self.translator.side, *extra, *formulas)
         answer = solver.check()
         if answer == z3.sat:
@@ -51,19 +59,27 @@ class SmtEngine:
 
     # -- checks before any property ----------------------------------------------------------------------------
     def admissible(self) -> tuple[bool | None, str]:
+        if self.unsupported_assumptions:
+            return None, f"the assumptions are beyond the SMT encoding ({self.unsupported_assumptions})"
         answer, _, reason = self.solve()
         if answer == z3.unsat:
             return False, "no parameter value satisfies the assumptions"
         return (True, "") if answer == z3.sat else (None, f"z3 could not decide the assumptions ({reason})")
 
-    def check_defined(self) -> None:
-        """Every formula must be defined for every admissible value (a divisor never 0, a radicand >= 0...)."""
+    def check_defined(self) -> list[tuple[sp.Basic, str]]:
+        """Every formula must be defined for every admissible value (a divisor never 0, a radicand >= 0...).
+        Raises SpecError with the breaking value; returns the conditions z3 could not settle (the caller must
+        certify them otherwise, or give no verdict)."""
+        unsettled = []
         for condition, text in self.scheme.side_conditions:
             try:
                 negated = z3.Not(self.translator.boolean(condition))
             except Unsupported:
-                continue  # the interval engine and the substitution re-check still guard these values
+                unsettled.append((condition, text))
+                continue
             answer, model, _ = self.solve(negated)
+            if answer == z3.unknown:
+                unsettled.append((condition, text))
             if answer == z3.sat:
                 values = ", ".join(f"{k} = {v}" for k, v in self.parameters_of(model).items())
                 spec = self.scheme.spec
@@ -72,6 +88,7 @@ class SmtEngine:
                                 f"{values})", file=spec.path, key="assume", line=mark.line if mark else None,
                                 column=mark.column if mark else None,
                                 expected="assumptions that keep every formula defined")
+        return unsettled
 
     # -- properties ------------------------------------------------------------------------------------------------
     def decide(self, prop: Property) -> PropertyResult:

@@ -28,6 +28,18 @@ class BuiltinError(Exception):
 # Where a value depends on parameters, definedness becomes a condition (divisor != 0, radicand >= 0, ...)
 # that the symbolic engine must prove from the assumptions. Outside `collecting`, there is nowhere to put it.
 _SIDE_CONDITIONS: ContextVar[list | None] = ContextVar("side_conditions", default=None)
+_GUARDS: ContextVar[tuple] = ContextVar("side_condition_guards", default=())
+
+
+@contextmanager
+def guarded(condition: sp.Basic):
+    """Inside one branch of `a if cond else b` on parameters, a side condition only matters where the branch
+    is taken: it becomes cond => side."""
+    token = _GUARDS.set(_GUARDS.get() + (condition,))
+    try:
+        yield
+    finally:
+        _GUARDS.reset(token)
 
 
 @contextmanager
@@ -46,6 +58,11 @@ def require(condition: sp.Basic, text: str) -> None:
         return
     if condition is sp.false or condition is False:
         raise BuiltinError(f"undefined: {text} fails")
+    guards = _GUARDS.get()
+    if guards:
+        condition = sp.Or(sp.Not(sp.And(*guards)), condition)
+        if condition is sp.true:
+            return
     sink = _SIDE_CONDITIONS.get()
     if sink is None:
         raise BuiltinError(f"cannot decide whether {text}")

@@ -15,7 +15,7 @@ import sympy as sp
 
 from . import certified
 from .formula_parse import Formula
-from .formula_builtins import BUILTINS, BuiltinError
+from .formula_builtins import BUILTINS, BuiltinError, guarded
 
 MAX_CALL_DEPTH = 32
 
@@ -164,7 +164,11 @@ class Evaluator:
         want_all = isinstance(node.op, ast.And)
         symbolic = []
         for operand in node.values:
-            value = self._condition(f, operand, local, depth)
+            # an operand is only evaluated where the earlier ones did not decide (short-circuit), so its side
+            # conditions only apply there
+            reached = sp.And(*symbolic) if want_all else sp.Not(sp.Or(*symbolic))
+            with guarded(reached if symbolic else sp.true):
+                value = self._condition(f, operand, local, depth)
             if value is (not want_all):
                 return not want_all
             if value is not want_all:
@@ -177,9 +181,12 @@ class Evaluator:
         test = self._condition(f, node.test, local, depth)
         if test is True or test is False:
             return self._eval(f, node.body if test else node.orelse, local, depth)
-        # a condition on parameters: both branches must be numbers, joined piecewise
-        body = self._as_number(f, node.body, self._eval(f, node.body, local, depth))
-        orelse = self._as_number(f, node.orelse, self._eval(f, node.orelse, local, depth))
+        # a condition on parameters: both branches must be numbers, joined piecewise; each branch's side
+        # conditions (a divisor != 0, ...) only apply where that branch is taken
+        with guarded(test):
+            body = self._as_number(f, node.body, self._eval(f, node.body, local, depth))
+        with guarded(sp.Not(test)):
+            orelse = self._as_number(f, node.orelse, self._eval(f, node.orelse, local, depth))
         return sp.Piecewise((body, test), (orelse, True))
 
     def _Compare(self, f, node, local, depth):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from . import certified
+from .arb_eval import Unsupported
 from .properties import Both, Compare, Implies, Possible, Property, Quantifier, Term
 from .scheme import Scheme
 
@@ -38,8 +39,8 @@ def satisfaction(scheme: Scheme, prop: Property) -> Obligation:
 
 def possible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp.Symbol]]:
     """∃p in the simplex: E_p[c_Y] < E_p[c_ŷ] for every ŷ in Y (Definition 4)."""
-    label = scheme.label(members).replace(" ", "")
-    p = [sp.Symbol(f"p{label}[{c}]", real=True) for c in scheme.classes]
+    tag = ",".join(map(str, sorted(members)))  # class indices: labels can collide ("a b" vs "ab")
+    p = [sp.Symbol(f"p[{tag}][{i}]", real=True) for i in range(scheme.K)]
     parts = [sp.Ge(x, 0) for x in p] + [sp.Eq(sp.Add(*p), 1)]
     for h in sorted(members):
         gap = sp.Add(*[p[y] * (scheme.det(h, y) - scheme.cost(members, y)) for y in range(scheme.K)])
@@ -49,9 +50,9 @@ def possible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp
 
 def impossible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp.Symbol]]:
     """∃λ in the simplex over Y: c_Y(y) >= Σ λ_ŷ c_ŷ(y) for every y (Ville's alternative)."""
-    label = scheme.label(members).replace(" ", "")
+    tag = ",".join(map(str, sorted(members)))
     order = sorted(members)
-    lam = [sp.Symbol(f"lambda{label}[{scheme.classes[h]}]", real=True) for h in order]
+    lam = [sp.Symbol(f"lambda[{tag}][{h}]", real=True) for h in order]
     parts = [sp.Ge(x, 0) for x in lam] + [sp.Eq(sp.Add(*lam), 1)]
     for y in range(scheme.K):
         mixture = sp.Add(*[k * scheme.det(h, y) for k, h in zip(lam, order)])
@@ -114,9 +115,10 @@ class _Unroller:
             return same if atom.op == "==" else sp.Not(same)
         if not (lhs.free_symbols or rhs.free_symbols):
             sign = certified.compare(lhs, rhs)
-            if sign.value is not None:
-                return sp.true if _holds(atom.op, sign.value) else sp.false
-        return _REL[atom.op](lhs, rhs)
+            if sign.value is None:  # never let sympy decide it numerically
+                raise Unsupported(f"undecidable comparison of {lhs} and {rhs}: {sign.reason}")
+            return sp.true if _holds(atom.op, sign.value) else sp.false
+        return _REL[atom.op](lhs, rhs)  # symbolic: sympy only decides structurally (e.g. x < x + 1)
 
 
 def _holds(op: str, sign: int) -> bool:
@@ -136,8 +138,9 @@ def multiset_equal(first, second) -> sp.Basic:
         from .terms import same_multiset
 
         truth = same_multiset(a, b).value
-        if truth in ("true", "false"):
-            return sp.true if truth == "true" else sp.false
+        if truth == "unknown":
+            raise Unsupported("undecidable equality of two cost multisets")
+        return sp.true if truth == "true" else sp.false
     for uniform, other in ((a, b), (b, a)):
         if all(v == uniform[0] for v in uniform):  # one value repeated: every other entry must equal it
             return sp.And(*[sp.Eq(v, uniform[0]) for v in other])

@@ -152,7 +152,7 @@ def _try_certificates(scheme, members, p, lam):
 
 def check_witness(scheme: Scheme, members, p: list[sp.Rational], method: str = "lp") -> SetPossibility | None:
     """p (exact, in the simplex) is a witness iff E_p[c_ŷ − c_Y] > 0 for every ŷ in Y (certified)."""
-    if any(x < 0 for x in p) or sum(p) != 1:
+    if len(p) != scheme.K or any(x < 0 for x in p) or sum(p) != 1:
         return None
     margins = []
     for h in sorted(members):

@@ -58,6 +58,8 @@ def _sign(engine: SmtEngine, value: sp.Expr) -> int:
 def _eliminate_witness(engine: SmtEngine, members) -> sp.Basic:
     """∃p in the simplex with E_p[c_Y] < E_p[c_ŷ] (ŷ in Y), with p eliminated: a condition on parameters."""
     formula, p = obligations.possible(engine.scheme, members)
+    if formula is sp.false or formula is sp.true:  # decided already (e.g. a set possible for no value)
+        return formula
     last = p[-1]
     constraints = []  # (expression, strict): expression > 0 or >= 0
     for part in sp.And.make_args(formula):

@@ -27,6 +27,8 @@ def render(analysis: Analysis, console: Console) -> None:
     console.print(_settings(analysis))
     if analysis.expectations:
         console.print(_expectations(analysis))
+    if analysis.cross_checks:
+        console.print(_cross_checks(analysis))
 
 
 def _header(a: Analysis) -> Panel:
@@ -158,3 +160,12 @@ def _expectations(a: Analysis) -> Table:
         table.add_row(e.property_id, e.expected, e.actual,
                       Text("met", "green") if e.met else Text("NOT MET", "bold red"))
     return table
+
+
+def _cross_checks(a: Analysis) -> Text:
+    rows = []
+    for c in a.cross_checks:
+        status = "DISAGREES" if c.disagrees else ("agrees" if c.second is not None else "skipped")
+        rows.append([c.property_id, c.first, c.second or "—", status, c.note or c.method])
+    return grid("Cross-check: every property decided again by an independent method",
+                ["", "reported", "second", "", "second method / note"], rows)

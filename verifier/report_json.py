@@ -49,6 +49,9 @@ def to_json(a: Analysis) -> dict:
         "expect": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
                    for e in a.expectations},
         "expectations_met": a.expectations_met,
+        "cross_check": [{"property": c.property_id, "reported": c.first, "second": c.second,
+                         "agrees": None if c.second is None else not c.disagrees, "method": c.method,
+                         "note": c.note or None} for c in a.cross_checks],
         "seconds": round(a.seconds, 3),
     }
 

@@ -1,8 +1,9 @@
-"""Translate exact sympy formulas to z3 (nonlinear real arithmetic), deal-solver style.
+"""Translate exact sympy formulas to SMT (nonlinear real arithmetic), deal-solver style.
 
-A registry maps sympy node types to z3 constructions; rational powers become auxiliary variables
+A registry maps sympy node types to solver constructions; rational powers become auxiliary variables
 (s >= 0, s^q = x^p); anything else (log, exp, a parameter in an exponent) raises `Unsupported`, which the
-caller turns into the interval engine or an explicit `unknown`.
+caller turns into the interval engine or an explicit `unknown`. The backend is z3 by default; cvc5's
+pythonic API has the same shape and serves as the independent second solver of `--cross-check`.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ def _register(table, *kinds):
 class Translator:
     """One translation context: variables by name, auxiliary constraints, and a cache of translated nodes."""
 
-    def __init__(self, ctx: z3.Context | None = None):
-        self.ctx = ctx or z3.main_ctx()
+    def __init__(self, ctx=None, backend=z3):
+        self.b = backend
+        self.ctx = ctx if ctx is not None else (z3.main_ctx() if backend is z3 else None)
         self.variables: dict[str, z3.ArithRef] = {}
         self.side: list[z3.BoolRef] = []  # constraints defining the auxiliary variables
         self._cache: dict[sp.Basic, z3.ExprRef] = {}
@@ -40,25 +42,25 @@ class Translator:
 
     def var(self, name: str) -> z3.ArithRef:
         if name not in self.variables:
-            self.variables[name] = z3.Real(name, self.ctx)
+            self.variables[name] = self.b.Real(name, self.ctx)
         return self.variables[name]
 
     def fresh(self, hint: str) -> z3.ArithRef:
         self._aux += 1
-        return z3.Real(f"{hint}!{self._aux}", self.ctx)
+        return self.b.Real(f"{hint}!{self._aux}", self.ctx)
 
     def real(self, value) -> z3.ArithRef:
         f = Fraction(int(value.p), int(value.q)) if isinstance(value, sp.Rational) else Fraction(value)
-        return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
+        return self.b.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
 
     def expr(self, node: sp.Basic) -> z3.ArithRef:
         return self._translate(node, _EXPR, "number")
 
     def boolean(self, node: sp.Basic) -> z3.BoolRef:
         if node is sp.true or node is True:
-            return z3.BoolVal(True, self.ctx)
+            return self.b.BoolVal(True, self.ctx)
         if node is sp.false or node is False:
-            return z3.BoolVal(False, self.ctx)
+            return self.b.BoolVal(False, self.ctx)
         return self._translate(node, _BOOL, "condition")
 
     def _translate(self, node, table, what):
@@ -87,12 +89,12 @@ def _number(t: Translator, node):
 
 @_register(_EXPR, sp.Add)
 def _add(t: Translator, node):
-    return z3.Sum([t.expr(a) for a in node.args])
+    return t.b.Sum([t.expr(a) for a in node.args])
 
 
 @_register(_EXPR, sp.Mul)
 def _mul(t: Translator, node):
-    return z3.Product([t.expr(a) for a in node.args])
+    return t.b.Product([t.expr(a) for a in node.args])
 
 
 @_register(_EXPR, sp.Pow)
@@ -103,11 +105,14 @@ def _pow(t: Translator, node):
     b = t.expr(base)
     if exponent.is_Integer:
         n = int(exponent)
-        power = z3.Product([b] * abs(n)) if n else t.real(sp.Integer(1))
+        power = t.b.Product([b] * abs(n)) if n else t.real(sp.Integer(1))
         return power if n >= 0 else 1 / power
     p, q = int(exponent.p), int(exponent.q)
-    root = t.fresh("root")  # root = base^(|p|/q), defined by root >= 0 and root^q = base^|p|
-    t.side += [root >= 0, z3.Product([root] * q) == z3.Product([b] * abs(p))]
+    # root = base^(|p|/q): root >= 0 and root^q = base^|p| where the base is >= 0. Where it is negative the
+    # power is undefined (definedness is checked separately); an unconditional equation would silently
+    # remove those parameter values from every question, assumptions included.
+    root = t.fresh("root")
+    t.side += [root >= 0, t.b.Implies(b >= 0, t.b.Product([root] * q) == t.b.Product([b] * abs(p)))]
     return root if p > 0 else 1 / root
 
 
@@ -116,7 +121,7 @@ def _piecewise(t: Translator, node):
     result = None
     for value, condition in reversed(node.args):
         v = t.expr(value)
-        result = v if result is None or condition is sp.true else z3.If(t.boolean(condition), v, result)
+        result = v if result is None or condition is sp.true else t.b.If(t.boolean(condition), v, result)
     return result
 
 
@@ -125,14 +130,14 @@ def _minmax(t: Translator, node):
     values = [t.expr(a) for a in node.args]
     out = values[0]
     for v in values[1:]:
-        out = z3.If(v < out, v, out) if isinstance(node, sp.Min) else z3.If(v > out, v, out)
+        out = t.b.If(v < out, v, out) if isinstance(node, sp.Min) else t.b.If(v > out, v, out)
     return out
 
 
 @_register(_EXPR, sp.Abs)
 def _abs(t: Translator, node):
     x = t.expr(node.args[0])
-    return z3.If(x >= 0, x, -x)
+    return t.b.If(x >= 0, x, -x)
 
 
 _RELATIONS = {sp.StrictLessThan: lambda a, b: a < b, sp.LessThan: lambda a, b: a <= b,
@@ -147,22 +152,22 @@ def _relation(t: Translator, node):
 
 @_register(_BOOL, sp.And)
 def _and(t: Translator, node):
-    return z3.And([t.boolean(a) for a in node.args])
+    return t.b.And([t.boolean(a) for a in node.args])
 
 
 @_register(_BOOL, sp.Or)
 def _or(t: Translator, node):
-    return z3.Or([t.boolean(a) for a in node.args])
+    return t.b.Or([t.boolean(a) for a in node.args])
 
 
 @_register(_BOOL, sp.Not)
 def _not(t: Translator, node):
-    return z3.Not(t.boolean(node.args[0]))
+    return t.b.Not(t.boolean(node.args[0]))
 
 
 @_register(_BOOL, sp.Implies)
 def _implies(t: Translator, node):
-    return z3.Implies(t.boolean(node.args[0]), t.boolean(node.args[1]))
+    return t.b.Implies(t.boolean(node.args[0]), t.boolean(node.args[1]))
 
 
 def model_value(value: z3.ExprRef) -> sp.Expr:
