@@ -29,7 +29,7 @@ TARGETS = [
 
 def fresh_process(spec: str, extra: list[str]) -> float:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "verifier", spec, *extra], cwd=ROOT, check=False,
+    done = subprocess.run([sys.executable, "-m", "verifier", spec, "--no-cache", *extra], cwd=ROOT, check=False,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if done.returncode not in (0, 1):
         raise SystemExit(f"verify {spec} {' '.join(extra)} exited {done.returncode}")
