@@ -36,11 +36,18 @@ def _summary(a: Analysis) -> list[str]:
     fits = ", ".join(f"{name}: **{fit.label}**" for name, fit in a.settings.items())
     lines = [f"Classes: {', '.join(a.scheme.classes)}. Fit to the paper's Table VIII: {fits}."]
     if a.scheme.parameters:
-        lines.append("Parameters: " + ", ".join(f"{k} = {words.number(v) if not isinstance(v, tuple) else v}"
-                                              for k, v in a.scheme.parameters.items()) + ".")
+        lines.append("Parameters: " + ", ".join(_parameter(k, v) for k, v in a.scheme.parameters.items()) + ".")
     if a.scheme.assumptions:
         lines.append("Assumptions: " + "; ".join(t for _, t in a.scheme.assumptions) + ".")
     return lines + [f"Note: {n}" for n in a.scheme.notes]
+
+
+def _parameter(name: str, value) -> str:
+    values = value if isinstance(value, tuple) else (value,)
+    if any(getattr(v, "is_Symbol", False) for v in values):
+        return f"{name} (symbolic)"
+    return f"{name} = " + (words.number(value) if not isinstance(value, tuple) else
+                           "(" + ", ".join(words.number(v) for v in value) + ")")
 
 
 def _rows(a: Analysis):
