@@ -167,3 +167,15 @@ def _agree(analysis, values):
         if r.verdict is Verdict.HOLDS:
             assert results[r.property.id].verdict is Verdict.HOLDS, (r.property.id, values)
     return type("Numeric", (), {"by_id": results})()
+
+
+def test_algebraic_counterexamples_are_exact_and_rechecked(tmp_path):
+    """A model value that is not rational (the real root of t^3 - t - 1) is kept exact and re-checked."""
+    path = tmp_path / "algebraic.yaml"
+    path.write_text('name: t\nclasses: [a, b]\nparameters: {t: {}}\nassume: ["t * t * t - t - 1 == 0"]\n'
+                    'cost: "0 if yhat == y else 1"\n'
+                    'set_cost: "(0 if y in Y else 1) if len(Y) == 1 else t - 1"\n')
+    p9 = analyse_file(str(path)).by_id["P9"]
+    assert p9.verdict is Verdict.FAILS and p9.checked is not False
+    t = p9.evidence.parameters["t"]
+    assert not t.is_Rational and sp.simplify(t**3 - t - 1) == 0

@@ -100,6 +100,17 @@ def _minmax(expr, rec):
     return out
 
 
+@translates(sp.CRootOf)
+def _algebraic(expr, rec):
+    """A real algebraic number (e.g. from a solver model): sympy isolates it exactly; widen by the error."""
+    if not expr.is_real:
+        raise Unsupported(f"{expr} is not real")
+    prec = flint.ctx.prec
+    width = sp.Rational(1, 2 ** (prec + 2))
+    q = expr.eval_rational(dx=width, dy=width)
+    return flint.arb(flint.fmpq(int(q.p), int(q.q)), flint.fmpq(int(width.p), int(width.q)))
+
+
 @translates(type(sp.pi))
 def _pi(expr, rec):
     return flint.arb.pi()

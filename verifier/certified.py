@@ -86,8 +86,12 @@ def is_exact_zero(expr: sp.Expr) -> bool:
 
 
 def _is_algebraic(expr: sp.Expr) -> bool:
-    for node in sp.preorder_traversal(expr):
+    nodes = sp.preorder_traversal(expr)
+    for node in nodes:
         if isinstance(node, (sp.Add, sp.Mul, sp.Rational)):
+            continue
+        if isinstance(node, sp.CRootOf):  # a real algebraic number: minimal_polynomial handles it
+            nodes.skip()
             continue
         if isinstance(node, sp.Pow) and node.exp.is_Rational:
             continue
