@@ -8,38 +8,15 @@ tuples (lists). Comparisons between numbers go through `certified.compare`, so a
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import sympy as sp
 
 from . import certified
-from .formula_parse import Formula
 from .formula_builtins import BUILTINS, BuiltinError, guarded
+from .formula_parse import Formula
+from .formula_values import ClassRef, UserFunction, Vocabulary, check_real, kind
 
 MAX_CALL_DEPTH = 32
-
-
-@dataclass(frozen=True)
-class ClassRef:
-    index: int
-
-
-@dataclass(frozen=True)
-class UserFunction:
-    name: str
-    params: tuple[str, ...]
-    body: Formula
-
-
-@dataclass
-class Vocabulary:
-    """Everything a formula may name, besides its local variables (y, yhat, Y, comprehension names)."""
-
-    classes: tuple[str, ...]
-    params: dict[str, sp.Expr | tuple[sp.Expr, ...]] = field(default_factory=dict)
-    functions: dict[str, UserFunction] = field(default_factory=dict)
-    determinate: Callable[[int, int], sp.Expr] | None = None
 
 
 class Evaluator:
@@ -51,13 +28,13 @@ class Evaluator:
         """Evaluate a formula that must produce one finite real number."""
         value = self._guarded(formula, local)
         if isinstance(value, bool) or not isinstance(value, sp.Expr):
-            raise formula.error(f"the formula gives {_kind(value)}, not a number", expected="a number")
+            raise formula.error(f"the formula gives {kind(value)}, not a number", expected="a number")
         return check_real(formula, formula.tree, value)
 
     def truth(self, formula: Formula, local: dict[str, object]) -> bool | sp.Basic:
         value = self._guarded(formula, local)
         if not isinstance(value, (bool, sp.logic.boolalg.Boolean)) or isinstance(value, sp.Expr):
-            raise formula.error(f"the formula gives {_kind(value)}, not a condition", expected="a condition")
+            raise formula.error(f"the formula gives {kind(value)}, not a condition", expected="a condition")
         return value
 
     def _guarded(self, formula: Formula, local: dict[str, object]):
@@ -107,7 +84,7 @@ class Evaluator:
             raise f.error(f"'{name}' cannot be indexed (only per-class parameters can)", node)
         key = self._eval(f, node.slice, local, depth)
         if not isinstance(key, ClassRef):
-            raise f.error(f"'{name}[...]' needs a class, got {_kind(key)}", node, expected="a class such as y or 'a'")
+            raise f.error(f"'{name}[...]' needs a class, got {kind(key)}", node, expected="a class such as y or 'a'")
         return table[key.index]
 
     def _List(self, f, node, local, depth):
@@ -209,7 +186,7 @@ class Evaluator:
             return (left.index in right) == isinstance(op, ast.In)
         if isinstance(left, ClassRef) or isinstance(right, ClassRef):
             if not (isinstance(left, ClassRef) and isinstance(right, ClassRef)):
-                raise f.error(f"cannot compare {_kind(left)} with {_kind(right)}", node)
+                raise f.error(f"cannot compare {kind(left)} with {kind(right)}", node)
             if not isinstance(op, (ast.Eq, ast.NotEq)):
                 raise f.error("classes can only be compared with == and != (use rank(x) for order)", node)
             return (left == right) == isinstance(op, ast.Eq)
@@ -267,42 +244,12 @@ class Evaluator:
             return bool(value)
         if isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr):
             return value  # a condition on parameters
-        raise f.error(f"expected a condition, got {_kind(value)}", node, expected="a comparison or 'y in Y'")
+        raise f.error(f"expected a condition, got {kind(value)}", node, expected="a comparison or 'y in Y'")
 
     def _as_number(self, f, node, value) -> sp.Expr:
         if isinstance(value, sp.Expr):
             return value
-        raise f.error(f"expected a number, got {_kind(value)}", node, expected="a number")
-
-
-MAX_NUMBER_BITS = 3000  # beyond this, exact arithmetic on every cell would crawl; no real scheme needs it
-
-
-def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
-    if value.is_Rational:
-        if max(abs(int(value.p)).bit_length(), int(value.q).bit_length()) > MAX_NUMBER_BITS:
-            raise f.error(f"the value has more than {MAX_NUMBER_BITS} bits", node,
-                          expected="costs of a size exact arithmetic can handle")
-        return value
-    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise f.error("the formula is undefined here (division by zero or an infinite value)", node)
-    if value.has(sp.I):  # the builtins refuse roots and logs of negatives, so this is a last guard
-        raise f.error("the formula gives a non-real number here", node, expected="a real number")
-    return value
+        raise f.error(f"expected a number, got {kind(value)}", node, expected="a number")
 
 
 _RELATION = {ast.Eq: sp.Eq, ast.NotEq: sp.Ne, ast.Lt: sp.Lt, ast.LtE: sp.Le, ast.Gt: sp.Gt, ast.GtE: sp.Ge}
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "a condition"
-    if isinstance(value, ClassRef):
-        return "a class"
-    if isinstance(value, frozenset):
-        return "a set of classes"
-    if isinstance(value, tuple):
-        return "a list"
-    if isinstance(value, sp.Expr):
-        return "a number"
-    return type(value).__name__

@@ -16,7 +16,8 @@ import sympy as sp
 from . import certified
 from .errors import SpecError
 from .formula_builtins import collecting
-from .formula_eval import ClassRef, Evaluator, Vocabulary
+from .formula_eval import Evaluator
+from .formula_values import ClassRef, Vocabulary
 from .formula_parse import Formula
 from .spec import Entry, Spec
 

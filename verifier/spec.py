@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from . import properties
 from .errors import SpecError
-from .formula_eval import UserFunction
+from .formula_values import UserFunction
 from .formula_parse import Formula, parse_formula
 from .yaml_source import Located, Mark, load_yaml, read_text
 
