@@ -126,7 +126,8 @@ def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Out
         task = progress.add_task("verifying", total=len(paths))
         for path in paths:
             progress.update(task, description=f"verifying {os.path.basename(path)}")
-            outcome = run(path, args, make)
+            outcome = run(path, args, make,
+                          step=lambda text: progress.update(task, description=f"verifying {text}"))
             outcomes.append(outcome)
             if args.format == "text" and not outcome.error:  # stream reports as they finish
                 if len(outcomes) > 1:

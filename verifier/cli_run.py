@@ -31,8 +31,9 @@ class Outcome:
     written: list[str] = field(default_factory=list)
 
 
-def run(path: str, args, console_for) -> Outcome:
-    """Verify one spec. `console_for(buffer)` makes a console that renders into `buffer`."""
+def run(path: str, args, console_for, step=None) -> Outcome:
+    """Verify one spec. `console_for(buffer)` makes a console that renders into `buffer`; `step(text)`
+    reports progress inside long runs."""
     options = {"timeout": args.timeout, "rlimit": args.rlimit, "cross_check": args.cross_check,
                "classes": args.classes, "format": args.format, "width": args.width, "color": args.color}
     cache_key = None if (args.no_cache or args.report) else cache.key(path, options)
@@ -41,7 +42,7 @@ def run(path: str, args, console_for) -> Outcome:
         return Outcome(path, hit["record"], hit["text"], expectations_met=hit["met"], fits=hit["fits"],
                        cached_at=hit["stored_at"])
     try:
-        outcome = _fresh(path, args, console_for)
+        outcome = _fresh(path, args, console_for, step)
     except SpecError as exc:
         message = str(exc.located(file=path))
         return Outcome(path, {"spec": path, "error": message}, error=message)
@@ -63,12 +64,12 @@ def run(path: str, args, console_for) -> Outcome:
     return outcome
 
 
-def _fresh(path: str, args, console_for) -> Outcome:
+def _fresh(path: str, args, console_for, step=None) -> Outcome:
     buffer = io.StringIO()
     console: Console = console_for(buffer)
     timeout_ms = int(args.timeout * 1000)
     if args.classes:
-        result = class_sweep.sweep(load_spec(path), class_sweep.parse_range(args.classes), timeout_ms)
+        result = class_sweep.sweep(load_spec(path), class_sweep.parse_range(args.classes), timeout_ms, step)
         if args.format == "text":
             class_sweep.render(result, console)
         return Outcome(path, class_sweep.to_json(result), buffer.getvalue())
