@@ -40,8 +40,8 @@ def in_process(spec: str) -> dict[str, float]:
     sys.path.insert(0, ROOT)
     from rich.console import Console
 
-    from verifier.analysis import analyse_file
-    from verifier.report_console import render
+    from verifier.analysis.pipeline import analyse_file
+    from verifier.report.console import render
 
     start = time.perf_counter()
     analysis = analyse_file(os.path.join(ROOT, spec))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli import check
+from verifier.cli.main import check
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 FORMULA_SPEC = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_cost: {formula}\n'  # formula on line 4
@@ -95,7 +95,7 @@ def test_bad_formula_is_rejected_with_key_and_line(tmp_path, formula, words):
                          ids=["900 minus", "600 terms"])
 def test_long_operator_chains_are_evaluated_not_rejected(tmp_path, formula, value):
     # long flat chains are ordinary formulas: the interpreter walks them iteratively
-    from verifier.analysis import analyse_file
+    from verifier.analysis.pipeline import analyse_file
 
     path = write(tmp_path, FORMULA_SPEC.format(formula=json.dumps(formula)))
     analysis = analyse_file(str(path))

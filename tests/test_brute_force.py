@@ -18,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sympy.solvers.simplex import linprog
 
-from verifier.analysis import analyse_file
+from verifier.analysis.pipeline import analyse_file
 from verifier.verdict import Truth
 
 NAMES = "abc"

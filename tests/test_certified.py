@@ -2,7 +2,7 @@
 
 import sympy as sp
 
-from verifier import certified
+from verifier.formula import certified
 
 
 def test_exact_ties_are_recognised():

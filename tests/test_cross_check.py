@@ -5,8 +5,8 @@ import io
 import json
 from pathlib import Path
 
-from verifier import engine_enumerate
-from verifier.cli import check
+from verifier.engines import enumerate as engine_enumerate
+from verifier.cli.main import check
 from verifier.verdict import Verdict
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"

@@ -4,8 +4,8 @@ import pytest
 import sympy as sp
 
 from verifier.errors import SpecError
-from verifier.formula_eval import ClassRef, Evaluator, UserFunction, Vocabulary
-from verifier.formula_parse import parse_formula
+from verifier.formula.evaluate import ClassRef, Evaluator, UserFunction, Vocabulary
+from verifier.formula.parse import parse_formula
 
 CLASSES = ("a", "b", "c")
 COSTS = {(h, y): sp.Integer(abs(h - y)) for h in range(3) for y in range(3)}

@@ -12,10 +12,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verifier.cli import check
+from verifier.cli.main import check
 from verifier.errors import SpecError
-from verifier.formula_eval import ClassRef, Evaluator, Vocabulary
-from verifier.formula_parse import parse_formula
+from verifier.formula.evaluate import ClassRef, Evaluator, Vocabulary
+from verifier.formula.parse import parse_formula
 from verifier.spec import load_spec
 
 CLASSES = ("a", "b", "c")

@@ -9,7 +9,7 @@ import sympy as sp
 from hypothesis import assume, given, settings, strategies as st
 from sympy import Rational as R
 
-from verifier.analysis import analyse_file
+from verifier.analysis.pipeline import analyse_file
 from verifier.verdict import Truth
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli import check
+from verifier.cli.main import check
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS, REPORTS = ROOT / "specs", ROOT / "reports"

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from conftest import REPORTS, ROOT, SPECS
-from verifier.cli import check
+from verifier.cli.main import check
 
 STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
 

@@ -1,4 +1,4 @@
-"""The spec JSON Schema (verifier/spec.schema.json): valid, accepts every bundled spec, rejects what the loader
+"""The spec JSON Schema (verifier/spec/spec.schema.json): valid, accepts every bundled spec, rejects what the loader
 rejects for the cases an editor should flag, and stays in step with spec.py and properties.py."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from verifier import properties
 from verifier.errors import SpecError
-from verifier.schema import schema, schema_text
+from verifier.spec.schema import schema, schema_text
 from verifier.spec import TOP_KEYS, load_spec
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -48,7 +48,7 @@ def test_schema_is_a_valid_2020_12_schema():
 def test_schema_text_round_trips():
     text = schema_text()
     assert json.loads(text) == schema()
-    assert text == (Path(__file__).resolve().parent.parent / "verifier" / "spec.schema.json").read_text("utf-8")
+    assert text == (Path(__file__).resolve().parent.parent / "verifier" / "spec" / "spec.schema.json").read_text("utf-8")
 
 
 @pytest.mark.parametrize("path", sorted(SPECS.glob("*.yaml")), ids=lambda p: p.name)

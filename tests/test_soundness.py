@@ -5,8 +5,8 @@ from pathlib import Path
 
 import sympy as sp
 
-from verifier.analysis import analyse_file
-from verifier.engine_enumerate import EnumerationEngine
+from verifier.analysis.pipeline import analyse_file
+from verifier.engines.enumerate import EnumerationEngine
 from verifier.scheme import build_scheme
 from verifier.verdict import Verdict
 

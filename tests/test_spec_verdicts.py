@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.analysis import analyse_file
+from verifier.analysis.pipeline import analyse_file
 from verifier.spec import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"

@@ -13,14 +13,14 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.analysis import analyse_file
-from verifier.class_sweep import sweep
-from verifier.cli import check
-from verifier.engine_enumerate import EnumerationEngine
+from verifier.analysis.pipeline import analyse_file
+from verifier.analysis.class_sweep import sweep
+from verifier.cli.main import check
+from verifier.engines.enumerate import EnumerationEngine
 from verifier.scheme import build_scheme
 from verifier.spec import load_spec
 from verifier.verdict import Verdict
-from verifier.z3_translate import Translator
+from verifier.engines.smt_translate import Translator
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 SYMBOLIC = ["ha.yaml", "p-discounted-symbolic.yaml", "friedel-abstention-symbolic.yaml"]

@@ -1,3 +1,43 @@
-"""verify: prove or refute the properties of extended cost matrices for set-valued predictions."""
+"""verify: prove or refute the properties of extended cost matrices for set-valued predictions, exactly.
 
-__version__ = "0.1.0"
+    >>> import verifier
+    >>> report = verifier.verify("specs/ha-numeric.yaml")
+    >>> report.verdicts["P3"], report.fits["filtering"]
+    ('fails', False)
+
+`verify(source)` takes a path, YAML text or a parsed dict and returns a `Report` (verdicts, evidence in plain
+words, fit to the filtering and choice settings, the exact extended matrix, and every output format);
+`verify_all(directory)` returns one per spec; `sweep_classes(source, "2..8")` checks a formula spec at every
+class count. An invalid spec raises `SpecError`. `explain("P4")` states a property in plain words.
+
+The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
+in pyproject.toml, run by the tests):
+    cli → api → report → analysis → check → engines → scheme → spec → formula → verdict → properties
+          → errors, limits, version
+"""
+
+from typing import TYPE_CHECKING
+
+from verifier.errors import SpecError, UsageError
+from verifier.version import __version__
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
+    from verifier.api import ClassSweepReport, Report, sweep_classes, verify, verify_all
+    from verifier.properties.explain import explain
+
+__all__ = ["ClassSweepReport", "Report", "SpecError", "UsageError", "__version__", "explain", "sweep_classes",
+           "verify", "verify_all"]
+_API = {"ClassSweepReport", "Report", "sweep_classes", "verify", "verify_all"}
+
+
+def __getattr__(name: str):
+    """The API loads on first use, so that `import verifier.errors` (or the spec reader) stays light."""
+    if name in _API:
+        from verifier import api
+
+        return getattr(api, name)
+    if name == "explain":
+        from verifier.properties.explain import explain
+
+        return explain
+    raise AttributeError(f"module 'verifier' has no attribute {name!r}")

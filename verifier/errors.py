@@ -1,8 +1,24 @@
-"""The one error type a spec can cause: it always names file, key, position, text and expectation."""
+"""The errors a user can cause, and where in a file they sit.
+
+`SpecError` is the one error type a spec can cause: it always names file, key, position, text and expectation.
+`UsageError` is a bad command line or API argument. Both end in exit status 2 at the command line. This module
+imports nothing from the package (every layer may raise these).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a spec file."""
+
+    line: int  # 1-based; 0 when unknown (a spec given as data has no positions)
+    column: int  # 1-based
+
+    def __bool__(self) -> bool:
+        return self.line > 0
 
 
 @dataclass
@@ -16,6 +32,10 @@ class SpecError(Exception):
     column: int | None = None  # 1-based
     text: str | None = None
     expected: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.line:  # 0 is "no position" (data given to the Python API)
+            self.line = self.column = None
 
     def located(self, **where) -> "SpecError":
         """Fill in location fields that are still unknown (inner code knows less than outer code)."""
@@ -42,6 +62,11 @@ class SpecError(Exception):
             parts.append(f"— expected {self.expected}")
         return " ".join(parts) + "."
 
+    @property
+    def path(self) -> str | None:
+        """The spec file (or None for text and dicts given to the Python API)."""
+        return self.file
 
-class UsageError(Exception):
+
+class UsageError(ValueError):
     """A bad command line (exit 2)."""

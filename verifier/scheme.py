@@ -2,6 +2,9 @@
 
 The determinate costs c_ŷ(y) are the singleton rows. When `set_cost` redefines them differently from
 `cost`, the scheme records a note (the paper counts "modifies the initial costs" as a drawback).
+
+Owns: the `Scheme` (exact symbolic entries, parameters, assumptions, side conditions). May import: `spec`,
+`formula`, `errors`; the engines read it, it knows nothing of them.
 """
 
 from __future__ import annotations
@@ -13,13 +16,13 @@ from itertools import combinations
 
 import sympy as sp
 
-from . import certified
-from .errors import SpecError
-from .formula_builtins import collecting
-from .formula_eval import Evaluator
-from .formula_values import ClassRef, Vocabulary
-from .formula_parse import Formula
-from .spec import Entry, Spec
+from verifier.formula import certified
+from verifier.errors import SpecError
+from verifier.formula.arith import collecting
+from verifier.formula.evaluate import Evaluator
+from verifier.formula.values import ClassRef, Vocabulary
+from verifier.formula.parse import Formula
+from verifier.spec.model import Entry, Spec
 
 ClassSet = frozenset[int]
 

@@ -1,5 +1,7 @@
 """Verdicts and the evidence they carry.
 
+Owns: the result types every engine returns and every report reads. May import: `properties` only.
+
 Truth values are Kleene's three: a universal statement fails as soon as one instance certainly fails, is
 unknown when some instance could not be decided, and holds only when every instance certainly holds.
 """
@@ -12,7 +14,7 @@ from enum import Enum
 
 import sympy as sp
 
-from .properties import Property
+from verifier.properties import Property
 
 
 class Truth(Enum):

@@ -1,0 +1,50 @@
+"""`verify --classes 2..8 SPEC`: the same formula spec checked at every class count in a range.
+
+Classes are named "1".."K" at each count. Only specs written with formulas qualify: a cost matrix or explicit
+set rows fix the number of classes. The report gives the verdicts per K and, per property, the smallest K at
+which it first fails (with that K's counterexample).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from verifier.analysis.pipeline import Analysis, analyse
+from verifier.errors import UsageError
+from verifier.spec import MAX_CLASSES, Spec
+from verifier.verdict import Verdict
+
+
+@dataclass
+class Sweep:
+    spec: Spec
+    counts: list[int]
+    analyses: dict[int, Analysis] = field(default_factory=dict)
+
+    def first_failure(self, pid: str) -> int | None:
+        return next((k for k in self.counts if self.analyses[k].by_id[pid].verdict is Verdict.FAILS), None)
+
+
+def parse_range(text: str) -> list[int]:
+    match = re.fullmatch(r"\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*", text) or re.fullmatch(r"\s*(\d+)\s*", text)
+    if not match:
+        raise UsageError(f"--classes expects a range such as 2..8, got {text!r}")
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.lastindex == 2 else low
+    if not 2 <= low <= high <= MAX_CLASSES:
+        raise UsageError(f"--classes needs 2 <= low <= high <= {MAX_CLASSES}, got {text!r}")
+    return list(range(low, high + 1))
+
+
+def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None) -> Sweep:
+    """`step(description)`, when given, is told before each class count (for progress bars)."""
+    if spec.cost_matrix is not None or spec.set_costs:
+        raise UsageError(f"{spec.path}: --classes needs a spec written with formulas ('cost' and 'set_cost'); "
+                         "a cost matrix or explicit set rows fix the number of classes")
+    result = Sweep(spec, counts)
+    for k in counts:
+        if step is not None:
+            step(f"{spec.name[:40]}: K = {k}")
+        result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)))
+    return result

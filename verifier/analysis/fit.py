@@ -1,0 +1,46 @@
+"""The fit of a scheme to the filtering and choice settings, judged by the paper's Table VIII."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from verifier.properties.settings import TABLE_VIII
+from verifier.verdict import PropertyResult, Verdict
+
+
+@dataclass
+class SettingFit:
+    setting: str
+    fits: bool | None  # None: no necessary property fails, but one is unknown
+    failing_necessary: list[str] = field(default_factory=list)
+    unknown_necessary: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return {True: "fits", False: "does not fit", None: "undecided"}[self.fits]
+
+
+def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
+    by_id = {r.property.id: r for r in results}
+    out = {}
+    for setting, levels in TABLE_VIII.items():
+        fit = SettingFit(setting, True)
+        for pid, level in levels.items():
+            r = by_id[pid]
+            name = f"{pid} ({r.property.name})"
+            if level == "N" and r.verdict is Verdict.FAILS:
+                fit.failing_necessary.append(pid)
+            elif level == "N" and r.verdict is Verdict.UNKNOWN:
+                fit.unknown_necessary.append(pid)
+            elif level == "D" and r.verdict is Verdict.FAILS:
+                fit.warnings.append(f"{name} is desirable but fails")
+            elif level == "U" and r.verdict is Verdict.HOLDS:
+                how = " (vacuously)" if r.evidence.kind == "exhaustive" and r.evidence.instances == 0 else (" (tight: only with equality)"
+                                                                         if r.tight else "")
+                fit.warnings.append(f"{name} is undesirable but holds{how}")
+            elif level in ("D", "U") and r.verdict is Verdict.UNKNOWN:
+                fit.warnings.append(f"{name} could not be decided")
+        fit.fits = False if fit.failing_necessary else (None if fit.unknown_necessary else True)
+        out[setting] = fit
+    return out

@@ -1,0 +1,172 @@
+"""Where a property holds, as a condition a person can read (for properties that hold only for some values).
+
+The satisfaction obligation is already quantifier-free in the parameters, except for P1's witness
+distributions p, which enter linearly: we eliminate them by Fourier–Motzkin, deciding the sign of each
+parametric coefficient from the assumptions with z3 (z3's own nonlinear quantifier elimination is not
+available). The result is simplified by z3 under the assumptions, read back into sympy, and each linear
+inequality is solved for one parameter ("nu < mu/(mu + 1)").
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+import z3
+
+from verifier.engines import obligations
+from verifier.formula.enclose import Unsupported
+from verifier.engines.smt import SmtEngine
+from verifier.properties import Possible, Property
+
+MAX_REGION_ATOMS = 12
+
+
+def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
+    """A condition on the parameters equivalent under the assumptions to "prop holds": (readable text,
+    sympy formula), or None when none could be derived."""
+    try:
+        if isinstance(prop.atom, Possible):
+            formula = sp.Or(*[_eliminate_witness(engine, m) for m in engine.scheme.indeterminate_sets])
+        else:
+            formula = obligations.satisfaction(engine.scheme, prop).formula
+        simplified = _simplify(engine, formula)
+    except (Unsupported, _CannotEliminate, z3.Z3Exception):
+        return None
+    if simplified is None:
+        return None
+    atoms = list(sp.And.make_args(simplified))
+    if len(atoms) > MAX_REGION_ATOMS or any(a.has(sp.Or) and len(a.args) > MAX_REGION_ATOMS for a in atoms):
+        return None
+    return _readable(engine, simplified), simplified
+
+
+class _CannotEliminate(Exception):
+    pass
+
+
+def _sign(engine: SmtEngine, value: sp.Expr) -> int:
+    """The sign of a parametric coefficient for every admissible value, or _CannotEliminate."""
+    if not value.free_symbols:
+        return int(sp.sign(value))
+    t = engine.translator
+    x = t.expr(value)
+    for sign, bad in ((1, x <= 0), (-1, x >= 0), (0, x != 0)):
+        if engine.solve(bad)[0] == z3.unsat:
+            return sign
+    raise _CannotEliminate(f"the sign of {value} depends on the parameters")
+
+
+def _eliminate_witness(engine: SmtEngine, members) -> sp.Basic:
+    """∃p in the simplex with E_p[c_Y] < E_p[c_ŷ] (ŷ in Y), with p eliminated: a condition on parameters."""
+    formula, p = obligations.possible(engine.scheme, members)
+    if formula is sp.false or formula is sp.true:  # decided already (e.g. a set possible for no value)
+        return formula
+    last = p[-1]
+    constraints = []  # (expression, strict): expression > 0 or >= 0
+    for part in sp.And.make_args(formula):
+        if isinstance(part, sp.Equality):
+            continue  # Σ p = 1, used below to eliminate the last coordinate
+        expr = (part.lhs - part.rhs) if isinstance(part, (sp.StrictGreaterThan, sp.GreaterThan)) else (part.rhs - part.lhs)
+        strict = isinstance(part, (sp.StrictGreaterThan, sp.StrictLessThan))
+        constraints.append((sp.expand(expr.subs(last, 1 - sp.Add(*p[:-1]))), strict))
+    for v in p[:-1]:
+        constraints = _fourier_motzkin(engine, constraints, v)
+    parts = []
+    for expr, strict in constraints:
+        expr = sp.factor(expr)
+        if not expr.free_symbols:
+            if (expr > 0) if strict else (expr >= 0):
+                continue
+            return sp.false
+        parts.append(sp.Gt(expr, 0) if strict else sp.Ge(expr, 0))
+    return sp.And(*parts)
+
+
+def _fourier_motzkin(engine: SmtEngine, constraints, v):
+    upper, lower, rest = [], [], []
+    for expr, strict in constraints:
+        a = sp.expand(expr).coeff(v)
+        sign = _sign(engine, a)
+        (rest if sign == 0 else lower if sign > 0 else upper).append((a, sp.expand(expr - a * v), strict))
+    out = [(r, s) for _, r, s in rest]
+    for a, r, s in lower:  # a v + r > 0 with a > 0
+        for b, q, t in upper:  # b v + q > 0 with b < 0  =>  (-b)(a v + r) + a (b v + q) = a q - b r > 0
+            out.append((sp.expand(a * q - b * r), s or t))
+    return out
+
+
+def _simplify(engine: SmtEngine, formula: sp.Basic) -> sp.Basic | None:
+    t = engine.translator
+    goal = z3.Goal(ctx=engine.ctx)
+    goal.add(*engine.assumptions, *t.side, t.boolean(formula))
+    tactic = z3.Then(*[z3.Tactic(name, ctx=engine.ctx) for name in ("simplify", "propagate-ineqs",
+                                                                    "ctx-solver-simplify")])
+    result = z3.TryFor(tactic, engine.timeout_ms)(goal)
+    if len(result) != 1:
+        return None
+    assumed = {str(a) for a in engine.assumptions}
+    kept = [f for f in result[0] if str(f) not in assumed]
+    for fact in list(kept):  # drop what the assumptions and the other conjuncts already imply
+        others = [g for g in kept if g is not fact]
+        if engine.solve(z3.Not(fact), extra=others)[0] == z3.unsat:
+            kept = others
+    names = {s.name: s for s in engine.scheme.symbols}
+    return sp.And(*[_to_sympy(f, names) for f in kept])
+
+
+def _to_sympy(e: z3.ExprRef, names: dict[str, sp.Symbol]) -> sp.Basic:
+    if z3.is_rational_value(e):
+        return sp.Rational(e.numerator_as_long(), e.denominator_as_long())
+    if z3.is_true(e):
+        return sp.true
+    if z3.is_false(e):
+        return sp.false
+    if z3.is_const(e):
+        if e.decl().name() not in names:
+            raise Unsupported(f"auxiliary variable {e} in a region")
+        return names[e.decl().name()]
+    args = [_to_sympy(c, names) for c in e.children()]
+    kind = e.decl().kind()
+    table = {z3.Z3_OP_ADD: lambda: sp.Add(*args), z3.Z3_OP_MUL: lambda: sp.Mul(*args),
+             z3.Z3_OP_SUB: lambda: args[0] - sp.Add(*args[1:]), z3.Z3_OP_UMINUS: lambda: -args[0],
+             z3.Z3_OP_DIV: lambda: args[0] / args[1], z3.Z3_OP_POWER: lambda: args[0] ** args[1],
+             z3.Z3_OP_LT: lambda: sp.Lt(*args), z3.Z3_OP_LE: lambda: sp.Le(*args),
+             z3.Z3_OP_GT: lambda: sp.Gt(*args), z3.Z3_OP_GE: lambda: sp.Ge(*args),
+             z3.Z3_OP_EQ: lambda: sp.Eq(*args), z3.Z3_OP_NOT: lambda: sp.Not(args[0]),
+             z3.Z3_OP_AND: lambda: sp.And(*args), z3.Z3_OP_OR: lambda: sp.Or(*args),
+             z3.Z3_OP_TO_REAL: lambda: args[0]}
+    if kind not in table:
+        raise Unsupported(f"cannot read {e.decl().name()} back from z3")
+    return table[kind]()
+
+
+def _readable(engine: SmtEngine, formula: sp.Basic) -> str:
+    if formula is sp.true:
+        return "every admissible value"
+    if formula is sp.false:
+        return "no admissible value"
+    if isinstance(formula, sp.Or):
+        return " or ".join(sorted(f"({_readable(engine, a)})" for a in formula.args))
+    return " and ".join(sorted(_isolate(engine, a) for a in sp.And.make_args(formula)))
+
+
+def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
+    """Solve a relation for one parameter when it is linear in it with a coefficient of known sign."""
+    if not isinstance(relation, sp.core.relational.Relational) or isinstance(relation, (sp.Eq, sp.Ne)):
+        return str(relation)
+    expr = sp.expand(relation.lhs - relation.rhs)  # relation: expr op 0
+    for symbol in engine.scheme.symbols:  # the first declared parameter that can be isolated
+        if not expr.has(symbol) or sp.Poly(expr, symbol).degree() != 1:
+            continue
+        a = expr.coeff(symbol)
+        try:
+            sign = _sign(engine, a)
+        except _CannotEliminate:
+            continue
+        if sign == 0:
+            continue
+        bound = sp.factor(sp.simplify(-(expr - a * symbol) / a))
+        flipped = {sp.StrictLessThan: sp.StrictGreaterThan, sp.LessThan: sp.GreaterThan,
+                   sp.StrictGreaterThan: sp.StrictLessThan, sp.GreaterThan: sp.LessThan}
+        op = type(relation) if sign > 0 else flipped[type(relation)]
+        return str(op(symbol, bound, evaluate=False))
+    return str(relation)

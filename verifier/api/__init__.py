@@ -1,0 +1,11 @@
+"""The Python API: `verify`, `verify_all`, `sweep_classes`, and the `Report` they return (with the cache of
+finished reports).
+
+Owns: turning a spec source into a report, and caching it. May import every layer below (analysis, report,
+check, spec, ...); only `cli` imports it.
+"""
+
+from verifier.api.report import ClassSweepReport, Report
+from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
+
+__all__ = ["ClassSweepReport", "Report", "load", "spec_paths", "sweep_classes", "verify", "verify_all"]

@@ -1,0 +1,211 @@
+"""What `verifier.verify` returns: a `Report` of one scheme, or a `ClassSweepReport` of one formula spec at
+several class counts.
+
+A report answers the common questions from a small summary (verdicts, evidence in plain words, fit to the
+filtering and choice settings, expectations) and renders every format on demand (JSON, console text,
+Markdown, HTML, and `_repr_html_` for Jupyter). A report that came from the cache holds only the summary and
+the outputs rendered before; anything else is made from a fresh analysis, run when first needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from verifier.analysis.class_sweep import Sweep
+from verifier.analysis.pipeline import Analysis
+from verifier.errors import UsageError
+from verifier.properties import PROPERTIES
+from verifier.report import console, html, json_record, markdown
+from verifier.report import sweep as sweep_report
+from verifier.report import words
+from verifier.report.files import write_reports
+from verifier.report.terminal import DEFAULT_WIDTH
+
+Remember = Callable[[dict, dict], None]  # (summary, outputs) -> stores them (the cache)
+
+
+class _Rendered:
+    """Summary fields, memoised outputs, and the analysis behind them (re-run lazily after a cache hit)."""
+
+    def __init__(self, summary: dict, subject: Any = None, outputs: dict | None = None,
+                 cached_at: str | None = None, rerun: Callable[[], Any] | None = None,
+                 remember: Remember | None = None):
+        self.summary = summary
+        self._subject = subject
+        self._outputs = dict(outputs or {})
+        self.cached_at = cached_at  # when the cached result was stored; None for a fresh result
+        self._rerun = rerun
+        self._remember = remember
+
+    @property
+    def name(self) -> str:
+        return self.summary["name"]
+
+    @property
+    def source(self) -> str:
+        """The spec's path, or "<text>" / "<dict>" for a spec given as text or data."""
+        return self.summary["source"]
+
+    @property
+    def expectations_met(self) -> bool:
+        return self.summary["expectations_met"]
+
+    def _subject_now(self):
+        if self._subject is None:
+            if self._rerun is None:
+                raise UsageError("this report holds no analysis to render from")
+            self._subject = self._rerun()
+        return self._subject
+
+    def _output(self, name: str, make: Callable[[Any], Any]):
+        if name not in self._outputs:
+            self._outputs[name] = make(self._subject_now())
+            if self._remember is not None:
+                self._remember(self.summary, self._outputs)
+        return self._outputs[name]
+
+    def to_json(self) -> dict:
+        """The JSON report as a dict (a fresh copy each time)."""
+        return dict(self._output("json", self._json))
+
+    def to_text(self, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+        """The console report as text (ANSI colours when `color`)."""
+        return self._output(f"text:{int(width)}:{bool(color)}", lambda s: self._text(s, int(width), bool(color)))
+
+    def _json(self, subject) -> dict:
+        raise NotImplementedError
+
+    def _text(self, subject, width: int, color: bool) -> str:
+        raise NotImplementedError
+
+
+class Report(_Rendered):
+    """The verification report of one scheme.
+
+    `verdicts` maps P1..P10 to "holds" / "fails" / "unknown"; `evidence` says why, in plain words; `fits` maps
+    "filtering" and "choice" to True, False or None (undecided); `matrix` is the extended cost matrix with
+    exact (sympy) values; `analysis` gives every engine result, certificate and counterexample.
+    """
+
+    @classmethod
+    def of(cls, analysis: Analysis, disagreements: list[str], **kwargs) -> "Report":
+        a = analysis
+        summary = {
+            "kind": "report", "source": a.spec.path, "name": a.spec.name, "classes": list(a.scheme.classes),
+            "verdicts": {r.property.id: r.verdict.value for r in a.results},
+            "evidence": {r.property.id: words.explain(r, a.scheme) for r in a.results},
+            "fits": {name: fit.fits for name, fit in a.settings.items()},
+            "expectations": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
+                             for e in a.expectations},
+            "expectations_met": a.expectations_met,
+            "disagreements": disagreements,
+        }
+        return cls(summary, a, **kwargs)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return tuple(self.summary["classes"])
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        return dict(self.summary["verdicts"])
+
+    @property
+    def evidence(self) -> dict[str, str]:
+        return dict(self.summary["evidence"])
+
+    @property
+    def fits(self) -> dict[str, bool | None]:
+        return dict(self.summary["fits"])
+
+    @property
+    def expectations(self) -> dict[str, dict]:
+        """`expect:` of the spec: property -> {"expected", "actual", "met"}."""
+        return {k: dict(v) for k, v in self.summary["expectations"].items()}
+
+    @property
+    def disagreements(self) -> list[str]:
+        """What `cross_check=True` found decided differently by the second method (empty: none)."""
+        return list(self.summary["disagreements"])
+
+    @property
+    def analysis(self) -> Analysis:
+        """Everything the engines found (results with evidence, possibility certificates, settings)."""
+        return self._subject_now()
+
+    @property
+    def matrix(self) -> dict[tuple[str, ...], tuple[sp.Expr, ...]]:
+        """The extended matrix: each non-empty set (class names in class order) -> its exact costs c_Y(y),
+        one per class in class order. Singletons first, then by size."""
+        s = self.analysis.scheme
+        return {tuple(s.classes[i] for i in sorted(m)): tuple(s.rows[m]) for m in s.all_sets}
+
+    def to_markdown(self) -> str:
+        return self._output("markdown", markdown.markdown)
+
+    def to_html(self) -> str:
+        """One self-contained HTML page (inline SVG pictures, no network, no JavaScript)."""
+        return self._output("html", html.page)
+
+    def _repr_html_(self) -> str:
+        return self._output("fragment", html.fragment)
+
+    def write(self, directory: str) -> list[str]:
+        """Write <stem>.md, <stem>.html and <stem>.json into `directory`; returns the paths written."""
+        return write_reports(self.analysis, directory)
+
+    def __repr__(self) -> str:
+        verdicts = ", ".join(f"{pid}={v}" for pid, v in self.summary["verdicts"].items())
+        fits = ", ".join(f"{k}={'fits' if v else 'undecided' if v is None else 'no'}" for k, v in self.fits.items())
+        return f"<Report {self.name!r}: {verdicts}; {fits}>"
+
+    def _json(self, analysis: Analysis) -> dict:
+        return json_record.to_json(analysis)
+
+    def _text(self, analysis: Analysis, width: int, color: bool) -> str:
+        return console.to_text(analysis, width, color)
+
+
+class ClassSweepReport(_Rendered):
+    """One formula spec verified at every class count of a range (classes named "1".."K")."""
+
+    @classmethod
+    def of(cls, result: Sweep, **kwargs) -> "ClassSweepReport":
+        summary = {
+            "kind": "sweep", "source": result.spec.path, "name": result.spec.name, "counts": result.counts,
+            "verdicts": {str(k): {r.property.id: r.verdict.value for r in result.analyses[k].results}
+                         for k in result.counts},
+            "first_failure": {p.id: result.first_failure(p.id) for p in PROPERTIES},
+            "expectations_met": True, "disagreements": [],
+        }
+        return cls(summary, result, **kwargs)
+
+    @property
+    def counts(self) -> list[int]:
+        return list(self.summary["counts"])
+
+    @property
+    def verdicts(self) -> dict[int, dict[str, str]]:
+        """K -> {"P1": "holds", ...}."""
+        return {int(k): dict(v) for k, v in self.summary["verdicts"].items()}
+
+    @property
+    def first_failure(self) -> dict[str, int | None]:
+        """Property -> the smallest class count at which it fails (None: it fails at none)."""
+        return dict(self.summary["first_failure"])
+
+    @property
+    def sweep(self) -> Sweep:
+        return self._subject_now()
+
+    def __repr__(self) -> str:
+        return f"<ClassSweepReport {self.name!r}: K = {self.counts[0]}..{self.counts[-1]}>"
+
+    def _json(self, result: Sweep) -> dict:
+        return sweep_report.to_json(result)
+
+    def _text(self, result: Sweep, width: int, color: bool) -> str:
+        return sweep_report.to_text(result, width, color)

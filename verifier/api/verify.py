@@ -1,0 +1,166 @@
+"""The public entry points: `verify` one spec, `verify_all` specs of a directory, `sweep_classes` over class
+counts. The command line is a thin shell over these.
+
+A spec source is a path (`str` or `os.PathLike`), YAML text (a `str` holding a newline or starting with
+`{`), or already parsed data (a mapping, as `yaml.safe_load` returns it). An invalid spec raises `SpecError`
+(with `.path`, `.key`, `.line`, `.column` and the message the command line prints); a bad argument raises
+`UsageError`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Union
+
+from verifier import limits
+from verifier.analysis.class_sweep import parse_range, sweep
+from verifier.analysis.pipeline import Analysis, analyse
+from verifier.api import cache as result_cache
+from verifier.api.report import ClassSweepReport, Report
+from verifier.errors import UsageError
+from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
+
+Source = Union[str, "os.PathLike[str]", Mapping]
+
+
+def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
+           cache: bool = True, cross_check: bool = False) -> Report:
+    """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
+
+    `classes`: None for the spec's own classes; an integer K for a formula spec at K classes named "1".."K";
+    or a list of class names for a formula spec. `timeout`: seconds per solver question (symbolic
+    parameters). `cache`: reuse (and store) a finished result for this exact spec and these options.
+    `cross_check`: decide every property a second time by an independent method; disagreements are listed
+    in `Report.disagreements` (and such a result is never cached).
+    """
+    timeout_ms = _timeout_ms(timeout)
+    spec = load(source)
+    names = _class_names(spec, classes)
+    options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "rlimit": limits.RLIMIT,
+               "memory": limits.MEMORY_MB, "kind": "report"}
+
+    def run() -> Analysis:
+        analysis = analyse(spec, timeout_ms, classes=names)
+        if cross_check:
+            from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
+
+            analysis.cross_checks = second_opinion(analysis, timeout_ms)
+        return analysis
+
+    key = result_cache.key(spec.content, options) if cache else None
+    entry = result_cache.load(key)
+    if entry is not None and entry["summary"].get("kind") == "report":
+        return Report(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
+                      remember=_remember(key, entry["stored_at"]))
+    analysis = run()
+    disagreements = [f"{spec.path}: {c.property_id} reported {c.first}, but {c.method} gives {c.second}"
+                     for c in analysis.cross_checks if c.disagrees]
+    remember = _remember(key) if key and not disagreements else None
+    report = Report.of(analysis, disagreements, rerun=run, remember=remember)
+    if remember is not None:
+        remember(report.summary, {})
+    return report
+
+
+def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
+    """`verify` every *.yaml / *.yml spec of a directory, in name order (same options as `verify`)."""
+    return [verify(path, **options) for path in spec_paths([os.fspath(directory)])]
+
+
+def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
+                  progress: Callable[[str], None] | None = None) -> ClassSweepReport:
+    """A formula spec verified at every class count in `counts` ("2..8" or e.g. range(2, 9)); reports the
+    verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K."""
+    timeout_ms = _timeout_ms(timeout)
+    spec = load(source)
+    ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
+    options = {"timeout": timeout, "counts": ks, "rlimit": limits.RLIMIT, "memory": limits.MEMORY_MB,
+               "kind": "sweep"}
+    run = lambda: sweep(spec, ks, timeout_ms, progress)  # noqa: E731
+    key = result_cache.key(spec.content, options) if cache else None
+    entry = result_cache.load(key)
+    if entry is not None and entry["summary"].get("kind") == "sweep":
+        return ClassSweepReport(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
+                                remember=_remember(key, entry["stored_at"]))
+    report = ClassSweepReport.of(run(), rerun=run, remember=_remember(key) if key else None)
+    if key:
+        _remember(key)(report.summary, {})
+    return report
+
+
+def load(source: Source) -> Spec:
+    """A validated spec from a path, YAML text or parsed data (raises SpecError)."""
+    if isinstance(source, Spec):
+        return source
+    if isinstance(source, os.PathLike):
+        return load_spec(os.fspath(source))
+    if isinstance(source, Mapping):
+        return spec_from_data(dict(source))
+    if isinstance(source, str):
+        if "\n" in source or source.lstrip().startswith("{"):
+            return spec_from_text(source)
+        return load_spec(source)
+    raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
+
+
+def spec_paths(paths: Iterable[str]) -> list[str]:
+    """Files as given; directories become their *.yaml / *.yml files in sorted order."""
+    out = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = sorted(os.path.join(path, name) for name in os.listdir(path)
+                           if name.endswith((".yaml", ".yml")) and os.path.isfile(os.path.join(path, name)))
+            if not found:
+                raise UsageError(f"{path}: the directory holds no *.yaml spec")
+            out += found
+        else:
+            out.append(path)
+    return out
+
+
+def _remember(key: str | None, stored_at: str | None = None):
+    """Store (summary, outputs) under `key`, keeping the first time stamp so that a cached result keeps saying
+    when it was computed."""
+    stamp = [stored_at]
+
+    def remember(summary: dict, outputs: dict) -> None:
+        stamp[0] = result_cache.store(key, summary, outputs, stamp[0]) or stamp[0]
+
+    return remember
+
+
+def _timeout_ms(timeout: float) -> int:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
+            or timeout <= 0:
+        raise UsageError(f"the timeout must be a positive number of seconds, got {timeout!r}")
+    return max(1, int(timeout * 1000))
+
+
+def _class_names(spec: Spec, classes) -> tuple[str, ...] | None:
+    if classes is None:
+        return None
+    if spec.cost_matrix is not None or spec.set_costs:
+        raise UsageError(f"{spec.path}: choosing the classes needs a spec written with formulas ('cost' and "
+                         "'set_cost'); a cost matrix or explicit set rows fix the number of classes")
+    if isinstance(classes, int) and not isinstance(classes, bool):
+        if not 2 <= classes <= MAX_CLASSES:
+            raise UsageError(f"classes must be between 2 and {MAX_CLASSES}, got {classes}")
+        return tuple(str(i) for i in range(1, classes + 1))
+    if isinstance(classes, str) or not isinstance(classes, Sequence):
+        raise UsageError(f"classes is a count or a list of class names, not {classes!r}")
+    names = tuple(str(c) for c in classes)
+    if not 2 <= len(names) <= MAX_CLASSES or len(set(names)) != len(names) \
+            or not all(re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", n) for n in names):
+        raise UsageError(f"classes needs 2 to {MAX_CLASSES} distinct names without commas or quotes, "
+                         f"got {list(names)}")
+    return names
+
+
+def _counts(counts: Iterable[int]) -> list[int]:
+    ks = list(counts)
+    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= MAX_CLASSES for k in ks):
+        raise UsageError(f"class counts must be integers from 2 to {MAX_CLASSES}, got {ks!r}")
+    return sorted(set(ks))

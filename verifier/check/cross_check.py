@@ -1,0 +1,167 @@
+"""`--cross-check`: decide every property a second time by an independent method, and flag disagreement.
+
+Second methods (none shares arithmetic with the first):
+- numeric P2..P10: brute force over every instance with the checker's arithmetic (Fractions, mpmath
+  intervals, sympy.simplify for ties) instead of the engine's python-flint comparisons;
+- numeric P1: z3 decides each set's possibility from its exact SMT encoding (∃p) instead of HiGHS plus
+  rationalised certificates, under a deterministic resource limit per set (sets beyond it are skipped);
+- symbolic parameters: cvc5 decides each violation obligation that z3 decided.
+Where no second method applies (terms beyond SMT, a cvc5 time limit), the check says "skipped" and why;
+a skip is never counted as agreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from verifier.engines import obligations
+from verifier.formula.enclose import Unsupported
+from verifier.check.checker import Checker, _Unconfirmed
+from verifier.properties import Possible, Property, Quantifier
+from verifier.verdict import Binding, PropertyResult, Truth, Verdict
+from verifier.engines.smt_translate import Translator
+
+
+@dataclass
+class CrossCheck:
+    property_id: str
+    first: str  # the reported verdict
+    second: str | None  # the second method's verdict; None when skipped
+    method: str
+    note: str = ""
+
+    @property
+    def disagrees(self) -> bool:
+        decided = {"holds", "fails"}
+        return self.second in decided and self.first in decided and self.second != self.first
+
+
+def cross_check(analysis, timeout_ms: int) -> list[CrossCheck]:
+    scheme = analysis.scheme
+    if scheme.symbolic:
+        return [_symbolic(scheme, r, timeout_ms) for r in analysis.results]
+    out = []
+    for r in analysis.results:
+        if isinstance(r.property.atom, Possible):
+            out.append(_possibility(analysis, r, timeout_ms))
+        else:
+            out.append(_brute_force(scheme, r))
+    return out
+
+
+# -- numeric: brute force with the checker's arithmetic --------------------------------------------------------
+def _brute_force(scheme, result: PropertyResult) -> CrossCheck:
+    checker = Checker(scheme)
+    method = "brute force over every instance (Fractions, mpmath intervals, sympy ties)"
+    try:
+        truth = _walk(checker, result.property, result.property.quantifiers, {})
+    except _Unconfirmed as exc:
+        return CrossCheck(result.property.id, result.verdict.value, None, method, f"skipped: {exc}")
+    return CrossCheck(result.property.id, result.verdict.value, "holds" if truth else "fails", method)
+
+
+def _walk(checker: Checker, prop: Property, quants: tuple[Quantifier, ...], binding: dict) -> bool:
+    if not quants:
+        return checker.atom(prop, Binding(binding["Y"], binding.get("y"), binding.get("y2")))
+    q, rest = quants[0], quants[1:]
+    if q.var == "Y":
+        values = checker.scheme.indeterminate_sets
+    else:
+        values = checker._domain(q.domain, binding["Y"])
+        if q.var == "y2":
+            values = [v for v in values if v != binding["y"]]
+    results = (_walk(checker, prop, rest, {**binding, q.var: v}) for v in values)
+    return all(results) if q.kind == "forall" else any(results)
+
+
+# -- numeric P1: cvc5 on each set's ∃p encoding ---------------------------------------------------------------------
+RLIMIT_PER_SET = 1_000_000  # z3 resource units: deterministic, unlike wall-clock limits
+MAX_SET_SIZE = 2  # larger sets (plus the reported witness set) are beyond the second method's budget
+
+
+def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossCheck:
+    method = "z3 on each set's exact encoding ∃p (instead of HiGHS and rationalised certificates)"
+    disagreements, skipped, why = [], [], ""
+    witness = result.evidence.binding.members if result.evidence.binding else None
+    for entry in analysis.possibility:
+        if len(entry.members) > MAX_SET_SIZE and entry.members != witness:
+            skipped.append(analysis.scheme.label(entry.members))
+            why = why or f"more than {MAX_SET_SIZE} classes"
+            continue
+        answer = _z3_possible(analysis.scheme, entry.members, timeout_ms)
+        if not isinstance(answer, bool):
+            skipped.append(analysis.scheme.label(entry.members))
+            why = answer
+            continue
+        if entry.status is not Truth.UNKNOWN and (entry.status is Truth.TRUE) != answer:
+            disagreements.append(analysis.scheme.label(entry.members))
+    if disagreements:
+        return CrossCheck(result.property.id, result.verdict.value, "fails" if result.verdict is Verdict.HOLDS
+                          else "holds", method, "sets classified differently: " + ", ".join(disagreements))
+    checked = len(analysis.possibility) - len(skipped)
+    decisive = any(e.status is Truth.TRUE for e in analysis.possibility
+                   if analysis.scheme.label(e.members) not in skipped)
+    if skipped and not (result.verdict is Verdict.HOLDS and decisive):
+        return CrossCheck(result.property.id, result.verdict.value, None, method,
+                          f"skipped: {len(skipped)} set(s) beyond the second method, e.g. {skipped[0]} ({why})")
+    note = f"{checked} of {len(analysis.possibility)} sets classified alike"
+    if skipped:  # P1 holds already on a set both methods call possible
+        note += f"; {len(skipped)} beyond the second method ({why}), P1 rests on a set both call possible"
+    return CrossCheck(result.property.id, result.verdict.value, result.verdict.value, method, note)
+
+
+def _z3_possible(scheme, members, timeout_ms: int) -> bool | str:
+    import z3
+
+    ctx = z3.Context()
+    t = Translator(ctx)
+    try:
+        formula = t.boolean(obligations.possible(scheme, members)[0])
+    except Unsupported as exc:
+        return f"z3 encoding: {exc}"
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", timeout_ms)
+    solver.set("rlimit", RLIMIT_PER_SET)
+    solver.add(formula, *t.side)
+    answer = solver.check()
+    if answer == z3.sat:
+        return True
+    return False if answer == z3.unsat else "z3 gave no answer within its limit"
+
+
+# -- symbolic: cvc5 on the violation obligation ------------------------------------------------------------------
+def _symbolic(scheme, result: PropertyResult, timeout_ms: int) -> CrossCheck:
+    method = "cvc5 on the same violation obligation"
+    formula = obligations.violation(scheme, result.property).formula
+    answer = _cvc5(scheme, [formula], timeout_ms, assumptions=True)
+    if not isinstance(answer, bool) and result.verdict is Verdict.FAILS and result.evidence.concrete is not None:
+        # beyond SMT: re-derive the failure at the counterexample's exact values by brute force instead
+        again = _brute_force(result.evidence.concrete, result)
+        again.method = ("brute force with independent arithmetic at the counterexample's values "
+                        f"(cvc5 not applicable: {answer or 'no answer'})")
+        return again
+    if not isinstance(answer, bool):
+        return CrossCheck(result.property.id, result.verdict.value, None, method, f"skipped: {answer or 'unknown'}")
+    return CrossCheck(result.property.id, result.verdict.value, "fails" if answer else "holds", method)
+
+
+def _cvc5(scheme, formulas, timeout_ms: int, assumptions: bool = False) -> bool | str | None:
+    """True (sat), False (unsat), or a reason string when cvc5 cannot decide or encode it."""
+    import cvc5.pythonic as cvc5
+
+    t = Translator(backend=cvc5)
+    try:
+        parts = [t.boolean(f) for f in formulas]
+        if assumptions:
+            parts += [t.boolean(c) for c, _ in scheme.assumptions]
+    except Unsupported as exc:
+        return f"cvc5 encoding: {exc}"
+    solver = cvc5.SolverFor("QF_NRA")
+    solver.set("tlimit-per", timeout_ms)
+    solver.add(*parts, *t.side)
+    answer = solver.check()
+    if answer == cvc5.sat:
+        return True
+    if answer == cvc5.unsat:
+        return False
+    return "cvc5 gave no answer"

@@ -1,0 +1,191 @@
+"""The `verify` command, a thin shell over the Python API. `check(argv, stdout, stderr) -> int` is the whole
+program, testable in-process. Subcommands: `verify schema` (the spec format's JSON Schema) and
+`verify explain [P]` (the properties in plain words).
+
+Exit status (DESIGN.md §4): 0 ran and every expectation is met; 1 some expectation is not met (an
+`unknown` meets neither `holds` nor `fails`), a `--require`d setting is not fitted, or `--cross-check` found
+a disagreement; 2 an invalid spec or a usage error (message, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.rule import Rule
+
+from verifier.version import __version__
+
+from verifier import limits
+from verifier.api import spec_paths
+from verifier.cli.run import Outcome, run
+from verifier.errors import UsageError
+from verifier.report import terminal
+from verifier.report.terminal import DEFAULT_WIDTH
+
+EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse would print and exit; we want a testable exception
+        raise UsageError(message)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="verify", add_help=False,
+                     description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
+                                 "schemes of set-valued predictions, exactly. `verify schema` prints the JSON "
+                                 "Schema of the spec format.")
+    parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
+    parser.add_argument("--format", choices=("text", "json", "junit"), default="text", help="output format")
+    parser.add_argument("--report", nargs="?", const="reports", default=None, metavar="DIR",
+                        help="also write <stem>.md, .html and .json into DIR (default: reports/)")
+    parser.add_argument("--require", choices=("filtering", "choice"), action="append", default=[],
+                        help="exit 1 unless the scheme fits this setting (Table VIII); may be repeated")
+    parser.add_argument("--classes", metavar="LO..HI", default=None,
+                        help="check a formula spec at every class count in the range (e.g. 2..8)")
+    parser.add_argument("--cross-check", action="store_true",
+                        help="decide every property a second time by an independent method; exit 1 on disagreement")
+    parser.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                        help="time limit per solver question for symbolic parameters (default 20)")
+    parser.add_argument("--rlimit", type=int, default=None, metavar="UNITS",
+                        help="z3 resource limit per solver question (deterministic, unlike --timeout)")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="address-space limit for this process; exceeding it gives no verdict, not a crash")
+    parser.add_argument("--no-cache", action="store_true", help="verify afresh even when a cached result exists")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--width", type=int, default=None, help="console width (default: terminal or 120)")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    return parser
+
+
+def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    if argv[:1] == ["schema"] and not os.path.exists("schema"):
+        from verifier.spec.schema import schema_text
+
+        stdout.write(schema_text())
+        return EXIT_OK
+    if argv[:1] == ["explain"] and not os.path.exists("explain"):
+        return _explain(argv[1:], stdout, stderr)
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.help:
+            parser.print_help(file=stdout)
+            return EXIT_OK
+        if args.version:
+            print(f"verify {__version__}", file=stdout)
+            return EXIT_OK
+        if not args.paths:
+            raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
+        paths = spec_paths(args.paths)
+        if args.classes:
+            from verifier.analysis.class_sweep import parse_range
+
+            parse_range(args.classes)
+            if args.format == "junit":
+                raise UsageError("--format junit reports one test case per property; use it without --classes")
+    except UsageError as exc:
+        print(f"verify: usage error: {exc}", file=stderr)
+        return EXIT_INVALID
+    limits.apply(rlimit=args.rlimit, memory_mb=args.memory)
+    outcomes = _run_all(paths, args, stdout, stderr)
+    return _report(outcomes, args, stdout, stderr)
+
+
+def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    from verifier.properties.explain import explain
+
+    if len(argv) > 1 or (argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        print("verify: usage error: verify explain [PROPERTY], e.g. verify explain P4", file=stderr)
+        return EXIT_INVALID
+    try:
+        stdout.write(explain(None if not argv or argv[0] in ("-h", "--help") else argv[0]))
+    except KeyError:
+        print(f"verify: usage error: unknown property {argv[0]!r}; expected P1..P10 or a property name such as "
+              "'non-dominance' (verify explain lists them)", file=stderr)
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
+    """Width and colour of the console report: the terminal's, or 120 columns without colour in a pipe."""
+    terminal = hasattr(stdout, "isatty") and stdout.isatty()
+    color = args.color == "always" or (args.color == "auto" and terminal and "NO_COLOR" not in os.environ)
+    width = args.width or (shutil.get_terminal_size((80, 24)).columns if terminal else DEFAULT_WIDTH)
+    return width, color
+
+
+def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Outcome]:
+    width, color = _output_style(stdout, args)
+    show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
+    outcomes = []
+    with Progress(console=Console(file=stderr), transient=True, disable=not show_progress) as progress:
+        task = progress.add_task("verifying", total=len(paths))
+        for path in paths:
+            progress.update(task, description=f"verifying {os.path.basename(path)}")
+            outcome = run(path, args, width, color,
+                          step=lambda text: progress.update(task, description=f"verifying {text}"))
+            outcomes.append(outcome)
+            if args.format == "text" and not outcome.error:  # stream reports as they finish
+                if len(outcomes) > 1:
+                    terminal.console(stdout, width, color).print(Rule())
+                if outcome.cached_at:
+                    print(f"(cached result from {outcome.cached_at} for this exact spec, options and verify "
+                          f"{__version__}; --no-cache to verify afresh)", file=stdout)
+                stdout.write(outcome.text)
+            if outcome.error:
+                print(outcome.error, file=stderr)
+            progress.advance(task)
+    return outcomes
+
+
+def _report(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO) -> int:
+    records = []
+    for o in outcomes:
+        record = dict(o.record)
+        if o.cached_at:
+            record["cached"] = {"stored_at": o.cached_at, "verify_version": __version__}
+        records.append(record)
+    if args.format == "json":
+        json.dump(records[0] if len(records) == 1 else records, stdout, indent=2, ensure_ascii=False)
+        stdout.write("\n")
+    elif args.format == "junit":
+        from verifier.report.junit import to_junit
+
+        stdout.write(to_junit(records))
+    unfit = [f"{o.path} does not fit the {s} setting" for o in outcomes if not o.error
+             for s in args.require if o.fits.get(s) is not True]
+    if args.format == "text" and len(outcomes) > 1:
+        valid = [o for o in outcomes if not o.error]
+        unmet = [o.path for o in valid if not o.expectations_met]
+        print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
+              f"expectations" + "".join(f"\n  {p}: expectations not met" for p in unmet), file=stdout)
+    for line in unfit:
+        print(f"verify: required setting not fitted: {line}", file=stderr)
+    disagreements = [d for o in outcomes for d in o.disagreements]
+    for line in disagreements:
+        print(f"verify: CROSS-CHECK DISAGREEMENT: {line}", file=stderr)
+    if any(o.error for o in outcomes):
+        return EXIT_INVALID
+    if disagreements or unfit or not all(o.expectations_met for o in outcomes):
+        return EXIT_UNMET
+    return EXIT_OK
+
+
+def main() -> int:
+    try:
+        return check(sys.argv[1:], sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        print("verify: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,144 @@
+"""The symbolic engine: decide each property for every admissible parameter value with z3.
+
+`holds` rests on z3's unsat answer for (assumptions ∧ violation); `fails` on a model whose exact parameter
+values are substituted back into the spec and re-checked by the exact numeric engine and by the independent
+checker, which the caller passes in as `recheck` (the checker sits above the engines in the pipeline).
+Terms z3 cannot express go to the interval engine; a time limit or an unreadable model gives `unknown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+import z3
+
+from verifier.engines import obligations
+from verifier.formula.enclose import Unsupported
+from verifier.engines.enumerate import EnumerationEngine
+from verifier.errors import SpecError
+from verifier import limits
+from verifier.limits import DEFAULT_TIMEOUT_MS
+from verifier.properties import PROPERTIES, Property
+from verifier.scheme import Scheme, build_scheme
+from verifier.verdict import Evidence, PropertyResult, Verdict
+from verifier.engines.smt_translate import Translator, model_value
+
+Recheck = Callable[[Scheme, list[PropertyResult]], None]  # re-checks results in place (downgrades)
+
+
+class SmtEngine:
+    def __init__(self, scheme: Scheme, recheck: Recheck, timeout_ms: int = DEFAULT_TIMEOUT_MS):
+        self.scheme = scheme
+        self.recheck = recheck
+        self.timeout_ms = timeout_ms
+        self.ctx = z3.Context()  # a fresh context per scheme: answers must not depend on earlier queries
+        self.translator = Translator(self.ctx)
+        self.unsupported_assumptions = ""
+        try:
+            self.assumptions = [self.translator.boolean(c) for c, _ in scheme.assumptions]
+        except Unsupported as exc:  # e.g. exp or log in an assumption: no solver question can be asked
+            self.assumptions = []
+            self.unsupported_assumptions = str(exc)
+
+    # -- solver plumbing ------------------------------------------------------------------------------------
+    def solve(self, *formulas: z3.BoolRef, extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+        solver = z3.Solver(ctx=self.ctx)
+        solver.set("timeout", self.timeout_ms)
+        if limits.RLIMIT:
+            solver.set("rlimit", limits.RLIMIT)
+        solver.add(*self.assumptions, *self.translator.side, *extra, *formulas)
+        answer = solver.check()
+        if answer == z3.sat:
+            return answer, solver.model(), ""
+        return answer, None, solver.reason_unknown() if answer == z3.unknown else ""
+
+    def parameters_of(self, model: z3.ModelRef) -> dict[str, sp.Expr]:
+        """Exact values of every symbolic parameter in a model (unconstrained ones default to 0)."""
+        out = {}
+        for symbol in self.scheme.symbols:
+            value = model.eval(self.translator.var(symbol.name), model_completion=True)
+            out[symbol.name] = model_value(value)
+        return out
+
+    # -- checks before any property ----------------------------------------------------------------------------
+    def admissible(self) -> tuple[bool | None, str]:
+        if self.unsupported_assumptions:
+            return None, f"the assumptions are beyond the SMT encoding ({self.unsupported_assumptions})"
+        answer, _, reason = self.solve()
+        if answer == z3.unsat:
+            return False, "no parameter value satisfies the assumptions"
+        return (True, "") if answer == z3.sat else (None, f"z3 could not decide the assumptions ({reason})")
+
+    def check_defined(self) -> list[tuple[sp.Basic, str]]:
+        """Every formula must be defined for every admissible value (a divisor never 0, a radicand >= 0...).
+        Raises SpecError with the breaking value; returns the conditions z3 could not settle (the caller must
+        certify them otherwise, or give no verdict)."""
+        unsettled = []
+        for condition, text in self.scheme.side_conditions:
+            try:
+                negated = z3.Not(self.translator.boolean(condition))
+            except Unsupported:
+                unsettled.append((condition, text))
+                continue
+            answer, model, _ = self.solve(negated)
+            if answer == z3.unknown:
+                unsettled.append((condition, text))
+            if answer == z3.sat:
+                values = ", ".join(f"{k} = {v}" for k, v in self.parameters_of(model).items())
+                spec = self.scheme.spec
+                mark = spec.marks.get("assume") or spec.marks.get("")
+                raise SpecError(f"a formula is undefined for some admissible parameter values ({text} fails at "
+                                f"{values})", file=spec.path, key="assume", line=mark.line if mark else None,
+                                column=mark.column if mark else None,
+                                expected="assumptions that keep every formula defined")
+        return unsettled
+
+    # -- properties ------------------------------------------------------------------------------------------------
+    def decide(self, prop: Property) -> PropertyResult:
+        try:
+            bad = obligations.violation(self.scheme, prop)
+            formula = self.translator.boolean(bad.formula)
+        except Unsupported as exc:
+            return _unknown(prop, f"the SMT encoding cannot express it: {exc}", unsupported=True)
+        answer, model, reason = self.solve(formula)
+        if answer == z3.unsat:
+            return PropertyResult(prop, Verdict.HOLDS, Evidence("proof", instances=0),
+                                  reason="z3 proved that no admissible parameter value violates it (unsat)")
+        if answer == z3.unknown:
+            return _unknown(prop, f"z3 gave no answer ({reason or 'unknown'}; limit {self.timeout_ms} ms)")
+        return self.confirm(prop, self.parameters_of(model))
+
+    def confirm(self, prop: Property, values: dict[str, sp.Expr]) -> PropertyResult:
+        """Substitute the solver's values into the spec and let the exact engine and the checker re-check."""
+        try:
+            concrete = build_scheme(self.scheme.spec, values=values, classes=self.scheme.classes)
+        except SpecError as exc:
+            return _unknown(prop, f"the solver's values {values} are not admissible on substitution: {exc}")
+        result = EnumerationEngine(concrete).decide(prop)
+        self.recheck(concrete, [result])
+        if result.verdict is not Verdict.FAILS:
+            return _unknown(prop, f"z3 reported a violation at {values}, but the exact re-check gives "
+                                  f"{result.verdict.value} ({result.reason})")
+        result.evidence.parameters = values
+        result.evidence.concrete = concrete
+        result.reason = "at the admissible parameter values " + ", ".join(f"{k} = {v}" for k, v in values.items())
+        return result
+
+    def holds_somewhere(self, prop: Property) -> dict[str, sp.Expr] | None:
+        """An admissible value where the property holds, if there is one (for regions and reports)."""
+        try:
+            good = obligations.satisfaction(self.scheme, prop)
+            answer, model, _ = self.solve(self.translator.boolean(good.formula))
+        except Unsupported:
+            return None
+        return self.parameters_of(model) if answer == z3.sat else None
+
+    def decide_all(self) -> list[PropertyResult]:
+        return [self.decide(p) for p in PROPERTIES]
+
+
+def _unknown(prop: Property, reason: str, unsupported: bool = False) -> PropertyResult:
+    result = PropertyResult(prop, Verdict.UNKNOWN, Evidence("none"), reason=reason)
+    result.unsupported = unsupported
+    return result

@@ -1,0 +1,147 @@
+"""Guarded exact arithmetic for the formula language: division, powers, min/max, and side conditions.
+
+Each operation raises `BuiltinError` with a plain explanation when its arguments make no sense (division by
+zero, a negative number to a fractional power, huge powers, ...). With symbolic parameters, definedness
+becomes a side condition (divisor != 0, base >= 0) collected for the symbolic engine to prove.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+import sympy as sp
+
+from verifier.formula import certified
+
+MAX_EXPONENT = 1000
+MAX_RESULT_BITS = 200_000
+
+
+class BuiltinError(Exception):
+    def __init__(self, message: str, expected: str | None = None):
+        super().__init__(message)
+        self.expected = expected
+
+
+# Where a value depends on parameters, definedness becomes a condition (divisor != 0, radicand >= 0, ...)
+# that the symbolic engine must prove from the assumptions. Outside `collecting`, there is nowhere to put it.
+_SIDE_CONDITIONS: ContextVar[list | None] = ContextVar("side_conditions", default=None)
+_GUARDS: ContextVar[tuple] = ContextVar("side_condition_guards", default=())
+
+
+@contextmanager
+def guarded(condition: sp.Basic):
+    """Inside one branch of `a if cond else b` on parameters, a side condition only matters where the branch
+    is taken: it becomes cond => side."""
+    token = _GUARDS.set(_GUARDS.get() + (condition,))
+    try:
+        yield
+    finally:
+        _GUARDS.reset(token)
+
+
+@contextmanager
+def collecting():
+    """Collect the side conditions of the formulas evaluated inside the block."""
+    sink: list[tuple[sp.Basic, str]] = []
+    token = _SIDE_CONDITIONS.set(sink)
+    try:
+        yield sink
+    finally:
+        _SIDE_CONDITIONS.reset(token)
+
+
+def require(condition: sp.Basic, text: str) -> None:
+    if condition is sp.true or condition is True:
+        return
+    if condition is sp.false or condition is False:
+        raise BuiltinError(f"undefined: {text} fails")
+    guards = _GUARDS.get()
+    if guards:
+        condition = sp.Or(sp.Not(sp.And(*guards)), condition)
+        if condition is sp.true:
+            return
+    sink = _SIDE_CONDITIONS.get()
+    if sink is None:
+        raise BuiltinError(f"cannot decide whether {text}")
+    sink.append((condition, text))
+
+
+def symbolic(*values) -> bool:
+    return any(isinstance(v, sp.Basic) and not v.is_Number and v.free_symbols for v in values)
+
+
+def numbers(values, what: str) -> list[sp.Expr]:
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, sp.Expr):
+            raise BuiltinError(f"{what} needs numbers, got {type(v).__name__}", expected="numbers")
+        out.append(v)
+    return out
+
+
+def list_arg(args, name: str) -> list[sp.Expr]:
+    """Accept f([a, b, c]) and f(a, b, c)."""
+    if len(args) == 1 and isinstance(args[0], tuple):
+        values = list(args[0])
+    else:
+        values = list(args)
+    if not values:
+        raise BuiltinError(f"{name} of an empty list", expected="at least one value")
+    return numbers(values, name)
+
+
+def sign_of(x: sp.Expr) -> int:
+    s = certified.sign(x)
+    if s.value is None:
+        raise BuiltinError(f"cannot decide the sign of {x} exactly ({s.reason})")
+    return s.value
+
+
+def divide(a, b):
+    if symbolic(b):
+        require(sp.Ne(b, 0), f"the divisor {b} is not 0")
+        return a / b
+    if sign_of(b) == 0:
+        raise BuiltinError("division by zero", expected="a non-zero divisor")
+    return a / b
+
+
+def power(base, exponent):
+    if symbolic(base, exponent):
+        if exponent.is_Integer:
+            if exponent < 0:
+                require(sp.Ne(base, 0), f"the base {base} of a negative power is not 0")
+        else:
+            require(sp.Ge(base, 0), f"the base {base} of a fractional power is >= 0")
+            if not (exponent.is_Rational and exponent > 0):
+                require(sp.Or(sp.Gt(base, 0), sp.Gt(exponent, 0)), f"{base} ** {exponent} is defined")
+        return base**exponent
+    if exponent.is_Rational and abs(exponent) > MAX_EXPONENT:
+        raise BuiltinError(f"exponent {exponent} is too large", expected=f"|exponent| <= {MAX_EXPONENT}")
+    if base.is_Rational and exponent.is_Integer:
+        bits = max(abs(base.p).bit_length(), base.q.bit_length())
+        if bits * abs(int(exponent)) > MAX_RESULT_BITS:
+            raise BuiltinError("the power is too large to compute exactly", expected="a smaller power")
+    if not exponent.is_Integer:
+        s = sign_of(base)
+        if s < 0:
+            raise BuiltinError("a negative number to a fractional power is not real", expected="a base >= 0")
+        if s == 0 and sign_of(exponent) < 0:
+            raise BuiltinError("0 to a negative power", expected="a positive base")
+    elif sign_of(base) == 0 and exponent < 0:
+        raise BuiltinError("0 to a negative power (division by zero)", expected="a positive base")
+    return base**exponent
+
+
+def pick(values: list[sp.Expr], want: int) -> sp.Expr:
+    """min (want=-1) or max (want=1), chosen by certified comparison; ties are harmless (equal values)."""
+    best = values[0]
+    for v in values[1:]:
+        s = certified.compare(v, best)
+        if s.value is None:
+            return sp.Min(*values) if want < 0 else sp.Max(*values)
+        if s.value == want:
+            best = v
+    return best

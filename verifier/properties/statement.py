@@ -1,0 +1,94 @@
+"""The vocabulary the ten properties are written in: terms, comparisons, quantifiers, and `Property`.
+
+Each property is a quantifier prefix over (Y, y, y2) followed by an atom built from a few terms:
+  cost(Y, y)    c_Y(y), the extended matrix entry
+  mean(Y, y)    c̄_Y(y), the mean of the determinate costs c_ŷ(y) over ŷ in Y
+  min / max     min / max of c_ŷ(y) over ŷ in Y
+  sorted(Y, y)  C_Y(y), the sorted vector (c_ŷ(y))_{ŷ in Y}
+  possible(Y)   ∃ p in the simplex: E_p[c_Y] < min_{ŷ in Y} E_p[c_ŷ]   (Definition 4)
+Engines (enumeration, LP, and later SMT or intervals) interpret these definitions; none keeps its own copy.
+Y always ranges over indeterminate sets (|Y| >= 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # "cost" | "mean" | "min" | "max" | "sorted"
+    cls: str = "y"  # which class variable: "y" or "y2"
+
+    def describe(self) -> str:
+        v = "y′" if self.cls == "y2" else "y"
+        return {"cost": f"c_Y({v})", "mean": f"c̄_Y({v})", "min": f"min_ŷ∈Y c_ŷ({v})",
+                "max": f"max_ŷ∈Y c_ŷ({v})", "sorted": f"C_Y({v})"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Compare:
+    op: str  # "<", "<=", ">=", "==", "!=" ; on "sorted" terms only "==" and "!=" (multiset equality)
+    lhs: Term
+    rhs: Term
+
+    def describe(self) -> str:
+        sym = {"<": "<", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}[self.op]
+        return f"{self.lhs.describe()} {sym} {self.rhs.describe()}"
+
+
+@dataclass(frozen=True)
+class Implies:
+    premise: Compare
+    conclusion: Compare
+
+    def describe(self) -> str:
+        return f"{self.premise.describe()} ⇒ {self.conclusion.describe()}"
+
+
+@dataclass(frozen=True)
+class Both:
+    first: Compare
+    second: Compare
+
+    def describe(self) -> str:
+        return f"{self.first.describe()} and {self.second.describe()}"
+
+
+@dataclass(frozen=True)
+class Possible:
+    def describe(self) -> str:
+        return "∃p: E_p[c_Y] < min_ŷ∈Y E_p[c_ŷ]"
+
+
+Atom = Compare | Implies | Both | Possible
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    kind: str  # "forall" | "exists"
+    var: str  # "Y" | "y" | "y2"
+    domain: str  # for Y: "indeterminate"; for y, y2: "classes" | "in Y" | "not in Y"
+
+    def describe(self) -> str:
+        v = {"Y": "Ŷ", "y": "y", "y2": "y′"}[self.var]
+        where = {"indeterminate": "indeterminate Ŷ", "classes": "Ω", "in Y": "Ŷ", "not in Y": "Ω∖Ŷ"}[self.domain]
+        distinct = " (y′ ≠ y)" if self.var == "y2" else ""
+        q = "∀" if self.kind == "forall" else "∃"
+        return f"{q} {v} ∈ {where}{distinct}" if self.var != "Y" else f"{q} {where}"
+
+
+@dataclass(frozen=True)
+class Property:
+    id: str
+    name: str
+    quantifiers: tuple[Quantifier, ...]
+    atom: Atom
+    plain: str  # one sentence for people
+
+    @property
+    def number(self) -> int:
+        return int(self.id[1:])
+
+    def statement(self) -> str:
+        return ", ".join(q.describe() for q in self.quantifiers) + ": " + self.atom.describe()

@@ -1,0 +1,176 @@
+"""The console report (rich): matrix, possibility of every set, verdicts, fit to filtering and choice."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from verifier.report import words
+from verifier.analysis.pipeline import Analysis
+from verifier.properties.settings import LEVELS, TABLE_VIII
+from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
+from verifier.report.text_grid import grid
+from verifier.verdict import Truth, Verdict
+
+VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
+
+
+def to_text(analysis: Analysis, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    return render_to_text(lambda console: render(analysis, console), width, color)
+
+
+def render(analysis: Analysis, console: Console) -> None:
+    console.print(_header(analysis))
+    console.print(_matrix(analysis))
+    console.print(_symbolic_possibility(analysis) if analysis.symbolic else _possibility(analysis))
+    if analysis.decision is not None:
+        console.print(_decision(analysis))
+    console.print(_properties(analysis))
+    console.print(_settings(analysis))
+    if analysis.expectations:
+        console.print(_expectations(analysis))
+    if analysis.cross_checks:
+        console.print(_cross_checks(analysis))
+
+
+def _header(a: Analysis) -> Panel:
+    s = a.spec
+    lines = [Text(s.name, style="bold"), Text(f"spec: {s.path}")]
+    lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
+    if a.scheme.parameters:
+        shown = ", ".join(f"{k} = {_param(v)}" if not _is_symbol(v) else f"{k} (symbolic)"
+                          for k, v in a.scheme.parameters.items())
+        lines.append(Text(f"parameters: {shown}"))
+    if a.scheme.assumptions:
+        lines.append(Text("assumptions: " + "; ".join(text for _, text in a.scheme.assumptions)))
+    if a.symbolic is not None and a.symbolic.admissible is not True:
+        lines.append(Text("no admissible parameter value: " + a.results[0].reason, style="bold yellow"))
+    if s.source:
+        lines.append(Text(f"source: {s.source}"))
+    if s.description:
+        lines.append(Text(s.description.strip(), style="dim"))
+    if s.setting:
+        lines.append(Text(f"intended setting: {s.setting}"))
+    for note in a.scheme.notes:
+        lines.append(Text(f"note: {note}", style="yellow"))
+    return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
+
+
+def _is_symbol(value) -> bool:
+    values = value if isinstance(value, tuple) else (value,)
+    return any(getattr(v, "is_Symbol", False) for v in values)
+
+
+def _param(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def _matrix(a: Analysis) -> Text:
+    s = a.scheme
+    short = s.K > 5
+    rows = [[s.label(m).replace(", ", ",") if short else s.label(m),
+             *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in s.all_sets]
+    return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
+                ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
+                breaks={s.K}, caption="entries that are not fractions are irrational, shown as 4-digit decimals; "
+                "exact values in --format json"
+                if short else None)
+
+
+def _possibility(a: Analysis) -> Text:
+    s = a.scheme
+    possible = sum(e.status is Truth.TRUE for e in a.possibility)
+    status = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
+    rows = [[s.label(e.members), status[e.status], words.possibility(s, e).split(": ", 1)[1]]
+            for e in a.possibility]
+    return grid(f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets can be "
+                "optimal; every certificate is exact and re-checked", ["Y", "status", "evidence"], rows)
+
+
+def _symbolic_possibility(a: Analysis) -> Text:
+    s = a.scheme
+    rows = []
+    for e in a.symbolic.possibility:
+        example = []
+        if e.possible_at:
+            example.append(f"possible at {words.values(e.possible_at)}")
+        if e.impossible_at:
+            example.append(f"impossible at {words.values(e.impossible_at)}")
+        rows.append([s.label(e.members), e.status, e.undecided or "; ".join(example)])
+    return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
+                ["Y", "status", "evidence"], rows)
+
+
+def _decision(a: Analysis) -> Text:
+    d = a.decision
+    rows = [[f"{words.number(r.low)} … {words.number(r.high)}", ", ".join(a.scheme.label(m) for m in r.optimal)]
+            for r in d.regions]
+    return grid(f"Optimal prediction as a function of {d.variable} (cf. the paper's Fig. 2); boundaries are exact",
+                [d.variable, "optimal prediction(s)"], rows)
+
+
+def _properties(a: Analysis) -> Table:
+    table = Table(title="Properties (Yang, Destercke & Masson 2017)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("", style="bold")
+    table.add_column("property")
+    table.add_column("verdict")
+    table.add_column("evidence", ratio=1)
+    for r in a.results:
+        verdict = Text(r.verdict.value + (" (tight)" if r.tight else ""), style=VERDICT_STYLE[r.verdict])
+        evidence = words.explain(r, a.scheme)
+        if r.checked and r.evidence.kind in ("counterexample", "witness", "certificates"):
+            evidence += " [re-checked independently]"
+        table.add_row(r.property.id, r.property.name, verdict, Text(evidence))
+    return table
+
+
+def _settings(a: Analysis) -> Table:
+    table = Table(title="Fit to the paper's Table VIII", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("setting", style="bold")
+    for i in range(1, 11):
+        table.add_column(f"P{i}", justify="center")
+    table.add_column("fit")
+    by_id = a.by_id
+    marks = {Verdict.HOLDS: "✓", Verdict.FAILS: "✗", Verdict.UNKNOWN: "?"}
+    for setting, levels in TABLE_VIII.items():
+        fit = a.settings[setting]
+        cells = [f"{levels[pid]}{marks[by_id[pid].verdict]}" for pid in levels]
+        style = {True: "green", False: "red", None: "yellow"}[fit.fits]
+        name = setting + (" (intended)" if a.spec.setting == setting else "")
+        table.add_row(name, *map(Text, cells), Text(fit.label, style=f"bold {style}"))
+    notes = []
+    for setting, fit in a.settings.items():
+        if fit.failing_necessary:
+            notes.append(f"{setting}: necessary {', '.join(fit.failing_necessary)} fail(s)")
+        if fit.unknown_necessary:
+            notes.append(f"{setting}: necessary {', '.join(fit.unknown_necessary)} undecided")
+        notes += [f"{setting}: warning: {w}" for w in fit.warnings]
+    table.caption = Text("\n".join(notes + [", ".join(f"{k} = {v}" for k, v in LEVELS.items())]))
+    table.caption_justify = "left"
+    return table
+
+
+def _expectations(a: Analysis) -> Table:
+    table = Table(title="Expectations (expect:)", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("property")
+    table.add_column("expected")
+    table.add_column("actual")
+    table.add_column("")
+    for e in a.expectations:
+        table.add_row(e.property_id, e.expected, e.actual,
+                      Text("met", "green") if e.met else Text("NOT MET", "bold red"))
+    return table
+
+
+def _cross_checks(a: Analysis) -> Text:
+    rows = []
+    for c in a.cross_checks:
+        status = "DISAGREES" if c.disagrees else ("agrees" if c.second is not None else "skipped")
+        rows.append([c.property_id, c.first, c.second or "—", status, c.note or c.method])
+    return grid("Cross-check: every property decided again by an independent method",
+                ["", "reported", "second", "", "second method / note"], rows)

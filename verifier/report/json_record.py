@@ -1,0 +1,129 @@
+"""The JSON report (DESIGN.md §4): exact values as strings, decimals beside them."""
+
+from __future__ import annotations
+
+from verifier.version import __version__
+from verifier.report import words
+from verifier.analysis.pipeline import Analysis
+from verifier.properties.settings import TABLE_VIII
+from verifier.verdict import Comparison, SetPossibility, Truth
+
+
+def _exact(value) -> str | list[str]:
+    if isinstance(value, tuple):
+        return [_exact(v) for v in value]
+    return str(value)
+
+
+def _decimal(value) -> float | list[float] | None:
+    if isinstance(value, tuple):
+        return [_decimal(v) for v in value]
+    return None if value.free_symbols else float(words.decimal(value))
+
+
+def to_json(a: Analysis) -> dict:
+    s = a.scheme
+    return {
+        "spec": a.spec.path,
+        "name": a.spec.name,
+        "verify_version": __version__,
+        "classes": list(s.classes),
+        "parameters": _parameters(a),
+        "assumptions": [text for _, text in s.assumptions],
+        "symbolic": a.symbolic is not None,
+        "notes": list(s.notes),
+        "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
+                    "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
+        "possibility": [_possibility(s, e) for e in a.possibility] if a.symbolic is None else [
+            {"Y": _names(s, e.members), "status": e.status,
+             "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
+             "reason": e.undecided or None} for e in a.symbolic.possibility],
+        "properties": {r.property.id: _property(a, r) for r in a.results},
+        "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
+                            "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
+                            "levels": TABLE_VIII[name]} for name, fit in a.settings.items()},
+        "decision": None if a.decision is None else {
+            "variable": a.decision.variable,
+            "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}
+                        for r in a.decision.regions]},
+        "expect": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
+                   for e in a.expectations},
+        "expectations_met": a.expectations_met,
+        "cross_check": [{"property": c.property_id, "reported": c.first, "second": c.second,
+                         "agrees": None if c.second is None else not c.disagrees, "method": c.method,
+                         "note": c.note or None} for c in a.cross_checks],
+        "seconds": round(a.seconds, 3),
+    }
+
+
+def _names(s, members) -> list[str]:
+    return [s.classes[i] for i in sorted(members)]
+
+
+def _parameters(a: Analysis) -> dict[str, str]:
+    """Fixed values exactly; symbolic parameters as "symbolic"."""
+    out = {}
+    for name, value in a.scheme.parameters.items():
+        values = value if isinstance(value, tuple) else (value,)
+        names = [f"{name}[{c}]" for c in a.scheme.classes] if isinstance(value, tuple) else [name]
+        out.update({n: "symbolic" if v.is_Symbol else str(v) for n, v in zip(names, values)})
+    return out
+
+
+def _values(values: dict | None) -> dict[str, str] | None:
+    return None if values is None else {k: str(v) for k, v in values.items()}
+
+
+def _possibility(s, e: SetPossibility) -> dict:
+    out = {"Y": _names(s, e.members),
+           "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
+           "method": e.method}
+    if e.witness is not None:
+        out["witness"] = {"p": {s.classes[i]: str(v) for i, v in enumerate(e.witness)},
+                          "margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin))}
+    if e.certificate is not None:
+        out["certificate"] = {"lambda": {s.classes[h]: str(v) for h, v in sorted(e.certificate.items())}}
+    if e.reason:
+        out["reason"] = e.reason
+    return out
+
+
+def _comparison(c: Comparison) -> dict:
+    lhs, rhs = c.sides
+    return {"comparison": c.text, "truth": c.truth.value, "lhs": _exact(lhs.value), "rhs": _exact(rhs.value),
+            "lhs_decimal": _decimal(lhs.value), "rhs_decimal": _decimal(rhs.value)}
+
+
+def _property(a: Analysis, r) -> dict:
+    s, ev = a.scheme, r.evidence
+    out = {"name": r.property.name, "verdict": r.verdict.value, "statement": r.property.statement(),
+           "explanation": words.explain(r, s), "reason": r.reason or None, "tight": r.tight,
+           "checked": r.checked, "check": r.check_note or None, "instances": ev.instances}
+    if r.region or r.holds_at:
+        out["region"] = r.region
+        out["holds_at"] = _values(r.holds_at)
+    if ev.parameters is not None:
+        s = ev.concrete
+    if ev.binding is not None and ev.kind in ("counterexample", "witness"):
+        item: dict = {"Y": _names(s, ev.binding.members)}
+        if ev.parameters is not None:
+            item["parameters"] = _values(ev.parameters)
+        if ev.binding.y is not None:
+            item["y"] = s.classes[ev.binding.y]
+        if ev.binding.y2 is not None:
+            item["y2"] = s.classes[ev.binding.y2]
+        if r.property.id == "P1":
+            entry = next(e for e in ev.possibility if e.members == ev.binding.members)
+            item.update(_possibility(s, entry))
+        elif ev.comparisons:
+            main = _comparison(ev.comparisons[-1])
+            item.update({k: v for k, v in main.items() if k != "truth"})
+            item["comparisons"] = [_comparison(c) for c in ev.comparisons]
+        out["witness" if ev.kind == "witness" else "counterexample"] = item
+    if r.property.id == "P1" and ev.kind == "certificates":
+        out["counterexample"] = {"certificates": [_possibility(s, e) for e in ev.possibility]}
+        if ev.parameters is not None:
+            out["counterexample"]["parameters"] = _values(ev.parameters)
+    elif ev.parameters is not None and "counterexample" not in out:  # e.g. P9: no witness anywhere
+        out["counterexample"] = {"parameters": _values(ev.parameters)}
+    return out

@@ -1,0 +1,41 @@
+"""The Markdown report, for pull-request comments and design reviews."""
+
+from __future__ import annotations
+
+from verifier.analysis.pipeline import Analysis
+from verifier.properties.settings import LEVELS, TABLE_VIII
+from verifier.report import words
+from verifier.report.tables import MAX_ROWS, matrix_rows, possibility_rows, summary
+
+
+def _md_table(headers, rows) -> list[str]:
+    clean = lambda cell: str(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    out = ["| " + " | ".join(map(clean, headers)) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(map(clean, row)) + " |" for row in rows[:MAX_ROWS]]
+    if len(rows) > MAX_ROWS:
+        out.append(f"\n… and {len(rows) - MAX_ROWS} more rows (all in the JSON report)")
+    return out
+
+
+def markdown(a: Analysis) -> str:
+    s = a.scheme
+    out = [f"# {a.spec.name}", "", f"Spec: `{a.spec.path}`" + (f" — source: {a.spec.source}" if a.spec.source else ""), ""]
+    out += summary(a) + ["", "## Properties", ""]
+    out += _md_table(["", "property", "verdict", "evidence"],
+                     [[r.property.id, r.property.name, f"**{r.verdict.value}**" + (" (tight)" if r.tight else ""),
+                       words.explain(r, s)] for r in a.results])
+    out += ["", "## Fit to the filtering and choice settings", ""]
+    out += _md_table(["setting", *[f"P{i}" for i in range(1, 11)], "fit"],
+                     [[name, *[f"{lvl} {a.by_id[pid].verdict.value}" for pid, lvl in TABLE_VIII[name].items()],
+                       a.settings[name].label] for name in TABLE_VIII])
+    for name, fit in a.settings.items():
+        out += [f"- {name}: {w}" for w in fit.warnings]
+    out += ["", ", ".join(f"{k} = {v}" for k, v in LEVELS.items()), "", "## Extended cost matrix", ""]
+    out += _md_table(["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a))
+    out += ["", "## Possibility of each indeterminate set (Definition 4)", ""]
+    out += _md_table(["Y", "status", "evidence"], possibility_rows(a))
+    if a.expectations:
+        out += ["", "## Expectations", ""]
+        out += _md_table(["property", "expected", "actual", ""],
+                         [[e.property_id, e.expected, e.actual, "met" if e.met else "**NOT MET**"] for e in a.expectations])
+    return "\n".join(out) + "\n"

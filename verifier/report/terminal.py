@@ -1,0 +1,22 @@
+"""Rendering a rich report to text: the one place that decides width and colour of console output."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import TextIO
+
+from rich.console import Console
+
+DEFAULT_WIDTH = 120  # when the output is not a terminal
+
+
+def console(file: TextIO, width: int | None = DEFAULT_WIDTH, color: bool = False) -> Console:
+    return Console(file=file, width=width, force_terminal=color, no_color=not color,
+                   color_system="auto" if color else None, highlight=False, emoji=False, soft_wrap=False)
+
+
+def render_to_text(render: Callable[[Console], None], width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    buffer = io.StringIO()
+    render(console(buffer, width, color))
+    return buffer.getvalue()

@@ -1,0 +1,114 @@
+"""Evidence in plain words, and exact numbers shown with their decimals (display only, never a decision)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import sympy as sp
+
+from verifier.formula import certified
+from verifier.scheme import Scheme
+from verifier.verdict import Comparison, PropertyResult, SetPossibility, Truth, Verdict
+
+MAX_EXACT_CHARS = 28
+
+
+@lru_cache(maxsize=100_000)
+def exact(value: sp.Expr) -> str:
+    return str(value)
+
+
+@lru_cache(maxsize=100_000)
+def decimal(value: sp.Expr) -> str:
+    x = certified.to_float(value)
+    return f"{x:.4g}" if x != 0 else "0"
+
+
+def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
+    """'1/4 (0.25)', '2', or for long irrational forms 'sqrt(2)/2 ≈ 0.7071' (short: decimals only)."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(number(v, short=True) for v in value) + ")"
+    if value.free_symbols:
+        return exact(value)
+    if value.is_Integer:
+        return exact(value)
+    if short and not value.is_Rational:
+        return decimal(value) if bare else "≈ " + decimal(value)
+    text = exact(value)
+    if short or len(text) > MAX_EXACT_CHARS:
+        return ("" if value.is_Rational else "≈ ") + (text if value.is_Rational and len(text) <= 12
+                                                     else decimal(value))
+    return f"{text} ({decimal(value)})" if value.is_Rational else f"{text} ≈ {decimal(value)}"
+
+
+def distribution(scheme: Scheme, values, over=None) -> str:
+    over = range(scheme.K) if over is None else over
+    return "(" + ", ".join(f"{scheme.classes[i]}: {values[k]}" for k, i in enumerate(over)) + ")"
+
+
+def comparison(c: Comparison) -> str:
+    parts = [f"{side.label} = {number(side.value)}" for side in c.sides]
+    verdict = {Truth.TRUE: "true", Truth.FALSE: "false", Truth.UNKNOWN: "undecided"}[c.truth]
+    return f"{c.text} is {verdict} ({'; '.join(parts)})"
+
+
+def possibility(scheme: Scheme, entry: SetPossibility) -> str:
+    if entry.status is Truth.TRUE:
+        p = distribution(scheme, entry.witness)
+        return f"possible: p = {p} gives E_p[c_Y] below every member by {number(entry.margin, short=True)}"
+    if entry.status is Truth.FALSE:
+        order = sorted(entry.certificate)
+        lam = distribution(scheme, [entry.certificate[h] for h in order], order)
+        return f"impossible: c_Y ≥ Σ λ_ŷ c_ŷ element-wise with λ = {lam}"
+    return f"undecided: {entry.reason}"
+
+
+def values(parameters: dict) -> str:
+    return ", ".join(f"{k} = {number(v)}" for k, v in parameters.items())
+
+
+def explain(result: PropertyResult, scheme: Scheme) -> str:
+    """One paragraph: what was found, and on what it rests."""
+    ev, verdict = result.evidence, result.verdict
+    region = f"; it holds exactly where {result.region}" if result.region else (
+        f"; it holds at other admissible values, e.g. {values(result.holds_at)}" if result.holds_at else "")
+    if ev.kind == "proof" and verdict is Verdict.HOLDS:
+        return "holds for every admissible parameter value (" + (result.check_note or result.reason) + ")"
+    if ev.parameters is not None and verdict is Verdict.FAILS:
+        concrete = PropertyResult(result.property, verdict, replace(ev, parameters=None), reason="")
+        return f"fails at {values(ev.parameters)}: {explain(concrete, ev.concrete)}{region}"
+    prop = result.property
+    if verdict is Verdict.UNKNOWN:
+        return f"undecided: {result.reason or 'no method decided it'}"
+    if prop.id == "P1":
+        if verdict is Verdict.HOLDS:
+            entry = next(e for e in ev.possibility if e.members == ev.binding.members)
+            count = sum(e.status is Truth.TRUE for e in ev.possibility)
+            return (f"{scheme.label(ev.binding.members)} is {possibility(scheme, entry)}; "
+                    f"{count} of {len(ev.possibility)} indeterminate sets are possible")
+        return (f"no indeterminate set is possible: each of the {len(ev.possibility)} sets has a Ville "
+                "certificate λ (listed with the sets)")
+    where = _where(scheme, ev.binding) if ev.binding else ""
+    if ev.kind == "counterexample":
+        if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == "exists":
+            rows = "; ".join(comparison(c) for c in ev.comparisons)
+            return f"fails at {where}: no class y satisfies it — {rows}"
+        return f"fails at {where}: {comparison(ev.comparisons[-1])}"
+    if ev.kind == "witness":
+        return f"holds, witnessed at {where}: " + "; ".join(comparison(c) for c in ev.comparisons)
+    if ev.instances == 0:
+        return "holds vacuously: no class lies outside any indeterminate set, so there is nothing to check"
+    extra = f" ({result.reason})" if result.reason else ""
+    if verdict is Verdict.HOLDS:
+        return f"holds at every one of the {ev.instances} instance(s) checked{extra}"
+    return f"fails: none of the {ev.instances} instance(s) satisfies it{extra}"
+
+
+def _where(scheme: Scheme, binding) -> str:
+    parts = [f"Y = {scheme.label(binding.members)}"]
+    if binding.y is not None:
+        parts.append(f"y = {scheme.classes[binding.y]}")
+    if binding.y2 is not None:
+        parts.append(f"y′ = {scheme.classes[binding.y2]}")
+    return ", ".join(parts)

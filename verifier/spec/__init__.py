@@ -1,0 +1,11 @@
+"""Spec files: safe YAML with positions and exact decimals (`source`), the validated `Spec` (`model`), the
+reader that validates it (`reader`), and the JSON Schema for editors (`schema`, `spec.schema.json`).
+
+Owns: everything about the file format. May import: `formula` (to parse formulas), `properties` (to read
+`expect:`), `errors`. Nothing here evaluates a formula or knows about engines or reports.
+"""
+
+from verifier.spec.model import MAX_CLASSES, TOP_KEYS, Parameter, Spec
+from verifier.spec.reader import load_spec, spec_from_data, spec_from_text
+
+__all__ = ["MAX_CLASSES", "TOP_KEYS", "Parameter", "Spec", "load_spec", "spec_from_data", "spec_from_text"]

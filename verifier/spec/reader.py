@@ -1,0 +1,268 @@
+"""Read a spec file (the spec format's contract) into a validated `Spec` of parsed formulas and exact numbers.
+
+Every problem is a `SpecError` naming the file, the key, the position, the offending text and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from verifier import properties
+from verifier.errors import SpecError
+from verifier.formula.parse import Formula, parse_formula
+from verifier.formula.values import UserFunction
+from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
+from verifier.spec.source import Located, load_yaml, located_from_data, read_text
+
+
+def load_spec(path: str) -> Spec:
+    """A spec file, read once."""
+    return spec_from_text(read_text(path), path)
+
+
+def spec_from_text(text: str, path: str = "<text>") -> Spec:
+    """A spec given as YAML text; `path` only names it in messages."""
+    root = load_yaml(text, path)
+    spec = _Reader(path, root).spec()
+    spec.text, spec.content = text, root.plain()
+    return spec
+
+
+def spec_from_data(data: object, path: str = "<dict>") -> Spec:
+    """A spec given as already parsed data (a dict as `yaml.safe_load` returns it). Positions are unknown."""
+    root = located_from_data(data, path)
+    spec = _Reader(path, root).spec()
+    spec.content = root.plain()
+    return spec
+
+
+class _Reader:
+    def __init__(self, path: str, root: Located):
+        self.path = path
+        self.root = root
+
+    def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
+        return SpecError(message, file=self.path, key=key, line=at.mark.line if at and at.mark else None,
+                         column=at.mark.column if at and at.mark else None, text=None if text is None else str(text),
+                         expected=expected)
+
+    def mapping(self, node: Located, key: str) -> dict[str, Located]:
+        if not isinstance(node.value, dict):
+            raise self.fail(f"'{key or 'the file'}' must be a mapping", key, node, _show(node), "a mapping (key: value)")
+        return node.value
+
+    def string(self, node: Located, key: str) -> str:
+        if not isinstance(node.value, str) or not node.value.strip():
+            raise self.fail("must be a non-empty string", key, node, _show(node), "text")
+        return node.value
+
+    def spec(self) -> Spec:
+        top = self.mapping(self.root, "")
+        for key, node in top.items():
+            if key not in TOP_KEYS:
+                raise self.fail(f"unknown key '{key}'", key, node, key, "one of " + ", ".join(TOP_KEYS))
+        if "name" not in top:
+            raise self.fail("the key 'name' is missing", "name", self.root, None, "name: <the scheme's name>")
+        if "classes" not in top:
+            raise self.fail("the key 'classes' is missing", "classes", self.root, None, "classes: [a, b, c] or an integer")
+        spec = Spec(self.path, self.string(top["name"], "name"), self.classes(top["classes"]))
+        spec.marks = {key: node.mark for key, node in top.items()} | {"": self.root.mark}
+        for optional in ("description", "source"):
+            if optional in top:
+                setattr(spec, optional, self.string(top[optional], optional))
+        spec.parameters = self.parameters(top.get("parameters"), spec.classes)
+        spec.functions = self.functions(top.get("functions"))
+        spec.assume = self.assume(top.get("assume"))
+        if "cost" in top and "cost_matrix" in top:
+            raise self.fail("give 'cost' or 'cost_matrix', not both", "cost_matrix", top["cost_matrix"])
+        if "cost" in top:
+            spec.cost = self.formula(top["cost"], "cost")
+        if "cost_matrix" in top:
+            spec.cost_matrix = self.cost_matrix(top["cost_matrix"], spec.classes)
+        if "set_cost" in top:
+            spec.set_cost = self.formula(top["set_cost"], "set_cost")
+        if "set_costs" in top:
+            spec.set_costs = self.set_costs(top["set_costs"], spec.classes)
+        if spec.set_cost is None and spec.cost is None and spec.cost_matrix is None:
+            raise self.fail("no costs given", "cost", self.root, None, "'cost' or 'cost_matrix', and/or 'set_cost'")
+        if "setting" in top:
+            spec.setting = self.string(top["setting"], "setting").strip().lower()
+            if spec.setting not in ("filtering", "choice"):
+                raise self.fail("unknown setting", "setting", top["setting"], spec.setting, "filtering or choice")
+        spec.expect = self.expect(top.get("expect"))
+        return spec
+
+    def classes(self, node: Located) -> tuple[str, ...]:
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            k = node.value
+            names = tuple(str(i) for i in range(1, k + 1)) if k >= 0 else ()
+        elif isinstance(node.value, list):
+            names = []
+            for item in node.value:
+                if isinstance(item.value, bool) or not isinstance(item.value, (str, int)):
+                    raise self.fail("a class name must be a string", "classes", item, _show(item), "a name such as 'a'")
+                name = str(item.value).strip()
+                if not re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", name):
+                    raise self.fail("a class name may not be empty or contain commas or quotes", "classes", item, name)
+                if name in names:
+                    raise self.fail(f"duplicate class '{name}'", "classes", item, name, "distinct class names")
+                names.append(name)
+            names = tuple(names)
+        else:
+            raise self.fail("'classes' must be a list of names or an integer", "classes", node, _show(node),
+                            "[a, b, c] or 3")
+        if len(names) < 2:
+            raise self.fail(f"{len(names)} class(es) given", "classes", node, _show(node), "at least 2 classes")
+        if len(names) > MAX_CLASSES:
+            raise self.fail(f"{len(names)} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
+                            len(names), f"at most {MAX_CLASSES} classes")
+        return names
+
+    def entry(self, node: Located, key: str) -> Entry:
+        if isinstance(node.value, bool) or node.value is None:
+            raise self.fail("not a number or formula", key, node, _show(node), "a number or a formula string")
+        if isinstance(node.value, (int, Fraction)):
+            return Fraction(node.value)
+        if isinstance(node.value, str):
+            return self.formula(node, key)
+        raise self.fail(f"a {_kind(node)} where a number belongs", key, node, _show(node), "a number or a formula")
+
+    def formula(self, node: Located, key: str) -> Formula:
+        if isinstance(node.value, (int, Fraction)) and not isinstance(node.value, bool):
+            return parse_formula(str(node.value), self.path, key, node.mark)
+        if not isinstance(node.value, str):
+            raise self.fail(f"a {_kind(node)} where a formula belongs", key, node, _show(node), "a formula string")
+        return parse_formula(node.value, self.path, key, node.mark)
+
+    def row(self, node: Located, key: str, classes: tuple[str, ...]) -> tuple[Entry, ...]:
+        if not isinstance(node.value, list):
+            raise self.fail("a row must be a list of costs in class order", key, node, _show(node),
+                            f"a list of {len(classes)} costs")
+        if len(node.value) != len(classes):
+            raise self.fail(f"the row has {len(node.value)} entries", key, node, _show(node),
+                            f"{len(classes)} entries, one per class {list(classes)}")
+        return tuple(self.entry(item, f"{key}[{i}]") for i, item in enumerate(node.value))
+
+    def cost_matrix(self, node: Located, classes) -> dict[int, tuple[Entry, ...]]:
+        rows = self.mapping(node, "cost_matrix")
+        index = {name: i for i, name in enumerate(classes)}
+        out = {}
+        for name, row in rows.items():
+            if name not in index:
+                raise self.fail(f"unknown class '{name}'", f"cost_matrix.{name}", row, name, f"one of {list(classes)}")
+            out[index[name]] = self.row(row, f"cost_matrix.{name}", classes)
+        missing = [c for c in classes if index[c] not in out]
+        if missing:
+            raise self.fail(f"rows missing for {missing}", "cost_matrix", node, None, "one row per class")
+        return out
+
+    def set_costs(self, node: Located, classes) -> dict[frozenset[int], tuple[Entry, ...]]:
+        rows = self.mapping(node, "set_costs")
+        index = {name: i for i, name in enumerate(classes)}
+        out = {}
+        for label, row in rows.items():
+            key = f"set_costs.{label}"
+            names = [part.strip() for part in label.strip().strip("{}").split(",")]
+            unknown = [n for n in names if n not in index]
+            if unknown or not names:
+                raise self.fail(f"unknown class(es) {unknown} in the set key", key, row, label,
+                                f"comma-separated classes from {list(classes)}")
+            members = frozenset(index[n] for n in names)
+            if len(members) != len(names):
+                raise self.fail("a class is repeated in the set key", key, row, label)
+            if members in out:
+                raise self.fail("this set is given twice", key, row, label)
+            out[members] = self.row(row, key, classes)
+        return out
+
+    def parameters(self, node: Located | None, classes) -> dict[str, Parameter]:
+        if node is None:
+            return {}
+        out = {}
+        for name, decl in self.mapping(node, "parameters").items():
+            key = f"parameters.{name}"
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in _RESERVED:
+                raise self.fail(f"'{name}' cannot be a parameter name", key, decl, name,
+                                "an identifier that is not a formula keyword or builtin")
+            fields = {} if decl.value is None else self.mapping(decl, key)
+            for k, v in fields.items():
+                if k not in PARAM_KEYS:
+                    raise self.fail(f"unknown key '{k}'", f"{key}.{k}", v, k, "value, per_class or description")
+            per_class = bool(fields["per_class"].value) if "per_class" in fields else False
+            value = None
+            if "value" in fields:
+                value = self.param_value(fields["value"], f"{key}.value", per_class, classes)
+            out[name] = Parameter(name, per_class, value, key, decl)
+        return out
+
+    def param_value(self, node: Located, key: str, per_class: bool, classes):
+        if not per_class:
+            return self.entry(node, key)
+        if isinstance(node.value, list):
+            return self.row(node, key, classes)
+        if isinstance(node.value, dict):
+            index = {c: i for i, c in enumerate(classes)}
+            unknown = [k for k in node.value if k not in index]
+            if unknown or len(node.value) != len(classes):
+                raise self.fail("a per-class value needs exactly one entry per class", key, node, sorted(node.value),
+                                f"keys {list(classes)}")
+            return tuple(self.entry(node.value[c], f"{key}.{c}") for c in classes)
+        raise self.fail("a per-class value must be a list or a mapping", key, node, _show(node),
+                        "[1, 2, 3] or {a: 1, b: 2, c: 3}")
+
+    def functions(self, node: Located | None) -> dict[str, UserFunction]:
+        out = {}
+        for header, body in ({} if node is None else self.mapping(node, "functions")).items():
+            key = f"functions.{header}"
+            match = re.fullmatch(r"\s*([A-Za-z][A-Za-z0-9_]*)\s*\(\s*([A-Za-z0-9_,\s]*)\)\s*", header)
+            if not match:
+                raise self.fail("a function header must look like g(x) or f(x, y)", key, body, header)
+            name = match.group(1)
+            params = tuple(p.strip() for p in match.group(2).split(",") if p.strip())
+            if name in _RESERVED or name in out:
+                raise self.fail(f"'{name}' cannot be defined here (reserved or defined twice)", key, body, header)
+            if any(not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p) for p in params) or len(set(params)) != len(params):
+                raise self.fail("function parameters must be distinct identifiers", key, body, header)
+            out[name] = UserFunction(name, params, self.formula(body, key))
+        return out
+
+    def assume(self, node: Located | None) -> list[Formula]:
+        if node is None:
+            return []
+        items = node.value if isinstance(node.value, list) else [node]
+        return [self.formula(item, f"assume[{i}]") for i, item in enumerate(items)]
+
+    def expect(self, node: Located | None) -> dict[str, str]:
+        out = {}
+        for name, verdict in ({} if node is None else self.mapping(node, "expect")).items():
+            pid = properties.resolve(name)
+            if pid is None:
+                raise self.fail(f"unknown property '{name}'", f"expect.{name}", verdict, name,
+                                "P1..P10 or a property name such as 'reward rightful cautiousness'")
+            text = verdict.value.strip().lower() if isinstance(verdict.value, str) else None
+            if text not in ("holds", "fails", "unknown"):
+                raise self.fail("unknown verdict", f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown")
+            out[pid] = text
+        return out
+
+
+_RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
+             "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}
+
+
+def _kind(node: Located) -> str:
+    return {dict: "mapping", list: "list"}.get(type(node.value), type(node.value).__name__)
+
+
+def _show(node: Located) -> str:
+    """A value as the user wrote it: its source text, else exact numbers as 1/2 in YAML style."""
+    return node.source.strip() or _written(node.plain())
+
+
+def _written(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_written(v)}" for k, v in value.items()) + "}"
+    return str(value)

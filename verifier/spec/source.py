@@ -1,0 +1,224 @@
+"""Safe YAML reading that keeps positions and exact decimals.
+
+We compose the node graph with PyYAML's SafeLoader (nothing is constructed from tags) and convert it
+ourselves, so that 0.35 becomes Fraction(7, 20), every value remembers its line and column, duplicate keys
+are errors, and alias expansion is bounded (alias bombs end in a SpecError, not in memory exhaustion).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from verifier.errors import Mark, SpecError
+
+MAX_NODES = 200_000  # after alias expansion; a real spec has a few thousand at most
+MAX_DEPTH = 64
+MAX_BYTES = 4_000_000
+
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+}
+
+
+@dataclass
+class Located:
+    """A converted YAML value with the position of its node."""
+
+    value: Any  # str | Fraction | int | bool | None | dict[str, Located] | list[Located]
+    mark: Mark
+    tag: str
+    source: str = ""  # the node's text as written in the file (for error messages)
+
+    def plain(self) -> Any:
+        if isinstance(self.value, dict):
+            return {k: v.plain() for k, v in self.value.items()}
+        if isinstance(self.value, list):
+            return [v.plain() for v in self.value]
+        return self.value
+
+
+def read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SpecError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+    if len(raw) > MAX_BYTES:
+        raise SpecError(f"the file is larger than {MAX_BYTES} bytes", file=path)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            f"the file is not valid UTF-8 (byte {exc.start})", file=path, expected="a UTF-8 text file"
+        ) from None
+
+
+def load_yaml(text: str, path: str) -> Located:
+    """Parse YAML text into Located values. Raises SpecError with a position on any problem."""
+    if not text.strip():
+        raise SpecError("the file is empty", file=path, expected="a YAML mapping with at least 'name' and 'classes'")
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise SpecError(
+            f"not valid YAML: {exc.problem or exc.context}",
+            file=path,
+            line=mark.line + 1 if mark else None,
+            column=mark.column + 1 if mark else None,
+        ) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"not valid YAML: {exc}", file=path) from None
+    if node is None:
+        raise SpecError("the file holds no YAML document", file=path, expected="a YAML mapping")
+    budget = [MAX_NODES]
+    located = _convert(node, path, budget, depth=0, key="")
+    _attach_source(located, node, text, set())
+    return located
+
+
+def _attach_source(located: Located, node: yaml.Node, text: str, seen: set[int]) -> None:
+    """Record each node's text as written (aliases share nodes: visit each node once)."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    located.source = text[node.start_mark.index:node.end_mark.index][:200]
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            child = located.value.get(str(key_node.value))
+            if child is not None:
+                _attach_source(child, value_node, text, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for child, child_node in zip(located.value, node.value):
+            _attach_source(child, child_node, text, seen)
+
+
+def _mark(node: yaml.Node) -> Mark:
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _convert(node: yaml.Node, path: str, budget: list[int], depth: int, key: str) -> Located:
+    budget[0] -= 1
+    mark = _mark(node)
+    where = dict(file=path, key=key or None, line=mark.line, column=mark.column)
+    if budget[0] < 0:
+        raise SpecError(f"the document expands to more than {MAX_NODES} nodes (alias bomb?)", **where)
+    if depth > MAX_DEPTH:
+        raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **where)
+    if node.tag not in _STANDARD_TAGS:
+        raise SpecError(
+            "YAML tags are not allowed", text=node.tag, expected="plain YAML scalars, lists and mappings", **where
+        )
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Located] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:null":
+                raise SpecError("a mapping key must be a plain scalar", **{**where, "line": _mark(key_node).line})
+            name = str(key_node.value)
+            child_key = f"{key}.{name}" if key else name
+            if name in out:
+                km = _mark(key_node)
+                raise SpecError(
+                    "duplicate key", file=path, key=child_key, line=km.line, column=km.column, text=name
+                )
+            out[name] = _convert(value_node, path, budget, depth + 1, child_key)
+        return Located(out, mark, node.tag)
+    if isinstance(node, yaml.SequenceNode):
+        items = [
+            _convert(child, path, budget, depth + 1, f"{key}[{i}]") for i, child in enumerate(node.value)
+        ]
+        return Located(items, mark, node.tag)
+    return Located(_scalar(node, where), mark, node.tag)
+
+
+def _scalar(node: yaml.ScalarNode, where: dict) -> Any:
+    text = node.value
+    tag = node.tag
+    if tag == "tag:yaml.org,2002:str":
+        return text
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:bool":
+        return text.lower() in ("yes", "true", "on", "y")
+    if tag == "tag:yaml.org,2002:int":
+        cleaned = text.replace("_", "")
+        if len(cleaned) > 400:
+            raise SpecError("integer literal too long", text=text[:40], expected="at most 400 digits", **where)
+        for base in (0, 10):  # 0x1f, 0o17 and 1_000 first; YAML 1.1's "012" is decimal to us
+            try:
+                return int(cleaned, base)
+            except ValueError:
+                pass
+        raise SpecError("not an integer", text=text, **where)
+    # float: exact decimal, never a binary float
+    cleaned = text.replace("_", "")
+    if cleaned.lower().lstrip("+-") in (".inf", ".nan"):
+        raise SpecError("infinities and NaN are not costs", text=text, expected="a finite number", **where)
+    if len(cleaned) > 400:
+        raise SpecError("number literal too long", text=text[:40], expected="at most 400 characters", **where)
+    exponent = re.search(r"[eE]([+-]?\d+)$", cleaned)
+    if exponent and abs(int(exponent.group(1))) > 1000:
+        raise SpecError("exponent too large", text=text, expected="an exponent between -1000 and 1000", **where)
+    try:
+        value = Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise SpecError("not a number", text=text, expected="a decimal number such as 0.35", **where) from None
+    if abs(value.numerator).bit_length() > 4000 or value.denominator.bit_length() > 4000:
+        raise SpecError("number too large", text=text[:40], expected="a number of moderate size", **where)
+    return value
+
+
+def located_from_data(data: Any, path: str) -> Located:
+    """Already parsed data (from the Python API) as Located values, under the same rules as a file: plain
+    scalars, lists and string-keyed mappings only, bounded size and depth, finite numbers. A float is read
+    as the shortest decimal that prints it (0.35 is 7/20, as if it had been typed in a file)."""
+    if data is None or (isinstance(data, dict) and not data):
+        raise SpecError("the spec is empty", file=path, expected="a mapping with at least 'name' and 'classes'")
+    return _from_data(data, path, [MAX_NODES], 0, "")
+
+
+_NOWHERE = Mark(0, 0)
+
+
+def _from_data(value: Any, path: str, budget: list[int], depth: int, key: str) -> Located:
+    budget[0] -= 1
+    where = dict(file=path, key=key or None)
+    if budget[0] < 0:
+        raise SpecError(f"the spec has more than {MAX_NODES} values", **where)
+    if depth > MAX_DEPTH:
+        raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **where)
+    if isinstance(value, dict):
+        out: dict[str, Located] = {}
+        for name, child in value.items():
+            if isinstance(name, bool) or not isinstance(name, (str, int)):
+                raise SpecError("a mapping key must be a string", text=repr(name)[:60], expected="text keys", **where)
+            out[str(name)] = _from_data(child, path, budget, depth + 1, f"{key}.{name}" if key else str(name))
+        return Located(out, _NOWHERE, "tag:yaml.org,2002:map")
+    if isinstance(value, (list, tuple)):
+        items = [_from_data(child, path, budget, depth + 1, f"{key}[{i}]") for i, child in enumerate(value)]
+        return Located(items, _NOWHERE, "tag:yaml.org,2002:seq")
+    if value is None or isinstance(value, (bool, str)):
+        return Located(value, _NOWHERE, "tag:yaml.org,2002:str", "" if value is None else str(value))
+    if isinstance(value, int):
+        if value.bit_length() > 1400:
+            raise SpecError("integer too large", text=str(value)[:40], expected="at most 400 digits", **where)
+        return Located(value, _NOWHERE, "tag:yaml.org,2002:int", str(value))
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SpecError("infinities and NaN are not costs", text=repr(value), expected="a finite number", **where)
+        return Located(Fraction(repr(value)), _NOWHERE, "tag:yaml.org,2002:float", repr(value))
+    if isinstance(value, Fraction):
+        return Located(value, _NOWHERE, "tag:yaml.org,2002:float", str(value))
+    raise SpecError(f"a {type(value).__name__} cannot appear in a spec", text=repr(value)[:60],
+                    expected="strings, numbers, booleans, lists and mappings", **where)
