@@ -27,3 +27,15 @@ def test_ci_runs_the_readme_test_command():
 def test_readme_main_command_names_a_bundled_spec():
     spec = re.search(r"verify (specs/\S+)", _readme_commands()[0]).group(1)
     assert os.path.isfile(os.path.join(ROOT, spec))
+
+
+def test_readme_stands_alone_and_maps_every_layer():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    assert "../shared" not in text and "DESIGN.md" not in text
+    architecture = text.split("## Architecture", 1)[1]
+    for layer in ("cli/", "api/", "report/", "analysis/", "check/", "engines/", "scheme.py", "spec/", "formula/",
+                  "properties/"):
+        assert f"`{layer}`" in architecture, layer
+    for name in os.listdir(os.path.join(ROOT, "verifier")):
+        if os.path.isdir(os.path.join(ROOT, "verifier", name)) and not name.startswith("__"):
+            assert f"`{name}/`" in architecture, f"verifier/{name} is missing from the README's map"
