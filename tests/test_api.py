@@ -177,6 +177,12 @@ def test_a_malformed_cache_entry_is_a_miss(tmp_path, monkeypatch):
     for entry in tmp_path.glob("*.json"):
         entry.write_text(json.dumps({"summary": [], "outputs": {}, "stored_at": "x"}))
     assert verifier.verify(TABLE_VI).cached_at is None
+    verifier.verify(TABLE_VI)
+    for entry in tmp_path.glob("*.json"):
+        record = json.loads(entry.read_text())
+        del record["summary"]["verdicts"]["P3"]
+        entry.write_text(json.dumps(record))
+    assert verifier.verify(TABLE_VI).cached_at is None
     for entry in tmp_path.glob("*.json"):
         entry.write_text("{not json")
     assert verifier.verify(TABLE_VI).cached_at is None

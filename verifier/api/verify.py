@@ -52,7 +52,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
 
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
-    if entry is not None and entry["summary"].get("kind") == "report":
+    if _usable(entry, "report"):
         return Report(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
                       remember=_remember(key, entry["stored_at"]))
     analysis = run()
@@ -82,7 +82,7 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     run = lambda: sweep(spec, ks, timeout_ms, progress)  # noqa: E731
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
-    if entry is not None and entry["summary"].get("kind") == "sweep":
+    if _usable(entry, "sweep"):
         return ClassSweepReport(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
                                 remember=_remember(key, entry["stored_at"]))
     report = ClassSweepReport.of(run(), rerun=run, remember=_remember(key) if key else None)
@@ -119,6 +119,26 @@ def spec_paths(paths: Iterable[str]) -> list[str]:
         else:
             out.append(path)
     return out
+
+
+_SUMMARY = {"report": {"source": str, "name": str, "classes": list, "verdicts": dict, "evidence": dict,
+                       "fits": dict, "expectations": dict, "expectations_met": bool, "disagreements": list},
+            "sweep": {"source": str, "name": str, "counts": list, "verdicts": dict, "first_failure": dict,
+                      "expectations_met": bool, "disagreements": list}}
+_OUTPUT = {"json": dict, "markdown": str, "html": str, "fragment": str}
+
+
+def _usable(entry: dict | None, kind: str) -> bool:
+    """A cache entry of the right kind and shape (anything else is a miss, never a crash)."""
+    if entry is None or entry["summary"].get("kind") != kind:
+        return False
+    summary, outputs = entry["summary"], entry["outputs"]
+    if any(not isinstance(summary.get(k), t) for k, t in _SUMMARY[kind].items()):
+        return False
+    if kind == "report" and set(summary["verdicts"]) != {f"P{i}" for i in range(1, 11)}:
+        return False
+    return all(isinstance(v, _OUTPUT.get(k, str)) and (k in _OUTPUT or k.startswith("text:"))
+               for k, v in outputs.items())
 
 
 def _remember(key: str | None, stored_at: str | None = None):
