@@ -24,6 +24,7 @@ from verifier.version import __version__
 
 from verifier import limits
 from verifier.api import spec_paths
+from verifier.cli import options
 from verifier.cli.run import Outcome, run
 from verifier.errors import UsageError
 from verifier.report import terminal
@@ -44,24 +45,24 @@ def _parser() -> _Parser:
                                  "Schema of the spec format.")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
     parser.add_argument("--format", choices=("text", "json", "junit"), default="text", help="output format")
-    parser.add_argument("--report", nargs="?", const="reports", default=None, metavar="DIR",
-                        help="also write <stem>.md, .html and .json into DIR (default: reports/)")
+    parser.add_argument("--report", default=None, metavar="DIR",
+                        help="also write <stem>.md, .html and .json into the directory DIR")
     parser.add_argument("--require", choices=("filtering", "choice"), action="append", default=[],
                         help="exit 1 unless the scheme fits this setting (Table VIII); may be repeated")
     parser.add_argument("--classes", metavar="LO..HI", default=None,
                         help="check a formula spec at every class count in the range (e.g. 2..8)")
     parser.add_argument("--cross-check", action="store_true",
                         help="decide every property a second time by an independent method; exit 1 on disagreement")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
-    parser.add_argument("--rlimit", type=int, default=None, metavar="UNITS",
+    parser.add_argument("--rlimit", type=options.count(1, "resource units"), default=None, metavar="UNITS",
                         help="z3 resource limit per solver question (deterministic, unlike --timeout)")
-    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+    parser.add_argument("--memory", type=options.count(options.MIN_MEMORY_MB, "MB"), default=None, metavar="MB",
                         help="address-space limit for this process; exceeding it gives no verdict, not a crash")
     parser.add_argument("--no-cache", action="store_true", help="verify afresh even when a cached result exists")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--width", type=int, default=None, help="console width (default: terminal or 120)")
+    parser.add_argument("--width", type=options.count(options.MIN_WIDTH, "columns"), default=None, help="console width (default: terminal or 120)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -84,6 +85,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.version:
             print(f"verify {__version__}", file=stdout)
             return EXIT_OK
+        if args.report is not None and (args.report.endswith((".yaml", ".yml")) or
+                                        (os.path.exists(args.report) and not os.path.isdir(args.report))):
+            raise UsageError(f"--report takes a directory to write into, and {args.report!r} is a file; "
+                             "write --report DIR before or after the specs, e.g. verify SPEC --report reports")
         if not args.paths:
             raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
         paths = spec_paths(args.paths)
@@ -189,3 +194,6 @@ def main() -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:  # e.g. while loading the solver stack under a tight --memory
+        print("verify: the memory limit was exceeded before a verdict; raise --memory", file=sys.stderr)
+        return EXIT_INVALID

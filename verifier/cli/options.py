@@ -1,0 +1,33 @@
+"""Checked values for the command's numeric options: a zero, negative, NaN or infinite limit is a usage error
+(exit 2) before any work is done, never a hang or a crash later."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+MIN_MEMORY_MB = 256  # below this the interpreter cannot even load the solver stack
+MIN_WIDTH = 40  # narrower consoles cannot show a table
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def count(minimum: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected at least {minimum} {what}, got {text!r}")
+        return value
+
+    return parse
