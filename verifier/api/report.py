@@ -153,9 +153,11 @@ class Report(_Rendered):
     def _repr_html_(self) -> str:
         return self._output("fragment", html.fragment)
 
-    def write(self, directory: str) -> list[str]:
-        """Write <stem>.md, <stem>.html and <stem>.json into `directory`; returns the paths written."""
-        return write_reports(self.analysis, directory)
+    def write(self, directory: str, taken: set[str] | None = None) -> list[str]:
+        """Write <stem>.md, <stem>.html and <stem>.json into `directory` (safely: never through a symbolic
+        link, never outside it); returns the paths written. Stems in `taken` are avoided, and the one used
+        is added to it."""
+        return write_reports(self.analysis, directory, taken)
 
     def __repr__(self) -> str:
         verdicts = ", ".join(f"{pid}={v}" for pid, v in self.summary["verdicts"].items())

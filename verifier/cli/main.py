@@ -28,6 +28,7 @@ from verifier.cli import options
 from verifier.cli.run import Outcome, run
 from verifier.errors import UsageError
 from verifier.report import terminal
+from verifier.report.files import prepare_directory
 from verifier.report.terminal import DEFAULT_WIDTH
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
@@ -92,6 +93,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if not args.paths:
             raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
         paths = spec_paths(args.paths)
+        if args.report is not None:
+            prepare_directory(args.report)  # a directory we cannot write into is an error before any work
         if args.classes:
             from verifier.analysis.class_sweep import parse_range
 
@@ -131,13 +134,14 @@ def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
 
 def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Outcome]:
     width, color = _output_style(stdout, args)
+    taken: set[str] = set()  # report file names used in this run: two specs never share one
     show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
     outcomes = []
     with Progress(console=Console(file=stderr), transient=True, disable=not show_progress) as progress:
         task = progress.add_task("verifying", total=len(paths))
         for path in paths:
             progress.update(task, description=f"verifying {os.path.basename(path)}")
-            outcome = run(path, args, width, color,
+            outcome = run(path, args, width, color, taken,
                           step=lambda text: progress.update(task, description=f"verifying {text}"))
             outcomes.append(outcome)
             if args.format == "text" and not outcome.error:  # stream reports as they finish
@@ -149,6 +153,8 @@ def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Out
                 stdout.write(outcome.text)
             if outcome.error:
                 print(outcome.error, file=stderr)
+            if outcome.written:
+                print("verify: wrote " + ", ".join(outcome.written), file=stderr)
             progress.advance(task)
     return outcomes
 

@@ -22,10 +22,10 @@ class Outcome:
     written: list[str] = field(default_factory=list)
 
 
-def run(path: str, args, width: int, color: bool, step=None) -> Outcome:
+def run(path: str, args, width: int, color: bool, taken: set[str] | None = None, step=None) -> Outcome:
     """Verify one spec as the command line asks (`args`); `step(text)` reports progress inside long runs."""
     try:
-        return _run(path, args, width, color, step)
+        return _run(path, args, width, color, taken, step)
     except SpecError as exc:
         message = str(exc.located(file=path))
         return Outcome(path, {"spec": path, "error": message}, error=message)
@@ -43,7 +43,7 @@ def run(path: str, args, width: int, color: bool, step=None) -> Outcome:
         return Outcome(path, {"spec": path, "error": message}, error=message)
 
 
-def _run(path: str, args, width: int, color: bool, step) -> Outcome:
+def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
     use_cache = not (args.no_cache or args.report)  # report files are always made afresh
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, progress=step)
@@ -52,7 +52,7 @@ def _run(path: str, args, width: int, color: bool, step) -> Outcome:
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
     if args.report and not args.classes:
-        outcome.written = report.write(args.report)
+        outcome.written = report.write(args.report, taken)
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
     outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
         {"spec": path, "name": report.name}

@@ -11,6 +11,7 @@ from rich.text import Text
 from verifier.report import words
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
+from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.report.text_grid import grid
 from verifier.verdict import Truth, Verdict
@@ -38,24 +39,24 @@ def render(analysis: Analysis, console: Console) -> None:
 
 def _header(a: Analysis) -> Panel:
     s = a.spec
-    lines = [Text(s.name, style="bold"), Text(f"spec: {s.path}")]
+    lines = [Text(clean(s.name), style="bold"), Text(f"spec: {clean(s.path)}")]
     lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
     if a.scheme.parameters:
         shown = ", ".join(f"{k} = {_param(v)}" if not _is_symbol(v) else f"{k} (symbolic)"
                           for k, v in a.scheme.parameters.items())
         lines.append(Text(f"parameters: {shown}"))
     if a.scheme.assumptions:
-        lines.append(Text("assumptions: " + "; ".join(text for _, text in a.scheme.assumptions)))
+        lines.append(Text("assumptions: " + clean("; ".join(text for _, text in a.scheme.assumptions))))
     if a.symbolic is not None and a.symbolic.admissible is not True:
         lines.append(Text("no admissible parameter value: " + a.results[0].reason, style="bold yellow"))
     if s.source:
-        lines.append(Text(f"source: {s.source}"))
+        lines.append(Text(f"source: {clean(s.source)}"))
     if s.description:
-        lines.append(Text(s.description.strip(), style="dim"))
+        lines.append(Text(clean(s.description.strip()), style="dim"))
     if s.setting:
         lines.append(Text(f"intended setting: {s.setting}"))
     for note in a.scheme.notes:
-        lines.append(Text(f"note: {note}", style="yellow"))
+        lines.append(Text(f"note: {clean(note)}", style="yellow"))
     return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
 
 

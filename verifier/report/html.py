@@ -7,6 +7,7 @@ import html
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import words
+from verifier.report.safe_text import clean
 from verifier.report.tables import MAX_ROWS, matrix_rows, possibility_rows, summary
 
 
@@ -45,23 +46,27 @@ class _Raw(str):
     """Markup we built ourselves (never spec text)."""
 
 
+def _e(text: object) -> str:
+    return html.escape(clean(text))
+
+
 def page(a: Analysis) -> str:
     """One self-contained HTML file: inline CSS and SVG, no network, no JavaScript."""
-    e = html.escape
+    e = _e
     return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(a.spec.name)}</title>"
             f"<style>{_CSS}</style></head><body><h1>{e(a.spec.name)}</h1>" + "".join(_sections(a)) + "</body></html>\n")
 
 
 def fragment(a: Analysis) -> str:
     """The same report as one <div> with scoped styles, for embedding (a Jupyter cell's output)."""
-    e = html.escape
+    e = _e
     return (f"<div class=\"verify-report\"><style>{_SCOPED_CSS}</style><h2>{e(a.spec.name)}</h2>"
             + "".join(_sections(a)).replace("<h2>", "<h3>").replace("</h2>", "</h3>") + "</div>")
 
 
 def _sections(a: Analysis) -> list[str]:
     s = a.scheme
-    e = html.escape
+    e = _e
     verdict = lambda r: _Raw(f"<span class=\"{r.verdict.value}\">{r.verdict.value}</span>" + (" (tight)" if r.tight else ""))  # noqa: E731
     parts = [f"<p>Spec <code>{e(a.spec.path)}</code>" + (f"; source: {e(a.spec.source)}" if a.spec.source else "") + "</p>"]
     parts += [f"<p>{e(line.replace('**', ''))}</p>" for line in summary(a)]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
+from verifier.report.safe_text import clean
+from verifier.report.safe_text import markdown as md
 from verifier.report.tables import MAX_ROWS, matrix_rows, possibility_rows, summary
 
 
 def _md_table(headers, rows) -> list[str]:
-    clean = lambda cell: str(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    clean = lambda cell: md(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     out = ["| " + " | ".join(map(clean, headers)) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(map(clean, row)) + " |" for row in rows[:MAX_ROWS]]
     if len(rows) > MAX_ROWS:
@@ -19,8 +21,9 @@ def _md_table(headers, rows) -> list[str]:
 
 def markdown(a: Analysis) -> str:
     s = a.scheme
-    out = [f"# {a.spec.name}", "", f"Spec: `{a.spec.path}`" + (f" — source: {a.spec.source}" if a.spec.source else ""), ""]
-    out += summary(a) + ["", "## Properties", ""]
+    out = [f"# {md(a.spec.name)}", "", f"Spec: `{clean(a.spec.path).replace('`', '')}`"
+           + (f" — source: {md(a.spec.source)}" if a.spec.source else ""), ""]
+    out += [md(line) for line in summary(a)] + ["", "## Properties", ""]
     out += _md_table(["", "property", "verdict", "evidence"],
                      [[r.property.id, r.property.name, f"**{r.verdict.value}**" + (" (tight)" if r.tight else ""),
                        words.explain(r, s)] for r in a.results])
@@ -29,7 +32,7 @@ def markdown(a: Analysis) -> str:
                      [[name, *[f"{lvl} {a.by_id[pid].verdict.value}" for pid, lvl in TABLE_VIII[name].items()],
                        a.settings[name].label] for name in TABLE_VIII])
     for name, fit in a.settings.items():
-        out += [f"- {name}: {w}" for w in fit.warnings]
+        out += [f"- {name}: {md(w)}" for w in fit.warnings]
     out += ["", ", ".join(f"{k} = {v}" for k, v in LEVELS.items()), "", "## Extended cost matrix", ""]
     out += _md_table(["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a))
     out += ["", "## Possibility of each indeterminate set (Definition 4)", ""]

@@ -10,6 +10,7 @@ from rich.text import Text
 from verifier.analysis.class_sweep import Sweep
 from verifier.properties import PROPERTIES
 from verifier.report import words
+from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.verdict import Verdict
 
@@ -19,7 +20,7 @@ def to_text(s: Sweep, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
 
 
 def render(s: Sweep, console: Console) -> None:
-    table = Table(title=f"{s.spec.name}: verdicts for {s.counts[0]} to {s.counts[-1]} classes "
+    table = Table(title=f"{clean(s.spec.name)}: verdicts for {s.counts[0]} to {s.counts[-1]} classes "
                         "(classes named 1..K)", title_justify="left")
     table.add_column("property")
     for k in s.counts:

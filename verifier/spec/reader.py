@@ -6,6 +6,7 @@ Every problem is a `SpecError` naming the file, the key, the position, the offen
 from __future__ import annotations
 
 import re
+import unicodedata
 from fractions import Fraction
 
 from verifier import properties
@@ -103,8 +104,9 @@ class _Reader:
                 if isinstance(item.value, bool) or not isinstance(item.value, (str, int)):
                     raise self.fail("a class name must be a string", "classes", item, _show(item), "a name such as 'a'")
                 name = str(item.value).strip()
-                if not re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", name):
-                    raise self.fail("a class name may not be empty or contain commas or quotes", "classes", item, name)
+                if not re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", name) or \
+                        any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
+                    raise self.fail("a class name may not be empty or contain commas, quotes or control characters", "classes", item, name)
                 if name in names:
                     raise self.fail(f"duplicate class '{name}'", "classes", item, name, "distinct class names")
                 names.append(name)
