@@ -39,3 +39,14 @@ def test_readme_stands_alone_and_maps_every_layer():
     for name in os.listdir(os.path.join(ROOT, "verifier")):
         if os.path.isdir(os.path.join(ROOT, "verifier", name)) and not name.startswith("__"):
             assert f"`{name}/`" in architecture, f"verifier/{name} is missing from the README's map"
+
+
+def test_readme_python_example_runs(tmp_path, monkeypatch):
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    code = code.replace('report.write("reports")', f'report.write({str(tmp_path)!r})')
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)  # our own documentation, not spec text
+    assert scope["report"].verdicts["P3"] == "fails"
+    assert sorted(os.listdir(tmp_path)) == ["ha-numeric.html", "ha-numeric.json", "ha-numeric.md"]
