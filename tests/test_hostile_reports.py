@@ -113,3 +113,17 @@ def test_a_class_name_with_control_characters_is_refused(tmp_path):
 def test_special_files_are_invalid_specs(path):
     code, _, err = _run([path])
     assert code == 2 and "Traceback" not in err
+
+
+def test_a_planted_symlink_in_the_cache_is_replaced_not_written_through(tmp_path, monkeypatch):
+    monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    first = verifier.verify(TABLE_VI)  # learn the entry's name, then plant a link there
+    (entry,) = (tmp_path / "cache").glob("*.json")
+    entry.unlink()
+    entry.symlink_to(victim)
+    first._remember(first.summary, {})
+    assert victim.read_text() == "precious" and not entry.is_symlink()
+    assert verifier.verify(TABLE_VI).cached_at is not None

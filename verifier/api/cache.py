@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import time
 
 from verifier.version import __version__
@@ -54,12 +55,15 @@ def store(cache_key: str | None, summary: dict, outputs: dict, stored_at: str | 
     if not cache_key or not folder:
         return None
     stamp = stored_at or time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    temporary = os.path.join(folder, f".{cache_key}.{secrets.token_hex(6)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)  # never through a planted link
     try:
         os.makedirs(folder, exist_ok=True)
-        temporary = os.path.join(folder, f"{cache_key}.tmp{os.getpid()}")
-        with open(temporary, "w", encoding="utf-8") as handle:
+        with os.fdopen(os.open(temporary, flags, 0o600), "w", encoding="utf-8") as handle:
             json.dump({"summary": summary, "outputs": outputs, "stored_at": stamp}, handle)
-        os.replace(temporary, os.path.join(folder, f"{cache_key}.json"))
+        os.replace(temporary, os.path.join(folder, f"{cache_key}.json"))  # replaces a link, never follows it
     except (OSError, TypeError, ValueError):
+        if os.path.lexists(temporary):
+            os.unlink(temporary)
         return None
     return stamp
