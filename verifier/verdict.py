@@ -93,6 +93,21 @@ class SetPossibility:
 
 
 @dataclass
+class SetOptimality:
+    """Whether a set (singletons included) minimises the expected cost E_p[c_Y] over all non-empty sets for
+    some p. Unlike Definition 4, this compares the set with every other set, not only with its own members."""
+
+    members: frozenset[int]
+    status: str  # "alone" | "tied" | "never" | "unknown"
+    witness: tuple[sp.Rational, ...] | None = None  # alone: Y is the unique minimiser at p; tied: a minimiser
+    tied_with: tuple[frozenset[int], ...] = ()  # tied: the other minimisers at the witness
+    certificate: dict[frozenset[int], sp.Rational] | None = None  # λ over other sets: Σ λ_Z c_Z ≤ c_Y
+    # in every column (tied: so never the unique minimiser), or < in every column (never: never a minimiser)
+    margin: sp.Expr | None = None  # alone: the gap to the next best set at the witness
+    reason: str = ""
+
+
+@dataclass
 class Evidence:
     kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates" | "proof" | "none"
     binding: Binding | None = None
@@ -114,5 +129,6 @@ class PropertyResult:
     check_note: str = ""
     region: str | None = None  # symbolic schemes: where the property holds, as a readable condition
     holds_at: dict | None = None  # symbolic schemes: an admissible value where a failing property holds
+    holds_nowhere: bool = False  # symbolic schemes: proved to hold for no admissible value (z3 unsat)
     region_formula: object = None  # the same region as a sympy formula (for tests and tools)
     unsupported: bool = False  # the SMT encoding could not express it (the interval engine may)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from verifier.check.checker import check_results
+from verifier.check.optimality import check_optimality
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.fit import SettingFit, judge
 from verifier.engines.enumerate import EnumerationEngine
+from verifier.engines.optimality import analyse_optimality
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import BY_ID
+from verifier.properties import BY_ID, PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec import Spec, load_spec
-from verifier.verdict import PropertyResult, SetPossibility, Verdict
+from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
 
 if TYPE_CHECKING:
     from verifier.analysis.symbolic import SymbolicAnalysis
@@ -43,6 +46,13 @@ class Analysis:
     seconds: float = 0.0
     symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
     cross_checks: list = field(default_factory=list)  # --cross-check: the second method's verdicts
+    optimality: dict[frozenset[int], SetOptimality] = field(default_factory=dict)  # numeric schemes: every set
+
+    @property
+    def determinate_never_alone(self) -> bool:
+        """No singleton is ever the unique optimum (all decided): worth saying in every report."""
+        singles = [e for m, e in self.optimality.items() if len(m) == 1]
+        return bool(singles) and all(e.status in ("tied", "never") for e in singles)
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:
@@ -57,11 +67,18 @@ def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
     return analyse(load_spec(path), timeout_ms)
 
 
-def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None) -> Analysis:
-    """Numeric schemes go to the exact enumeration engine, symbolic ones to the SMT pipeline."""
+STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, optimality, settings
+
+
+def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
+            progress: Callable[[str], None] | None = None) -> Analysis:
+    """Numeric schemes go to the exact enumeration engine, symbolic ones to the SMT pipeline. `progress(text)`
+    is told each stage (STAGES calls at most), for progress bars."""
+    tell = progress or (lambda text: None)
     start = time.perf_counter()
+    tell("building the extended matrix")
     scheme = build_scheme(spec, classes=classes)
-    symbolic = None
+    symbolic, optimality = None, {}
     if scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
 
@@ -69,11 +86,19 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         results, possibility = symbolic.results, []
     else:
         engine = EnumerationEngine(scheme)
-        results = engine.decide_all()
+        results = []
+        for prop in PROPERTIES:
+            tell(f"{prop.id} {prop.name}")
+            results.append(engine.decide(prop))
+        tell("re-checking the evidence independently")
         check_results(scheme, results)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
+        tell(f"optimality of the {len(scheme.all_sets)} sets")
+        optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
+        check_optimality(scheme, optimality)
     _mark_tight_and_vacuous(results, scheme.K)
-    analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic)
+    analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
+                        optimality=optimality)
     analysis.expectations = [Expectation(pid, want, analysis.by_id[pid].verdict.value)
                              for pid, want in spec.expect.items()]
     if scheme.K == 2 and not scheme.symbolic:
