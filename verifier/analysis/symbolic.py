@@ -85,7 +85,8 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
                 result.reason = result.check_note
                 result.checked = False
         elif result.verdict is Verdict.FAILS:
-            result.holds_at = engine.holds_somewhere(result.property) or _holds_at_a_point(engine, result)
+            found, result.holds_nowhere = engine.where_it_holds(result.property)
+            result.holds_at = found or _holds_at_a_point(engine, result)
             derived = region(engine, result.property) if result.holds_at is not None else None
             if derived is not None:
                 result.region, result.region_formula = derived

@@ -127,12 +127,17 @@ class SmtEngine:
 
     def holds_somewhere(self, prop: Property) -> dict[str, sp.Expr] | None:
         """An admissible value where the property holds, if there is one (for regions and reports)."""
+        found, _ = self.where_it_holds(prop)
+        return found
+
+    def where_it_holds(self, prop: Property) -> tuple[dict[str, sp.Expr] | None, bool]:
+        """(an admissible value where the property holds or None, proved to hold for no admissible value)."""
         try:
             good = obligations.satisfaction(self.scheme, prop)
             answer, model, _ = self.solve(self.translator.boolean(good.formula))
         except Unsupported:
-            return None
-        return self.parameters_of(model) if answer == z3.sat else None
+            return None, False
+        return (self.parameters_of(model), False) if answer == z3.sat else (None, answer == z3.unsat)
 
     def decide_all(self) -> list[PropertyResult]:
         return [self.decide(p) for p in PROPERTIES]

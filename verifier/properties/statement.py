@@ -85,6 +85,7 @@ class Property:
     quantifiers: tuple[Quantifier, ...]
     atom: Atom
     plain: str  # one sentence for people
+    everywhere: str = ""  # what is true when a "for every" property holds, or an "exists" property fails
 
     @property
     def number(self) -> int:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from verifier.report import words
+from verifier.report import set_facts, words
 from verifier.analysis.pipeline import Analysis
+from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
@@ -24,17 +27,19 @@ def to_text(analysis: Analysis, width: int = DEFAULT_WIDTH, color: bool = False)
 
 
 def render(analysis: Analysis, console: Console) -> None:
+    width = console.width
     console.print(_header(analysis))
-    console.print(_matrix(analysis))
-    console.print(_symbolic_possibility(analysis) if analysis.symbolic else _possibility(analysis))
+    console.print(_matrix(analysis, width))
+    console.print(_set_facts(analysis, width))
     if analysis.decision is not None:
-        console.print(_decision(analysis))
+        console.print(_decision(analysis, width))
     console.print(_properties(analysis))
-    console.print(_settings(analysis))
+    console.print()
+    console.print(_settings(analysis, width))
     if analysis.expectations:
         console.print(_expectations(analysis))
     if analysis.cross_checks:
-        console.print(_cross_checks(analysis))
+        console.print(_cross_checks(analysis, width))
 
 
 def _header(a: Analysis) -> Panel:
@@ -56,7 +61,7 @@ def _header(a: Analysis) -> Panel:
     if s.setting:
         lines.append(Text(f"intended setting: {s.setting}"))
     for note in a.scheme.notes:
-        lines.append(Text(f"note: {clean(note)}", style="yellow"))
+        lines.append(Text(clean(note) if note.startswith("warning:") else f"note: {clean(note)}", style="yellow"))
     return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
 
 
@@ -71,7 +76,7 @@ def _param(value) -> str:
     return str(value)
 
 
-def _matrix(a: Analysis) -> Text:
+def _matrix(a: Analysis, width: int) -> Text:
     s = a.scheme
     short = s.K > 5
     rows = [[s.label(m).replace(", ", ",") if short else s.label(m),
@@ -80,45 +85,32 @@ def _matrix(a: Analysis) -> Text:
                 ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
                 breaks={s.K}, caption="entries that are not fractions are irrational, shown as 4-digit decimals; "
                 "exact values in --format json"
-                if short else None)
+                if short else None, width=width)
 
 
-def _possibility(a: Analysis) -> Text:
-    s = a.scheme
-    possible = sum(e.status is Truth.TRUE for e in a.possibility)
-    status = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
-    rows = [[s.label(e.members), status[e.status], words.possibility(s, e).split(": ", 1)[1]]
-            for e in a.possibility]
-    return grid(f"Possibility (Definition 4): {possible} of {len(a.possibility)} indeterminate sets can be "
-                "optimal; every certificate is exact and re-checked", ["Y", "status", "evidence"], rows)
+def _set_facts(a: Analysis, width: int) -> Text:
+    title = "Each predicted set: possible (Definition 4) and optimal for some p; every certificate is exact " \
+            "and re-checked independently"
+    if a.symbolic is not None:
+        return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
+                    ["Y", "status", "evidence"], set_facts.symbolic_rows(a), caption=" ".join(set_facts.summary(a)),
+                    width=width)
+    return grid(title, set_facts.HEADERS, set_facts.rows(a), breaks={a.scheme.K},
+                caption="\n".join(set_facts.summary(a)), width=width)
 
 
-def _symbolic_possibility(a: Analysis) -> Text:
-    s = a.scheme
-    rows = []
-    for e in a.symbolic.possibility:
-        example = []
-        if e.possible_at:
-            example.append(f"possible at {words.values(e.possible_at)}")
-        if e.impossible_at:
-            example.append(f"impossible at {words.values(e.impossible_at)}")
-        rows.append([s.label(e.members), e.status, e.undecided or "; ".join(example)])
-    return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
-                ["Y", "status", "evidence"], rows)
-
-
-def _decision(a: Analysis) -> Text:
+def _decision(a: Analysis, width: int) -> Text:
     d = a.decision
     rows = [[f"{words.number(r.low)} … {words.number(r.high)}", ", ".join(a.scheme.label(m) for m in r.optimal)]
             for r in d.regions]
     return grid(f"Optimal prediction as a function of {d.variable} (cf. the paper's Fig. 2); boundaries are exact",
-                [d.variable, "optimal prediction(s)"], rows)
+                [d.variable, "optimal prediction(s)"], rows, width=width)
 
 
 def _properties(a: Analysis) -> Table:
     table = Table(title="Properties (Yang, Destercke & Masson 2017)", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("", style="bold")
-    table.add_column("property")
+    table.add_column("property", max_width=18)
     table.add_column("verdict")
     table.add_column("evidence", ratio=1)
     for r in a.results:
@@ -126,11 +118,14 @@ def _properties(a: Analysis) -> Table:
         evidence = words.explain(r, a.scheme)
         if r.checked and r.evidence.kind in ("counterexample", "witness", "certificates"):
             evidence += " [re-checked independently]"
-        table.add_row(r.property.id, r.property.name, verdict, Text(evidence))
+        table.add_row(r.property.id, r.property.name, verdict,
+                      Text.assemble(("says: ", "dim"), r.property.plain + "\n", ("found: ", "dim"), evidence))
+    table.caption = Text(words.NOTATION, style="dim")
+    table.caption_justify = "left"
     return table
 
 
-def _settings(a: Analysis) -> Table:
+def _settings(a: Analysis, width: int) -> Group:
     table = Table(title="Fit to the paper's Table VIII", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("setting", style="bold")
     for i in range(1, 11):
@@ -151,9 +146,17 @@ def _settings(a: Analysis) -> Table:
         if fit.unknown_necessary:
             notes.append(f"{setting}: necessary {', '.join(fit.unknown_necessary)} undecided")
         notes += [f"{setting}: warning: {w}" for w in fit.warnings]
-    table.caption = Text("\n".join(notes + [", ".join(f"{k} = {v}" for k, v in LEVELS.items())]))
-    table.caption_justify = "left"
-    return table
+    notes.append(", ".join(f"{k} = {v}" for k, v in LEVELS.items()))
+    return Group(table, Text("\n".join(notes)), *_how_to_fit(a, width), Text(""))
+
+
+def _how_to_fit(a: Analysis, width: int) -> list[Text]:
+    out = []
+    for setting, remedy in how_to_fit(a).items():
+        out.append(Text(f"\nTo fit the {setting} setting:", style="bold"))
+        out += [Text(textwrap.fill(step, width - 1, initial_indent="  - ", subsequent_indent="    "))
+                for step in remedy.steps]
+    return out
 
 
 def _expectations(a: Analysis) -> Table:
@@ -168,10 +171,10 @@ def _expectations(a: Analysis) -> Table:
     return table
 
 
-def _cross_checks(a: Analysis) -> Text:
+def _cross_checks(a: Analysis, width: int) -> Text:
     rows = []
     for c in a.cross_checks:
         status = "DISAGREES" if c.disagrees else ("agrees" if c.second is not None else "skipped")
         rows.append([c.property_id, c.first, c.second or "—", status, c.note or c.method])
     return grid("Cross-check: every property decided again by an independent method",
-                ["", "reported", "second", "", "second method / note"], rows)
+                ["", "reported", "second", "", "second method / note"], rows, width=width)

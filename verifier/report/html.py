@@ -8,7 +8,8 @@ from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
-from verifier.report.tables import MAX_ROWS, matrix_rows, possibility_rows, summary
+from verifier.report import set_facts
+from verifier.report.tables import MAX_ROWS, fit_steps, matrix_rows, summary
 
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
@@ -71,8 +72,9 @@ def _sections(a: Analysis) -> list[str]:
     parts = [f"<p>Spec <code>{e(a.spec.path)}</code>" + (f"; source: {e(a.spec.source)}" if a.spec.source else "") + "</p>"]
     parts += [f"<p>{e(line.replace('**', ''))}</p>" for line in summary(a)]
     parts.append("<section id=\"properties\"><h2>Properties</h2>" + _html_table(
-        ["", "property", "verdict", "evidence"],
-        [[r.property.id, r.property.name, verdict(r), words.explain(r, s)] for r in a.results]) + "</section>")
+        ["", "property", "says", "verdict", "evidence"],
+        [[r.property.id, r.property.name, r.property.plain, verdict(r), words.explain(r, s)] for r in a.results])
+        + f"<p class=\"notation\">{e(words.NOTATION)}</p></section>")
     fit_class = {True: "fits", False: "notfit", None: "undecided"}
     rows = [[name, *[f"{lvl} {a.by_id[pid].verdict.value}" for pid, lvl in TABLE_VIII[name].items()],
              _Raw(f"<span class=\"{fit_class[a.settings[name].fits]}\">{e(a.settings[name].label)}</span>")]
@@ -80,7 +82,9 @@ def _sections(a: Analysis) -> list[str]:
     warnings = "".join(f"<li>{e(name)}: {e(w)}</li>" for name, fit in a.settings.items() for w in fit.warnings)
     parts.append("<section id=\"settings\"><h2>Fit to the filtering and choice settings (Table VIII)</h2>"
                  + _html_table(["setting", *[f"P{i}" for i in range(1, 11)], "fit"], rows)
-                 + (f"<ul>{warnings}</ul>" if warnings else "") + "</section>")
+                 + (f"<ul>{warnings}</ul>" if warnings else "")
+                 + "".join(f"<h3>To fit the {e(setting)} setting</h3><ul>" + "".join(f"<li>{e(x)}</li>" for x in steps)
+                           + "</ul>" for setting, steps in fit_steps(a)) + "</section>")
     from verifier.report.plots import plots  # matplotlib loads only when a report file is written
 
     figures = "".join(f"<figure>{svg}<figcaption>{e(caption)}</figcaption></figure>" for caption, svg in plots(a))
@@ -88,8 +92,10 @@ def _sections(a: Analysis) -> list[str]:
         parts.append(f"<section id=\"plots\"><h2>Pictures</h2>{figures}</section>")
     parts.append("<section id=\"matrix\"><h2>Extended cost matrix</h2>" + _html_table(
         ["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a), {i: "num" for i in range(1, s.K + 1)}) + "</section>")
-    parts.append("<section id=\"possibility\"><h2>Possibility of each indeterminate set</h2>"
-                 + _html_table(["Y", "status", "evidence"], possibility_rows(a)) + "</section>")
+    facts = (_html_table(["Y", "status", "evidence"], set_facts.symbolic_rows(a)) if a.symbolic is not None
+             else _html_table(set_facts.HEADERS, set_facts.rows(a)))
+    parts.append("<section id=\"possibility\"><h2>Each predicted set: possible (Definition 4) and optimal for "
+                 "some p</h2>" + "".join(f"<p>{e(line)}</p>" for line in set_facts.summary(a)) + facts + "</section>")
     if a.expectations:
         parts.append("<section id=\"expectations\"><h2>Expectations</h2>" + _html_table(
             ["property", "expected", "actual", ""],

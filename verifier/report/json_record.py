@@ -5,8 +5,9 @@ from __future__ import annotations
 from verifier.version import __version__
 from verifier.report import words
 from verifier.analysis.pipeline import Analysis
+from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
-from verifier.verdict import Comparison, SetPossibility, Truth
+from verifier.verdict import Comparison, SetOptimality, SetPossibility, Truth
 
 
 def _exact(value) -> str | list[str]:
@@ -23,9 +24,13 @@ def _decimal(value) -> float | list[float] | None:
 
 def to_json(a: Analysis) -> dict:
     s = a.scheme
+    remedies = how_to_fit(a)
     return {
         "spec": a.spec.path,
         "name": a.spec.name,
+        "description": a.spec.description or None,
+        "source": a.spec.source or None,
+        "setting": a.spec.setting or None,
         "verify_version": __version__,
         "classes": list(s.classes),
         "parameters": _parameters(a),
@@ -34,14 +39,18 @@ def to_json(a: Analysis) -> dict:
         "notes": list(s.notes),
         "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
                     "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
-        "possibility": [_possibility(s, e) for e in a.possibility] if a.symbolic is None else [
+        "possibility": [_possibility(s, e) | {"optimal": _optimal(s, a.optimality.get(e.members))}
+                        for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
-             "reason": e.undecided or None} for e in a.symbolic.possibility],
+             "reason": e.undecided or None, "optimal": _optimal(s, None)} for e in a.symbolic.possibility],
+        "optimality": [{"Y": _names(s, m)} | _optimal(s, e) for m, e in a.optimality.items()],
+        "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
                             "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
-                            "levels": TABLE_VIII[name]} for name, fit in a.settings.items()},
+                            "levels": TABLE_VIII[name],
+                            "how_to_fit": _how_to_fit(remedies.get(name))} for name, fit in a.settings.items()},
         "decision": None if a.decision is None else {
             "variable": a.decision.variable,
             "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}
@@ -86,6 +95,29 @@ def _possibility(s, e: SetPossibility) -> dict:
     if e.reason:
         out["reason"] = e.reason
     return out
+
+
+def _optimal(s, e: SetOptimality | None) -> dict:
+    """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown."""
+    if e is None:
+        return {"status": "unknown", "reason": "computed for numeric schemes only (fixed parameter values)"}
+    out: dict = {"status": e.status}
+    if e.witness is not None:
+        out["witness"] = {"p": {s.classes[i]: str(v) for i, v in enumerate(e.witness)}}
+        if e.margin is not None:
+            out["witness"] |= {"margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin))}
+    if e.tied_with:
+        out["tied_with"] = [_names(s, z) for z in e.tied_with]
+    if e.certificate:
+        out["certificate"] = {"mixture": [{"Y": _names(s, z), "weight": str(w)} for z, w in e.certificate.items()],
+                              "dominates": "strictly" if e.status == "never" else "weakly"}
+    if e.reason:
+        out["reason"] = e.reason
+    return out
+
+
+def _how_to_fit(remedy) -> dict | None:
+    return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps}
 
 
 def _comparison(c: Comparison) -> dict:

@@ -7,7 +7,8 @@ from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report.safe_text import markdown as md
-from verifier.report.tables import MAX_ROWS, matrix_rows, possibility_rows, summary
+from verifier.report import set_facts
+from verifier.report.tables import MAX_ROWS, fit_steps, matrix_rows, summary
 
 
 def _md_table(headers, rows) -> list[str]:
@@ -24,19 +25,26 @@ def markdown(a: Analysis) -> str:
     out = [f"# {md(a.spec.name)}", "", f"Spec: `{clean(a.spec.path).replace('`', '')}`"
            + (f" — source: {md(a.spec.source)}" if a.spec.source else ""), ""]
     out += [md(line) for line in summary(a)] + ["", "## Properties", ""]
-    out += _md_table(["", "property", "verdict", "evidence"],
-                     [[r.property.id, r.property.name, f"**{r.verdict.value}**" + (" (tight)" if r.tight else ""),
-                       words.explain(r, s)] for r in a.results])
+    out += _md_table(["", "property", "says", "verdict", "evidence"],
+                     [[r.property.id, r.property.name, r.property.plain,
+                       f"**{r.verdict.value}**" + (" (tight)" if r.tight else ""), words.explain(r, s)]
+                      for r in a.results])
+    out += ["", md(words.NOTATION)]
     out += ["", "## Fit to the filtering and choice settings", ""]
     out += _md_table(["setting", *[f"P{i}" for i in range(1, 11)], "fit"],
                      [[name, *[f"{lvl} {a.by_id[pid].verdict.value}" for pid, lvl in TABLE_VIII[name].items()],
                        a.settings[name].label] for name in TABLE_VIII])
     for name, fit in a.settings.items():
         out += [f"- {name}: {md(w)}" for w in fit.warnings]
-    out += ["", ", ".join(f"{k} = {v}" for k, v in LEVELS.items()), "", "## Extended cost matrix", ""]
+    out += ["", ", ".join(f"{k} = {v}" for k, v in LEVELS.items())]
+    for setting, steps in fit_steps(a):
+        out += ["", f"### To fit the {setting} setting", ""] + [f"- {md(step)}" for step in steps]
+    out += ["", "## Extended cost matrix", ""]
     out += _md_table(["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a))
-    out += ["", "## Possibility of each indeterminate set (Definition 4)", ""]
-    out += _md_table(["Y", "status", "evidence"], possibility_rows(a))
+    out += ["", "## Each predicted set: possible (Definition 4) and optimal for some p", ""]
+    out += [md(line) + "\n" for line in set_facts.summary(a)]
+    out += (_md_table(["Y", "status", "evidence"], set_facts.symbolic_rows(a)) if a.symbolic is not None
+            else _md_table(set_facts.HEADERS, set_facts.rows(a)))
     if a.expectations:
         out += ["", "## Expectations", ""]
         out += _md_table(["property", "expected", "actual", ""],

@@ -93,13 +93,14 @@ def simplex_map(analysis, resolution: int = 48) -> str:
             x = sum(w * c[0] for w, c in zip(p, corners))
             y = sum(w * c[1] for w, c in zip(p, corners))
             ax.plot([x], [y], marker="h", ms=4.2, color=colours[best], lw=0)
-    for entry in analysis.possibility:
-        if entry.status is Truth.TRUE:
+    for members, entry in analysis.optimality.items():  # only points where the set is the unique optimum
+        if entry.status == "alone" and len(members) > 1:
             w = [certified.to_float(v) for v in entry.witness]
             x = sum(a * c[0] for a, c in zip(w, corners))
             y = sum(a * c[1] for a, c in zip(w, corners))
             ax.plot([x], [y], marker="*", ms=11, color="black")
-            ax.annotate(f"witness {s.label(entry.members)}", (x, y), textcoords="offset points", xytext=(6, 4), fontsize=7)
+            ax.annotate(f"{s.label(members)} alone best", (x, y), textcoords="offset points", xytext=(6, 4),
+                        fontsize=7)
     for (x, y), name in zip(corners, s.classes):
         ax.text(x, y + (0.04 if y else -0.06), f"p({name}) = 1", ha="center")
     handles = [plt.Line2D([], [], marker="h", color=colours[m], lw=0, label=s.label(m)) for m in s.all_sets if m in seen]

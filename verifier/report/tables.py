@@ -1,17 +1,20 @@
-"""The rows Markdown and HTML reports share: summary lines, the extended matrix, the possibility of each set."""
+"""The rows Markdown and HTML reports share: summary lines, the extended matrix, how to fit each setting."""
 
 from __future__ import annotations
 
 from verifier.analysis.pipeline import Analysis
 from verifier.report import words
-from verifier.verdict import Truth
+from verifier.analysis.remedy import how_to_fit
 
 MAX_ROWS = 64  # matrix and possibility rows shown in Markdown/HTML before "and N more" (all are in the JSON)
 
 
 def summary(a: Analysis) -> list[str]:
     fits = ", ".join(f"{name}: **{fit.label}**" for name, fit in a.settings.items())
-    lines = [f"Classes: {', '.join(a.scheme.classes)}. Fit to the paper's Table VIII: {fits}."]
+    lines = [a.spec.description.strip()] if a.spec.description else []
+    lines.append(f"Classes: {', '.join(a.scheme.classes)}. Fit to the paper's Table VIII: {fits}.")
+    if a.spec.setting:
+        lines.append(f"Intended setting: {a.spec.setting}.")
     if a.scheme.parameters:
         lines.append("Parameters: " + ", ".join(parameter(k, v) for k, v in a.scheme.parameters.items()) + ".")
     if a.scheme.assumptions:
@@ -32,12 +35,6 @@ def matrix_rows(a: Analysis):
     return [[s.label(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]] for m in s.all_sets]
 
 
-def possibility_rows(a: Analysis):
-    s = a.scheme
-    if a.symbolic:
-        return [[s.label(e.members), e.status, (f"possible at {words.values(e.possible_at)}" if e.possible_at else "")
-                 + ("; " if e.possible_at and e.impossible_at else "")
-                 + (f"impossible at {words.values(e.impossible_at)}" if e.impossible_at else "") or e.undecided]
-                for e in a.symbolic.possibility]
-    status = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
-    return [[s.label(e.members), status[e.status], words.possibility(s, e).split(": ", 1)[1]] for e in a.possibility]
+def fit_steps(a: Analysis) -> list[tuple[str, list[str]]]:
+    """(setting, what would make the scheme fit it) for each setting it does not fit."""
+    return [(setting, remedy.steps) for setting, remedy in how_to_fit(a).items()]

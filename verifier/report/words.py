@@ -9,9 +9,15 @@ import sympy as sp
 
 from verifier.formula import certified
 from verifier.scheme import Scheme
-from verifier.verdict import Comparison, PropertyResult, SetPossibility, Truth, Verdict
+from verifier.verdict import Comparison, PropertyResult, SetOptimality, SetPossibility, Truth, Verdict
 
 MAX_EXACT_CHARS = 28
+
+NOTATION = ("Notation: c_Y(y) is the cost of predicting the set Y when the truth is y; mean_Y(y) is the mean of its "
+            "members' costs c_ŷ(y), ŷ in Y; E_p[c_Y] = Σ_y p(y)·c_Y(y) is the expected cost under a distribution p. "
+            "An instance is one choice of Y (and of y, y′ where the property names them). 'tight': P6 and P7 both "
+            "hold, with equality everywhere; 'vacuous': nothing to check. `verify explain P4` states a property "
+            "in full.")
 
 
 @lru_cache(maxsize=100_000)
@@ -64,6 +70,23 @@ def possibility(scheme: Scheme, entry: SetPossibility) -> str:
     return f"undecided: {entry.reason}"
 
 
+def optimality(scheme: Scheme, entry: SetOptimality) -> str:
+    """Whether the set is a best prediction over all sets for some p, with its evidence."""
+    if entry.status == "alone":
+        p = distribution(scheme, entry.witness)
+        gap = f", by {number(entry.margin, short=True)} over the next best set" if entry.margin is not None else ""
+        return f"the unique best prediction at p = {p}{gap}"
+    mixture = " + ".join(f"{number(w, short=True)}·{scheme.label(z)}" for z, w in (entry.certificate or {}).items())
+    if entry.status == "tied":
+        p = distribution(scheme, entry.witness)
+        others = ", ".join(scheme.label(z) for z in entry.tied_with)
+        return (f"a best prediction only in ties: at p = {p} it ties with {others}; it is never the unique best, "
+                f"since {mixture} costs no more whatever the true class")
+    if entry.status == "never":
+        return f"never a best prediction: {mixture} costs strictly less whatever the true class"
+    return f"undecided: {entry.reason}"
+
+
 def values(parameters: dict) -> str:
     return ", ".join(f"{k} = {number(v)}" for k, v in parameters.items())
 
@@ -99,10 +122,14 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
         return f"holds, witnessed at {where}: " + "; ".join(comparison(c) for c in ev.comparisons)
     if ev.instances == 0:
         return "holds vacuously: no class lies outside any indeterminate set, so there is nothing to check"
-    extra = f" ({result.reason})" if result.reason else ""
+    extra = f"; {result.reason}" if result.reason else ""
+    sets = scheme.indeterminate_sets
+    scope = (f"for Y = {scheme.label(sets[0])}" if len(sets) == 1 else
+             f"for all {len(sets)} indeterminate sets")
+    checked = f"{scope}, {ev.instances} instance{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:
-        return f"holds at every one of the {ev.instances} instance(s) checked{extra}"
-    return f"fails: none of the {ev.instances} instance(s) satisfies it{extra}"
+        return f"holds: {prop.everywhere} ({checked})"
+    return f"fails: {prop.everywhere} ({checked})"
 
 
 def _where(scheme: Scheme, binding) -> str:

@@ -1,0 +1,156 @@
+"""How to make a scheme fit a setting it does not fit: what to change, where and by how much.
+
+Only the necessary properties decide the fit (Table VIII). For a parametric scheme the answer is the exact
+condition on the parameters under which every necessary property holds (the regions derived per property,
+conjoined). For a numeric scheme it is every failing cell: which entry c_Y(y) breaks which property, its
+value, the bound it must meet and the exact change needed. Every number here is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from verifier.engines.terms import TermValues
+from verifier.formula import certified
+from verifier.properties import Implies, Possible, Property
+from verifier.verdict import Binding, Truth
+
+MAX_CELLS = 6  # failing cells listed per property (the count says how many there are)
+
+
+@dataclass
+class Remedy:
+    setting: str
+    condition: str | None = None  # parametric: where the scheme fits, as a condition on the parameters
+    steps: list[str] = field(default_factory=list)  # plain sentences, one per failing property
+
+
+def how_to_fit(analysis) -> dict[str, Remedy]:
+    """For each setting the scheme does not fit, what would make it fit."""
+    out = {}
+    for setting, fit in analysis.settings.items():
+        if fit.fits is not False:
+            continue
+        failing = [analysis.by_id[pid] for pid in fit.failing_necessary]
+        out[setting] = (_parametric(setting, failing) if analysis.symbolic is not None
+                        else _numeric(analysis, setting, failing))
+    return out
+
+
+def _parametric(setting: str, failing) -> Remedy:
+    remedy = Remedy(setting)
+    regions = []
+    for r in failing:
+        name = f"{r.property.id} ({r.property.name})"
+        if r.region:
+            regions.append(r.region)
+            remedy.steps.append(f"{name} holds exactly where {r.region}")
+        elif r.holds_at is not None:
+            remedy.steps.append(f"{name} holds at some admissible values (e.g. "
+                                + ", ".join(f"{k} = {v}" for k, v in r.holds_at.items())
+                                + "), but no exact condition could be derived")
+        elif r.holds_nowhere:
+            remedy.steps.append(f"{name} fails for every admissible parameter value: no choice of the parameters "
+                                "makes the scheme fit; the formulas themselves must change")
+        else:
+            remedy.steps.append(f"{name} fails at some admissible values; the solver found no value where it "
+                                "holds, but could not prove there is none")
+    if len(regions) == len(failing):
+        remedy.condition = " and ".join(f"({c})" if len(regions) > 1 else c for c in regions)
+        remedy.steps.insert(0, f"the scheme fits the {setting} setting exactly for the admissible parameter values "
+                               f"where {remedy.condition} (the other necessary properties hold for all of them)")
+    return remedy
+
+
+def _numeric(analysis, setting: str, failing) -> Remedy:
+    remedy = Remedy(setting)
+    terms = TermValues(analysis.scheme)
+    for r in failing:
+        remedy.steps.append(_property_fix(analysis, terms, r.property))
+    return remedy
+
+
+def _property_fix(analysis, terms: TermValues, prop: Property) -> str:
+    s = analysis.scheme
+    name = f"{prop.id} ({prop.name})"
+    if isinstance(prop.atom, Possible):
+        entry = next(e for e in analysis.possibility if e.certificate)
+        order = sorted(entry.certificate)
+        mix = " + ".join(f"{entry.certificate[h]}·c_{s.classes[h]}" for h in order)
+        return (f"{name}: every indeterminate set is dominated by a mixture of its members' rows; for instance "
+                f"c_{s.label(entry.members)} ≥ {mix} in every column. To make {s.label(entry.members)} possible, "
+                f"lower c_{s.label(entry.members)}(y) below that mixture for some y, by more than the gap there")
+    fixes = [fix for members in s.indeterminate_sets for fix in _fixes(s, terms, prop, members)]
+    shown = "; ".join(fixes[:MAX_CELLS]) + (f"; and {len(fixes) - MAX_CELLS} more" if len(fixes) > MAX_CELLS else "")
+    return f"{name} fails at {len(fixes)} place{'s' if len(fixes) != 1 else ''}: {shown}"
+
+
+def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:
+    quantifiers = prop.quantifiers[1:]
+    ys = _domain(s, quantifiers[0].domain, members)
+    atom = prop.atom
+    if quantifiers[0].kind == "exists":  # P2: one class where the set is below the mean is enough
+        gaps = [(terms.value(atom.lhs, members, y) - terms.value(atom.rhs, members, y), y) for y in ys]
+        gap, y = min(gaps, key=lambda g: certified.to_float(g[0]))
+        if certified.sign(gap).value in (-1, None):
+            return []
+        return [f"c_{s.label(members)} is nowhere below its members' mean; the cheapest repair lowers "
+                f"c_{s.label(members)}({s.classes[y]}) by more than {_num(gap)}"]
+    out = []
+    for y in ys:
+        if len(quantifiers) == 1:
+            comparison = terms.compare(atom, Binding(members, y, None))
+            if comparison.truth is not Truth.FALSE:
+                continue
+            lhs, rhs = comparison.values
+            out.append(_cell_fix(s, members, y, atom.op, lhs, rhs, comparison.sides[1].label))
+            continue
+        for y2 in _domain(s, quantifiers[1].domain, members):
+            if y2 <= y:
+                continue
+            binding = Binding(members, y, y2)
+            if isinstance(atom, Implies):
+                if terms.compare(atom.premise, binding).truth is not Truth.TRUE:
+                    continue
+                inner = atom.conclusion
+            else:
+                inner = atom
+            comparison = terms.compare(inner, binding)
+            if comparison.truth is Truth.FALSE:
+                a, b = comparison.values
+                out.append(f"c_{s.label(members)}({s.classes[y]}) {_is(a)} and c_{s.label(members)}"
+                           f"({s.classes[y2]}) {_is(b)} must be equal (they differ by {_num(abs(a - b))})")
+    return out
+
+
+def _cell_fix(s, members, y, op: str, lhs, rhs, bound: str) -> str:
+    cell = f"c_{s.label(members)}({s.classes[y]}) {_is(lhs)}"
+    gap = lhs - rhs
+    if op == "<" and certified.sign(gap).value == 0:
+        return f"{cell} equals {bound}, and must be below it: lower it by any positive amount"
+    if op in ("<", "<="):
+        how = "by more than" if op == "<" else "by at least"
+        return f"{cell} must be {op} {bound} {_is(rhs)}: lower it {how} {_num(gap)}"
+    return f"{cell} must be {op} {bound} {_is(rhs)}: raise it by at least {_num(-gap)}"
+
+
+def _domain(s, domain: str, members) -> list[int]:
+    if domain == "in Y":
+        return sorted(members)
+    if domain == "not in Y":
+        return [c for c in range(s.K) if c not in members]
+    return list(range(s.K))
+
+
+def _is(value: sp.Expr) -> str:
+    return ("= " if value.is_Rational else "") + _num(value)
+
+
+def _num(value: sp.Expr) -> str:
+    """Rationals exactly; irrational values (exact in the JSON matrix) as a 4-digit decimal."""
+    if value.is_Rational:
+        return str(value)
+    return f"≈ {certified.to_float(value):.4g}"
+

@@ -1,0 +1,66 @@
+"""The two facts every report gives about each predicted set, never conflated: possible and optimal.
+
+`possible` is Definition 4 (the set is cheaper than each of its own members for some p); `optimal` says whether
+the set is the best of all sets for some p (alone, only in ties, never). Console, Markdown and HTML share
+these rows and sentences; JSON has the same facts as data.
+"""
+
+from __future__ import annotations
+
+from verifier.analysis.pipeline import Analysis
+from verifier.report import words
+from verifier.verdict import Truth
+
+STATUS = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
+OPTIMAL = {"alone": "alone", "tied": "only tied", "never": "never", "unknown": "undecided"}
+HEADERS = ["Y", "Def. 4", "optimal", "evidence"]
+
+
+def summary(a: Analysis) -> list[str]:
+    """Plain sentences: how many sets are possible, how many optimal, and what that means."""
+    if a.symbolic is not None:
+        return ["Possible (Definition 4): an indeterminate set Y is possible when some distribution p makes its "
+                "expected cost lower than that of each of its own members. Below, for every admissible parameter "
+                "value. Which sets are optimal among all sets is computed for numeric schemes (fixed values)."]
+    possible = sum(e.status is Truth.TRUE for e in a.possibility)
+    counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
+    lines = [f"Possible (Definition 4): {possible} of {len(a.possibility)} indeterminate sets are possible, i.e. "
+             "some distribution p makes the set's expected cost lower than that of each of its own members. "
+             "This compares a set with its members only, not with other sets.",
+             f"Optimal: {counts['alone']} of {len(a.optimality)} sets (singletons included) are the unique best "
+             f"prediction for some p, {counts['tied']} best only in ties with other sets, {counts['never']} "
+             "never best" + (f", {counts['unknown']} undecided" if counts["unknown"] else "") + "."]
+    if a.determinate_never_alone:
+        lines.append("Determinate predictions are never strictly optimal: whatever p, some indeterminate set "
+                     "costs no more than the best single class.")
+    return lines
+
+
+def rows(a: Analysis) -> list[list[str]]:
+    """[Y, possible, optimal, evidence] for every set, singletons first (numeric schemes)."""
+    s = a.scheme
+    possibility = {e.members: e for e in a.possibility}
+    out = []
+    for members in s.all_sets:
+        entry, optimal = possibility.get(members), a.optimality.get(members)
+        evidence = []
+        if entry is not None:
+            evidence.append("Def. 4: " + words.possibility(s, entry).split(": ", 1)[1])
+        if optimal is not None:
+            evidence.append("optimal: " + words.optimality(s, optimal))
+        out.append([s.label(members), STATUS[entry.status] if entry else "n/a",
+                    OPTIMAL[optimal.status] if optimal else "—", "; ".join(evidence)])
+    return out
+
+
+def symbolic_rows(a: Analysis) -> list[list[str]]:
+    s = a.scheme
+    out = []
+    for e in a.symbolic.possibility:
+        example = []
+        if e.possible_at:
+            example.append(f"possible at {words.values(e.possible_at)}")
+        if e.impossible_at:
+            example.append(f"impossible at {words.values(e.impossible_at)}")
+        out.append([s.label(e.members), e.status, "; ".join(example) or e.undecided])
+    return out
