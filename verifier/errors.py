@@ -7,7 +7,7 @@ imports nothing from the package (every layer may raise these).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class SpecError(Exception):
     column: int | None = None  # 1-based
     text: str | None = None
     expected: str | None = None
+    also: list["SpecError"] = field(default_factory=list)  # further independent problems in the same spec
 
     def __post_init__(self) -> None:
         if not self.line:  # 0 is "no position" (data given to the Python API)
@@ -60,7 +61,13 @@ class SpecError(Exception):
             parts.append(f"(text: {shown!r})")
         if self.expected:
             parts.append(f"— expected {self.expected}")
-        return " ".join(parts) + "."
+        text = " ".join(parts) + "."
+        return "\n".join([text, *(str(other) for other in self.also)])
+
+    @property
+    def problems(self) -> list["SpecError"]:
+        """This problem and the independent ones found with it, in file order."""
+        return [self, *self.also]
 
     @property
     def path(self) -> str | None:
@@ -70,3 +77,14 @@ class SpecError(Exception):
 
 class UsageError(ValueError):
     """A bad command line (exit 2)."""
+
+
+def did_you_mean(word: str, choices) -> str:
+    """'; did you mean 'cost'?' for a near miss among `choices`, else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    if not close:
+        lowered = {str(c).lower(): str(c) for c in choices}
+        close = [lowered[str(word).lower()]] if str(word).lower() in lowered else []
+    return f"; did you mean '{close[0]}'?" if close else ""

@@ -106,7 +106,23 @@ def build_scheme(spec: Spec, values: dict[str, sp.Expr] | None = None,
         scheme = _build_rows(spec, evaluator, vocab, params, K)
     scheme.assumptions = assumptions
     scheme.side_conditions = _unique(side_conditions)
+    scheme.notes += _negative_costs(scheme, bool(spec.assume))
     return scheme
+
+
+def _negative_costs(scheme: Scheme, assumed: bool) -> list[str]:
+    """A warning for costs that are certainly negative (numbers), or that may be (parameters, no `assume`)."""
+    negative = [(m, y) for m in scheme.all_sets for y in range(scheme.K)
+                if not scheme.rows[m][y].free_symbols and certified.sign(scheme.rows[m][y]).value == -1]
+    if negative:
+        m, y = negative[0]
+        return [f"warning: {len(negative)} cost(s) are negative (e.g. c_{scheme.label(m)}({scheme.classes[y]}) = "
+                f"{scheme.rows[m][y]}); costs are normally >= 0 (a negative cost is a reward). The properties are "
+                "checked as written; if this is a mistake, fix the formula or bound it with 'assume'."]
+    if scheme.symbolic and not assumed:
+        return ["warning: the costs depend on parameters and there is no 'assume'; every real value is admissible, "
+                "including values that make costs negative. State the intended range, e.g. assume: \"0 < delta < 1\"."]
+    return []
 
 
 def _unique(conditions):

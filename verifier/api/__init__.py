@@ -5,7 +5,9 @@ Owns: turning a spec source into a report, and caching it. May import every laye
 check, spec, ...); only `cli` imports it.
 """
 
+from verifier.analysis.pipeline import STAGES as PROGRESS_STAGES
 from verifier.api.report import ClassSweepReport, Report
 from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
 
-__all__ = ["ClassSweepReport", "Report", "load", "spec_paths", "sweep_classes", "verify", "verify_all"]
+__all__ = ["PROGRESS_STAGES", "ClassSweepReport", "Report", "load", "spec_paths", "sweep_classes", "verify",
+           "verify_all"]

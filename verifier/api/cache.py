@@ -5,14 +5,22 @@ such (never shown as fresh); `cache=False` (`--no-cache`) or VERIFY_NO_CACHE=1 b
 One entry per key holds the summary of the report (verdicts, evidence, fits, expectations) and the outputs
 rendered so far (JSON record, console text at a given width, Markdown, HTML); an output not yet rendered is
 made from a fresh analysis and added to the entry.
+
+The cache directory is not trusted. Every entry carries an HMAC-SHA256 over its key and content, made with a
+random secret kept in the directory's `key` file (created once, mode 0600); an entry whose MAC does not verify
+(edited, truncated, copied under another key's name, or written by anything but this tool) is a miss. Entries
+and the secret are opened without following links or blocking (a FIFO planted there is no hang), must be
+regular files, and are bounded in size.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import secrets
+import stat
 import time
 
 from verifier.version import __version__
@@ -32,18 +40,27 @@ def key(content: object, options: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+_SECRET_BYTES = 32
+
+
 def load(cache_key: str | None) -> dict | None:
-    """The entry, or None when there is none or it is not an entry of ours (then it is simply a miss)."""
+    """The entry, or None when there is none or it is not an intact entry of ours (then it is simply a miss)."""
     folder = directory()
     if not cache_key or not folder:
         return None
-    try:
-        with open(os.path.join(folder, f"{cache_key}.json"), encoding="utf-8") as handle:
-            entry = json.load(handle)
-    except (OSError, ValueError):
+    secret = _secret(folder, create=False)
+    raw = _read_regular(os.path.join(folder, f"{cache_key}.json"), MAX_ENTRY_BYTES)
+    if secret is None or raw is None:
         return None
-    shape = {"summary": dict, "outputs": dict, "stored_at": str}
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    shape = {"summary": dict, "outputs": dict, "stored_at": str, "mac": str}
     if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) for k, t in shape.items()):
+        return None
+    if not hmac.compare_digest(entry["mac"], _mac(secret, cache_key, entry)):
         return None
     return entry
 
@@ -58,12 +75,68 @@ def store(cache_key: str | None, summary: dict, outputs: dict, stored_at: str | 
     temporary = os.path.join(folder, f".{cache_key}.{secrets.token_hex(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)  # never through a planted link
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        secret = _secret(folder, create=True)
+        if secret is None:
+            return None
+        entry = {"summary": summary, "outputs": outputs, "stored_at": stamp}
+        entry["mac"] = _mac(secret, cache_key, entry)
         with os.fdopen(os.open(temporary, flags, 0o600), "w", encoding="utf-8") as handle:
-            json.dump({"summary": summary, "outputs": outputs, "stored_at": stamp}, handle)
+            json.dump(entry, handle)
         os.replace(temporary, os.path.join(folder, f"{cache_key}.json"))  # replaces a link, never follows it
     except (OSError, TypeError, ValueError):
         if os.path.lexists(temporary):
             os.unlink(temporary)
         return None
     return stamp
+
+
+def _mac(secret: bytes, cache_key: str, entry: dict) -> str:
+    body = json.dumps({"key": cache_key, "summary": entry["summary"], "outputs": entry["outputs"],
+                       "stored_at": entry["stored_at"]}, sort_keys=True, default=str)
+    return hmac.new(secret, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _secret(folder: str, create: bool) -> bytes | None:
+    """The directory's MAC secret; made (exclusively, 0600) on first store. Anything odd there: no cache."""
+    path = os.path.join(folder, "key")
+    secret = _read_regular(path, _SECRET_BYTES + 1)
+    if secret is not None:
+        return secret if len(secret) == _SECRET_BYTES else None
+    if not create or os.path.lexists(path):
+        return None
+    fresh = secrets.token_bytes(_SECRET_BYTES)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(fresh)
+    except OSError:
+        return None
+    return fresh
+
+
+def _read_regular(path: str, limit: int) -> bytes | None:
+    """A regular file's bytes (at most `limit`), opened without following links or blocking; else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None  # written by someone else: not ours to believe
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks) if size <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

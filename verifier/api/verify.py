@@ -27,14 +27,16 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
-           cache: bool = True, cross_check: bool = False) -> Report:
+           cache: bool = True, cross_check: bool = False,
+           progress: Callable[[str], None] | None = None) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
     `classes`: None for the spec's own classes; an integer K for a formula spec at K classes named "1".."K";
     or a list of class names for a formula spec. `timeout`: seconds per solver question (symbolic
     parameters). `cache`: reuse (and store) a finished result for this exact spec and these options.
     `cross_check`: decide every property a second time by an independent method; disagreements are listed
-    in `Report.disagreements` (and such a result is never cached).
+    in `Report.disagreements` (and such a result is never cached). `progress(text)`: told each stage of
+    the analysis (for progress bars).
     """
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
@@ -43,7 +45,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
                "memory": limits.MEMORY_MB, "kind": "report"}
 
     def run() -> Analysis:
-        analysis = analyse(spec, timeout_ms, classes=names)
+        analysis = analyse(spec, timeout_ms, classes=names, progress=progress)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 

@@ -23,7 +23,7 @@ from rich.rule import Rule
 from verifier.version import __version__
 
 from verifier import limits
-from verifier.api import spec_paths
+from verifier.api import PROGRESS_STAGES as STAGES, spec_paths
 from verifier.cli import options
 from verifier.cli.run import Outcome, run
 from verifier.errors import UsageError
@@ -104,9 +104,18 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     except UsageError as exc:
         print(f"verify: usage error: {exc}", file=stderr)
         return EXIT_INVALID
+    width, color = _output_style(stdout, args)
+    show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
+
+    def work(out: TextIO, err: TextIO) -> int:
+        return _report(_run_all(paths, args, out, err, width, color, show_progress), args, out, err)
+
+    if args.memory and hasattr(os, "fork"):
+        from verifier.cli.capped import run_capped
+
+        return run_capped(args.memory, args.rlimit, work, stdout, stderr)
     limits.apply(rlimit=args.rlimit, memory_mb=args.memory)
-    outcomes = _run_all(paths, args, stdout, stderr)
-    return _report(outcomes, args, stdout, stderr)
+    return work(stdout, stderr)
 
 
 def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -132,18 +141,20 @@ def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
     return width, color
 
 
-def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Outcome]:
-    width, color = _output_style(stdout, args)
+def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
+             show_progress: bool) -> list[Outcome]:
     taken: set[str] = set()  # report file names used in this run: two specs never share one
-    show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
     outcomes = []
-    with Progress(console=Console(file=stderr), transient=True, disable=not show_progress) as progress:
-        task = progress.add_task("verifying", total=len(paths))
-        for path in paths:
-            progress.update(task, description=f"verifying {os.path.basename(path)}")
-            outcome = run(path, args, width, color, taken,
-                          step=lambda text: progress.update(task, description=f"verifying {text}"))
+    console = Console(file=stderr, force_terminal=show_progress or None)
+    with Progress(console=console, transient=True, disable=not show_progress) as progress:
+        task = progress.add_task("verifying", total=len(paths) * STAGES)
+        for index, path in enumerate(paths):
+            name = os.path.basename(path)
+            progress.update(task, completed=index * STAGES, description=f"verifying {name}")
+            outcome = run(path, args, width, color, taken, step=_stepper(progress, task, name, index))
             outcomes.append(outcome)
+            if show_progress:
+                progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed
             if args.format == "text" and not outcome.error:  # stream reports as they finish
                 if len(outcomes) > 1:
                     terminal.console(stdout, width, color).print(Rule())
@@ -155,8 +166,21 @@ def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO) -> list[Out
                 print(outcome.error, file=stderr)
             if outcome.written:
                 print("verify: wrote " + ", ".join(outcome.written), file=stderr)
-            progress.advance(task)
+            progress.update(task, completed=(index + 1) * STAGES)
+            if show_progress and index + 1 < len(paths):
+                progress.start()
     return outcomes
+
+
+def _stepper(progress: Progress, task, name: str, index: int):
+    """Each stage moves the bar a little within this spec's share (never past it)."""
+    done = [0]
+
+    def step(text: str) -> None:
+        done[0] = min(done[0] + 1, STAGES - 1)
+        progress.update(task, completed=index * STAGES + done[0], description=f"verifying {name}: {text}")
+
+    return step
 
 
 def _report(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO) -> int:

@@ -48,7 +48,7 @@ def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, progress=step)
     else:
-        report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check)
+        report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check, progress=step)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
     if args.report and not args.classes:

@@ -49,7 +49,9 @@ def _log(x):
 def _exp(x):
     if symbolic(x):
         return sp.exp(x)
-    if x.is_Rational and abs(x) > 10_000:
+    limit = sp.Integer(10_000)
+    too_big = (abs(x) > limit) if x.is_Rational else (sign_of(x - limit) > 0 or sign_of(x + limit) < 0)
+    if too_big:  # certified even for irrational arguments such as exp(100): exp(exp(100)) is no cost
         raise BuiltinError("exp of a huge argument", expected="|x| <= 10000")
     return sp.exp(x)
 

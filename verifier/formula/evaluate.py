@@ -11,6 +11,7 @@ import ast
 
 import sympy as sp
 
+from verifier.errors import did_you_mean
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, guarded
 from verifier.formula.builtins import BUILTINS
@@ -18,12 +19,14 @@ from verifier.formula.parse import Formula
 from verifier.formula.values import ClassRef, UserFunction, Vocabulary, check_real, kind
 
 MAX_CALL_DEPTH = 32
+MAX_STEPS = 6_000_000  # formula nodes evaluated per spec (about 15 s); a 12-class p-discounted spec needs 1.1 million
 
 
 class Evaluator:
-    def __init__(self, vocabulary: Vocabulary):
+    def __init__(self, vocabulary: Vocabulary, max_steps: int | None = None):
         self.vocab = vocabulary
         self._class_index = {name: i for i, name in enumerate(vocabulary.classes)}
+        self.steps, self.max_steps = 0, max_steps or MAX_STEPS  # total work for the whole spec, not per formula
 
     def number(self, formula: Formula, local: dict[str, object]) -> sp.Expr:
         """Evaluate a formula that must produce one finite real number."""
@@ -47,6 +50,11 @@ class Evaluator:
 
     # -- the tree walk -------------------------------------------------------------------------------------
     def _eval(self, f: Formula, node: ast.AST, local: dict, depth: int):
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise f.error(f"evaluating the spec's formulas took more than {self.max_steps:,} steps", node,
+                          expected="formulas whose work does not explode (for example, no function that calls "
+                                   "another function twice at every level)")
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:  # unreachable after the whitelist; kept so a gap can never execute anything
             raise f.error(f"{type(node).__name__} is not supported", node)
@@ -76,7 +84,8 @@ class Evaluator:
         if name in ("True", "False"):
             return name == "True"
         context = sorted(set(local) | {"K"} | set(self.vocab.params))
-        raise f.error(f"unknown name '{name}'", node, expected=f"one of {context} or a function call")
+        raise f.error(f"unknown name '{name}'" + did_you_mean(name, context), node,
+                      expected=f"one of {context} or a function call")
 
     def _Subscript(self, f, node, local, depth):
         name = node.value.id
@@ -214,7 +223,7 @@ class Evaluator:
         builtin = BUILTINS.get(name)
         if builtin is None or name.startswith("__"):
             known = sorted([n for n in BUILTINS if not n.startswith("__")] + ["c", "rank"] + list(self.vocab.functions))
-            raise f.error(f"unknown function '{name}'", node, expected=f"one of {known}")
+            raise f.error(f"unknown function '{name}'" + did_you_mean(name, known), node, expected=f"one of {known}")
         try:
             return builtin(*args)
         except BuiltinError as exc:

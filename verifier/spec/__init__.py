@@ -1,5 +1,6 @@
-"""Spec files: safe YAML with positions and exact decimals (`source`), the validated `Spec` (`model`), the
-reader that validates it (`reader`), and the JSON Schema for editors (`schema`, `spec.schema.json`).
+"""Spec files: their bytes read safely (`text`), safe YAML with positions and exact decimals (`source`), the
+validated `Spec` (`model`), the reader that validates it (`reader`), and the JSON Schema for editors
+(`schema`, `spec.schema.json`).
 
 Owns: everything about the file format. May import: `formula` (to parse formulas), `properties` (to read
 `expect:`), `errors`. Nothing here evaluates a formula or knows about engines or reports.

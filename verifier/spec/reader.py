@@ -10,11 +10,12 @@ import unicodedata
 from fractions import Fraction
 
 from verifier import properties
-from verifier.errors import SpecError
+from verifier.errors import SpecError, did_you_mean
 from verifier.formula.parse import Formula, parse_formula
 from verifier.formula.values import UserFunction
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
-from verifier.spec.source import Located, load_yaml, located_from_data, read_text
+from verifier.spec.source import Located, load_yaml, located_from_data
+from verifier.spec.text import read_text
 
 
 def load_spec(path: str) -> Spec:
@@ -59,39 +60,62 @@ class _Reader:
         return node.value
 
     def spec(self) -> Spec:
+        """Every independent problem is collected; they are raised together (the first, with the others in
+        `also`), so that one run shows them all."""
         top = self.mapping(self.root, "")
+        errors: list[SpecError] = []
+
+        def attempt(read, *args):
+            try:
+                return read(*args)
+            except SpecError as exc:
+                errors.extend(exc.problems)
+                return None
+
         for key, node in top.items():
             if key not in TOP_KEYS:
-                raise self.fail(f"unknown key '{key}'", key, node, key, "one of " + ", ".join(TOP_KEYS))
+                errors.append(self.fail(f"unknown key '{key}'" + did_you_mean(key, TOP_KEYS), key, node, key,
+                                        "one of " + ", ".join(TOP_KEYS)))
         if "name" not in top:
-            raise self.fail("the key 'name' is missing", "name", self.root, None, "name: <the scheme's name>")
+            errors.append(self.fail("the key 'name' is missing", "name", self.root, None, "name: <the scheme's name>"))
         if "classes" not in top:
-            raise self.fail("the key 'classes' is missing", "classes", self.root, None, "classes: [a, b, c] or an integer")
-        spec = Spec(self.path, self.string(top["name"], "name"), self.classes(top["classes"]))
+            errors.append(self.fail("the key 'classes' is missing", "classes", self.root, None,
+                                    "classes: [a, b, c] or an integer"))
+        name = attempt(self.string, top["name"], "name") if "name" in top else None
+        classes = attempt(self.classes, top["classes"]) if "classes" in top else None
+        spec = Spec(self.path, name or "", classes or ("?", "?"))
         spec.marks = {key: node.mark for key, node in top.items()} | {"": self.root.mark}
         for optional in ("description", "source"):
             if optional in top:
-                setattr(spec, optional, self.string(top[optional], optional))
-        spec.parameters = self.parameters(top.get("parameters"), spec.classes)
-        spec.functions = self.functions(top.get("functions"))
-        spec.assume = self.assume(top.get("assume"))
+                setattr(spec, optional, attempt(self.string, top[optional], optional))
+        if classes is not None:  # these need the class names
+            spec.parameters = attempt(self.parameters, top.get("parameters"), classes) or {}
+            if "cost_matrix" in top:
+                spec.cost_matrix = attempt(self.cost_matrix, top["cost_matrix"], classes)
+            if "set_costs" in top:
+                spec.set_costs = attempt(self.set_costs, top["set_costs"], classes)
+        spec.functions = attempt(self.functions, top.get("functions")) or {}
+        spec.assume = attempt(self.assume, top.get("assume")) or []
         if "cost" in top and "cost_matrix" in top:
-            raise self.fail("give 'cost' or 'cost_matrix', not both", "cost_matrix", top["cost_matrix"])
+            errors.append(self.fail("give 'cost' or 'cost_matrix', not both", "cost_matrix", top["cost_matrix"]))
         if "cost" in top:
-            spec.cost = self.formula(top["cost"], "cost")
-        if "cost_matrix" in top:
-            spec.cost_matrix = self.cost_matrix(top["cost_matrix"], spec.classes)
+            spec.cost = attempt(self.formula, top["cost"], "cost")
         if "set_cost" in top:
-            spec.set_cost = self.formula(top["set_cost"], "set_cost")
-        if "set_costs" in top:
-            spec.set_costs = self.set_costs(top["set_costs"], spec.classes)
-        if spec.set_cost is None and spec.cost is None and spec.cost_matrix is None:
-            raise self.fail("no costs given", "cost", self.root, None, "'cost' or 'cost_matrix', and/or 'set_cost'")
+            spec.set_cost = attempt(self.formula, top["set_cost"], "set_cost")
+        if not {"set_cost", "cost", "cost_matrix"} & set(top):
+            errors.append(self.fail("no costs given", "cost", self.root, None,
+                                    "'cost' or 'cost_matrix', and/or 'set_cost'"))
         if "setting" in top:
-            spec.setting = self.string(top["setting"], "setting").strip().lower()
-            if spec.setting not in ("filtering", "choice"):
-                raise self.fail("unknown setting", "setting", top["setting"], spec.setting, "filtering or choice")
-        spec.expect = self.expect(top.get("expect"))
+            spec.setting = (attempt(self.string, top["setting"], "setting") or "").strip().lower() or None
+            if spec.setting and spec.setting not in ("filtering", "choice"):
+                errors.append(self.fail("unknown setting" + did_you_mean(spec.setting, ("filtering", "choice")),
+                                        "setting", top["setting"], spec.setting, "filtering or choice"))
+        spec.expect = attempt(self.expect, top.get("expect")) or {}
+        if errors:
+            errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+            first = errors[0]
+            first.also = errors[1:]
+            raise first
         return spec
 
     def classes(self, node: Located) -> tuple[str, ...]:
@@ -190,7 +214,7 @@ class _Reader:
             fields = {} if decl.value is None else self.mapping(decl, key)
             for k, v in fields.items():
                 if k not in PARAM_KEYS:
-                    raise self.fail(f"unknown key '{k}'", f"{key}.{k}", v, k, "value, per_class or description")
+                    raise self.fail(f"unknown key '{k}'" + did_you_mean(k, PARAM_KEYS), f"{key}.{k}", v, k, "value, per_class or description")
             per_class = bool(fields["per_class"].value) if "per_class" in fields else False
             value = None
             if "value" in fields:
@@ -240,14 +264,16 @@ class _Reader:
         for name, verdict in ({} if node is None else self.mapping(node, "expect")).items():
             pid = properties.resolve(name)
             if pid is None:
-                raise self.fail(f"unknown property '{name}'", f"expect.{name}", verdict, name,
-                                "P1..P10 or a property name such as 'reward rightful cautiousness'")
+                raise self.fail(f"unknown property '{name}'" + did_you_mean(name, _PROPERTY_NAMES), f"expect.{name}",
+                                verdict, name, "P1..P10 or a property name such as 'reward rightful cautiousness'")
             text = verdict.value.strip().lower() if isinstance(verdict.value, str) else None
             if text not in ("holds", "fails", "unknown"):
-                raise self.fail("unknown verdict", f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown")
+                raise self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")), f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown")
             out[pid] = text
         return out
 
+
+_PROPERTY_NAMES = tuple(p.id for p in properties.PROPERTIES) + tuple(p.name for p in properties.PROPERTIES)
 
 _RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
              "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}

@@ -18,7 +18,6 @@ from verifier.errors import Mark, SpecError
 
 MAX_NODES = 200_000  # after alias expansion; a real spec has a few thousand at most
 MAX_DEPTH = 64
-MAX_BYTES = 4_000_000
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -48,20 +47,38 @@ class Located:
         return self.value
 
 
-def read_text(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise SpecError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
-    if len(raw) > MAX_BYTES:
-        raise SpecError(f"the file is larger than {MAX_BYTES} bytes", file=path)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            f"the file is not valid UTF-8 (byte {exc.start})", file=path, expected="a UTF-8 text file"
-        ) from None
+def yaml_problem(exc: yaml.MarkedYAMLError) -> tuple[str, str | None]:
+    """PyYAML's problem in the tool's words: (what is wrong, what was expected)."""
+    problem, context = exc.problem or "", exc.context or ""
+    opened = exc.context_mark
+    where = f" opened at line {opened.line + 1}, column {opened.column + 1}" if opened else ""
+    if "flow sequence" in context:
+        return f"the list [...]{where} is not closed", "a ']' after the last item (items separated by commas)"
+    if "flow mapping" in context:
+        return f"the mapping {{...}}{where} is not closed", "a '}' after the last 'key: value' pair"
+    if "quoted scalar" in context:
+        return f"the quoted text{where} is not closed", "the same quote character at its end"
+    if "mapping values are not allowed" in problem:
+        return ("a ':' inside a value; a value that contains ': ' must be quoted",
+                "\"text: with a colon\" in quotes, or a nested mapping on its own indented lines")
+    if "'\\t'" in problem or "\\t" in problem or "\t" in problem:
+        return "a tab character; YAML indents with spaces only", "spaces instead of the tab"
+    if "undefined alias" in problem:
+        return problem.replace("found undefined alias", "the alias *name refers to no anchor &name:"), \
+            "an anchor &name defined before the alias"
+    if "<block end>" in problem or "block mapping" in context or "block collection" in context:
+        return (f"the indentation or a stray character breaks the structure ({problem.replace('<block end>', 'the end of the block')})",
+                "keys of one mapping at the same indentation, and no text after a closed list or mapping")
+    if "end of stream" in problem:
+        return "the file ends in the middle of a value", "the value to be completed"
+    return (problem or context or "unreadable YAML").replace("<stream end>", "the end of the file"), None
+
+
+def _line_at(text: str, mark) -> str | None:
+    if not mark:
+        return None
+    lines = text.splitlines()
+    return lines[mark.line].strip() if 0 <= mark.line < len(lines) and lines[mark.line].strip() else None
 
 
 def load_yaml(text: str, path: str) -> Located:
@@ -72,11 +89,14 @@ def load_yaml(text: str, path: str) -> Located:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        message, expected = yaml_problem(exc)
         raise SpecError(
-            f"not valid YAML: {exc.problem or exc.context}",
+            f"not valid YAML: {message}",
             file=path,
             line=mark.line + 1 if mark else None,
             column=mark.column + 1 if mark else None,
+            text=_line_at(text, mark),
+            expected=expected,
         ) from None
     except yaml.YAMLError as exc:
         raise SpecError(f"not valid YAML: {exc}", file=path) from None

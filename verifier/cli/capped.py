@@ -1,0 +1,117 @@
+"""`--memory MB`: run the work in a forked child under the address-space cap, so that running out of memory is
+a clear message and exit status 2, never a segfault or an abort of the tool itself.
+
+Native libraries (z3, FLINT, BLAS) do not all survive a failed allocation: some crash the process. The cap is
+therefore applied in a child; its output comes back through pipes (so in-process callers with StringIO streams
+get it too), and a child killed by a signal is reported as the memory limit being exceeded.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from verifier import limits
+
+EXIT_INVALID = 2
+
+
+def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextIO], int],
+               stdout: TextIO, stderr: TextIO) -> int:
+    for stream in (stdout, stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(out_read)
+        os.close(err_read)
+        _child(memory_mb, rlimit, work, out_write, err_write)
+    os.close(out_write)
+    os.close(err_write)
+    _forward({out_read: stdout, err_read: stderr})
+    _, status = os.waitpid(pid, 0)
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+    name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+    print(f"verify: the verification stopped ({name}) under --memory {memory_mb}: the memory limit was exceeded "
+          "before a verdict; raise --memory", file=stderr)
+    return EXIT_INVALID
+
+
+def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int) -> None:
+    code = EXIT_INVALID
+    out = open(out_fd, "w", encoding="utf-8", errors="replace", closefd=True)
+    err = open(err_fd, "w", encoding="utf-8", errors="replace", closefd=True)
+    try:
+        sys.stdout, sys.stderr = out, err
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash under the cap leaves no core file behind
+        limits.apply(rlimit=rlimit, memory_mb=memory_mb)
+        code = work(out, err)
+    except MemoryError:
+        print(f"verify: the memory limit --memory {memory_mb} was exceeded before a verdict; raise --memory",
+              file=err)
+    except BrokenPipeError:
+        code = 0
+    except BaseException as exc:  # noqa: BLE001 - the child must always exit through os._exit
+        print(f"verify: internal error: {type(exc).__name__}: {exc}", file=err)
+        code = 70
+    finally:
+        for stream in (out, err):
+            try:
+                stream.flush()
+            except (OSError, ValueError, MemoryError):
+                pass
+        os._exit(code)
+
+
+def _forward(pipes: dict[int, TextIO]) -> None:
+    """Copy the child's output to our streams as it comes (both pipes at once: neither can fill and block)."""
+    selector = selectors.DefaultSelector()
+    decoders = {}
+    for fd in pipes:
+        selector.register(fd, selectors.EVENT_READ)
+        decoders[fd] = _Decoder()
+    open_pipes = set(pipes)
+    while open_pipes:
+        for key, _ in selector.select():
+            chunk = os.read(key.fd, 65536)
+            if not chunk:
+                selector.unregister(key.fd)
+                os.close(key.fd)
+                open_pipes.discard(key.fd)
+                text = decoders[key.fd].finish()
+            else:
+                text = decoders[key.fd].feed(chunk)
+            if text:
+                try:
+                    pipes[key.fd].write(text)
+                    pipes[key.fd].flush()
+                except (BrokenPipeError, ValueError):
+                    pass
+    selector.close()
+
+
+class _Decoder:
+    """UTF-8 across chunk boundaries."""
+
+    def __init__(self):
+        import codecs
+
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def feed(self, chunk: bytes) -> str:
+        return self._decoder.decode(chunk)
+
+    def finish(self) -> str:
+        return self._decoder.decode(b"", final=True)
