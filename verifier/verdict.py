@@ -104,6 +104,7 @@ class SetOptimality:
     certificate: dict[frozenset[int], sp.Rational] | None = None  # λ over other sets: Σ λ_Z c_Z ≤ c_Y
     # in every column (tied: so never the unique minimiser), or < in every column (never: never a minimiser)
     margin: sp.Expr | None = None  # alone: the gap to the next best set at the witness
+    margin_is_bound: bool = False  # the margin is a certified rational lower bound of the gap, not the gap
     reason: str = ""
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from verifier.check.checker import check_results
+from verifier.check.checker import Checker, check_results
 from verifier.check.optimality import check_optimality
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.fit import SettingFit, judge
@@ -91,11 +91,12 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
             tell(f"{prop.id} {prop.name}")
             results.append(engine.decide(prop))
         tell("re-checking the evidence independently")
-        check_results(scheme, results)
+        checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
+        check_results(scheme, results, checker)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
         tell(f"optimality of the {len(scheme.all_sets)} sets")
         optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
-        check_optimality(scheme, optimality)
+        check_optimality(scheme, optimality, checker)
     _mark_tight_and_vacuous(results, scheme.K)
     analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
                         optimality=optimality)

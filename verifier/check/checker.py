@@ -24,9 +24,10 @@ class _Unconfirmed(Exception):
     pass
 
 
-def check_results(scheme: Scheme, results: list[PropertyResult]) -> None:
-    """Re-check each result in place; downgrade to unknown what cannot be confirmed."""
-    checker = Checker(scheme)
+def check_results(scheme: Scheme, results: list[PropertyResult], checker: "Checker | None" = None) -> None:
+    """Re-check each result in place; downgrade to unknown what cannot be confirmed. A `checker` given keeps
+    its cell enclosures for the next checks of the same scheme."""
+    checker = checker or Checker(scheme)
     for result in results:
         try:
             note = checker.check(result)

@@ -21,9 +21,10 @@ from verifier.verdict import SetOptimality
 _UNIT = 2.0 ** -52
 
 
-def check_optimality(scheme: Scheme, entries: dict[frozenset[int], SetOptimality]) -> None:
+def check_optimality(scheme: Scheme, entries: dict[frozenset[int], SetOptimality],
+                     checker: Checker | None = None) -> None:
     """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason."""
-    table = _Table(scheme)
+    table = _Table(scheme, checker or Checker(scheme))
     for members, entry in entries.items():
         try:
             table.check(entry)
@@ -32,8 +33,8 @@ def check_optimality(scheme: Scheme, entries: dict[frozenset[int], SetOptimality
 
 
 class _Table:
-    def __init__(self, scheme: Scheme):
-        self.scheme, self.checker = scheme, Checker(scheme)
+    def __init__(self, scheme: Scheme, checker: Checker):
+        self.scheme, self.checker = scheme, checker
         self.sets = scheme.all_sets
         self.index = {m: i for i, m in enumerate(self.sets)}
         cells = [scheme.rows[m] for m in self.sets]

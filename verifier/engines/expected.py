@@ -1,9 +1,10 @@
 """Expected costs E_p[c_Z] of every set Z at once, with exact signs: the vectorised comparison behind optimality.
 
 For a rational scheme the matrix is scaled to integers once (python-flint fmpz_mat), so one product gives every
-E_p[c_Z] exactly for a rational p. Otherwise each cell is a certified 64-bit arb ball and one arb_mat product
-encloses every E_p[c_Z]; the few differences whose balls contain 0 go to `certified.linear_sign` on the exact
-cells. Floats (numpy) are kept alongside for searching only.
+E_p[c_Z] exactly for a rational p. Otherwise each cell is a certified 64-bit arb ball, kept as float centre and
+radius; one numpy product, widened by a proven rounding bound, encloses every E_p[c_Z], and the few
+differences those enclosures cannot decide go to `certified.linear_sign` on the exact cells. Plain floats are
+kept alongside for searching only.
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ class ExpectedCosts:
         if self.rational:
             self.scale = lcm(*(int(v.q) for row in cells for v in row))
             self.ints = flint.fmpz_mat(len(cells), K, [int(v.p) * (self.scale // int(v.q)) for row in cells for v in row])
-        else:
+        else:  # cell enclosures as float centre and radius (the radius absorbs the conversion of the centre)
             balls = [certified.ball(v) for row in cells for v in row]
-            self.balls = None if any(b is None for b in balls) else flint.arb_mat(len(cells), K, balls)
+            self.bounded = all(b is not None for b in balls)
+            if self.bounded:
+                mids = np.array([float(b.mid()) for b in balls]).reshape(len(cells), K)
+                rads = np.array([float(b.rad()) for b in balls]).reshape(len(cells), K)
+                self.mids, self.rads = mids, rads * (1 + _U) + np.abs(mids) * _U + _TINY
+                self.bounded = bool(np.all(np.isfinite(self.mids)) and np.all(np.isfinite(self.rads)))
+            self.last_bounds = None
 
     def signs(self, p: list[Fraction], members: ClassSet) -> list[int | None]:
         """For every set Z (in `sets` order), the certified sign of E_p[c_Z] − E_p[c_Y]; None when undecided."""
@@ -46,16 +53,24 @@ class ExpectedCosts:
             self.last_unit = sp.Rational(1, self.scale * denominator)  # E_p[c_Z] = values[Z] · last_unit
             self.last_values = values
             return [(v > mine) - (v < mine) for v in values]
-        if self.balls is None:
+        if not self.bounded:
             return [self._exact_sign(p, z, members) for z in self.sets]
-        column = flint.arb_mat(len(p), 1, [flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in p])
-        values = (self.balls * column).entries()
-        mine = values[i]
+        low, high = self._bounds(p)
+        self.last_bounds = (low, high)
+        above, below = low > high[i], high < low[i]
         out: list[int | None] = []
-        for z, v in zip(self.sets, values):
-            d = v - mine
-            out.append(0 if z == members else 1 if d > 0 else -1 if d < 0 else self._exact_sign(p, z, members))
+        for j, z in enumerate(self.sets):
+            out.append(0 if j == i else 1 if above[j] else -1 if below[j] else self._exact_sign(p, z, members))
         return out
+
+    def _bounds(self, p: list[Fraction]):
+        """Certified lower and upper bounds of every E_p[c_Z]: the float products widened by Higham's bound
+        for a K-term dot product (the weights are rounded too), then by one more rounding for the subtraction."""
+        w = np.array([float(x) for x in p])
+        centre = self.mids @ w
+        error = self.rads @ w + (len(p) + 4) * _U * (np.abs(self.mids) @ w) + _TINY
+        low, high = centre - error, centre + error
+        return low - np.abs(low) * _U - _TINY, high + np.abs(high) * _U + _TINY
 
     def _exact_sign(self, p, z: ClassSet, members: ClassSet) -> int | None:
         if z == members:
@@ -64,9 +79,38 @@ class ExpectedCosts:
         terms = [(x, rows[z][y]) for y, x in enumerate(p) if x] + [(-x, rows[members][y]) for y, x in enumerate(p) if x]
         return certified.linear_sign(terms).value
 
-    def gap(self, p: list[Fraction], z: ClassSet, members: ClassSet) -> sp.Expr:
-        """E_p[c_Z] − E_p[c_Y] as an exact expression (from the last `signs` call when it was exact)."""
+    def margin(self, p: list[Fraction], members: ClassSet) -> tuple[sp.Expr, bool] | None:
+        """After `signs` found Y alone at p: (the gap to the next best set, exact) for rational schemes, or
+        (a rational lower bound of it, True) otherwise."""
+        i = self.index[members]
         if self.rational and self.last_values is not None:
-            return (self.last_values[self.index[z]] - self.last_values[self.index[members]]) * self.last_unit
-        rows, p = self.scheme.rows, [sp.Rational(x.numerator, x.denominator) for x in p]
-        return sp.Add(*[x * (rows[z][y] - rows[members][y]) for y, x in enumerate(p) if x])
+            mine = self.last_values[i]
+            gap = min(v - mine for j, v in enumerate(self.last_values) if j != i)
+            return gap * self.last_unit, False
+        if getattr(self, "last_bounds", None) is None:
+            return None
+        low, high = self.last_bounds
+        others = np.delete(low, i)
+        if not others.size:
+            return None
+        nearest = self.sets[int(np.argmin(np.where(np.arange(len(low)) == i, np.inf, low)))]
+        rows = self.scheme.rows
+        if all(v.is_Rational for v in rows[nearest] + rows[members]):  # the gap to that set, exactly
+            gap = sum((x * Fraction(int(a.p), int(a.q)) - x * Fraction(int(b.p), int(b.q))
+                       for x, a, b in zip(p, rows[nearest], rows[members])), Fraction(0))
+            if self._is_least(gap, low, high, i):
+                return sp.Rational(gap.numerator, gap.denominator), False
+        bound = float(np.min(others) - high[i])
+        if not bound > 0:
+            return None
+        return sp.Rational(Fraction(np.nextafter(bound, 0.0))), True
+
+    @staticmethod
+    def _is_least(gap: Fraction, low, high, i: int) -> bool:
+        """The exact gap to one set is the margin when no other set can be closer (certified bounds)."""
+        others = np.delete(low, i) - high[i]
+        return bool(np.sum(others <= float(gap) * (1 + 1e-9) + 1e-12) <= 1)
+
+
+_U = 2.0 ** -52  # twice the unit roundoff: generous for every single rounding
+_TINY = 1e-300  # absorbs underflow

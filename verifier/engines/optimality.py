@@ -83,12 +83,9 @@ def _confirm_alone(costs: ExpectedCosts, members: ClassSet, p: list[Fraction]) -
     i = costs.index[members]
     if any(s != 1 for j, s in enumerate(signs) if j != i):
         return None
-    with np.errstate(all="ignore"):
-        floats = np.array([float(x) for x in p]) @ costs.floats.T
-    floats[i] = np.inf
-    nearest = costs.sets[int(np.argmin(floats))] if len(costs.sets) > 1 else members
-    margin = costs.gap(p, nearest, members) if nearest != members else None
-    return SetOptimality(members, "alone", witness=_exact(p), margin=margin)
+    found = costs.margin(p, members) if len(costs.sets) > 1 else None
+    margin, at_least = found if found is not None else (None, False)
+    return SetOptimality(members, "alone", witness=_exact(p), margin=margin, margin_is_bound=at_least)
 
 
 def _cutting_planes(costs: ExpectedCosts, pending: list[ClassSet], winners: list[int]):

@@ -29,17 +29,18 @@ def to_text(analysis: Analysis, width: int = DEFAULT_WIDTH, color: bool = False)
 def render(analysis: Analysis, console: Console) -> None:
     width = console.width
     console.print(_header(analysis))
-    console.print(_matrix(analysis, width))
-    console.print(_set_facts(analysis, width))
+    # the grids are already laid out to the width: printed without rich's line wrapping (seconds for 511 rows)
+    console.print(_matrix(analysis, width), soft_wrap=True)
+    console.print(_set_facts(analysis, width), soft_wrap=True)
     if analysis.decision is not None:
-        console.print(_decision(analysis, width))
+        console.print(_decision(analysis, width), soft_wrap=True)
     console.print(_properties(analysis))
     console.print()
     console.print(_settings(analysis, width))
     if analysis.expectations:
         console.print(_expectations(analysis))
     if analysis.cross_checks:
-        console.print(_cross_checks(analysis, width))
+        console.print(_cross_checks(analysis, width), soft_wrap=True)
 
 
 def _header(a: Analysis) -> Panel:

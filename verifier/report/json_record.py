@@ -105,7 +105,8 @@ def _optimal(s, e: SetOptimality | None) -> dict:
     if e.witness is not None:
         out["witness"] = {"p": {s.classes[i]: str(v) for i, v in enumerate(e.witness)}}
         if e.margin is not None:
-            out["witness"] |= {"margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin))}
+            out["witness"] |= {"margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin)),
+                               "margin_is_lower_bound": e.margin_is_bound}
     if e.tied_with:
         out["tied_with"] = [_names(s, z) for z in e.tied_with]
     if e.certificate:

@@ -74,7 +74,8 @@ def optimality(scheme: Scheme, entry: SetOptimality) -> str:
     """Whether the set is a best prediction over all sets for some p, with its evidence."""
     if entry.status == "alone":
         p = distribution(scheme, entry.witness)
-        gap = f", by {number(entry.margin, short=True)} over the next best set" if entry.margin is not None else ""
+        by = "by at least" if entry.margin_is_bound else "by"
+        gap = f", {by} {_short(entry.margin)} over the next best set" if entry.margin is not None else ""
         return f"the unique best prediction at p = {p}{gap}"
     mixture = " + ".join(f"{number(w, short=True)}·{scheme.label(z)}" for z, w in (entry.certificate or {}).items())
     if entry.status == "tied":
@@ -85,6 +86,12 @@ def optimality(scheme: Scheme, entry: SetOptimality) -> str:
     if entry.status == "never":
         return f"never a best prediction: {mixture} costs strictly less whatever the true class"
     return f"undecided: {entry.reason}"
+
+
+def _short(value: sp.Expr) -> str:
+    """A rational shown exactly when short, else as its 4-digit decimal (a bound with a huge denominator)."""
+    text = str(value)
+    return text if len(text) <= 12 else decimal(value)
 
 
 def values(parameters: dict) -> str:
