@@ -61,6 +61,7 @@ def to_json(a: Analysis) -> dict:
         "cross_check": [{"property": c.property_id, "reported": c.first, "second": c.second,
                          "agrees": None if c.second is None else not c.disagrees, "method": c.method,
                          "note": c.note or None} for c in a.cross_checks],
+        "notation": words.NOTATION,
         "seconds": round(a.seconds, 3),
     }
 
@@ -129,7 +130,8 @@ def _comparison(c: Comparison) -> dict:
 
 def _property(a: Analysis, r) -> dict:
     s, ev = a.scheme, r.evidence
-    out = {"name": r.property.name, "verdict": r.verdict.value, "statement": r.property.statement(),
+    out = {"name": r.property.name, "verdict": r.verdict.value, "says": r.property.plain,
+           "statement": r.property.statement(),
            "explanation": words.explain(r, s), "reason": r.reason or None, "tight": r.tight,
            "checked": r.checked, "check": r.check_note or None, "instances": ev.instances}
     if r.region or r.holds_at:
