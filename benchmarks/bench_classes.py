@@ -114,13 +114,14 @@ def main() -> None:
 
 def _row(family: str, K: int, cells: int, tool: dict, ref: dict | None) -> str:
     def cell(record, key, fmt):
-        return "-" if record is None or "error" in record else format(record[key], fmt)
+        width = int(fmt.split(".")[0])
+        return "-".rjust(width) if record is None or "error" in record else format(record[key], fmt)
 
     ratio = (f"{ref['wall'] / tool['wall']:.2f}" if ref and tool and "error" not in ref and "error" not in tool
              else "-")
     rate = f"{cells / tool['wall']:.0f}" if "error" not in tool else "-"
     if "error" in tool:
-        agree = f"tool: {tool['error']}"
+        agree = f"tool: {tool['error'].removeprefix('verify: ')}"
     elif ref is None or "error" in ref:
         agree = "" if ref is None else f"reference: {ref['error']}"
     else:
