@@ -15,6 +15,7 @@ from verifier.formula.parse import Formula, parse_formula
 from verifier.formula.values import UserFunction
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.source import Located, load_yaml, located_from_data
+from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
 
 
@@ -260,16 +261,24 @@ class _Reader:
         return [self.formula(item, f"assume[{i}]") for i, item in enumerate(items)]
 
     def expect(self, node: Located | None) -> dict[str, str]:
-        out = {}
+        """Every bad entry is reported, not only the first."""
+        out, errors = {}, []
         for name, verdict in ({} if node is None else self.mapping(node, "expect")).items():
             pid = properties.resolve(name)
             if pid is None:
-                raise self.fail(f"unknown property '{name}'" + did_you_mean(name, _PROPERTY_NAMES), f"expect.{name}",
-                                verdict, name, "P1..P10 or a property name such as 'reward rightful cautiousness'")
+                errors.append(self.fail(f"unknown property '{name}'" + did_you_mean(name, _PROPERTY_NAMES),
+                                        f"expect.{name}", verdict, name,
+                                        "P1..P10 or a property name such as 'reward rightful cautiousness'"))
+                continue
             text = verdict.value.strip().lower() if isinstance(verdict.value, str) else None
             if text not in ("holds", "fails", "unknown"):
-                raise self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")), f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown")
+                errors.append(self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")),
+                                        f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown"))
+                continue
             out[pid] = text
+        if errors:
+            errors[0].also = errors[1:]
+            raise errors[0]
         return out
 
 
@@ -277,20 +286,3 @@ _PROPERTY_NAMES = tuple(p.id for p in properties.PROPERTIES) + tuple(p.name for 
 
 _RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
              "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}
-
-
-def _kind(node: Located) -> str:
-    return {dict: "mapping", list: "list"}.get(type(node.value), type(node.value).__name__)
-
-
-def _show(node: Located) -> str:
-    """A value as the user wrote it: its source text, else exact numbers as 1/2 in YAML style."""
-    return node.source.strip() or _written(node.plain())
-
-
-def _written(value) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_written(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_written(v)}" for k, v in value.items()) + "}"
-    return str(value)

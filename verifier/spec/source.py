@@ -242,3 +242,21 @@ def _from_data(value: Any, path: str, budget: list[int], depth: int, key: str) -
         return Located(value, _NOWHERE, "tag:yaml.org,2002:float", str(value))
     raise SpecError(f"a {type(value).__name__} cannot appear in a spec", text=repr(value)[:60],
                     expected="strings, numbers, booleans, lists and mappings", **where)
+
+
+def kind_of(node: Located) -> str:
+    """What a value is, in words, for messages ("mapping", "list", "str", ...)."""
+    return {dict: "mapping", list: "list"}.get(type(node.value), type(node.value).__name__)
+
+
+def shown(node: Located) -> str:
+    """A value as the user wrote it: its source text, else exact numbers as 1/2 in YAML style."""
+    return node.source.strip() or _written(node.plain())
+
+
+def _written(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_written(v)}" for k, v in value.items()) + "}"
+    return str(value)
