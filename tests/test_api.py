@@ -162,12 +162,18 @@ def test_the_cache_answers_without_analysing_and_says_so(tmp_path, monkeypatch):
     assert again.matrix == fresh.matrix  # what was never rendered is made from a fresh analysis
     # a different option is a different question
     assert verifier.verify(HA, timeout=5).cached_at is None
-    # the same content written differently (comments, key order) is the same question
-    shuffled = tmp_path / "shuffled.yaml"
+    # the same file rewritten differently (comments, key order) is the same question
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_text(HA), encoding="utf-8")
+    assert verifier.verify(str(spec)).cached_at is None
     data = yaml.safe_load(_text(HA))
-    shuffled.write_text("# a comment\n" + yaml.safe_dump(dict(reversed(list(data.items())))), encoding="utf-8")
-    hit = verifier.verify(str(shuffled))
+    spec.write_text("# a comment\n" + yaml.safe_dump(dict(reversed(list(data.items())))), encoding="utf-8")
+    hit = verifier.verify(str(spec))
     assert hit.cached_at is not None and hit.verdicts == fresh.verdicts
+    # the same content under another name is verified for that name: a report names the file it was asked for
+    other = tmp_path / "other.yaml"
+    other.write_text(_text(HA), encoding="utf-8")
+    assert verifier.verify(str(other)).to_json()["spec"] == str(other)
 
 
 def test_a_malformed_cache_entry_is_a_miss(tmp_path, monkeypatch):

@@ -146,7 +146,7 @@ def test_a_formula_with_exponential_work_ends_with_a_located_message(tmp_path, m
     assert _tree(tmp_path) == before
 
 
-@pytest.mark.parametrize("megabytes", ["256", "300"])
+@pytest.mark.parametrize("megabytes", ["384", "400"])
 def test_a_tight_memory_cap_is_a_message_or_a_verdict_never_a_crash(tmp_path, megabytes):
     result = _cli(["--memory", megabytes, os.path.join(SPECS, "ha.yaml"), "--no-cache"], tmp_path, timeout=300)
     assert result.returncode in (0, 2), result.stderr

@@ -88,3 +88,10 @@ def did_you_mean(word: str, choices) -> str:
         lowered = {str(c).lower(): str(c) for c in choices}
         close = [lowered[str(word).lower()]] if str(word).lower() in lowered else []
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def raise_all(errors: list[SpecError]) -> None:
+    """Raise the first problem with the others attached in `also` (nothing when there is none)."""
+    if errors:
+        errors[0].also = errors[1:]
+        raise errors[0]

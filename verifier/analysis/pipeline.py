@@ -50,9 +50,12 @@ class Analysis:
 
     @property
     def determinate_never_alone(self) -> bool:
-        """No singleton is ever the unique optimum (all decided): worth saying in every report."""
+        """Proved: whatever p, some indeterminate set costs no more than the best single class. Each singleton's
+        certificate is a mixture of indeterminate rows only, each costing no more in every column, so
+        E_p[c_y] >= Σ λ_Z E_p[c_Z] >= min over indeterminate Z of E_p[c_Z] at every p."""
         singles = [e for m, e in self.optimality.items() if len(m) == 1]
-        return bool(singles) and all(e.status in ("tied", "never") for e in singles)
+        return bool(singles) and all(e.status in ("tied", "never") and e.certificate
+                                     and all(len(z) > 1 for z in e.certificate) for e in singles)
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:

@@ -25,6 +25,7 @@ class Remedy:
     setting: str
     condition: str | None = None  # parametric: where the scheme fits, as a condition on the parameters
     steps: list[str] = field(default_factory=list)  # plain sentences, one per failing property
+    cells: dict[str, list[str]] = field(default_factory=dict)  # numeric: every failing place, per property
 
 
 def how_to_fit(analysis) -> dict[str, Remedy]:
@@ -68,23 +69,43 @@ def _numeric(analysis, setting: str, failing) -> Remedy:
     remedy = Remedy(setting)
     terms = TermValues(analysis.scheme)
     for r in failing:
-        remedy.steps.append(_property_fix(analysis, terms, r.property))
+        step, cells = _property_fix(analysis, terms, r.property)
+        remedy.steps.append(step)
+        if cells:
+            remedy.cells[r.property.id] = cells
     return remedy
 
 
-def _property_fix(analysis, terms: TermValues, prop: Property) -> str:
+def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, list[str]]:
     s = analysis.scheme
     name = f"{prop.id} ({prop.name})"
     if isinstance(prop.atom, Possible):
-        entry = next(e for e in analysis.possibility if e.certificate)
-        order = sorted(entry.certificate)
-        mix = " + ".join(f"{entry.certificate[h]}·c_{s.classes[h]}" for h in order)
-        return (f"{name}: every indeterminate set is dominated by a mixture of its members' rows; for instance "
-                f"c_{s.label(entry.members)} ≥ {mix} in every column. To make {s.label(entry.members)} possible, "
-                f"lower c_{s.label(entry.members)}(y) below that mixture for some y, by more than the gap there")
+        return f"{name}: {_possibility_fix(s)}", []
     fixes = [fix for members in s.indeterminate_sets for fix in _fixes(s, terms, prop, members)]
     shown = "; ".join(fixes[:MAX_CELLS]) + (f"; and {len(fixes) - MAX_CELLS} more" if len(fixes) > MAX_CELLS else "")
-    return f"{name} fails at {len(fixes)} place{'s' if len(fixes) != 1 else ''}: {shown}"
+    return f"{name} fails at {len(fixes)} place{'s' if len(fixes) != 1 else ''}: {shown}", fixes
+
+
+def _possibility_fix(s) -> str:
+    """A sufficient repair, exact: make some set cheaper on average over its own classes than each member is
+    there; the uniform distribution on the set is then a Definition 4 witness. The set needing the least
+    change is named."""
+    best = None
+    for members in s.indeterminate_sets:
+        own = sorted(members)
+        mine = sp.Add(*[s.rows[members][y] for y in own]) / len(own)
+        rivals = [sp.Add(*[s.det(h, y) for y in own]) / len(own) for h in own]
+        lowest = min(rivals, key=certified.to_float)
+        gap = mine - lowest
+        if best is None or certified.compare(gap, best[0]).value == -1:
+            best = (gap, members, mine, lowest)
+    gap, members, mine, lowest = best
+    label = s.label(members)
+    return (f"no indeterminate set is possible (each is dominated by a mixture of its members' rows; the "
+            f"certificates are listed with the sets). A sufficient repair: lower the costs of {label} on its own "
+            f"classes so that their mean, now {_num(mine)}, falls below {_num(lowest)}, the smallest such mean of "
+            f"one of its members (a decrease of the mean by more than {_num(gap)}); the uniform distribution on "
+            f"{label} then makes it possible")
 
 
 def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:

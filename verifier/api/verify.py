@@ -42,7 +42,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     spec = load(source)
     names = _class_names(spec, classes)
     options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "rlimit": limits.RLIMIT,
-               "memory": limits.MEMORY_MB, "kind": "report"}
+               "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
 
     def run() -> Analysis:
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress)
@@ -80,7 +80,7 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     spec = load(source)
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
     options = {"timeout": timeout, "counts": ks, "rlimit": limits.RLIMIT, "memory": limits.MEMORY_MB,
-               "kind": "sweep"}
+               "kind": "sweep", "path": spec.path}
     run = lambda: sweep(spec, ks, timeout_ms, progress)  # noqa: E731
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
@@ -113,8 +113,9 @@ def spec_paths(paths: Iterable[str]) -> list[str]:
     out = []
     for path in paths:
         if os.path.isdir(path):
+            # every *.yaml entry but a directory: a FIFO, device or broken link there is reported, not skipped
             found = sorted(os.path.join(path, name) for name in os.listdir(path)
-                           if name.endswith((".yaml", ".yml")) and os.path.isfile(os.path.join(path, name)))
+                           if name.endswith((".yaml", ".yml")) and not os.path.isdir(os.path.join(path, name)))
             if not found:
                 raise UsageError(f"{path}: the directory holds no *.yaml spec")
             out += found

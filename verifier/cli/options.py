@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-MIN_MEMORY_MB = 256  # below this the interpreter cannot even load the solver stack
+MIN_MEMORY_MB = 384  # below this the solver stack cannot load; 384 runs symbolic Ha, 512 every bundled spec
 MIN_WIDTH = 40  # narrower consoles cannot show a table
 
 

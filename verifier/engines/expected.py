@@ -27,6 +27,9 @@ class ExpectedCosts:
         self.index = {m: i for i, m in enumerate(self.sets)}
         K, cells = scheme.K, [scheme.rows[m] for m in self.sets]
         self.floats = np.array([[certified.to_float(v) for v in row] for row in cells], dtype=float)
+        largest = float(np.max(np.abs(self.floats))) if self.floats.size else 0.0
+        # the search works on costs scaled to at most 1: LPs and samples do not care, HiGHS' tolerances do
+        self.search = self.floats / largest if np.isfinite(largest) and largest > 0 else self.floats
         self.rational = all(v.is_Rational for row in cells for v in row)
         self.last_values: list[int] | None = None
         if self.rational:

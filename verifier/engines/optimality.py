@@ -43,7 +43,7 @@ def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = Non
     pending = [m for m in costs.sets if m not in out]
     if len(costs.sets) == 1:
         return {m: SetOptimality(m, "alone", witness=(sp.Integer(1),)) for m in costs.sets}
-    if not np.all(np.isfinite(costs.floats)):
+    if not np.all(np.isfinite(costs.search)):
         out.update({m: SetOptimality(m, "unknown", reason="some costs are too large for the LP search")
                     for m in pending})
         return out
@@ -60,7 +60,7 @@ def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, list[sp.Rational]]:
     """Sample points (vertices, the uniform distribution on every set, the hints) where one set is clearly best."""
     K, sets = costs.scheme.K, costs.sets
     points = [[Fraction(int(y in m), len(m)) for y in range(K)] for m in sets]
-    points += [[Fraction(int(x.p), int(x.q)) for x in p] for p in hints.values() if p is not None]
+    points += [[_fraction(x) for x in p] for p in hints.values() if p is not None]
     best: dict[ClassSet, tuple[float, list[Fraction]]] = {}
     for start in range(0, len(points), _CHUNK):
         chunk = points[start:start + _CHUNK]
@@ -73,7 +73,7 @@ def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, list[sp.Rational]]:
             if first > second:
                 a, first, second = b, second, first
             gap = second - first
-            if gap > _TOLERANCE * (1 + abs(first)) and gap > best.get(sets[a], (0.0, None))[0]:
+            if gap > 0 and gap > best.get(sets[a], (0.0, None))[0]:  # a candidate only: confirmed exactly
                 best[sets[a]] = (gap, chunk[row])
     return {m: p for m, (_, p) in best.items()}
 
@@ -91,7 +91,7 @@ def _confirm_alone(costs: ExpectedCosts, members: ClassSet, p: list[Fraction]) -
 def _cutting_planes(costs: ExpectedCosts, pending: list[ClassSet], winners: list[int]):
     """max t_Y s.t. E_p[c_Y − c_Z] + t_Y <= 0 for Z in a growing active list, all pending Y in one LP per round;
     a round adds, per set, the constraints its current p violates most. Returns p, t and duals per set."""
-    F = costs.floats
+    F = costs.search
     active = {m: _first_rows(costs, m, winners) for m in pending}
     done: dict[ClassSet, tuple | None] = {}
     todo = list(pending)
@@ -123,7 +123,7 @@ def _first_rows(costs: ExpectedCosts, members: ClassSet, winners: list[int]) -> 
     """The singletons and the sets cheapest at the uniform distribution on Y: usually the binding ones."""
     i, K = costs.index[members], costs.scheme.K
     p = np.array([float(y in members) for y in range(K)]) / len(members)
-    values = costs.floats @ p
+    values = costs.search @ p
     values[i] = np.inf
     near = np.argsort(values)[:2 * K]
     return sorted(({int(j) for j in near} | set(range(K))) - {i})
@@ -212,6 +212,12 @@ def _rationalised(values):
         if exact not in seen:
             seen.add(exact)
             yield list(exact)
+
+
+def _fraction(x) -> Fraction:
+    """An exact rational of any spelling (sympy Rational, Integer, int) as a Fraction."""
+    value = sp.Rational(x) if isinstance(x, int) else x
+    return Fraction(int(value.p), int(value.q))
 
 
 def _exact(p: list[Fraction]) -> tuple[sp.Rational, ...]:

@@ -53,7 +53,8 @@ PROPERTIES: tuple[Property, ...] = (
     Property("P9", "correctness cost-sensitivity",
              (_some("Y", "indeterminate"), _some("y", "in Y"), _some("y2", "in Y")),
              Both(Compare("!=", SORTED, SORTED2), Compare("!=", COST, COST2)),
-             "some set's cost depends on which of its members is the truth",
+             "some set's cost depends on which of its members is the truth, for two members whose own cost "
+             "lists differ",
              everywhere="the cost of a correct set-valued prediction never depends on which member is true, even "
                         "between members whose own costs differ"),
     Property("P10", "upper boundedness", (EVERY_Y, _all("y", "classes")), Compare("<=", COST, MAX),

@@ -36,7 +36,8 @@ def prepare_directory(directory: str) -> None:
 
 def stem_for(spec_path: str, taken: set[str] | None = None) -> str:
     """A file name stem inside the report directory, distinct from those already `taken` in this run."""
-    stem = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.splitext(os.path.basename(spec_path))[0]).lstrip(".") or "spec"
+    name = "stdin" if spec_path in ("-", "/dev/stdin") else os.path.splitext(os.path.basename(spec_path))[0]
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".").lstrip("-") or "spec"
     chosen, n = stem, 2
     while taken is not None and chosen in taken:
         chosen, n = f"{stem}-{n}", n + 1

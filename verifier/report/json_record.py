@@ -119,7 +119,8 @@ def _optimal(s, e: SetOptimality | None) -> dict:
 
 
 def _how_to_fit(remedy) -> dict | None:
-    return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps}
+    return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps,
+                                        "cells": remedy.cells}
 
 
 def _comparison(c: Comparison) -> dict:

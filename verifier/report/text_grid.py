@@ -13,6 +13,7 @@ import textwrap
 from rich.text import Text
 
 MIN_TEXT_WIDTH = 24  # narrowest wrapped text column before the table is folded instead
+MIN_FOLDED_WIDTH = 8  # a text column folded under the first one wraps down to this
 
 
 def grid(title: str, headers: list[str], rows: list[list[str]], right: set[int] = frozenset(),
@@ -30,8 +31,12 @@ def grid(title: str, headers: list[str], rows: list[list[str]], right: set[int] 
             if part:
                 out.append("")
             keep = [0] + columns
-            out += _block([headers[i] for i in keep], [[r[i] for i in keep] for r in rows],
-                          [widths[i] for i in keep], {keep.index(i) for i in right if i in keep}, breaks)
+            kept = [widths[i] for i in keep]
+            wrap = _span(kept) > width and keep[-1] not in right  # a lone text column wider than the page
+            if wrap:
+                kept[-1] = max(MIN_FOLDED_WIDTH, width - _span(kept[:-1]) - 3)
+            out += _block([headers[i] for i in keep], [[r[i] for i in keep] for r in rows], kept,
+                          {keep.index(i) for i in right if i in keep}, breaks, wrap_last=wrap)
     if caption:
         out += ["", *_wrap(caption, width)]
     out.append("")

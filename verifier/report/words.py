@@ -136,7 +136,21 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     checked = f"{scope}, {ev.instances} instance{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:
         return f"holds: {prop.everywhere} ({checked})"
+    if prop.id == "P9" and _no_members_differ(scheme):
+        return ("fails, for want of any candidate: in no set do two members have different cost lists "
+                f"C_Y(y) ≠ C_Y(y′), so there is nothing a set's cost could reflect ({checked})")
     return f"fails: {prop.everywhere} ({checked})"
+
+
+def _no_members_differ(scheme: Scheme) -> bool:
+    """True when, for every set, all members' cost lists C_Y(y) are equal as multisets (exact, rational only)."""
+    for members in scheme.indeterminate_sets:
+        lists = [scheme.members_costs(members, y) for y in sorted(members)]
+        if not all(v.is_Rational for costs in lists for v in costs):
+            return False
+        if len({tuple(sorted(costs)) for costs in lists}) > 1:
+            return False
+    return True
 
 
 def _where(scheme: Scheme, binding) -> str:

@@ -10,7 +10,7 @@ import unicodedata
 from fractions import Fraction
 
 from verifier import properties
-from verifier.errors import SpecError, did_you_mean
+from verifier.errors import SpecError, did_you_mean, raise_all
 from verifier.formula.parse import Formula, parse_formula
 from verifier.formula.values import UserFunction
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
@@ -70,7 +70,10 @@ class _Reader:
             try:
                 return read(*args)
             except SpecError as exc:
-                errors.extend(exc.problems)
+                problems = exc.problems
+                for problem in problems:
+                    problem.also = []
+                errors.extend(problems)
                 return None
 
         for key, node in top.items():
@@ -112,11 +115,7 @@ class _Reader:
                 errors.append(self.fail("unknown setting" + did_you_mean(spec.setting, ("filtering", "choice")),
                                         "setting", top["setting"], spec.setting, "filtering or choice"))
         spec.expect = attempt(self.expect, top.get("expect")) or {}
-        if errors:
-            errors.sort(key=lambda e: (e.line or 0, e.column or 0))
-            first = errors[0]
-            first.also = errors[1:]
-            raise first
+        raise_all(sorted(errors, key=lambda e: (e.line or 0, e.column or 0)))
         return spec
 
     def classes(self, node: Located) -> tuple[str, ...]:
@@ -187,21 +186,29 @@ class _Reader:
     def set_costs(self, node: Located, classes) -> dict[frozenset[int], tuple[Entry, ...]]:
         rows = self.mapping(node, "set_costs")
         index = {name: i for i, name in enumerate(classes)}
-        out = {}
+        out, errors = {}, []
         for label, row in rows.items():
-            key = f"set_costs.{label}"
-            names = [part.strip() for part in label.strip().strip("{}").split(",")]
-            unknown = [n for n in names if n not in index]
-            if unknown or not names:
-                raise self.fail(f"unknown class(es) {unknown} in the set key", key, row, label,
-                                f"comma-separated classes from {list(classes)}")
-            members = frozenset(index[n] for n in names)
-            if len(members) != len(names):
-                raise self.fail("a class is repeated in the set key", key, row, label)
-            if members in out:
-                raise self.fail("this set is given twice", key, row, label)
-            out[members] = self.row(row, key, classes)
+            try:
+                members, values = self.set_row(label, row, index, classes)
+                if members in out:
+                    raise self.fail("this set is given twice", f"set_costs.{label}", row, label)
+                out[members] = values
+            except SpecError as exc:  # each row is independent: report them all
+                errors.append(exc)
+        raise_all(errors)
         return out
+
+    def set_row(self, label: str, row: Located, index: dict[str, int], classes):
+        key = f"set_costs.{label}"
+        names = [part.strip() for part in label.strip().strip("{}").split(",")]
+        unknown = [n for n in names if n not in index]
+        if unknown or not names:
+            raise self.fail(f"unknown class(es) {unknown} in the set key", key, row, label,
+                            f"comma-separated classes from {list(classes)}")
+        members = frozenset(index[n] for n in names)
+        if len(members) != len(names):
+            raise self.fail("a class is repeated in the set key", key, row, label)
+        return members, self.row(row, key, classes)
 
     def parameters(self, node: Located | None, classes) -> dict[str, Parameter]:
         if node is None:
@@ -276,9 +283,7 @@ class _Reader:
                                         f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown"))
                 continue
             out[pid] = text
-        if errors:
-            errors[0].also = errors[1:]
-            raise errors[0]
+        raise_all(errors)
         return out
 
 
