@@ -95,7 +95,7 @@ def _possibility_fix(s) -> str:
         own = sorted(members)
         mine = sp.Add(*[s.rows[members][y] for y in own]) / len(own)
         rivals = [sp.Add(*[s.det(h, y) for y in own]) / len(own) for h in own]
-        lowest = min(rivals, key=certified.to_float)
+        lowest = _least(rivals)
         gap = mine - lowest
         if best is None or certified.compare(gap, best[0]).value == -1:
             best = (gap, members, mine, lowest)
@@ -114,7 +114,8 @@ def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:
     atom = prop.atom
     if quantifiers[0].kind == "exists":  # P2: one class where the set is below the mean is enough
         gaps = [(terms.value(atom.lhs, members, y) - terms.value(atom.rhs, members, y), y) for y in ys]
-        gap, y = min(gaps, key=lambda g: certified.to_float(g[0]))
+        gap = _least([g for g, _ in gaps])
+        y = next(y for g, y in gaps if g is gap)
         if certified.sign(gap).value in (-1, None):
             return []
         return [f"c_{s.label(members)} is nowhere below its members' mean; the cheapest repair lowers "
@@ -163,6 +164,15 @@ def _domain(s, domain: str, members) -> list[int]:
     if domain == "not in Y":
         return [c for c in range(s.K) if c not in members]
     return list(range(s.K))
+
+
+def _least(values: list[sp.Expr]) -> sp.Expr:
+    """The smallest value by certified comparison (floats could pick a wrong one among near-ties)."""
+    best = values[0]
+    for value in values[1:]:
+        if certified.compare(value, best).value == -1:
+            best = value
+    return best
 
 
 def _is(value: sp.Expr) -> str:

@@ -23,6 +23,7 @@ import secrets
 import stat
 import time
 
+from verifier.spec.text import read_bounded
 from verifier.version import __version__
 
 
@@ -128,14 +129,8 @@ def _read_regular(path: str, limit: int) -> bytes | None:
             return None
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
             return None  # written by someone else: not ours to believe
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks) if size <= limit else None
+        data = read_bounded(fd, limit)
+        return data if len(data) <= limit else None
     except OSError:
         return None
     finally:

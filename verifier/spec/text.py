@@ -60,16 +60,21 @@ def _read_stdin(path: str) -> bytes:
 
 
 def _read_all(fd: int, path: str) -> bytes:
-    chunks, size = [], 0
     try:
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        return read_bounded(fd, MAX_BYTES)
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+
+
+def read_bounded(fd: int, limit: int) -> bytes:
+    """Up to limit + 1 bytes from an open file (one byte more than allowed tells the caller it is too big)."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
     return b"".join(chunks)
 
 
