@@ -1,4 +1,4 @@
-"""The extended cost matrix of a spec: one exact row per non-empty set, for every true class.
+"""The extended cost matrix of a spec, built exactly cell by cell: one row per non-empty set, every class.
 
 The determinate costs c_ŷ(y) are the singleton rows. When `set_cost` redefines them differently from
 `cost`, the scheme records a note (the paper counts "modifies the initial costs" as a drawback).
@@ -37,6 +37,7 @@ class Scheme:
     notes: list[str] = field(default_factory=list)
     assumptions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # (condition, as written)
     side_conditions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # definedness of formulas
+    cells: object = None  # numeric schemes on the fast path: the same matrix as arrays (`SchemeCells`)
     _labels: dict[ClassSet, str] = field(default_factory=dict, repr=False)
     _columns: dict[tuple[ClassSet, int], tuple[sp.Expr, ...]] = field(default_factory=dict, repr=False)
 

@@ -1,0 +1,142 @@
+"""A numeric scheme on the fast path: the matrix as arrays, with exact rows made only when read.
+
+Rational cells become sympy rationals straight from the arrays; irrational ones are evaluated by the exact
+interpreter, cell by cell, when a report or an exact check asks for them (a counterexample, a tie the
+enclosures cannot break). Everything that reads `Scheme.rows` keeps working, at the price of what it reads.
+
+Owns: `build_fast_scheme`. May import: `scheme.exact`, `scheme.cells`, `formula`, `spec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+
+import numpy as np
+import sympy as sp
+
+from verifier.formula.arith import collecting
+from verifier.formula.cells import TRUE, UNDECIDED, compare
+from verifier.formula.evaluate import Evaluator
+from verifier.formula.values import ClassRef, Vocabulary
+from verifier.scheme.cells import ORIGINS, SchemeCells, build_cells, certainly_negative, table_order
+from verifier.scheme.exact import ClassSet, Scheme, _check_assumptions, _entry, _parameter_values
+from verifier.spec.model import Spec
+
+
+class ExactCells:
+    """The exact interpreter, one cell at a time, for a spec at given classes."""
+
+    def __init__(self, spec: Spec, params):
+        self.spec = spec
+        vocab = Vocabulary(spec.classes, params, spec.functions)
+        self.evaluator = Evaluator(vocab)
+        self._det: dict[tuple[int, int], sp.Expr] = {}
+        if spec.cost is not None or spec.cost_matrix is not None:
+            vocab.determinate = self.determinate
+
+    def determinate(self, h: int, y: int) -> sp.Expr:
+        key = (h, y)
+        if key not in self._det:
+            local = {"y": ClassRef(y), "yhat": ClassRef(h)}
+            spec = self.spec
+            self._det[key] = (self.evaluator.number(spec.cost, local) if spec.cost is not None
+                              else _entry(self.evaluator, spec.cost_matrix[h][y], local))
+        return self._det[key]
+
+    def cell(self, members: ClassSet, y: int) -> sp.Expr:
+        spec = self.spec
+        if members in spec.set_costs:
+            return _entry(self.evaluator, spec.set_costs[members][y], {"Y": members, "y": ClassRef(y)})
+        if spec.set_cost is not None:
+            return self.evaluator.number(spec.set_cost, {"Y": members, "y": ClassRef(y)})
+        (h,) = members
+        return self.determinate(h, y)
+
+
+class LazyRows(Mapping):
+    """`Scheme.rows` for the fast path: {set: exact row}, each row made on first access."""
+
+    def __init__(self, cells: SchemeCells, exact: ExactCells):
+        self.cells, self.exact = cells, exact
+        self.index = {frozenset(c): s for s, c in enumerate(table_order(cells.K))}
+        self._rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
+
+    def __getitem__(self, members: ClassSet) -> tuple[sp.Expr, ...]:
+        row = self._rows.get(members)
+        if row is None:
+            s = self.index[members]
+            row = self._rows[members] = tuple(self.value(s, y, members) for y in range(self.cells.K))
+        return row
+
+    def value(self, s: int, y: int, members: ClassSet | None = None) -> sp.Expr:
+        exact = self.cells.rows.fraction((s, y))
+        if exact is not None:
+            return sp.Rational(exact.numerator, exact.denominator)
+        return self.exact.cell(members if members is not None else self.members(s), y)
+
+    def members(self, s: int) -> ClassSet:
+        return frozenset(np.flatnonzero(self.cells.members[s]).tolist())
+
+    def __iter__(self) -> Iterator[ClassSet]:
+        return iter(self.index)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, members) -> bool:
+        return members in self.index
+
+
+def build_fast_scheme(spec: Spec, classes: tuple[str, ...] | None = None) -> Scheme:
+    """The scheme with its arrays; `NotVectorised` when a formula needs the exact builder."""
+    if classes is not None:
+        spec = replace(spec, classes=classes)
+    cells = build_cells(spec)
+    params = _parameter_values(spec, {})
+    exact = ExactCells(spec, params)
+    with collecting():
+        _check_assumptions(spec, exact.evaluator)
+    rows = LazyRows(cells, exact)
+    origin = {m: ORIGINS[cells.origin[s]] for m, s in rows.index.items()}
+    scheme = Scheme(spec, spec.classes, rows, origin, params)
+    scheme.cells = cells
+    scheme.notes += _notes(scheme, cells, exact, bool(spec.assume))
+    return scheme
+
+
+def _notes(scheme: Scheme, cells: SchemeCells, exact: ExactCells, assumed: bool) -> list[str]:
+    notes = []
+    negative = np.argwhere(certainly_negative(cells.rows))
+    if len(negative):
+        s, y = negative[0]
+        m = scheme.rows.members(int(s))
+        notes.append(f"warning: {len(negative)} cost(s) are negative (e.g. c_{scheme.label(m)}({scheme.classes[y]}) = "
+                     f"{scheme.rows[m][y]}); costs are normally >= 0 (a negative cost is a reward). The properties "
+                     "are checked as written; if this is a mistake, fix the formula or bound it with 'assume'.")
+    if cells.determinate is not None and spec_modifies(scheme):
+        changed = _modified(cells, exact, scheme)
+        if changed:
+            notes.append(f"The set-cost formula modifies the initial (determinate) costs in {len(changed)} entries "
+                         f"(e.g. {changed[0]}); the properties use the modified singleton rows.")
+    return notes
+
+
+def spec_modifies(scheme: Scheme) -> bool:
+    return any(scheme.origin[frozenset((h,))] in ("set_cost", "set_costs") for h in range(scheme.K))
+
+
+def _modified(cells: SchemeCells, exact: ExactCells, scheme: Scheme) -> list[str]:
+    same = compare(cells.singletons, "==", cells.determinate)
+    changed = []
+    for h in range(cells.K):
+        if scheme.origin[frozenset((h,))] not in ("set_cost", "set_costs"):
+            continue
+        for y in range(cells.K):
+            verdict = same[h, y]
+            if verdict == UNDECIDED:
+                verdict = TRUE if sp.simplify(scheme.rows[frozenset((h,))][y] - exact.determinate(h, y)) == 0 else 0
+            if verdict != TRUE:
+                changed.append(f"c_{scheme.classes[h]}({scheme.classes[y]}): "
+                               f"{exact.determinate(h, y)} → {scheme.rows[frozenset((h,))][y]}")
+    return changed
