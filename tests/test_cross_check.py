@@ -5,7 +5,7 @@ import io
 import json
 from pathlib import Path
 
-from verifier.engines import enumerate as engine_enumerate
+from verifier.engines.vector import VectorEngine
 from verifier.cli.main import check
 from verifier.verdict import Verdict
 
@@ -26,7 +26,7 @@ def test_all_bundled_specs_agree_under_cross_check():
 
 
 def test_a_wrong_verdict_is_caught_loudly(monkeypatch):
-    original = engine_enumerate.EnumerationEngine.decide
+    original = VectorEngine.decide  # numeric specs take the fast path
 
     def sabotaged(self, prop):  # pretend the engine got P3 wrong
         result = original(self, prop)
@@ -34,7 +34,7 @@ def test_a_wrong_verdict_is_caught_loudly(monkeypatch):
             result.verdict = Verdict.HOLDS if result.verdict is Verdict.FAILS else Verdict.FAILS
         return result
 
-    monkeypatch.setattr(engine_enumerate.EnumerationEngine, "decide", sabotaged)
+    monkeypatch.setattr(VectorEngine, "decide", sabotaged)
     out, err = io.StringIO(), io.StringIO()
     code = check(["--cross-check", str(SPECS / "ha-numeric.yaml")], out, err)
     assert code == 1

@@ -12,10 +12,14 @@ from verifier.check.optimality import check_optimality
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.fit import SettingFit, judge
 from verifier.engines.enumerate import EnumerationEngine
+from verifier.engines.vector import VectorEngine
+from verifier.errors import SpecError
+from verifier.formula.vector import NotVectorised
 from verifier.engines.optimality import analyse_optimality
 from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import BY_ID, PROPERTIES
 from verifier.scheme import Scheme, build_scheme
+from verifier.scheme.lazy import build_fast_scheme
 from verifier.spec import Spec, load_spec
 from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
 
@@ -70,6 +74,8 @@ def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
     return analyse(load_spec(path), timeout_ms)
 
 
+EXACT_MAX_CLASSES = 12  # cell-by-cell exact evaluation and enumeration: 4095 rows
+OPTIMALITY_MAX_SETS = 2**10 - 1  # optimality of each set: one LP over all other rows per set (K <= 10)
 STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, optimality, settings
 
 
@@ -80,7 +86,7 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     tell = progress or (lambda text: None)
     start = time.perf_counter()
     tell("building the extended matrix")
-    scheme = build_scheme(spec, classes=classes)
+    scheme = _build(spec, classes)
     symbolic, optimality = None, {}
     if scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
@@ -88,7 +94,7 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         symbolic = analyse_symbolic(scheme, timeout_ms)
         results, possibility = symbolic.results, []
     else:
-        engine = EnumerationEngine(scheme)
+        engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
         results = []
         for prop in PROPERTIES:
             tell(f"{prop.id} {prop.name}")
@@ -97,9 +103,10 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        tell(f"optimality of the {len(scheme.all_sets)} sets")
-        optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
-        check_optimality(scheme, optimality, checker)
+        if len(scheme.all_sets) <= OPTIMALITY_MAX_SETS:
+            tell(f"optimality of the {len(scheme.all_sets)} sets")
+            optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
+            check_optimality(scheme, optimality, checker)
     _mark_tight_and_vacuous(results, scheme.K)
     analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
                         optimality=optimality)
@@ -109,6 +116,27 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         analysis.decision = binary_decision(scheme)
     analysis.seconds = time.perf_counter() - start
     return analysis
+
+
+def _build(spec: Spec, classes: tuple[str, ...] | None) -> Scheme:
+    """Numeric schemes as arrays (the fast path) when every formula vectorises; otherwise cell by cell,
+    which is exact and slow, so limited to EXACT_MAX_CLASSES."""
+    names = classes or spec.classes
+    if all(p.value is not None for p in spec.parameters.values()):
+        try:
+            return build_fast_scheme(spec, classes)
+        except NotVectorised as exc:
+            if len(names) > EXACT_MAX_CLASSES:
+                raise SpecError(f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
+                                f"{EXACT_MAX_CLASSES} classes; it has {len(names)}", file=spec.path,
+                                key="set_cost" if spec.set_cost is not None else "cost",
+                                expected=f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path "
+                                         "evaluates (see 'Many classes' in the README)") from None
+    elif len(names) > EXACT_MAX_CLASSES:
+        raise SpecError(f"symbolic parameters are verified by enumerating every set, limited to "
+                        f"{EXACT_MAX_CLASSES} classes; this spec has {len(names)}", file=spec.path, key="parameters",
+                        expected=f"at most {EXACT_MAX_CLASSES} classes with symbolic parameters, or fixed values")
+    return build_scheme(spec, classes=classes)
 
 
 def _mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:

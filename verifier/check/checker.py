@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from mpmath import iv
 
+from verifier.check.possibility_batch import check_possibility_batch
 from verifier.properties import Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, PropertyResult, SetPossibility, Truth, Verdict
@@ -51,7 +52,7 @@ class Checker:
     def check(self, result: PropertyResult) -> str:
         prop, evidence = result.property, result.evidence
         if isinstance(prop.atom, Possible):
-            for entry in evidence.possibility:
+            for entry in check_possibility_batch(self.scheme, evidence.possibility):  # the rest one by one
                 self.check_possibility(entry)
             if result.verdict is Verdict.HOLDS:
                 self._fits(prop, evidence.binding)

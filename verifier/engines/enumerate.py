@@ -42,7 +42,24 @@ class EnumerationEngine:
         return [self.decide(p) for p in PROPERTIES]
 
     def decide(self, prop: Property) -> PropertyResult:
-        outcome = self._walk(prop, prop.quantifiers, {}, top=True)
+        return self.result(prop, self._walk(prop, prop.quantifiers, {}, top=True))
+
+    def walk_at(self, prop: Property, members: frozenset[int]) -> Outcome:
+        """The exact walk of the quantifiers below Y, at one set (the fast path's evidence)."""
+        if isinstance(prop.atom, Possible):
+            return self._atom(prop, {"Y": members})
+        return self._walk(prop, prop.quantifiers[1:], {"Y": members})
+
+    def atom_at(self, prop: Property, members: frozenset[int], y: int | None, y2: int | None) -> Outcome:
+        """One instance, decided exactly (what the fast path asks when enclosures cannot decide)."""
+        binding = {"Y": members}
+        if y is not None:
+            binding["y"] = y
+        if y2 is not None:
+            binding["y2"] = y2
+        return self._atom(prop, binding)
+
+    def result(self, prop: Property, outcome: Outcome) -> PropertyResult:
         verdict = Verdict.of(outcome.truth)
         existential = prop.quantifiers[0].kind == "exists"
         if isinstance(prop.atom, Possible):

@@ -20,6 +20,7 @@ import numpy as np
 import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
+from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
@@ -163,8 +164,7 @@ def _solve_blocks(F, blocks: list[tuple[int, list[int]]]):
     lp.a_matrix_.start_ = starts.astype(np.int32)
     lp.a_matrix_.index_ = index.astype(np.int32)
     lp.a_matrix_.value_ = value
-    solver = highspy.Highs()
-    solver.setOptionValue("output_flag", False)
+    solver = quiet_highs()
     solver.passModel(lp)
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:

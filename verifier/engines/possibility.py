@@ -15,6 +15,7 @@ import highspy
 import numpy as np
 import sympy as sp
 
+from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
 from verifier.scheme import Scheme
 from verifier.verdict import SetPossibility, Truth
@@ -22,9 +23,12 @@ from verifier.verdict import SetPossibility, Truth
 _DENOMINATORS = (1_000, 1_000_000, 10**12)
 
 
-def analyse_possibility(scheme: Scheme) -> dict[frozenset[int], SetPossibility]:
-    sets = scheme.indeterminate_sets
-    floats = {(m, y): certified.to_float(scheme.cost(m, y)) for m in scheme.all_sets for y in range(scheme.K)}
+def analyse_possibility(scheme: Scheme, sets: list[frozenset[int]] | None = None
+                        ) -> dict[frozenset[int], SetPossibility]:
+    """Every indeterminate set (or the `sets` given)."""
+    sets = scheme.indeterminate_sets if sets is None else sets
+    needed = set(sets) | {frozenset((h,)) for h in range(scheme.K)}
+    floats = {(m, y): certified.to_float(scheme.cost(m, y)) for m in needed for y in range(scheme.K)}
     primal, dual = _solve_all(scheme, sets, floats)
     out = {}
     for members in sets:
@@ -74,8 +78,7 @@ def _solve_all(scheme: Scheme, sets, floats):
     lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
     lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
     lp.a_matrix_.value_ = np.array(value)
-    solver = highspy.Highs()
-    solver.setOptionValue("output_flag", False)
+    solver = quiet_highs()
     solver.passModel(lp)
     solver.run()
     primal, dual = {}, {}

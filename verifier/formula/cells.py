@@ -94,6 +94,25 @@ class Cells:
         num = None if self.num is None else self.num[index]
         return Cells(self.lo[index], self.hi[index], num, self.den, self.exact[index])
 
+    def with_exact(self, values: dict[tuple, Fraction]) -> "Cells":
+        """A copy where the given elements are the given exact rationals."""
+        den = math.lcm(self.den, *(f.denominator for f in values.values()))
+        num = np.zeros(self.shape, np.int64) if self.num is None else _scale(np.asarray(self.num), den // self.den)
+        num = num.copy()
+        if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()):
+            num = num.astype(object)
+        lo, hi, exact = self.lo.copy(), self.hi.copy(), self.exact.copy()
+        for index, f in values.items():
+            num[index] = f.numerator * (den // f.denominator)
+            exact[index] = True
+            point_lo, point_hi = _enclose_ratio(np.array([num[index]]), den)
+            lo[index], hi[index] = max(lo[index], point_lo[0]), min(hi[index], point_hi[0])
+        return Cells(lo, hi, num, den, exact)
+
+    def transpose(self) -> "Cells":
+        num = None if self.num is None else self.num.T
+        return Cells(self.lo.T, self.hi.T, num, self.den, self.exact.T)
+
     def broadcast(self, shape) -> "Cells":
         num = None if self.num is None else np.broadcast_to(self.num, shape)
         return Cells(np.broadcast_to(self.lo, shape), np.broadcast_to(self.hi, shape), num, self.den,
@@ -284,7 +303,7 @@ def _magnitude(num: np.ndarray) -> int:
 def _scale(num: np.ndarray, factor: int) -> np.ndarray:
     if factor == 1:
         return num
-    if num.dtype != object and _magnitude(num) * factor < SAFE:
+    if num.dtype != object and factor < SAFE and _magnitude(num) * factor < SAFE:
         return num * factor
     return num.astype(object) * factor
 
@@ -392,3 +411,29 @@ def _root(n: int, q: int) -> int | None:
         return None
     r = int(flint.fmpz(n).root(q))
     return r if r**q == n else None
+
+
+def masked_sum(cells: Cells, mask: np.ndarray) -> Cells:
+    """Σ along the last axis of the elements where `mask` is set; the enclosure is widened by the rounding
+    bound of recursive summation, |fl(Σ) − Σ| <= γ_n Σ|x_i| with γ_n = nu/(1 − nu) (Higham, §3.1)."""
+    x = where(mask, cells, Cells.rational(0, (1,) * cells.lo.ndim))
+    n = x.shape[-1]
+    gamma = (n * 2.0**-53) / (1 - n * 2.0**-53)
+    with np.errstate(over="ignore", invalid="ignore"):
+        lo = x.lo.sum(axis=-1) - gamma * np.abs(x.lo).sum(axis=-1) * (1 + 2.0**-50) - n * 2.0**-1074
+        hi = x.hi.sum(axis=-1) + gamma * np.abs(x.hi).sum(axis=-1) * (1 + 2.0**-50) + n * 2.0**-1074
+    lo, hi = _down(lo), _up(hi)
+    lo = np.where((x.lo >= 0).all(axis=-1), np.maximum(lo, 0.0), lo)  # a sum of non-negatives is >= 0
+    hi = np.where((x.hi <= 0).all(axis=-1), np.minimum(hi, 0.0), hi)
+    out = Cells.enclosure(lo, hi)
+    exact = x.exact.all(axis=-1)
+    if x.num is None or not exact.any():
+        return out
+    num = np.where(x.exact, x.num, 0)
+    if num.dtype == object or _magnitude(num) * n >= SAFE:
+        total = num.astype(object).sum(axis=-1)
+    else:
+        total = num.sum(axis=-1)
+    sums = Cells.from_exact(np.where(exact, total, 0), x.den, exact)
+    return Cells(np.where(exact, np.maximum(out.lo, sums.lo), out.lo), np.where(exact, np.minimum(out.hi, sums.hi),
+                 out.hi), sums.num, sums.den, exact)

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.formula.cells import UNDECIDED, Cells, CellsError, FALSE, TRUE, arb_map, compare, where
+from verifier.formula.cells import UNDECIDED, Cells, CellsError, FALSE, TRUE, arb_map, compare, masked_sum, where
 from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
 
@@ -359,27 +359,7 @@ def _masked(lst: Lst, neutral: Fraction) -> Cells:
 
 
 def _sum(lst: Lst) -> Cells:
-    """Σ along the list axis; the enclosure widened by the rounding bound of recursive summation."""
-    x = _masked(lst, Fraction(0))
-    n = x.shape[-1]
-    gamma = (n * 2.0**-53) / (1 - n * 2.0**-53)
-    with np.errstate(over="ignore", invalid="ignore"):
-        lo_sum, hi_sum = x.lo.sum(axis=-1), x.hi.sum(axis=-1)
-        lo = lo_sum - gamma * np.abs(x.lo).sum(axis=-1) * (1 + 2.0**-50) - n * 2.0**-1074
-        hi = hi_sum + gamma * np.abs(x.hi).sum(axis=-1) * (1 + 2.0**-50) + n * 2.0**-1074
-    lo, hi = np.nextafter(lo, -np.inf), np.nextafter(hi, np.inf)
-    lo = np.where((x.lo >= 0).all(axis=-1), np.maximum(lo, 0.0), lo)  # a sum of non-negatives is >= 0
-    hi = np.where((x.hi <= 0).all(axis=-1), np.minimum(hi, 0.0), hi)
-    out = Cells.enclosure(lo, hi)
-    exact = x.exact.all(axis=-1)
-    if x.num is not None and exact.any():
-        num = np.where(x.exact, x.num, 0)
-        total = num.astype(object).sum(axis=-1) if num.dtype == object or \
-            np.abs(num).max(initial=0) * n >= 2**62 else num.sum(axis=-1)
-        exact_cells = Cells.from_exact(np.where(exact, total, 0), x.den, exact)
-        out = Cells(np.where(exact, np.maximum(out.lo, exact_cells.lo), out.lo),
-                    np.where(exact, np.minimum(out.hi, exact_cells.hi), out.hi), exact_cells.num, x.den, exact)
-    return out
+    return masked_sum(lst.cells, lst.mask)
 
 
 def _count(lst: Lst) -> Cells:

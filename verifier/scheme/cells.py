@@ -10,6 +10,7 @@ Owns: the array form of the matrix. May import: `formula`, `spec`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -74,7 +75,7 @@ def build_cells(spec: Spec, classes: tuple[str, ...] | None = None) -> SchemeCel
     lo, hi = np.empty((S, K)), np.empty((S, K))
     num = np.zeros((S, K), dtype=object)
     exact = np.zeros((S, K), dtype=bool)
-    dens: list[tuple[slice, int]] = []
+    dens = np.ones((S, K), dtype=object)  # each cell's own denominator until `_assemble`
     origin = np.zeros(S, dtype=np.int8)
     if spec.set_cost is not None:
         step = max(1, CHUNK_ELEMENTS // (K * K))
@@ -101,23 +102,18 @@ def build_cells(spec: Spec, classes: tuple[str, ...] | None = None) -> SchemeCel
 
 
 def _store(cells: Cells, where, lo, hi, num, exact, dens) -> None:
+    """Write cells into the matrix (a later write replaces an earlier one, denominator included)."""
     lo[where], hi[where] = cells.lo, cells.hi
     exact[where] = cells.exact
-    if cells.num is not None:
-        num[where] = np.where(cells.exact, cells.num, 0)
-    dens.append((where, cells.den))
+    num[where] = np.where(cells.exact, cells.num, 0) if cells.num is not None else 0
+    dens[where] = cells.den
 
 
 def _assemble(lo, hi, num, exact, dens) -> Cells:
     """One common denominator for the whole matrix (exact cells only)."""
-    import math
-
-    den = 1
-    for _, d in dens:
-        den = math.lcm(den, d)
-    for where, d in dens:
-        if den // d != 1:
-            num[where] = num[where] * (den // d)
+    den = math.lcm(*{int(d) for d in np.unique(dens)})
+    if den != 1:
+        num = num * (den // dens)
     return Cells.from_exact(num, den, exact).with_enclosure(lo, hi) if exact.any() else Cells(lo, hi)
 
 
@@ -133,7 +129,7 @@ def _determinate(spec: Spec, evaluator: VectorEvaluator, K: int) -> Cells | None
     if spec.cost_matrix is None:
         return None
     lo, hi = np.empty((K, K)), np.empty((K, K))
-    num, exact, dens = np.zeros((K, K), dtype=object), np.zeros((K, K), dtype=bool), []
+    num, exact, dens = np.zeros((K, K), dtype=object), np.zeros((K, K), dtype=bool), np.ones((K, K), dtype=object)
     for h in range(K):
         for y in range(K):
             entry = spec.cost_matrix[h][y]

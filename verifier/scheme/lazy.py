@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 import sympy as sp
@@ -97,12 +98,26 @@ def build_fast_scheme(spec: Spec, classes: tuple[str, ...] | None = None) -> Sch
     exact = ExactCells(spec, params)
     with collecting():
         _check_assumptions(spec, exact.evaluator)
+    _exact_singletons(cells, exact)
     rows = LazyRows(cells, exact)
     origin = {m: ORIGINS[cells.origin[s]] for m, s in rows.index.items()}
     scheme = Scheme(spec, spec.classes, rows, origin, params)
     scheme.cells = cells
     scheme.notes += _notes(scheme, cells, exact, bool(spec.assume))
     return scheme
+
+
+def _exact_singletons(cells: SchemeCells, exact: ExactCells) -> None:
+    """The K x K singleton rows are what every property compares with: where the arrays lost exactness
+    (sqrt(2)**2), the exact interpreter restores it for rational values."""
+    K = cells.K
+    found = {}
+    for s, y in np.argwhere(~cells.rows.exact[:K]):
+        value = exact.cell(frozenset((int(s),)), int(y))
+        if value.is_Rational:
+            found[(int(s), int(y))] = Fraction(int(value.p), int(value.q))
+    if found:
+        cells.rows = cells.rows.with_exact(found)
 
 
 def _notes(scheme: Scheme, cells: SchemeCells, exact: ExactCells, assumed: bool) -> list[str]:

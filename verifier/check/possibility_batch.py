@@ -1,0 +1,142 @@
+"""Independent re-check of many sets' Definition 4 evidence at once (the fast path's thousands of sets).
+
+It re-checks the evidence, not the analysis: each witness p must give E_p[c_ŷ] − E_p[c_Y] > 0 for every
+member ŷ, each certificate λ must give c_Y(y) − Σ λ_ŷ c_ŷ(y) >= 0 for every class y. Its arithmetic is its
+own: where the cells involved are exact rationals, integers (numpy int64 while products stay below 2^62,
+Python integers beyond); elsewhere the scheme's certified cell enclosures combined by this module's own
+interval operations (each rounded result widened by one ulp, sums by Higham's bound γ_n Σ|x|). Whatever this
+cannot confirm is handed back for the one-by-one check with mpmath intervals and sympy.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+
+from verifier.verdict import SetPossibility, Truth
+
+_U = 2.0**-53
+_CHUNK = 2048
+
+
+def check_possibility_batch(scheme, entries: list[SetPossibility]) -> list[SetPossibility]:
+    """Confirm what can be confirmed at once; return the entries left for the one-by-one check."""
+    cells = getattr(scheme, "cells", None)
+    index = getattr(scheme.rows, "index", None)
+    if cells is None or index is None:
+        return list(entries)
+    left = [e for e in entries if e.status not in (Truth.TRUE, Truth.FALSE)]
+    for status, weights_of in ((Truth.TRUE, _witness), (Truth.FALSE, _certificate)):
+        group = [e for e in entries if e.status is status]
+        for start in range(0, len(group), _CHUNK):
+            part = group[start:start + _CHUNK]
+            weights = [weights_of(e, scheme.K) for e in part]
+            usable = [(e, w) for e, w in zip(part, weights) if w is not None]
+            left += [e for e, w in zip(part, weights) if w is None]
+            if not usable:
+                continue
+            rows = np.array([index[e.members] for e, _ in usable])
+            ok = _confirm(cells, rows, [w for _, w in usable], status is Truth.TRUE)
+            left += [e for (e, _), good in zip(usable, ok) if not good]
+    return left
+
+
+def _witness(entry: SetPossibility, K: int) -> list[Fraction] | None:
+    p = entry.witness
+    if p is None or len(p) != K:
+        return None
+    out = [Fraction(int(x.p), int(x.q)) for x in p]
+    return out if all(x >= 0 for x in out) and sum(out) == 1 else None
+
+
+def _certificate(entry: SetPossibility, K: int) -> list[Fraction] | None:
+    lam = entry.certificate
+    if lam is None or set(lam) - entry.members:
+        return None
+    out = [Fraction(int(lam[h].p), int(lam[h].q)) if h in lam else Fraction(0) for h in range(K)]
+    return out if all(x >= 0 for x in out) and sum(out) == 1 else None
+
+
+def _confirm(cells, rows: np.ndarray, weights: list[list[Fraction]], witness: bool) -> np.ndarray:
+    """witness: Σ_y p_y (c_ŷ(y) − c_Y(y)) > 0 for ŷ in Y;  certificate: c_Y(y) − Σ_ŷ λ_ŷ c_ŷ(y) >= 0 for all y."""
+    K = cells.K
+    members = cells.members[rows]
+    det_exact, row_exact = cells.rows.exact[:K], cells.rows.exact[rows]
+    if witness:
+        support = np.array([[w != 0 for w in ws] for ws in weights])
+        exact = ~((support[:, None, :] & ~det_exact[None, :, :] & members[:, :, None]).any(axis=(1, 2))) & \
+            ~(support & ~row_exact).any(axis=1)
+    else:
+        used = np.array([[w != 0 for w in ws] for ws in weights])
+        exact = ~((used[:, :, None] & ~det_exact[None, :, :]).any(axis=(1, 2))) & row_exact.all(axis=1)
+    ok = np.zeros(len(rows), bool)
+    if exact.any() and cells.rows.num is not None:
+        ok[exact] = _integers(cells, rows[exact], [w for w, e in zip(weights, exact) if e], witness)
+    if (~exact).any():
+        ok[~exact] = _intervals(cells, rows[~exact], [w for w, e in zip(weights, exact) if not e], witness)
+    return ok
+
+
+def _integers(cells, rows, weights, witness: bool) -> np.ndarray:
+    K = cells.K
+    q = [lcm(*(w.denominator for w in ws)) for ws in weights]
+    a = [[int(w * d) for w in ws] for ws, d in zip(weights, q)]
+    num = np.where(cells.rows.exact, cells.rows.num, 0)
+    det, row = num[:K], num[rows]
+    magnitude = int(np.abs(num).max()) if num.dtype != object else max(abs(int(num.max())), abs(int(num.min())))
+    big = max(max(max(abs(x) for x in r) for r in a), 1) * max(magnitude, 1) * K
+    if big < 2**62 and num.dtype != object:
+        A, det, row = np.array(a, dtype=np.int64), det.astype(np.int64), row.astype(np.int64)
+    else:
+        A, det, row = np.array(a, dtype=object), det.astype(object), row.astype(object)
+    members = cells.members[rows]
+    if witness:  # (n, K_h): Σ_y a_y c_h(y) − Σ_y a_y c_Y(y)
+        gap = A @ det.T - (A * row).sum(axis=1)[:, None]
+        return ((gap > 0) | ~members).all(axis=1)
+    slack = row * np.array(q, dtype=A.dtype)[:, None] - A @ det  # (n, K_y): q c_Y(y) − Σ_h a_h c_h(y)
+    return (slack >= 0).all(axis=1)
+
+
+def _intervals(cells, rows, weights, witness: bool) -> np.ndarray:
+    K = cells.K
+    lo, hi = cells.rows.lo, cells.rows.hi
+    w = np.array([[float(x) for x in ws] for ws in weights])
+    w_lo, w_hi = np.maximum(np.nextafter(w, -np.inf), 0.0), np.nextafter(w, np.inf)
+    members = cells.members[rows]
+    if witness:  # terms p_y (c_h(y) − c_Y(y)) as intervals, [n, h, y]
+        d_lo = _down(lo[None, :K, :] - hi[rows][:, None, :])
+        d_hi = _up(hi[None, :K, :] - lo[rows][:, None, :])
+        t_lo, t_hi = _times_nonnegative(w_lo[:, None, :], w_hi[:, None, :], d_lo, d_hi)
+        low, _ = _sum(t_lo, t_hi)
+        return ((low > 0) | ~members).all(axis=1)
+    # c_Y(y) − Σ_h λ_h c_h(y): terms [n, h, y]
+    t_lo, t_hi = _times_nonnegative(w_lo[:, :, None], w_hi[:, :, None], lo[None, :K, :], hi[None, :K, :])
+    mix_lo, mix_hi = _sum(np.swapaxes(t_lo, 1, 2), np.swapaxes(t_hi, 1, 2))  # (n, y)
+    return (_down(lo[rows] - mix_hi) >= 0).all(axis=1)
+
+
+def _times_nonnegative(w_lo, w_hi, x_lo, x_hi):
+    """[w_lo, w_hi] x [x_lo, x_hi] with w >= 0."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        low = np.minimum(w_lo * x_lo, w_hi * x_lo)
+        high = np.maximum(w_lo * x_hi, w_hi * x_hi)
+    return _down(np.where(np.isnan(low), -np.inf, low)), _up(np.where(np.isnan(high), np.inf, high))
+
+
+def _sum(t_lo, t_hi):
+    n = t_lo.shape[-1]
+    gamma = n * _U / (1 - n * _U)
+    with np.errstate(invalid="ignore", over="ignore"):
+        low = t_lo.sum(axis=-1) - gamma * np.abs(t_lo).sum(axis=-1) * (1 + 2.0**-50) - n * 2.0**-1074
+        high = t_hi.sum(axis=-1) + gamma * np.abs(t_hi).sum(axis=-1) * (1 + 2.0**-50) + n * 2.0**-1074
+    return _down(low), _up(high)
+
+
+def _down(x):
+    return np.nextafter(x, -np.inf)
+
+
+def _up(x):
+    return np.nextafter(x, np.inf)

@@ -1,0 +1,23 @@
+"""A HiGHS solver that prints nothing: HiGHS 1.16 writes its banner to file descriptor 1 when the object is
+made, before any option can be set, which would corrupt `verify --format json` on standard output."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import highspy
+
+
+def quiet_highs() -> highspy.Highs:
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 1)
+            solver = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    solver.setOptionValue("output_flag", False)
+    return solver

@@ -1,0 +1,137 @@
+"""Definition 4 for every indeterminate set without one LP per set.
+
+Two cheap exact tests settle most sets at once: the uniform distribution on Y is a witness when
+Σ_{y in Y} c_ŷ(y) > Σ_{y in Y} c_Y(y) for every member ŷ (then E_p[c_Y] < E_p[c_ŷ]); the uniform mixture of
+the members is a Ville certificate when c_Y(y) >= c̄_Y(y) for every class y (Proposition 1). Both are decided
+on exact or certified arrays. The sets neither settles go to the block LP of `engines.possibility`, whose
+witnesses and certificates are confirmed exactly, one set at a time.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
+from verifier.engines.vector.terms import TermArrays, member_sums
+from verifier.formula.cells import TRUE, Cells, compare, masked_sum
+from verifier.scheme import ClassSet, Scheme
+from verifier.verdict import SetPossibility, Truth
+
+
+class LazyWitness(SetPossibility):
+    """Possible, with a confirmed witness p; the exact margin is computed when something reads it."""
+
+    def __init__(self, members: ClassSet, witness: tuple, scheme: Scheme, method: str):
+        self._scheme = scheme
+        super().__init__(members, Truth.TRUE, witness=witness, margin=None, method=method)
+
+    @property
+    def margin(self):
+        if self._margin is None and self._scheme is not None:
+            checked = check_witness(self._scheme, self.members, list(self.witness), method=self.method)
+            self._margin = checked.margin if checked is not None else None
+        return self._margin
+
+    @margin.setter
+    def margin(self, value):
+        self._margin = value
+
+    def __getstate__(self):  # pickled with its margin, not with the scheme
+        state = dict(self.__dict__)
+        state["_margin"] = self.margin
+        state["_scheme"] = None
+        return state
+
+
+def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:
+    sets = scheme.indeterminate_sets
+    members, det, cost = terms.members, terms.det, terms.cost
+    # uniform witness: Σ_{y in Y} c_ŷ(y) − Σ_{y in Y} c_Y(y) > 0 for every ŷ in Y, i.e. [s, ŷ] over ŷ in Y
+    own = member_sums(members, det.transpose())
+    total = masked_sum(cost, members)
+    beats = compare(own, ">", total.take((slice(None), np.newaxis)))
+    witness = ((beats == TRUE) | ~members).all(axis=1)
+    # Proposition 1: c_Y(y) >= mean_Y(y) for every y, i.e. |Y| c_Y(y) >= Σ_{ŷ in Y} c_ŷ(y)
+    sized = cost * Cells.from_exact(terms.sizes.reshape(-1, 1), 1)
+    certificate = (compare(sized, ">=", terms.member_sums()) == TRUE).all(axis=1) & ~witness
+    out: dict[ClassSet, SetPossibility] = {}
+    uniform = {n: sp.Rational(1, n) for n in range(2, scheme.K + 1)}
+    zero = sp.Integer(0)
+    for s in np.flatnonzero(witness):
+        m = sets[s]
+        p = tuple(uniform[len(m)] if y in m else zero for y in range(scheme.K))
+        out[m] = LazyWitness(m, p, scheme, "uniform p")
+    for s in np.flatnonzero(certificate):
+        m = sets[s]
+        out[m] = SetPossibility(m, Truth.FALSE, certificate={h: uniform[len(m)] for h in sorted(m)},
+                                method="uniform λ (Proposition 1)")
+    rest = [s for s, m in enumerate(sets) if m not in out]
+    if rest:
+        out.update(_by_lp(scheme, terms, rest))
+    rest = [m for m in sets if m not in out]
+    if rest:  # what the arrays could not confirm: the exact per-set path
+        out.update(analyse_possibility(scheme, rest))
+    return {m: out[m] for m in sets}
+
+
+def _by_lp(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[ClassSet, SetPossibility]:
+    """One block LP on the enclosures' midpoints; its witnesses and certificates, rationalised, are confirmed
+    on the arrays (certified enclosure arithmetic; a certificate's exact ties go to the exact path)."""
+    sets = [scheme.indeterminate_sets[s] for s in rest]
+    mid = (terms.cost.lo + terms.cost.hi) / 2
+    det_mid = (terms.det.lo + terms.det.hi) / 2
+    floats = {(frozenset((h,)), y): float(det_mid[h, y]) for h in range(scheme.K) for y in range(scheme.K)}
+    for s, m in zip(rest, sets):
+        floats.update({(m, y): float(mid[s, y]) for y in range(scheme.K)})
+    primal, dual = _solve_all(scheme, sets, floats)
+    out: dict[ClassSet, SetPossibility] = {}
+    witnesses = [(s, m, primal[m][0]) for s, m in zip(rest, sets) if m in primal and primal[m][1] > 1e-9]
+    for denominator in _DENOMINATORS:
+        todo = [(s, m, p) for s, m, p in witnesses if m not in out]
+        if not todo:
+            break
+        exact = [_rationalise(p, denominator) for _, _, p in todo]
+        keep = [(t, q) for t, q in zip(todo, exact) if q is not None]
+        if not keep:
+            continue
+        rows = np.array([s for (s, _, _), _ in keep])
+        ok = _witnesses_hold(terms, rows, [q for _, q in keep])
+        for ((s, m, _), q), good in zip(keep, ok):
+            if good:
+                out[m] = LazyWitness(m, tuple(sp.Rational(f.numerator, f.denominator) for f in q), scheme, "lp")
+    certificates = [(s, m, dual[m]) for s, m in zip(rest, sets) if m not in out and m in dual]
+    for s, m, lam in certificates:
+        order = sorted(m)
+        q = _rationalise([lam[h] for h in order], _DENOMINATORS[1])
+        if q is not None and _certificate_holds(terms, s, dict(zip(order, q))):
+            out[m] = SetPossibility(m, Truth.FALSE, certificate={h: sp.Rational(f.numerator, f.denominator)
+                                                                  for h, f in zip(order, q)}, method="lp")
+    return out
+
+
+def _probabilities(rows: list[list[Fraction]], K: int) -> Cells:
+    lo = np.array([[float(f) for f in q] for q in rows])
+    return Cells.enclosure(np.maximum(np.nextafter(lo, -np.inf), 0.0), np.nextafter(lo, np.inf))
+
+
+def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
+    """E_p[c_ŷ] − E_p[c_Y] > 0 for every member ŷ, certainly, for each (row, p)."""
+    p = _probabilities(ps, terms.K)  # (n, K)
+    cost = terms.cost.take(rows)  # (n, K)
+    own = masked_sum(p.take((slice(None), None, slice(None))) * terms.det.take((None,)),
+                     np.ones((1, 1, terms.K), bool))  # (n, K_h): Σ_y p_y c_h(y)
+    mine = masked_sum(p * cost, np.ones((1, terms.K), bool))  # (n,)
+    beats = compare(own, ">", mine.take((slice(None), None))) == TRUE
+    return (beats | ~terms.members[rows]).all(axis=1)
+
+
+def _certificate_holds(terms: TermArrays, s: int, lam: dict[int, Fraction]) -> bool:
+    """c_Y(y) >= Σ λ_ŷ c_ŷ(y) for every y, certainly (ties in exact cells included)."""
+    mix = None
+    for h, f in lam.items():
+        part = terms.det.take(slice(h, h + 1)) * Cells.rational(f, (1, 1))
+        mix = part if mix is None else mix + part
+    return bool((compare(terms.cost.take(slice(s, s + 1)), ">=", mix) == TRUE).all())
