@@ -43,11 +43,24 @@ def check_possibility_batch(scheme, entries: list[SetPossibility]) -> list[SetPo
     return left
 
 
+_SEEN: dict[int, tuple[object, Fraction]] = {}  # id -> (the exact number, kept alive; its Fraction)
+
+
+def _fraction(x) -> Fraction:
+    known = _SEEN.get(id(x))
+    if known is not None and known[0] is x:
+        return known[1]
+    value = Fraction(int(x.p), int(x.q))
+    if len(_SEEN) < 100_000:
+        _SEEN[id(x)] = (x, value)
+    return value
+
+
 def _witness(entry: SetPossibility, K: int) -> list[Fraction] | None:
     p = entry.witness
     if p is None or len(p) != K:
         return None
-    out = [Fraction(int(x.p), int(x.q)) for x in p]
+    out = [_fraction(x) for x in p]
     return out if all(x >= 0 for x in out) and sum(out) == 1 else None
 
 
@@ -55,7 +68,7 @@ def _certificate(entry: SetPossibility, K: int) -> list[Fraction] | None:
     lam = entry.certificate
     if lam is None or set(lam) - entry.members:
         return None
-    out = [Fraction(int(lam[h].p), int(lam[h].q)) if h in lam else Fraction(0) for h in range(K)]
+    out = [_fraction(lam[h]) if h in lam else Fraction(0) for h in range(K)]
     return out if all(x >= 0 for x in out) and sum(out) == 1 else None
 
 

@@ -178,7 +178,8 @@ def _stepper(progress: Progress, task, name: str, index: int):
 
     def step(text: str) -> None:
         done[0] = min(done[0] + 1, STAGES - 1)
-        progress.update(task, completed=index * STAGES + done[0], description=f"verifying {name}: {text}")
+        progress.update(task, completed=index * STAGES + done[0], description=f"verifying {name}: {text}",
+                        refresh=True)  # stages can be quicker than the bar's own refresh: show each one
 
     return step
 

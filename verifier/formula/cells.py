@@ -20,23 +20,10 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-SAFE = 2**62  # int64 magnitudes kept below this; beyond, exact numerators become Python ints (object arrays)
-MAX_DEN_BITS = 4000  # a common denominator larger than this stops being exact (the enclosure remains)
+from verifier.formula.rationals import (MAX_DEN_BITS, SAFE, CellsError, add_exact, common, down, enclose_ratio,
+                                       exact_nonzero, exact_sign, magnitude, mul_exact, root, scale, up)
+
 TRUE, FALSE, UNDECIDED = 1, 0, -1
-
-
-class CellsError(Exception):
-    """An operation the fast path cannot carry out soundly (e.g. a divisor whose enclosure contains 0).
-
-    The caller falls back to the exact interpreter, which decides or reports a located error."""
-
-
-def _down(x: np.ndarray) -> np.ndarray:
-    return np.nextafter(x, -np.inf)
-
-
-def _up(x: np.ndarray) -> np.ndarray:
-    return np.nextafter(x, np.inf)
 
 
 class Cells:
@@ -59,9 +46,9 @@ class Cells:
     def from_exact(num: np.ndarray, den: int, exact: np.ndarray | None = None) -> "Cells":
         num = np.asarray(num)
         exact = np.ones(num.shape, dtype=bool) if exact is None else exact
-        if num.dtype == object and num.size and _magnitude(num) < SAFE:
+        if num.dtype == object and num.size and magnitude(num) < SAFE:
             num = num.astype(np.int64)
-        lo, hi = _enclose_ratio(num, den)
+        lo, hi = enclose_ratio(num, den)
         if not exact.all():  # elements that are not exact have no value here yet: an empty claim
             lo, hi = np.where(exact, lo, -np.inf), np.where(exact, hi, np.inf)
         return Cells(lo, hi, num, den, exact)
@@ -97,7 +84,7 @@ class Cells:
     def with_exact(self, values: dict[tuple, Fraction]) -> "Cells":
         """A copy where the given elements are the given exact rationals."""
         den = math.lcm(self.den, *(f.denominator for f in values.values()))
-        num = np.zeros(self.shape, np.int64) if self.num is None else _scale(np.asarray(self.num), den // self.den)
+        num = np.zeros(self.shape, np.int64) if self.num is None else scale(np.asarray(self.num), den // self.den)
         num = num.copy()
         if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()):
             num = num.astype(object)
@@ -105,7 +92,7 @@ class Cells:
         for index, f in values.items():
             num[index] = f.numerator * (den // f.denominator)
             exact[index] = True
-            point_lo, point_hi = _enclose_ratio(np.array([num[index]]), den)
+            point_lo, point_hi = enclose_ratio(np.array([num[index]]), den)
             lo[index], hi[index] = max(lo[index], point_lo[0]), min(hi[index], point_hi[0])
         return Cells(lo, hi, num, den, exact)
 
@@ -124,8 +111,8 @@ class Cells:
         return Cells(-self.hi, -self.lo, num, self.den, self.exact)
 
     def __add__(self, other: "Cells") -> "Cells":
-        lo, hi = _down(self.lo + other.lo), _up(self.hi + other.hi)
-        return _with_exact(lo, hi, self, other, _exact_add)
+        lo, hi = down(self.lo + other.lo), up(self.hi + other.hi)
+        return _with_exact(lo, hi, self, other, add_exact)
 
     def __sub__(self, other: "Cells") -> "Cells":
         return self + (-other)
@@ -133,16 +120,16 @@ class Cells:
     def __mul__(self, other: "Cells") -> "Cells":
         with np.errstate(invalid="ignore", over="ignore"):
             products = [self.lo * other.lo, self.lo * other.hi, self.hi * other.lo, self.hi * other.hi]
-            lo, hi = _down(np.minimum.reduce(products)), _up(np.maximum.reduce(products))
-        return _with_exact(lo, hi, self, other, _exact_mul)
+            lo, hi = down(np.minimum.reduce(products)), up(np.maximum.reduce(products))
+        return _with_exact(lo, hi, self, other, mul_exact)
 
     def reciprocal(self) -> "Cells":
         """1/x; every element must certainly be non-zero (exactly, or by its enclosure)."""
-        nonzero = np.where(self.exact, _exact_nonzero(self), (self.lo > 0) | (self.hi < 0))
+        nonzero = np.where(self.exact, exact_nonzero(self), (self.lo > 0) | (self.hi < 0))
         if not nonzero.all():
             raise CellsError("a divisor may be 0")
         with np.errstate(divide="ignore", over="ignore"):
-            lo, hi = _down(1.0 / self.hi), _up(1.0 / self.lo)
+            lo, hi = down(1.0 / self.hi), up(1.0 / self.lo)
         out = Cells.enclosure(lo, hi)
         if self.num is not None and self.exact.any():
             out = _exact_reciprocal(self, out)
@@ -155,7 +142,7 @@ class Cells:
         """x ** exponent for one exact rational exponent."""
         if exponent.denominator == 1:
             return self._integer_power(int(exponent))
-        if not ((self.lo >= 0) | (self.exact & (_exact_sign(self) >= 0))).all():
+        if not ((self.lo >= 0) | (self.exact & (exact_sign(self) >= 0))).all():
             raise CellsError("a fractional power of a number that may be negative")
         e = flint.arb(flint.fmpq(exponent.numerator, exponent.denominator))
         out = arb_map(lambda x: x ** e if x > 0 else (flint.arb(0) if x == 0 and exponent > 0 else None), self)
@@ -194,7 +181,7 @@ def where(condition: np.ndarray, a: Cells, b: Cells) -> Cells:
     exact = np.where(condition, a.exact, b.exact)
     if a.num is None and b.num is None or not exact.any():
         return Cells(np.broadcast_to(lo, shape), np.broadcast_to(hi, shape), None, 1, np.broadcast_to(exact, shape))
-    an, bn, den = _common(a, b)
+    an, bn, den = common(a, b)
     num = np.where(condition, an, bn)
     num = np.where(exact, num, 0)
     return Cells(lo, hi, num, den, exact)
@@ -231,7 +218,7 @@ def compare(a: Cells, op: str, b: Cells) -> np.ndarray:
     truth = np.where(yes, TRUE, np.where(no, FALSE, UNDECIDED)).astype(np.int8)
     both = np.broadcast_to(a.exact & b.exact, shape)
     if a.num is not None and b.num is not None and both.any():
-        an, bn, _ = _common(a, b)
+        an, bn, _ = common(a, b)
         diff = an - bn
         exact_truth = {"<": diff < 0, "<=": diff <= 0, "==": diff == 0}[op]
         truth = np.where(both, np.asarray(exact_truth, dtype=bool).astype(np.int8), truth).astype(np.int8)
@@ -253,61 +240,12 @@ def arb_map(fn, cells: Cells) -> Cells:
         if y is None or not y.is_finite():
             raise CellsError("a function's argument may lie outside its domain")
         lo[i], hi[i] = float(y.lower()), float(y.upper())
-    lo, hi = _down(lo), _up(hi)
+    lo, hi = down(lo), up(hi)
     inverse = inverse.reshape(-1)
     return Cells.enclosure(lo[inverse].reshape(cells.shape), hi[inverse].reshape(cells.shape))
 
 
-# -- exact parts --------------------------------------------------------------------------------------------
-def _enclose_ratio(num: np.ndarray, den: int):
-    """Enclosure of num/den: two roundings (int -> float, division), each covered by one ulp outward."""
-    if den.bit_length() > 1000:
-        raise CellsError("a denominator too large for an enclosure")
-    try:
-        with np.errstate(over="ignore"):
-            q = np.asarray(num, dtype=np.float64) / float(den)
-    except OverflowError:
-        q = np.array([_big_ratio(int(v), den) for v in np.asarray(num).flat]).reshape(np.shape(num))
-    lo, hi = _down(_down(q)), _up(_up(q))
-    zero = np.asarray(num == 0)
-    lo, hi = np.where(zero, 0.0, lo), np.where(zero, 0.0, hi)
-    if den == 1 and np.asarray(num).dtype != object:  # integers below 2^53 are floats exactly
-        small = np.abs(np.asarray(num)) <= 2**53
-        lo, hi = np.where(small, q, lo), np.where(small, q, hi)
-    return lo, hi
-
-
-def _big_ratio(n: int, d: int) -> float:
-    try:
-        return n / d  # Python divides big integers correctly rounded
-    except OverflowError:
-        return math.inf if n > 0 else -math.inf
-
-
-def _common(a: Cells, b: Cells):
-    """Numerators over one common denominator (exactness masks are the callers' business)."""
-    den = math.lcm(a.den, b.den)
-    an = _scale(a.num if a.num is not None else np.zeros(a.shape, np.int64), den // a.den)
-    bn = _scale(b.num if b.num is not None else np.zeros(b.shape, np.int64), den // b.den)
-    return an, bn, den
-
-
-def _magnitude(num: np.ndarray) -> int:
-    if num.size == 0:
-        return 0
-    if num.dtype == object:
-        return max(abs(int(num.max())), abs(int(num.min())))
-    return int(np.abs(num).max())
-
-
-def _scale(num: np.ndarray, factor: int) -> np.ndarray:
-    if factor == 1:
-        return num
-    if num.dtype != object and factor < SAFE and _magnitude(num) * factor < SAFE:
-        return num * factor
-    return num.astype(object) * factor
-
-
+# -- exact parts that build cells ----------------------------------------------------------------------
 def _with_exact(lo, hi, a: Cells, b: Cells, op) -> Cells:
     exact = a.exact & b.exact
     if a.num is None or b.num is None or not exact.any():
@@ -316,55 +254,11 @@ def _with_exact(lo, hi, a: Cells, b: Cells, op) -> Cells:
     if den.bit_length() > MAX_DEN_BITS:
         return Cells(lo, hi, None, 1, np.zeros(np.shape(lo), bool))
     num = np.where(exact, num, 0)
-    if num.dtype == object and _magnitude(num) < SAFE:
+    if num.dtype == object and magnitude(num) < SAFE:
         num = num.astype(np.int64)
-    exact_lo, exact_hi = _enclose_ratio(num, den)  # the exact value's own enclosure is the tighter one
+    exact_lo, exact_hi = enclose_ratio(num, den)  # the exact value's own enclosure is the tighter one
     return Cells(np.where(exact, np.maximum(lo, exact_lo), lo), np.where(exact, np.minimum(hi, exact_hi), hi),
                  num, den, exact)
-
-
-def _zeroed(c: Cells, exact) -> np.ndarray:
-    return np.where(exact, c.num, 0)
-
-
-def _exact_add(a: Cells, b: Cells, exact):
-    an, bn, den = _common(a, b)
-    an, bn = np.where(exact, an, 0), np.where(exact, bn, 0)
-    if an.dtype != object and bn.dtype != object and _magnitude(an) + _magnitude(bn) >= SAFE:
-        an = an.astype(object)
-    return an + bn, den
-
-
-def _exact_mul(a: Cells, b: Cells, exact):
-    an, bn = _zeroed(a, exact), _zeroed(b, exact)
-    if an.dtype != object and bn.dtype != object and _magnitude(an) * _magnitude(bn) >= SAFE:
-        an = an.astype(object)
-    num, den = an * bn, a.den * b.den
-    g = _gcd_all(num, den)
-    return (num // g, den // g) if g > 1 else (num, den)
-
-
-def _gcd_all(num: np.ndarray, den: int) -> int:
-    if num.dtype == object:
-        g = den
-        for v in num.flat:
-            g = math.gcd(g, int(v))
-            if g == 1:
-                break
-        return g
-    return math.gcd(int(np.gcd.reduce(num.reshape(-1))) if num.size else 0, den)
-
-
-def _exact_sign(c: Cells) -> np.ndarray:
-    if c.num is None:
-        return np.zeros(c.shape, np.int64)
-    return np.sign(c.num).astype(np.int64) if c.num.dtype != object else np.vectorize(
-        lambda v: (v > 0) - (v < 0), otypes=[np.int64])(c.num)
-
-
-def _exact_nonzero(c: Cells) -> np.ndarray:
-    return _exact_sign(c) != 0
-
 
 def _exact_reciprocal(c: Cells, out: Cells) -> Cells:
     """den/num per element: exact where the distinct numerators have a modest common multiple."""
@@ -375,11 +269,10 @@ def _exact_reciprocal(c: Cells, out: Cells) -> Cells:
         if multiple.bit_length() > 128:
             return out  # too many distinct divisors: the enclosure alone
     safe = np.where(c.exact, c.num, 1)
-    num = _scale(np.ones(c.shape, np.int64), multiple * c.den)
+    num = scale(np.ones(c.shape, np.int64), multiple * c.den)
     num = np.asarray(num, dtype=object) // np.asarray(safe, dtype=object)
     return _with_exact(out.lo, out.hi, Cells.from_exact(num, multiple, c.exact), Cells.rational(1, c.shape),
-                       _exact_mul)
-
+                       mul_exact)
 
 def _exact_roots(base: Cells, exponent: Fraction, out: Cells) -> Cells:
     """Where the base is exact and a perfect power, (num/den)^(p/q) is rational: keep it exact."""
@@ -388,8 +281,8 @@ def _exact_roots(base: Cells, exponent: Fraction, out: Cells) -> Cells:
     p, q = exponent.numerator, exponent.denominator
     flat = np.asarray(np.where(base.exact, base.num, -1), dtype=object).reshape(-1)
     values, inverse = np.unique(flat, return_inverse=True)
-    rd = _root(base.den, q)
-    roots = [None if int(v) < 0 or rd is None or (r := _root(int(v), q)) is None or (r == 0 and p < 0)
+    rd = root(base.den, q)
+    roots = [None if int(v) < 0 or rd is None or (r := root(int(v), q)) is None or (r == 0 and p < 0)
              else Fraction(r, rd) ** p for v in values]
     known = [f for f in roots if f is not None]
     if not known:
@@ -403,37 +296,3 @@ def _exact_roots(base: Cells, exponent: Fraction, out: Cells) -> Cells:
     lo = np.where(exact, exact_cells.lo, out.lo)
     hi = np.where(exact, exact_cells.hi, out.hi)
     return Cells(lo, hi, exact_cells.num, exact_cells.den, exact)
-
-
-def _root(n: int, q: int) -> int | None:
-    """The exact q-th root of n >= 0, or None."""
-    if n < 0:
-        return None
-    r = int(flint.fmpz(n).root(q))
-    return r if r**q == n else None
-
-
-def masked_sum(cells: Cells, mask: np.ndarray) -> Cells:
-    """Σ along the last axis of the elements where `mask` is set; the enclosure is widened by the rounding
-    bound of recursive summation, |fl(Σ) − Σ| <= γ_n Σ|x_i| with γ_n = nu/(1 − nu) (Higham, §3.1)."""
-    x = where(mask, cells, Cells.rational(0, (1,) * cells.lo.ndim))
-    n = x.shape[-1]
-    gamma = (n * 2.0**-53) / (1 - n * 2.0**-53)
-    with np.errstate(over="ignore", invalid="ignore"):
-        lo = x.lo.sum(axis=-1) - gamma * np.abs(x.lo).sum(axis=-1) * (1 + 2.0**-50) - n * 2.0**-1074
-        hi = x.hi.sum(axis=-1) + gamma * np.abs(x.hi).sum(axis=-1) * (1 + 2.0**-50) + n * 2.0**-1074
-    lo, hi = _down(lo), _up(hi)
-    lo = np.where((x.lo >= 0).all(axis=-1), np.maximum(lo, 0.0), lo)  # a sum of non-negatives is >= 0
-    hi = np.where((x.hi <= 0).all(axis=-1), np.minimum(hi, 0.0), hi)
-    out = Cells.enclosure(lo, hi)
-    exact = x.exact.all(axis=-1)
-    if x.num is None or not exact.any():
-        return out
-    num = np.where(x.exact, x.num, 0)
-    if num.dtype == object or _magnitude(num) * n >= SAFE:
-        total = num.astype(object).sum(axis=-1)
-    else:
-        total = num.sum(axis=-1)
-    sums = Cells.from_exact(np.where(exact, total, 0), x.den, exact)
-    return Cells(np.where(exact, np.maximum(out.lo, sums.lo), out.lo), np.where(exact, np.minimum(out.hi, sums.hi),
-                 out.hi), sums.num, sums.den, exact)

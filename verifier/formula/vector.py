@@ -16,43 +16,18 @@ Owns: the vectorised walk. May import: `formula.cells`, `formula.parse`, `formul
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from verifier.formula.cells import UNDECIDED, Cells, CellsError, FALSE, TRUE, arb_map, compare, masked_sum, where
+from verifier.formula.cells import UNDECIDED, Cells, CellsError, TRUE, arb_map, compare, where
+from verifier.formula.vector_lists import (SET_Y, Cls, Lst, NotVectorised, REDUCERS, absolute, certain_sign, constant_exponent,
+                                          genmean, lift_all, power, stack, concat)
 from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
 
 MAX_CALL_DEPTH = 32
 MAX_NODES = 200_000  # formula nodes walked per spec (each an array operation); a runaway formula stops here
-
-
-class NotVectorised(Exception):
-    """This formula (here) needs the exact cell-by-cell interpreter; the message says why."""
-
-
-@dataclass(frozen=True)
-class Cls:
-    """Class indices over the grid (int array)."""
-
-    index: np.ndarray
-
-
-@dataclass(frozen=True)
-class Lst:
-    """A list along the trailing axis: values and which of them are present."""
-
-    cells: Cells
-    mask: np.ndarray
-
-
-class _SetY:
-    pass
-
-
-SET_Y = _SetY()
 
 
 class VectorEvaluator:
@@ -144,16 +119,16 @@ class VectorEvaluator:
         key = self._eval(f, node.slice, local, rank, depth)
         if not isinstance(table, tuple) or not isinstance(key, Cls):
             raise NotVectorised("only per-class parameters indexed by a class are vectorised")
-        column = _stack(table)
+        column = stack(table)
         return column.take(key.index)
 
     def _List(self, f, node, local, rank, depth):
-        values = [self._as_number(self._eval(f, e, _lift_all(local), rank + 1, depth)) for e in node.elts]
+        values = [self._as_number(self._eval(f, e, lift_all(local), rank + 1, depth)) for e in node.elts]
         if not values:
             raise NotVectorised("an empty list")
         shape = np.broadcast_shapes(*(v.shape for v in values))
         parts = [v.broadcast(shape[:-1] + (1,)) if v.shape[-1] == 1 else v.broadcast(shape) for v in values]
-        cells = _concat(parts, axis=rank)
+        cells = concat(parts, axis=rank)
         return Lst(cells, np.ones(cells.shape, bool))
 
     def _ListComp(self, f, node, local, rank, depth):
@@ -164,7 +139,7 @@ class VectorEvaluator:
         if any(isinstance(v, Lst) for v in local.values()) or rank != 2:
             raise NotVectorised("nested comprehensions are not vectorised")
         K = self.K
-        inner = _lift_all(local)
+        inner = lift_all(local)
         inner[gen.target.id] = Cls(np.arange(K).reshape((1,) * rank + (K,)))
         mask = self.members.reshape((len(self.members),) + (1,) * (rank - 1) + (K,))
         for cond in gen.ifs:
@@ -195,7 +170,7 @@ class VectorEvaluator:
         if op is ast.Div:
             return left / right
         if op is ast.Pow:
-            return _power(left, right)
+            return power(left, right)
         raise NotVectorised(f"operator {op.__name__}")
 
     def _BoolOp(self, f, node, local, rank, depth):
@@ -273,7 +248,7 @@ class VectorEvaluator:
             if len(args) == 1 and isinstance(args[0], Lst):
                 return Cells.from_exact(args[0].mask.sum(axis=-1), 1)
             raise NotVectorised("len() here")
-        reducer = _REDUCERS.get(name)
+        reducer = REDUCERS.get(name)
         if reducer is not None:
             if len(args) == 1 and isinstance(args[0], Lst):
                 return reducer(args[0])
@@ -287,12 +262,12 @@ class VectorEvaluator:
         if name == "genmean":
             if len(args) != 2 or not isinstance(args[1], Lst):
                 raise NotVectorised("genmean() here")
-            return _genmean(_constant(self._as_number(args[0])), args[1])
+            return genmean(constant_exponent(self._as_number(args[0])), args[1])
         if len(args) != 1:
             raise NotVectorised(f"{name}() here")
         x = self._as_number(args[0])
         if name == "abs":
-            return where(compare(x, ">=", Cells.rational(0)) == TRUE, x, -x) if _certain_sign(x) else _abs(x)
+            return where(compare(x, ">=", Cells.rational(0)) == TRUE, x, -x) if certain_sign(x) else absolute(x)
         if name == "sqrt":
             return x.power(Fraction(1, 2))
         if name == "log":
@@ -316,150 +291,3 @@ class VectorEvaluator:
         if isinstance(value, Cells):
             return value
         raise NotVectorised("a number was expected")
-
-
-def _lift_all(local: dict) -> dict:
-    """The outer values, one trailing axis more (inside a comprehension or list)."""
-    out = {}
-    for name, v in local.items():
-        if isinstance(v, Cells):
-            out[name] = Cells(v.lo[..., None], v.hi[..., None], None if v.num is None else v.num[..., None],
-                              v.den, v.exact[..., None])
-        elif isinstance(v, Cls):
-            out[name] = Cls(v.index[..., None])
-        elif isinstance(v, np.ndarray):
-            out[name] = v[..., None]
-        else:
-            out[name] = v
-    return out
-
-
-def _stack(values: tuple[Cells, ...]) -> Cells:
-    return _concat([v.broadcast(()).take(np.newaxis) for v in values], axis=0)
-
-
-def _concat(parts: list[Cells], axis: int) -> Cells:
-    lo = np.concatenate([p.lo for p in parts], axis=axis)
-    hi = np.concatenate([p.hi for p in parts], axis=axis)
-    exact = np.concatenate([p.exact for p in parts], axis=axis)
-    if not exact.any():
-        return Cells(lo, hi, None, 1, exact)
-    den = 1
-    for p in parts:
-        den = np.lcm(den, p.den) if den < 2**62 and p.den < 2**62 else den * p.den
-    den = int(den)
-    nums = [np.where(p.exact, p.num, 0) if p.num is not None else np.zeros(p.shape, np.int64) for p in parts]
-    nums = [n.astype(object) * (den // p.den) if den // p.den != 1 else n for n, p in zip(nums, parts)]
-    num = np.concatenate([np.asarray(n, dtype=object) for n in nums], axis=axis)
-    return Cells.from_exact(num, den, exact)
-
-
-def _masked(lst: Lst, neutral: Fraction) -> Cells:
-    return where(lst.mask, lst.cells, Cells.rational(neutral, (1,) * lst.cells.lo.ndim))
-
-
-def _sum(lst: Lst) -> Cells:
-    return masked_sum(lst.cells, lst.mask)
-
-
-def _count(lst: Lst) -> Cells:
-    return Cells.from_exact(lst.mask.sum(axis=-1).astype(np.int64), 1)
-
-
-def _mean(lst: Lst) -> Cells:
-    count = _count(lst)
-    if (count.num == 0).any():
-        raise CellsError("the mean of an empty list")
-    return _sum(lst) / count
-
-
-def _fold(lst: Lst, step, neutral: Fraction) -> Cells:
-    x = _masked(lst, neutral).broadcast(lst.mask.shape)
-    out = x.take((Ellipsis, 0))
-    for i in range(1, x.shape[-1]):
-        out = step(out, x.take((Ellipsis, i)))
-    return out
-
-
-def _extreme(lst: Lst, kind: str) -> Cells:
-    if (lst.mask.sum(axis=-1) == 0).any():
-        raise CellsError(f"{kind} of an empty list")
-    present = lst.mask
-    cells = lst.cells.broadcast(np.broadcast_shapes(lst.cells.shape, present.shape))
-    out = None
-    for i in range(cells.shape[-1]):
-        item = cells.take((Ellipsis, i))
-        here = present[..., i]
-        if out is None:
-            out, seen = item, here
-            continue
-        better = item.minimum(out) if kind == "min" else item.maximum(out)
-        out = where(here & ~seen, item, where(here, better, out))
-        seen = seen | here
-    return out
-
-
-_REDUCERS = {
-    "sum": _sum,
-    "mean": _mean,
-    "prod": lambda lst: _fold(lst, lambda a, b: a * b, Fraction(1)),
-    "min": lambda lst: _extreme(lst, "min"),
-    "max": lambda lst: _extreme(lst, "max"),
-}
-
-
-def _constant(value: Cells) -> Fraction:
-    """One exact rational, the same in every cell (exponents must be such)."""
-    if value.num is None or not value.exact.all():
-        raise NotVectorised("an exponent that is not an exact rational constant")
-    flat = np.asarray(value.num).reshape(-1)
-    if flat.size and (flat != flat[0]).any():
-        raise NotVectorised("an exponent that varies from cell to cell")
-    return Fraction(int(flat[0]) if flat.size else 0, value.den)
-
-
-def _power(base: Cells, exponent: Cells) -> Cells:
-    e = _constant(exponent)
-    if abs(e.numerator) > 1000 or e.denominator > 1000:
-        raise NotVectorised("a large exponent")
-    return base.power(e)
-
-
-def _genmean(p: Fraction, lst: Lst) -> Cells:
-    """Eq. 12-13 (p = 0: the geometric mean), as the exact interpreter defines it."""
-    x = _masked(lst, Fraction(0))
-    if (compare(x, "<", Cells.rational(0)) != FALSE).any():
-        raise CellsError("genmean of a value that may be negative")
-    if p == 1:
-        return _mean(lst)
-    count = _count(lst)
-    if p == 0:
-        zero = compare(x, "==", Cells.rational(0)) * lst.mask
-        if (zero == UNDECIDED).any():
-            raise CellsError("genmean of a value that may be 0")
-        product = _fold(Lst(x, lst.mask), lambda a, b: a * b, Fraction(1))
-        out = product
-        for n in np.unique(count.num):
-            out = where(count.num == n, product.power(Fraction(1, int(n))), out)
-        return where((zero == TRUE).any(axis=-1), Cells.rational(0, count.shape), out)
-    if p < 0 and ((compare(x, "==", Cells.rational(0)) != FALSE) & lst.mask).any():
-        raise CellsError("genmean with a negative exponent of a value that may be 0")
-    # x^p on the values as they are (often the K x K determinate costs), before masking broadcasts them
-    powered = lst.cells.power(p) if p > 0 else where(lst.mask, x, Cells.rational(1, (1,) * x.lo.ndim)).power(p)
-    return (_sum(Lst(powered, lst.mask)) / count).power(1 / p)
-
-
-def _certain_sign(x: Cells) -> bool:
-    return bool(((x.lo >= 0) | (x.hi <= 0)).all())
-
-
-def _abs(x: Cells) -> Cells:
-    lo = np.where(x.lo >= 0, x.lo, np.where(x.hi <= 0, -x.hi, 0.0))
-    hi = np.maximum(np.abs(x.lo), np.abs(x.hi))
-    out = Cells.enclosure(lo, hi)
-    if x.num is not None and x.exact.any():
-        num = np.where(x.exact, np.abs(x.num) if x.num.dtype != object else np.vectorize(abs, otypes=[object])(x.num), 0)
-        return Cells(out.lo, out.hi, num, x.den, x.exact)
-    return out
-
-

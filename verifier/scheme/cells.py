@@ -64,6 +64,13 @@ def membership(K: int) -> np.ndarray:
 
 def build_cells(spec: Spec, classes: tuple[str, ...] | None = None) -> SchemeCells:
     """The whole matrix as arrays; `NotVectorised` when some formula needs the exact interpreter."""
+    try:
+        return _build(spec, classes)
+    except (ArithmeticError, ValueError) as exc:  # numbers beyond what the arrays represent: the exact path
+        raise NotVectorised(f"the arrays cannot represent these numbers ({type(exc).__name__})") from None
+
+
+def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
     classes = classes or spec.classes
     K = len(classes)
     params = _parameters(spec, classes)

@@ -16,7 +16,8 @@ import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import TermArrays, member_sums
-from verifier.formula.cells import TRUE, Cells, compare, masked_sum
+from verifier.formula.cells import TRUE, Cells, compare
+from verifier.formula.cell_sums import masked_sum
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
 
@@ -70,11 +71,54 @@ def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet
                                 method="uniform λ (Proposition 1)")
     rest = [s for s, m in enumerate(sets) if m not in out]
     if rest:
+        out.update(_by_search(scheme, terms, rest))
+    rest = [s for s, m in enumerate(sets) if m not in out]
+    if rest:
         out.update(_by_lp(scheme, terms, rest))
     rest = [m for m in sets if m not in out]
     if rest:  # what the arrays could not confirm: the exact per-set path
         out.update(analyse_possibility(scheme, rest))
     return {m: out[m] for m in sets}
+
+
+def _by_search(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[ClassSet, SetPossibility]:
+    """Cheap candidate witnesses for many sets at once, screened in floats and confirmed on the arrays: the
+    uniform distribution on the first and last member, then on any two classes."""
+    rows = np.array(rest)
+    K = terms.K
+    members = terms.members[rows]
+    mid_cost, mid_det = (terms.cost.lo[rows] + terms.cost.hi[rows]) / 2, (terms.det.lo + terms.det.hi) / 2
+    first = np.argmax(members, axis=1)
+    last = K - 1 - np.argmax(members[:, ::-1], axis=1)
+    candidates = [(first, last)] + [(np.full(len(rows), a), np.full(len(rows), b))
+                                    for a in range(K) for b in range(a + 1, K)]
+    chosen = np.full(len(rows), -1)
+    for number, (a, b) in enumerate(candidates):
+        open_ = chosen < 0
+        if not open_.any():
+            break
+        p = np.zeros((int(open_.sum()), K))
+        p[np.arange(len(p)), a[open_]] += 0.5
+        p[np.arange(len(p)), b[open_]] += 0.5
+        gap = p @ mid_det.T - (p * mid_cost[open_]).sum(axis=1)[:, None]
+        good = ((gap > 1e-9) | ~members[open_]).all(axis=1)
+        chosen[np.flatnonzero(open_)[good]] = number
+    out: dict[ClassSet, SetPossibility] = {}
+    picked = np.flatnonzero(chosen >= 0)
+    if not len(picked):
+        return out
+    half = Fraction(1, 2)
+    ps = []
+    for i in picked:
+        a, b = candidates[chosen[i]][0][i], candidates[chosen[i]][1][i]
+        ps.append([half if y in (a, b) else Fraction(0) for y in range(K)])
+    ok = _witnesses_hold(terms, rows[picked], ps)
+    half_sp, zero = sp.Rational(1, 2), sp.Integer(0)
+    for i, q, good in zip(picked, ps, ok):
+        if good:
+            m = scheme.indeterminate_sets[rows[i]]
+            out[m] = LazyWitness(m, tuple(half_sp if f else zero for f in q), scheme, "two-point p")
+    return out
 
 
 def _by_lp(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[ClassSet, SetPossibility]:

@@ -1,0 +1,131 @@
+"""Exact rational arrays for `cells`: numerators over one common denominator, int64 while magnitudes stay
+below 2^62 and Python integers beyond, with the enclosure of num/den that the float side needs.
+
+Owns: integer arithmetic on numerator arrays. May import: numpy, flint (exact integer roots).
+"""
+
+from __future__ import annotations
+
+import math
+
+import flint
+import numpy as np
+
+SAFE = 2**62  # int64 magnitudes kept below this; beyond, exact numerators become Python ints (object arrays)
+MAX_DEN_BITS = 4000  # a common denominator larger than this stops being exact (the enclosure remains)
+
+
+class CellsError(Exception):
+    """An operation the fast path cannot carry out soundly (e.g. a divisor whose enclosure contains 0).
+
+    The caller falls back to the exact interpreter, which decides or reports a located error."""
+
+
+def down(x: np.ndarray) -> np.ndarray:
+    return np.nextafter(x, -np.inf)
+
+
+def up(x: np.ndarray) -> np.ndarray:
+    return np.nextafter(x, np.inf)
+
+
+def enclose_ratio(num: np.ndarray, den: int):
+    """Enclosure of num/den: two roundings (int -> float, division), each covered by one ulp outward."""
+    if den.bit_length() > 1000:
+        raise CellsError("a denominator too large for an enclosure")
+    try:
+        with np.errstate(over="ignore"):
+            q = np.asarray(num, dtype=np.float64) / float(den)
+    except OverflowError:
+        q = np.array([big_ratio(int(v), den) for v in np.asarray(num).flat]).reshape(np.shape(num))
+    lo, hi = down(down(q)), up(up(q))
+    zero = np.asarray(num == 0)
+    lo, hi = np.where(zero, 0.0, lo), np.where(zero, 0.0, hi)
+    if den == 1 and np.asarray(num).dtype != object:  # integers below 2^53 are floats exactly
+        small = np.abs(np.asarray(num)) <= 2**53
+        lo, hi = np.where(small, q, lo), np.where(small, q, hi)
+    return lo, hi
+
+
+def big_ratio(n: int, d: int) -> float:
+    try:
+        return n / d  # Python divides big integers correctly rounded
+    except OverflowError:
+        return math.inf if n > 0 else -math.inf
+
+
+def common(a, b):
+    """Numerators over one common denominator (exactness masks are the callers' business)."""
+    den = math.lcm(a.den, b.den)
+    an = scale(a.num if a.num is not None else np.zeros(a.shape, np.int64), den // a.den)
+    bn = scale(b.num if b.num is not None else np.zeros(b.shape, np.int64), den // b.den)
+    return an, bn, den
+
+
+def magnitude(num: np.ndarray) -> int:
+    if num.size == 0:
+        return 0
+    if num.dtype == object:
+        return max(abs(int(num.max())), abs(int(num.min())))
+    return int(np.abs(num).max())
+
+
+def scale(num: np.ndarray, factor: int) -> np.ndarray:
+    if factor == 1:
+        return num
+    if num.dtype != object and factor < SAFE and magnitude(num) * factor < SAFE:
+        return np.asarray(num * factor)
+    return np.asarray(num.astype(object) * factor)
+
+
+def zeroed(c, exact) -> np.ndarray:
+    return np.where(exact, c.num, 0)
+
+
+def add_exact(a, b, exact):
+    an, bn, den = common(a, b)
+    an, bn = np.where(exact, an, 0), np.where(exact, bn, 0)
+    if an.dtype != object and bn.dtype != object and magnitude(an) + magnitude(bn) >= SAFE:
+        an = an.astype(object)
+    return np.asarray(an + bn), den
+
+
+def mul_exact(a, b, exact):
+    an, bn = zeroed(a, exact), zeroed(b, exact)
+    if an.dtype != object and bn.dtype != object and magnitude(an) * magnitude(bn) >= SAFE:
+        an = an.astype(object)
+    num, den = np.asarray(an * bn), a.den * b.den
+    g = gcd_all(num, den)
+    if g >= SAFE and num.dtype != object:  # all numerators 0: g is the whole denominator
+        num = num.astype(object)
+    return (np.asarray(num // g), den // g) if g > 1 else (num, den)
+
+
+def gcd_all(num: np.ndarray, den: int) -> int:
+    if num.dtype == object:
+        g = den
+        for v in num.flat:
+            g = math.gcd(g, int(v))
+            if g == 1:
+                break
+        return g
+    return math.gcd(int(np.gcd.reduce(num.reshape(-1))) if num.size else 0, den)
+
+
+def exact_sign(c) -> np.ndarray:
+    if c.num is None:
+        return np.zeros(c.shape, np.int64)
+    return np.sign(c.num).astype(np.int64) if c.num.dtype != object else np.vectorize(
+        lambda v: (v > 0) - (v < 0), otypes=[np.int64])(c.num)
+
+
+def exact_nonzero(c) -> np.ndarray:
+    return exact_sign(c) != 0
+
+
+def root(n: int, q: int) -> int | None:
+    """The exact q-th root of n >= 0, or None."""
+    if n < 0:
+        return None
+    r = int(flint.fmpz(n).root(q))
+    return r if r**q == n else None
