@@ -37,7 +37,7 @@ def parse_range(text: str) -> list[int]:
     return list(range(low, high + 1))
 
 
-def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None) -> Sweep:
+def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool = False) -> Sweep:
     """`step(description)`, when given, is told before each class count (for progress bars)."""
     if spec.cost_matrix is not None or spec.set_costs:
         raise UsageError(f"{spec.path}: --classes needs a spec written with formulas ('cost' and 'set_cost'); "
@@ -46,5 +46,5 @@ def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None) -> Sweep:
     for k in counts:
         if step is not None:
             step(f"{spec.name[:40]}: K = {k}")
-        result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)))
+        result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)), exact=exact)
     return result

@@ -13,7 +13,7 @@ from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.fit import SettingFit, judge
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
-from verifier.errors import SpecError
+from verifier.errors import SpecError, UsageError
 from verifier.formula.vector import NotVectorised
 from verifier.engines.optimality import analyse_optimality
 from verifier.limits import DEFAULT_TIMEOUT_MS
@@ -80,13 +80,14 @@ STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, op
 
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
-            progress: Callable[[str], None] | None = None) -> Analysis:
-    """Numeric schemes go to the exact enumeration engine, symbolic ones to the SMT pipeline. `progress(text)`
+            progress: Callable[[str], None] | None = None, exact: bool = False) -> Analysis:
+    """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
+    cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars."""
     tell = progress or (lambda text: None)
     start = time.perf_counter()
     tell("building the extended matrix")
-    scheme = _build(spec, classes)
+    scheme = _build(spec, classes, exact)
     symbolic, optimality = None, {}
     if scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
@@ -118,11 +119,14 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     return analysis
 
 
-def _build(spec: Spec, classes: tuple[str, ...] | None) -> Scheme:
+def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False) -> Scheme:
     """Numeric schemes as arrays (the fast path) when every formula vectorises; otherwise cell by cell,
     which is exact and slow, so limited to EXACT_MAX_CLASSES."""
     names = classes or spec.classes
-    if all(p.value is not None for p in spec.parameters.values()):
+    if exact and len(names) > EXACT_MAX_CLASSES:
+        raise UsageError(f"the cell-by-cell exact engine is limited to {EXACT_MAX_CLASSES} classes; "
+                         f"{spec.path} has {len(names)}")
+    if not exact and all(p.value is not None for p in spec.parameters.values()):
         try:
             return build_fast_scheme(spec, classes)
         except NotVectorised as exc:

@@ -27,7 +27,7 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
-           cache: bool = True, cross_check: bool = False,
+           cache: bool = True, cross_check: bool = False, exact: bool = False,
            progress: Callable[[str], None] | None = None) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
@@ -35,17 +35,19 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     or a list of class names for a formula spec. `timeout`: seconds per solver question (symbolic
     parameters). `cache`: reuse (and store) a finished result for this exact spec and these options.
     `cross_check`: decide every property a second time by an independent method; disagreements are listed
-    in `Report.disagreements` (and such a result is never cached). `progress(text)`: told each stage of
-    the analysis (for progress bars).
+    in `Report.disagreements` (and such a result is never cached). `exact`: decide a numeric scheme cell by
+    cell with the exact engine instead of the fast path (same verdicts, slower; at most 12 classes).
+    `progress(text)`: told each stage of the analysis (for progress bars).
     """
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
     names = _class_names(spec, classes)
-    options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "rlimit": limits.RLIMIT,
+    options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "exact": exact,
+               "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
 
     def run() -> Analysis:
-        analysis = analyse(spec, timeout_ms, classes=names, progress=progress)
+        analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 
@@ -73,15 +75,15 @@ def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
 
 
 def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
-                  progress: Callable[[str], None] | None = None) -> ClassSweepReport:
+                  exact: bool = False, progress: Callable[[str], None] | None = None) -> ClassSweepReport:
     """A formula spec verified at every class count in `counts` ("2..8" or e.g. range(2, 9)); reports the
     verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K."""
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
-    options = {"timeout": timeout, "counts": ks, "rlimit": limits.RLIMIT, "memory": limits.MEMORY_MB,
-               "kind": "sweep", "path": spec.path}
-    run = lambda: sweep(spec, ks, timeout_ms, progress)  # noqa: E731
+    options = {"timeout": timeout, "counts": ks, "exact": exact, "rlimit": limits.RLIMIT,
+               "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}
+    run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact)  # noqa: E731
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
     if _usable(entry, "sweep"):

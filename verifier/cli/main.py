@@ -54,6 +54,9 @@ def _parser() -> _Parser:
                         help="check a formula spec at every class count in the range (e.g. 2..8)")
     parser.add_argument("--cross-check", action="store_true",
                         help="decide every property a second time by an independent method; exit 1 on disagreement")
+    parser.add_argument("--exact", action="store_true",
+                        help="decide numeric schemes cell by cell with the exact engine instead of the fast path "
+                             "(the same verdicts, slower; at most 12 classes)")
     parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
     parser.add_argument("--rlimit", type=options.count(1, "resource units"), default=None, metavar="UNITS",
@@ -192,8 +195,7 @@ def _report(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO) -> in
             record["cached"] = {"stored_at": o.cached_at, "verify_version": __version__}
         records.append(record)
     if args.format == "json":
-        json.dump(records[0] if len(records) == 1 else records, stdout, indent=2, ensure_ascii=False)
-        stdout.write("\n")
+        stdout.write(json.dumps(records[0] if len(records) == 1 else records, indent=2, ensure_ascii=False) + "\n")
     elif args.format == "junit":
         from verifier.report.junit import to_junit
 

@@ -81,21 +81,6 @@ class Cells:
         num = None if self.num is None else self.num[index]
         return Cells(self.lo[index], self.hi[index], num, self.den, self.exact[index])
 
-    def with_exact(self, values: dict[tuple, Fraction]) -> "Cells":
-        """A copy where the given elements are the given exact rationals."""
-        den = math.lcm(self.den, *(f.denominator for f in values.values()))
-        num = np.zeros(self.shape, np.int64) if self.num is None else scale(np.asarray(self.num), den // self.den)
-        num = num.copy()
-        if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()):
-            num = num.astype(object)
-        lo, hi, exact = self.lo.copy(), self.hi.copy(), self.exact.copy()
-        for index, f in values.items():
-            num[index] = f.numerator * (den // f.denominator)
-            exact[index] = True
-            point_lo, point_hi = enclose_ratio(np.array([num[index]]), den)
-            lo[index], hi[index] = max(lo[index], point_lo[0]), min(hi[index], point_hi[0])
-        return Cells(lo, hi, num, den, exact)
-
     def transpose(self) -> "Cells":
         num = None if self.num is None else self.num.T
         return Cells(self.lo.T, self.hi.T, num, self.den, self.exact.T)
@@ -145,7 +130,8 @@ class Cells:
         if not ((self.lo >= 0) | (self.exact & (exact_sign(self) >= 0))).all():
             raise CellsError("a fractional power of a number that may be negative")
         e = flint.arb(flint.fmpq(exponent.numerator, exponent.denominator))
-        out = arb_map(lambda x: x ** e if x > 0 else (flint.arb(0) if x == 0 and exponent > 0 else None), self)
+        out = arb_map(lambda x, low: x ** e if x > 0 else _touching_zero(x, low, e) if exponent > 0 else None,
+                      self)
         return _exact_roots(self, exponent, out)
 
     def _integer_power(self, n: int) -> "Cells":
@@ -225,8 +211,17 @@ def compare(a: Cells, op: str, b: Cells) -> np.ndarray:
     return np.broadcast_to(truth, shape)
 
 
+def _touching_zero(x, low: float, e):
+    """x**e for x in [low, upper] with low >= 0 (a ball may reach below its lower end) and e > 0: x**e is
+    increasing, so [0, upper**e] holds it."""
+    if low < 0:
+        return None
+    return flint.arb(0).union(flint.arb(x.upper()) ** e)
+
+
 def arb_map(fn, cells: Cells) -> Cells:
-    """Apply an arb function to each distinct enclosure; `fn` returns an arb ball, or None when undefined."""
+    """Apply an arb function to each distinct enclosure [a, b]: `fn(ball, a)` returns an arb ball containing the
+    image, or None when the function may be undefined there."""
     flat_lo, flat_hi = cells.lo.reshape(-1), cells.hi.reshape(-1)
     pairs = np.stack([flat_lo, flat_hi], axis=1)
     unique, inverse = np.unique(pairs, axis=0, return_inverse=True)
@@ -236,7 +231,7 @@ def arb_map(fn, cells: Cells) -> Cells:
             raise CellsError("a value has no finite enclosure")
         x = flint.arb(float(a)) if a == b else flint.arb(float(a)).union(flint.arb(float(b)))  # floats are exact
 
-        y = fn(x)
+        y = fn(x, float(a))
         if y is None or not y.is_finite():
             raise CellsError("a function's argument may lie outside its domain")
         lo[i], hi[i] = float(y.lower()), float(y.upper())

@@ -271,9 +271,9 @@ class VectorEvaluator:
         if name == "sqrt":
             return x.power(Fraction(1, 2))
         if name == "log":
-            return arb_map(lambda v: v.log() if v > 0 else None, x)
+            return arb_map(lambda v, _: v.log() if v > 0 else None, x)
         if name == "exp":
-            return arb_map(lambda v: v.exp() if abs(v) <= 10_000 else None, x)
+            return arb_map(lambda v, _: v.exp() if abs(v) <= 10_000 else None, x)
         raise NotVectorised(f"the function {name}()")
 
     # -- coercions ----------------------------------------------------------------------------------------------

@@ -144,6 +144,17 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
 
 def _no_members_differ(scheme: Scheme) -> bool:
     """True when, for every set, all members' cost lists C_Y(y) are equal as multisets (exact, rational only)."""
+    if scheme.cells is not None:  # the fast path's exact multiset keys, all sets at once
+        if not scheme.cells.singletons.exact.all():
+            return False
+        import numpy as np
+
+        from verifier.engines.vector.terms import TermArrays
+
+        terms = TermArrays(scheme.cells, lambda *_: False)
+        keys, members = terms.multiset_keys(), terms.members
+        first = keys[np.arange(len(members)), np.argmax(members, axis=1)]
+        return bool(((keys == first[:, None, :]).all(axis=-1) | ~members).all())
     for members in scheme.indeterminate_sets:
         lists = [scheme.members_costs(members, y) for y in sorted(members)]
         if not all(v.is_Rational for costs in lists for v in costs):

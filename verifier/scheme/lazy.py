@@ -9,6 +9,7 @@ Owns: `build_fast_scheme`. May import: `scheme.exact`, `scheme.cells`, `formula`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -17,7 +18,8 @@ import numpy as np
 import sympy as sp
 
 from verifier.formula.arith import collecting
-from verifier.formula.cells import TRUE, UNDECIDED, compare
+from verifier.formula.cells import TRUE, UNDECIDED, Cells, compare
+from verifier.formula.rationals import SAFE, enclose_ratio, scale
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.values import ClassRef, Vocabulary
 from verifier.scheme.cells import ORIGINS, SchemeCells, build_cells, certainly_negative, table_order
@@ -117,7 +119,23 @@ def _exact_singletons(cells: SchemeCells, exact: ExactCells) -> None:
         if value.is_Rational:
             found[(int(s), int(y))] = Fraction(int(value.p), int(value.q))
     if found:
-        cells.rows = cells.rows.with_exact(found)
+        cells.rows = _with_exact_values(cells.rows, found)
+
+
+def _with_exact_values(cells: Cells, values: dict[tuple, Fraction]) -> Cells:
+    """A copy where the given elements are the given exact rationals."""
+    den = math.lcm(cells.den, *(f.denominator for f in values.values()))
+    num = np.zeros(cells.shape, np.int64) if cells.num is None else scale(np.asarray(cells.num), den // cells.den)
+    num = num.copy()
+    if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()):
+        num = num.astype(object)
+    lo, hi, exact = cells.lo.copy(), cells.hi.copy(), cells.exact.copy()
+    for index, f in values.items():
+        num[index] = f.numerator * (den // f.denominator)
+        exact[index] = True
+        point_lo, point_hi = enclose_ratio(np.array([num[index]]), den)
+        lo[index], hi[index] = max(lo[index], point_lo[0]), min(hi[index], point_hi[0])
+    return Cells(lo, hi, num, den, exact)
 
 
 def _notes(scheme: Scheme, cells: SchemeCells, exact: ExactCells, assumed: bool) -> list[str]:

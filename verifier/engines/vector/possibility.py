@@ -32,8 +32,10 @@ class LazyWitness(SetPossibility):
     @property
     def margin(self):
         if self._margin is None and self._scheme is not None:
-            checked = check_witness(self._scheme, self.members, list(self.witness), method=self.method)
-            self._margin = checked.margin if checked is not None else None
+            self._margin = _rational_margin(self._scheme, self.members, self.witness)
+            if self._margin is None:  # irrational cells: the exact interpreter and certified comparisons
+                checked = check_witness(self._scheme, self.members, list(self.witness), method=self.method)
+                self._margin = checked.margin if checked is not None else None
         return self._margin
 
     @margin.setter
@@ -45,6 +47,22 @@ class LazyWitness(SetPossibility):
         state["_margin"] = self.margin
         state["_scheme"] = None
         return state
+
+
+def _rational_margin(scheme: Scheme, members: ClassSet, witness: tuple) -> sp.Rational | None:
+    """min over ŷ in Y of E_p[c_ŷ] − E_p[c_Y], in integers, when every cell involved is an exact rational."""
+    cells, K = scheme.cells, scheme.K
+    s = scheme.rows.index[members]
+    support = [y for y in range(K) if witness[y] != 0]
+    order = sorted(members)
+    rows = cells.rows
+    if not (rows.exact[s, support].all() and rows.exact[np.ix_(order, support)].all()):
+        return None
+    p = [Fraction(int(witness[y].p), int(witness[y].q)) for y in support]
+    mine = sum((w * int(rows.num[s, y]) for w, y in zip(p, support)), Fraction(0))
+    gaps = [sum((w * int(rows.num[h, y]) for w, y in zip(p, support)), Fraction(0)) - mine for h in order]
+    gap = min(gaps) / rows.den
+    return sp.Rational(gap.numerator, gap.denominator)
 
 
 def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:
