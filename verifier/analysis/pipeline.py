@@ -80,15 +80,18 @@ STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, op
 
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
-            progress: Callable[[str], None] | None = None, exact: bool = False) -> Analysis:
+            progress: Callable[[str], None] | None = None, exact: bool = False,
+            optimality: bool = True) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
-    is told each stage (STAGES calls at most), for progress bars."""
+    is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
+    each set (class sweeps report verdicts only)."""
     tell = progress or (lambda text: None)
     start = time.perf_counter()
     tell("building the extended matrix")
     scheme = _build(spec, classes, exact)
-    symbolic, optimality = None, {}
+    built = time.perf_counter() - start
+    symbolic, wanted, optimality = None, optimality, {}
     if scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
 
@@ -97,14 +100,16 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     else:
         engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
         results = []
+        rate = f"{len(scheme.all_sets) / max(built, 1e-3):,.0f} sets/s"
         for prop in PROPERTIES:
-            tell(f"{prop.id} {prop.name}")
+            tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
+                                              if prop.id == "P1" else ""))
             results.append(engine.decide(prop))
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        if len(scheme.all_sets) <= OPTIMALITY_MAX_SETS:
+        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS:
             tell(f"optimality of the {len(scheme.all_sets)} sets")
             optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
             check_optimality(scheme, optimality, checker)

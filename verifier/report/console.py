@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from verifier.report.tables import MAX_ROWS
 from verifier.report import set_facts, words
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
@@ -80,13 +81,17 @@ def _param(value) -> str:
 def _matrix(a: Analysis, width: int) -> Text:
     s = a.scheme
     short = s.K > 5
+    many = len(s.all_sets) > set_facts.LIST_ALL_UP_TO
+    shown = s.all_sets[:MAX_ROWS] if many else s.all_sets
     rows = [[s.label(m).replace(", ", ",") if short else s.label(m),
-             *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in s.all_sets]
+             *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in shown]
+    notes = ["entries that are not fractions are irrational, shown as 4-digit decimals; exact values in "
+             "--format json"] if short else []
+    if many:
+        notes.append(f"the first {len(shown)} of {len(s.all_sets):,} rows; all of them in --format json or --report")
     return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
                 ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
-                breaks={s.K}, caption="entries that are not fractions are irrational, shown as 4-digit decimals; "
-                "exact values in --format json"
-                if short else None, width=width)
+                breaks={s.K}, caption="; ".join(notes) or None, width=width)
 
 
 def _set_facts(a: Analysis, width: int) -> Text:
@@ -96,7 +101,12 @@ def _set_facts(a: Analysis, width: int) -> Text:
         return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
                     ["Y", "status", "evidence"], set_facts.symbolic_rows(a), caption=" ".join(set_facts.summary(a)),
                     width=width)
-    return grid(title, set_facts.HEADERS, set_facts.rows(a), breaks={a.scheme.K},
+    rows = set_facts.rows(a)
+    if len(a.scheme.all_sets) > set_facts.LIST_ALL_UP_TO and len(rows) > MAX_ROWS:
+        rows = rows[:MAX_ROWS] + [[f"… and {len(rows) - MAX_ROWS:,} more", "", "", "all in --format json"]]
+    else:
+        rows = rows[:]
+    return grid(title, set_facts.HEADERS, rows, breaks={a.scheme.K},
                 caption="\n".join(set_facts.summary(a)), width=width)
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from verifier.analysis.pipeline import Analysis
 from verifier.report import words
+from verifier.report.tables import RowList
 from verifier.verdict import Truth
 
 STATUS = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
 OPTIMAL = {"alone": "alone", "tied": "only tied", "never": "never", "unknown": "undecided"}
 HEADERS = ["Y", "Def. 4", "optimal", "evidence"]
+LIST_ALL_UP_TO = 1023  # sets (K <= 10); beyond, reports list the sets that are not possible and give counts
 
 
 def summary(a: Analysis) -> list[str]:
@@ -26,31 +28,48 @@ def summary(a: Analysis) -> list[str]:
     counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
     lines = [f"Possible (Definition 4): {possible} of {len(a.possibility)} indeterminate sets are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
-             "This compares a set with its members only, not with other sets.",
-             f"Optimal: {counts['alone']} of {len(a.optimality)} sets (singletons included) are the unique best "
-             f"prediction for some p, {counts['tied']} best only in ties with other sets, {counts['never']} "
-             "never best" + (f", {counts['unknown']} undecided" if counts["unknown"] else "") + "."]
+             "This compares a set with its members only, not with other sets."]
+    if a.optimality:
+        lines.append(f"Optimal: {counts['alone']} of {len(a.optimality)} sets (singletons included) are the unique "
+                     f"best prediction for some p, {counts['tied']} best only in ties with other sets, "
+                     f"{counts['never']} never best" + (f", {counts['unknown']} undecided" if counts["unknown"]
+                                                          else "") + ".")
+    else:
+        lines.append(f"Optimal among all sets: not decided here; it takes one LP over every other set for each "
+                     f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes).")
+    if len(a.scheme.all_sets) > LIST_ALL_UP_TO:
+        shown = len(listed_sets(a))
+        lines.append(f"With {len(a.scheme.all_sets):,} sets, the table lists only the indeterminate sets that are "
+                     f"not possible ({shown:,}); every set, with its witness or certificate, is in the JSON report.")
     if a.determinate_never_alone:
         lines.append("Determinate predictions are never strictly optimal: whatever p, some indeterminate set "
                      "costs no more than the best single class.")
     return lines
 
 
-def rows(a: Analysis) -> list[list[str]]:
-    """[Y, possible, optimal, evidence] for every set, singletons first (numeric schemes)."""
+def listed_sets(a: Analysis) -> list:
+    """Every set, or for many sets those whose Definition 4 status is not `possible`."""
+    if len(a.scheme.all_sets) <= LIST_ALL_UP_TO:
+        return a.scheme.all_sets
+    return [e.members for e in a.possibility if e.status is not Truth.TRUE]
+
+
+def rows(a: Analysis) -> RowList:
+    """[Y, possible, optimal, evidence] for each listed set, singletons first (numeric schemes); made when shown."""
     s = a.scheme
     possibility = {e.members: e for e in a.possibility}
-    out = []
-    for members in s.all_sets:
+
+    def row(members) -> list[str]:
         entry, optimal = possibility.get(members), a.optimality.get(members)
         evidence = []
         if entry is not None:
             evidence.append("Def. 4: " + words.possibility(s, entry).split(": ", 1)[1])
         if optimal is not None:
             evidence.append("optimal: " + words.optimality(s, optimal))
-        out.append([s.label(members), STATUS[entry.status] if entry else "n/a",
-                    OPTIMAL[optimal.status] if optimal else "—", "; ".join(evidence)])
-    return out
+        return [s.label(members), STATUS[entry.status] if entry else "n/a",
+                OPTIMAL[optimal.status] if optimal else "—", "; ".join(evidence)]
+
+    return RowList(listed_sets(a), row)
 
 
 def symbolic_rows(a: Analysis) -> list[list[str]]:

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from verifier.analysis.pipeline import Analysis
 from verifier.report import words
 from verifier.analysis.remedy import how_to_fit
 
 MAX_ROWS = 64  # matrix and possibility rows shown in Markdown/HTML before "and N more" (all are in the JSON)
+
+
+class RowList(Sequence):
+    """Rows made only when shown: a report of 65535 sets formats the 64 it prints, not all of them."""
+
+    def __init__(self, items: list, make):
+        self.items, self.make = items, make
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.make(item) for item in self.items[index]]
+        return self.make(self.items[index])
 
 
 def summary(a: Analysis) -> list[str]:
@@ -30,9 +47,9 @@ def parameter(name: str, value) -> str:
                            "(" + ", ".join(words.number(v) for v in value) + ")")
 
 
-def matrix_rows(a: Analysis):
+def matrix_rows(a: Analysis) -> RowList:
     s = a.scheme
-    return [[s.label(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]] for m in s.all_sets]
+    return RowList(s.all_sets, lambda m: [s.label(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
 
 
 def fit_steps(a: Analysis) -> list[tuple[str, list[str]]]:
