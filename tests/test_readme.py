@@ -33,7 +33,7 @@ def test_readme_stands_alone_and_maps_every_layer():
     text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     assert "../shared" not in text and "DESIGN.md" not in text
     architecture = text.split("## Architecture", 1)[1]
-    for layer in ("cli/", "api/", "report/", "analysis/", "check/", "engines/", "scheme.py", "spec/", "formula/",
+    for layer in ("cli/", "api/", "report/", "analysis/", "check/", "engines/", "scheme/", "spec/", "formula/",
                   "properties/"):
         assert f"`{layer}`" in architecture, layer
     for name in os.listdir(os.path.join(ROOT, "verifier")):

@@ -25,13 +25,17 @@ class ExpectedCosts:
         self.scheme = scheme
         self.sets: list[ClassSet] = scheme.all_sets
         self.index = {m: i for i, m in enumerate(self.sets)}
+        self.last_values: list[int] | None = None
+        self.last_bounds = None
+        if getattr(scheme, "cells", None) is not None and scheme.cells.rows.exact.all():
+            self._from_arrays(scheme.cells.rows)  # a rational scheme: its integers, without a cell-by-cell pass
+            return
         K, cells = scheme.K, [scheme.rows[m] for m in self.sets]
         self.floats = np.array([[certified.to_float(v) for v in row] for row in cells], dtype=float)
         largest = float(np.max(np.abs(self.floats))) if self.floats.size else 0.0
         # the search works on costs scaled to at most 1: LPs and samples do not care, HiGHS' tolerances do
         self.search = self.floats / largest if np.isfinite(largest) and largest > 0 else self.floats
         self.rational = all(v.is_Rational for row in cells for v in row)
-        self.last_values: list[int] | None = None
         if self.rational:
             self.scale = lcm(*(int(v.q) for row in cells for v in row))
             self.ints = flint.fmpz_mat(len(cells), K, [int(v.p) * (self.scale // int(v.q)) for row in cells for v in row])
@@ -43,7 +47,15 @@ class ExpectedCosts:
                 rads = np.array([float(b.rad()) for b in balls]).reshape(len(cells), K)
                 self.mids, self.rads = mids, rads * (1 + _U) + np.abs(mids) * _U + _TINY
                 self.bounded = bool(np.all(np.isfinite(self.mids)) and np.all(np.isfinite(self.rads)))
-            self.last_bounds = None
+
+    def _from_arrays(self, rows) -> None:
+        """The fast path's matrix of a rational scheme (same set order): its exact integers."""
+        self.floats = (rows.lo + rows.hi) / 2
+        largest = float(np.max(np.abs(self.floats))) if self.floats.size else 0.0
+        self.search = self.floats / largest if np.isfinite(largest) and largest > 0 else self.floats
+        self.rational = True
+        self.scale = rows.den
+        self.ints = flint.fmpz_mat(rows.shape[0], rows.shape[1], [int(v) for v in np.asarray(rows.num).flat])
 
     def signs(self, p: list[Fraction], members: ClassSet) -> list[int | None]:
         """For every set Z (in `sets` order), the certified sign of E_p[c_Z] − E_p[c_Y]; None when undecided."""
