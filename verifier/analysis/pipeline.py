@@ -14,6 +14,7 @@ from verifier.analysis.fit import SettingFit, judge
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
+from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
 from verifier.engines.optimality import analyse_optimality
 from verifier.limits import DEFAULT_TIMEOUT_MS
@@ -98,13 +99,12 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         symbolic = analyse_symbolic(scheme, timeout_ms)
         results, possibility = symbolic.results, []
     else:
-        engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
-        results = []
         rate = f"{len(scheme.all_sets) / max(built, 1e-3):,.0f} sets/s"
-        for prop in PROPERTIES:
-            tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
-                                              if prop.id == "P1" else ""))
-            results.append(engine.decide(prop))
+        try:
+            engine, results = _decide_all(scheme, tell, rate)
+        except CellsError as exc:  # numbers the arrays cannot carry through the analysis: the exact path
+            scheme = _build(spec, classes, exact=True, reason=str(exc))
+            engine, results = _decide_all(scheme, tell, rate)
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
@@ -124,10 +124,24 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     return analysis
 
 
-def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False) -> Scheme:
+def _decide_all(scheme: Scheme, tell, rate: str):
+    engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
+    results = []
+    for prop in PROPERTIES:
+        tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
+                                          if prop.id == "P1" else ""))
+        results.append(engine.decide(prop))
+    return engine, results
+
+
+def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "") -> Scheme:
     """Numeric schemes as arrays (the fast path) when every formula vectorises; otherwise cell by cell,
     which is exact and slow, so limited to EXACT_MAX_CLASSES."""
     names = classes or spec.classes
+    if reason and len(names) > EXACT_MAX_CLASSES:
+        raise SpecError(f"this spec needs cell-by-cell exact work ({reason}), which is limited to "
+                        f"{EXACT_MAX_CLASSES} classes; it has {len(names)}", file=spec.path, key="classes",
+                        expected=f"at most {EXACT_MAX_CLASSES} classes for such numbers")
     if exact and len(names) > EXACT_MAX_CLASSES:
         raise UsageError(f"the cell-by-cell exact engine is limited to {EXACT_MAX_CLASSES} classes; "
                          f"{spec.path} has {len(names)}")

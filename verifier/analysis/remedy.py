@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import sympy as sp
 
 from verifier.engines.terms import TermValues
+from verifier.engines.vector import VectorEngine
 from verifier.formula import certified
 from verifier.properties import Implies, Possible, Property
 from verifier.verdict import Binding, Truth
 
+MAX_LISTED = 1023  # beyond this many sets, the first this many failing cells are listed (with the total)
 MAX_CELLS = 6  # failing cells listed per property (the count says how many there are)
 
 
@@ -81,9 +84,26 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     name = f"{prop.id} ({prop.name})"
     if isinstance(prop.atom, Possible):
         return f"{name}: {_possibility_fix(s)}", []
-    fixes = [fix for members in s.indeterminate_sets for fix in _fixes(s, terms, prop, members)]
-    shown = "; ".join(fixes[:MAX_CELLS]) + (f"; and {len(fixes) - MAX_CELLS} more" if len(fixes) > MAX_CELLS else "")
-    return f"{name} fails at {len(fixes)} place{'s' if len(fixes) != 1 else ''}: {shown}", fixes
+    candidates, counted, undecided = _candidates(s, prop)
+    fixes: list[str] = []
+    stopped = False
+    for members in candidates:
+        fixes += _fixes(s, terms, prop, members)
+        if len(fixes) >= MAX_LISTED and len(s.all_sets) > MAX_LISTED:  # many sets: list the first ones exactly
+            stopped = True
+            break
+    total = max(len(fixes), counted) if stopped else len(fixes)
+    least = "at least " if stopped and undecided else ""
+    shown = "; ".join(fixes[:MAX_CELLS]) + (f"; and {least}{total - MAX_CELLS} more" if total > MAX_CELLS else "")
+    return f"{name} fails at {least}{total} place{'s' if total != 1 else ''}: {shown}", fixes
+
+
+def _candidates(s, prop: Property) -> tuple[list, int, bool]:
+    """The sets to repair and the number of failing instances the arrays certify: on the fast path, the sets
+    its arrays do not certainly clear (the exact check below still decides each); otherwise every set."""
+    if s.cells is None or prop.quantifiers[0].kind != "forall" or len(prop.quantifiers) != 2:
+        return s.indeterminate_sets, 0, False
+    return VectorEngine(s).sets_not_holding(prop)
 
 
 def _possibility_fix(s) -> str:
@@ -91,7 +111,7 @@ def _possibility_fix(s) -> str:
     there; the uniform distribution on the set is then a Definition 4 witness. The set needing the least
     change is named."""
     best = None
-    for members in s.indeterminate_sets:
+    for members in _closest_sets(s):
         own = sorted(members)
         mine = sp.Add(*[s.rows[members][y] for y in own]) / len(own)
         rivals = [sp.Add(*[s.det(h, y) for y in own]) / len(own) for h in own]
@@ -106,6 +126,22 @@ def _possibility_fix(s) -> str:
             f"classes so that their mean, now {_num(mine)}, falls below {_num(lowest)}, the smallest such mean of "
             f"one of its members (a decrease of the mean by more than {_num(gap)}); the uniform distribution on "
             f"{label} then makes it possible")
+
+
+def _closest_sets(s) -> list:
+    """Every indeterminate set; on the fast path, only those whose float gap is near the least (the exact
+    comparison among them picks the one)."""
+    if s.cells is None:
+        return s.indeterminate_sets
+    K, rows = s.K, s.cells.rows
+    mid = (rows.lo + rows.hi) / 2
+    members = s.cells.members[K:]
+    sizes = members.sum(axis=1)
+    mine = (np.where(members, mid[K:], 0.0)).sum(axis=1) / sizes
+    rivals = np.where(members, (members.astype(float) @ mid[:K].T) / sizes[:, None], np.inf).min(axis=1)
+    gap = mine - rivals
+    near = gap <= gap.min() + 1e-6 * (1 + abs(gap.min()))
+    return [s.indeterminate_sets[i] for i in np.flatnonzero(near)]
 
 
 def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:

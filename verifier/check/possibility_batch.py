@@ -50,7 +50,7 @@ def _fraction(x) -> Fraction:
     known = _SEEN.get(id(x))
     if known is not None and known[0] is x:
         return known[1]
-    value = Fraction(int(x.p), int(x.q))
+    value = Fraction(int(x.p), int(x.q)) if hasattr(x, "p") else Fraction(x)  # sympy, or a plain int
     if len(_SEEN) < 100_000:
         _SEEN[id(x)] = (x, value)
     return value

@@ -30,20 +30,19 @@ def up(x: np.ndarray) -> np.ndarray:
 
 
 def enclose_ratio(num: np.ndarray, den: int):
-    """Enclosure of num/den: two roundings (int -> float, division), each covered by one ulp outward."""
-    if den.bit_length() > 1000:
-        raise CellsError("a denominator too large for an enclosure")
-    try:
-        with np.errstate(over="ignore"):
-            q = np.asarray(num, dtype=np.float64) / float(den)
-    except OverflowError:
-        q = np.array([big_ratio(int(v), den) for v in np.asarray(num).flat]).reshape(np.shape(num))
-    lo, hi = down(down(q)), up(up(q))
-    zero = np.asarray(num == 0)
+    """Enclosure of num/den with one correctly rounded division and one ulp outward: numpy when numerator and
+    denominator are floats exactly (|x| <= 2^53), else Python's int division, which is correctly rounded too."""
+    num = np.asarray(num)
+    small = num.dtype != object and den <= 2**53 and (num.size == 0 or int(np.abs(num).max()) <= 2**53)
+    if small:
+        q = num.astype(np.float64) / float(den)
+    else:
+        q = np.array([big_ratio(int(v), den) for v in num.flat], dtype=np.float64).reshape(num.shape)
+    lo, hi = down(q), up(q)
+    zero = num == 0
     lo, hi = np.where(zero, 0.0, lo), np.where(zero, 0.0, hi)
-    if den == 1 and np.asarray(num).dtype != object:  # integers below 2^53 are floats exactly
-        small = np.abs(np.asarray(num)) <= 2**53
-        lo, hi = np.where(small, q, lo), np.where(small, q, hi)
+    if small and den == 1:  # integers below 2^53 are floats exactly
+        lo, hi = np.where(zero, lo, q), np.where(zero, hi, q)
     return lo, hi
 
 

@@ -42,7 +42,8 @@ def _ok(node: ast.AST, bound: frozenset[str], functions, seen: set[str]) -> bool
             if not (isinstance(gen.iter, ast.Name) and gen.iter.id == "Y" and isinstance(gen.target, ast.Name)):
                 return False
             inner = inner | {gen.target.id}
-            if not all(_ok(cond, bound, functions, seen) for cond in gen.ifs):  # filters may not use v or y
+            # a filter that names v (or y) picks members by class, not by cost: refused with v bound
+            if not all(_ok(cond, inner, functions, seen) for cond in gen.ifs):
                 return False
         return _ok(node.elt, inner, functions, seen)
     if isinstance(node, ast.Subscript):  # eta[y] or eta[v] would tie the cost to a class itself

@@ -133,7 +133,7 @@ class VectorEvaluator:
 
     def _ListComp(self, f, node, local, rank, depth):
         gen = node.generators[0]
-        if len(node.generators) != 1 or not isinstance(gen.target, ast.Name) or \
+        if len(node.generators) != 1 or not isinstance(gen.target, ast.Name) or local.get("Y") is not SET_Y or \
                 not (isinstance(gen.iter, ast.Name) and gen.iter.id == "Y") or self.members is None:
             raise NotVectorised("only comprehensions over Y are vectorised")
         if any(isinstance(v, Lst) for v in local.values()) or rank != 2:

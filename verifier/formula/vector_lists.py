@@ -79,6 +79,12 @@ def _masked(lst: Lst, neutral: Fraction) -> Cells:
     return where(lst.mask, lst.cells, Cells.rational(neutral, (1,) * lst.cells.lo.ndim))
 
 
+def _nonempty(lst: Lst, what: str) -> Lst:
+    if (lst.mask.sum(axis=-1) == 0).any():  # as the exact interpreter: an empty list has no sum or product
+        raise CellsError(f"{what} of an empty list")
+    return lst
+
+
 def _sum(lst: Lst) -> Cells:
     return masked_sum(lst.cells, lst.mask)
 
@@ -121,9 +127,9 @@ def _extreme(lst: Lst, kind: str) -> Cells:
 
 
 REDUCERS = {
-    "sum": _sum,
+    "sum": lambda lst: _sum(_nonempty(lst, "sum")),
     "mean": _mean,
-    "prod": lambda lst: _fold(lst, lambda a, b: a * b, Fraction(1)),
+    "prod": lambda lst: _fold(_nonempty(lst, "prod"), lambda a, b: a * b, Fraction(1)),
     "min": lambda lst: _extreme(lst, "min"),
     "max": lambda lst: _extreme(lst, "max"),
 }

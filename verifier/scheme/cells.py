@@ -17,7 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-from verifier.formula.cells import Cells, compare, TRUE
+from verifier.formula.cells import Cells, CellsError, compare, TRUE
 from verifier.formula.vector import NotVectorised, VectorEvaluator
 from verifier.spec.model import Spec
 
@@ -66,7 +66,7 @@ def build_cells(spec: Spec, classes: tuple[str, ...] | None = None) -> SchemeCel
     """The whole matrix as arrays; `NotVectorised` when some formula needs the exact interpreter."""
     try:
         return _build(spec, classes)
-    except (ArithmeticError, ValueError) as exc:  # numbers beyond what the arrays represent: the exact path
+    except (ArithmeticError, ValueError, CellsError) as exc:  # numbers the arrays cannot hold: the exact path
         raise NotVectorised(f"the arrays cannot represent these numbers ({type(exc).__name__})") from None
 
 

@@ -48,6 +48,8 @@ class ExactCells:
         return self._det[key]
 
     def cell(self, members: ClassSet, y: int) -> sp.Expr:
+        # the formulas' total work was bounded when the arrays were built; here the budget guards one cell
+        self.evaluator.steps = 0
         spec = self.spec
         if members in spec.set_costs:
             return _entry(self.evaluator, spec.set_costs[members][y], {"Y": members, "y": ClassRef(y)})

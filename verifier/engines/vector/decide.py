@@ -24,6 +24,7 @@ from verifier.scheme import Scheme
 from verifier.verdict import PropertyResult, Truth
 
 RESOLVE_LIMIT = 20_000  # instances decided one by one exactly, per property, before the answer is `unknown`
+EXACT_WALK_CLASSES = 12  # up to here, a property with more undecided instances is walked by the exact engine
 _TRUTH = {TRUE: Truth.TRUE, FALSE: Truth.FALSE, UNDECIDED: Truth.UNKNOWN}
 
 
@@ -52,11 +53,23 @@ class VectorEngine:
             truth = self._atoms(prop, len(domains))
             self.over_limit = 0
             truth = self._resolve(prop, truth, domains)
+        if self.over_limit and self.scheme.K <= EXACT_WALK_CLASSES:  # too many ties for one by one: the exact
+            return self.exact.decide(prop)  # engine's own walk, so the answer is the exact path's
         result = self.exact.result(prop, self._outcome(prop, truth, domains))
         if self.over_limit and result.verdict.value == "unknown":
             result.reason = (f"{self.over_limit:,} instances lie too close for certified float enclosures and are "
                              f"more than the {RESOLVE_LIMIT:,} that are decided one by one exactly")
         return result
+
+    def sets_not_holding(self, prop: Property) -> tuple[list, int, bool]:
+        """The sets where a "for every set" property is not certainly true (where a repair is needed), how many
+        of its innermost instances are certainly false, and whether some are undecided by the arrays."""
+        domains = self._domains(prop)
+        truth = self._atoms(prop, len(domains))
+        sub = self._fold(prop, truth, domains)[0]
+        false = int(((truth == FALSE) & domains[-1]).sum()) if domains else 0
+        undecided = bool(((truth == UNDECIDED) & domains[-1]).any()) if domains else True
+        return [self.sets[i] for i in np.flatnonzero(sub != TRUE)], false, undecided
 
     # -- domains and atoms ---------------------------------------------------------------------------------
     def _domains(self, prop: Property) -> list[np.ndarray]:

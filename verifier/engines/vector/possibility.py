@@ -16,7 +16,7 @@ import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import TermArrays, member_sums
-from verifier.formula.cells import TRUE, Cells, compare
+from verifier.formula.cells import TRUE, Cells, CellsError, compare
 from verifier.formula.cell_sums import masked_sum
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
@@ -180,7 +180,15 @@ def _probabilities(rows: list[list[Fraction]], K: int) -> Cells:
 
 
 def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
-    """E_p[c_ŷ] − E_p[c_Y] > 0 for every member ŷ, certainly, for each (row, p)."""
+    """E_p[c_ŷ] − E_p[c_Y] > 0 for every member ŷ, certainly, for each (row, p); False where the arrays cannot
+    tell (those sets go to the exact path)."""
+    try:
+        return _witnesses_certain(terms, rows, ps)
+    except CellsError:
+        return np.zeros(len(rows), bool)
+
+
+def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
     p = _probabilities(ps, terms.K)  # (n, K)
     cost = terms.cost.take(rows)  # (n, K)
     own = masked_sum(p.take((slice(None), None, slice(None))) * terms.det.take((None,)),
@@ -192,6 +200,13 @@ def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]
 
 def _certificate_holds(terms: TermArrays, s: int, lam: dict[int, Fraction]) -> bool:
     """c_Y(y) >= Σ λ_ŷ c_ŷ(y) for every y, certainly (ties in exact cells included)."""
+    try:
+        return _certificate_certain(terms, s, lam)
+    except CellsError:
+        return False
+
+
+def _certificate_certain(terms: TermArrays, s: int, lam: dict[int, Fraction]) -> bool:
     mix = None
     for h, f in lam.items():
         part = terms.det.take(slice(h, h + 1)) * Cells.rational(f, (1, 1))
