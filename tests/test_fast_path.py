@@ -305,3 +305,48 @@ def test_too_many_ties_for_one_by_one_go_to_the_exact_walk(monkeypatch):
     engine = VectorEngine(scheme)
     fast = {p.id: engine.decide(p).verdict.value for p in PROPERTIES}
     assert fast == exact and exact["P6"] == exact["P7"] == "holds"
+
+
+# -- random formulas: the vectorised interpreter against the exact one -------------------------------------------
+_leaf = st.sampled_from(["1", "2", "1/3", "0.5", "len(Y)", "K", "rank(y)", "c(y, y)"])
+_member = st.sampled_from(["c(v, y)", "c(v, y) ** 2", "sqrt(c(v, y))", "c(v, y) + rank(v)", "1 + c(v, y) / 2"])
+_reducer = st.builds(lambda f, e: f"{f}([{e} for v in Y])", st.sampled_from(["sum", "min", "max", "mean", "prod"]),
+                     _member) | st.builds(lambda p, e: f"genmean({p}, [{e} for v in Y])",
+                                          st.sampled_from(["0", "1/2", "2", "-1"]), _member)
+
+
+def _combine(children):
+    return st.builds(lambda a, op, b: f"({a}) {op} ({b})", children, st.sampled_from(["+", "-", "*"]), children) | \
+        st.builds(lambda a, b: f"({a}) if y in Y else ({b})", children, children) | \
+        st.builds(lambda a: f"sqrt(abs({a}))", children)
+
+
+_formula = st.recursive(_leaf | _reducer, _combine, max_leaves=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_formula, st.sampled_from(["abs(rank(yhat) - rank(y))", "0 if yhat == y else 1 + rank(y)"]))
+def test_the_vectorised_interpreter_agrees_with_the_exact_one(formula, cost):
+    import sympy as sp
+
+    spec = spec_from_text(f'name: random formula\nclasses: 3\ncost: "{cost}"\nset_cost: "{formula}"\n')
+    try:
+        exact = build_scheme(spec)
+    except SpecError:
+        with pytest.raises((SpecError, NotVectorised)):
+            build_fast_scheme(spec)
+        return
+    try:
+        fast = build_fast_scheme(spec)
+    except NotVectorised:
+        return  # the exact path takes such formulas; nothing to compare
+    rows = fast.cells.rows
+    for s, members in enumerate(exact.all_sets):
+        for y in range(exact.K):
+            value = exact.rows[members][y]
+            if rows.exact[s, y]:
+                assert value.is_Rational and Fraction(int(value.p), int(value.q)) == rows.fraction((s, y)), formula
+            else:
+                assert not value.is_Rational or Fraction(int(value.p), int(value.q)) != 0 or rows.lo[s, y] <= 0
+            approx = sp.Float(sp.N(value, 40), 40)
+            assert sp.Float(rows.lo[s, y], 40) <= approx <= sp.Float(rows.hi[s, y], 40), (formula, members, y)
