@@ -13,6 +13,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -82,6 +83,21 @@ def _subsets(K: int, n: int):
     return combinations(range(K), n)
 
 
+def _both_builds(spec):
+    """(exact scheme, fast scheme), or None when there is nothing to compare: a spec the exact builder rejects
+    (the fast one must reject it too) or one the arrays leave to the exact path."""
+    try:
+        exact = build_scheme(spec)
+    except SpecError:
+        with pytest.raises((SpecError, NotVectorised)):
+            build_fast_scheme(spec)
+        return None
+    try:
+        return exact, build_fast_scheme(spec)
+    except NotVectorised:
+        return None
+
+
 def _summary(scheme, engine) -> dict:
     out = {}
     for prop in PROPERTIES:
@@ -98,17 +114,10 @@ def test_the_fast_and_exact_paths_agree_on_200_random_numeric_schemes(tmp_path):
     vectorised = 0
     for number in range(200):
         text = _random_spec(rng, number)
-        spec = spec_from_text(text)
-        try:
-            exact_scheme = build_scheme(spec)
-        except SpecError:
-            with pytest.raises((SpecError, NotVectorised)):
-                build_fast_scheme(spec)
+        built = _both_builds(spec_from_text(text))
+        if built is None:
             continue
-        try:
-            fast_scheme = build_fast_scheme(spec)
-        except NotVectorised:
-            continue
+        exact_scheme, fast_scheme = built
         vectorised += 1
         fast_engine = VectorEngine(fast_scheme)
         fast = _summary(fast_scheme, fast_engine)
@@ -227,6 +236,7 @@ def test_symbolic_specs_and_the_exact_engine_stop_at_twelve_classes(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert check([os.path.join(SPECS, "ha.yaml"), "--classes", "13", "--no-cache"], out, err) == 2
     assert "limited to 12 classes" in err.getvalue()
+    assert re.search(r"ha\.yaml:\d+:\d+: invalid spec at key 'parameters'", err.getvalue())  # file, key, position
     err = io.StringIO()
     assert check([os.path.join(SPECS, "accuracy-u65.yaml"), "--exact", "--no-cache"], io.StringIO(), err) == 0
     path = tmp_path / "big.yaml"
@@ -329,17 +339,10 @@ _formula = st.recursive(_leaf | _reducer, _combine, max_leaves=5)
 def test_the_vectorised_interpreter_agrees_with_the_exact_one(formula, cost):
     import sympy as sp
 
-    spec = spec_from_text(f'name: random formula\nclasses: 3\ncost: "{cost}"\nset_cost: "{formula}"\n')
-    try:
-        exact = build_scheme(spec)
-    except SpecError:
-        with pytest.raises((SpecError, NotVectorised)):
-            build_fast_scheme(spec)
+    built = _both_builds(spec_from_text(f'name: random formula\nclasses: 3\ncost: "{cost}"\nset_cost: "{formula}"\n'))
+    if built is None:
         return
-    try:
-        fast = build_fast_scheme(spec)
-    except NotVectorised:
-        return  # the exact path takes such formulas; nothing to compare
+    exact, fast = built
     rows = fast.cells.rows
     for s, members in enumerate(exact.all_sets):
         for y in range(exact.K):
@@ -350,3 +353,23 @@ def test_the_vectorised_interpreter_agrees_with_the_exact_one(formula, cost):
                 assert not value.is_Rational or Fraction(int(value.p), int(value.q)) != 0 or rows.lo[s, y] <= 0
             approx = sp.Float(sp.N(value, 40), 40)
             assert sp.Float(rows.lo[s, y], 40) <= approx <= sp.Float(rows.hi[s, y], 40), (formula, members, y)
+
+
+def test_a_closed_standard_output_is_no_crash():
+    done = subprocess.run(["bash", "-c", f"'{sys.executable}' -m verifier specs/ha-numeric.yaml --no-cache --format json >&-"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_how_to_fit_with_many_sets_lists_the_first_cells_and_counts_them_all(tmp_path):
+    path = tmp_path / "costly.yaml"
+    path.write_text('name: costly rejection\nclasses: 11\ncost: "0 if yhat == y else 1"\n'
+                    'set_cost: "(0 if y in Y else 1) + 0.9 * (len(Y) - 1)"\n')
+    out, err = io.StringIO(), io.StringIO()
+    check([str(path), "--no-cache", "--format", "json"], out, err)
+    fit = json.loads(out.getvalue())["settings"]["filtering"]["how_to_fit"]
+    # P3 fails wherever the truth is in Y: every set of size n >= 2 at each of its n members
+    expected = sum(math.comb(11, n) * n for n in range(2, 12))
+    assert fit["cells_total"]["P3"] == expected and fit["cells_total_is_lower_bound"]["P3"] is False
+    assert 1023 <= len(fit["cells"]["P3"]) < expected
+    assert any(f"fails at {expected} places (the first" in step for step in fit["steps"])

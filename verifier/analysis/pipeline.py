@@ -139,9 +139,9 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
     which is exact and slow, so limited to EXACT_MAX_CLASSES."""
     names = classes or spec.classes
     if reason and len(names) > EXACT_MAX_CLASSES:
-        raise SpecError(f"this spec needs cell-by-cell exact work ({reason}), which is limited to "
-                        f"{EXACT_MAX_CLASSES} classes; it has {len(names)}", file=spec.path, key="classes",
-                        expected=f"at most {EXACT_MAX_CLASSES} classes for such numbers")
+        raise _too_many(spec, "classes", f"this spec needs cell-by-cell exact work ({reason}), which is limited "
+                        f"to {EXACT_MAX_CLASSES} classes; it has {len(names)}",
+                        f"at most {EXACT_MAX_CLASSES} classes for such numbers")
     if exact and len(names) > EXACT_MAX_CLASSES:
         raise UsageError(f"the cell-by-cell exact engine is limited to {EXACT_MAX_CLASSES} classes; "
                          f"{spec.path} has {len(names)}")
@@ -150,16 +150,22 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
             return build_fast_scheme(spec, classes)
         except NotVectorised as exc:
             if len(names) > EXACT_MAX_CLASSES:
-                raise SpecError(f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
-                                f"{EXACT_MAX_CLASSES} classes; it has {len(names)}", file=spec.path,
-                                key="set_cost" if spec.set_cost is not None else "cost",
-                                expected=f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path "
-                                         "evaluates (see 'Many classes' in the README)") from None
+                raise _too_many(spec, "set_cost" if spec.set_cost is not None else "cost",
+                                f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
+                                f"{EXACT_MAX_CLASSES} classes; it has {len(names)}",
+                                f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path evaluates (see "
+                                "'Many classes' in the README)") from None
     elif len(names) > EXACT_MAX_CLASSES:
-        raise SpecError(f"symbolic parameters are verified by enumerating every set, limited to "
-                        f"{EXACT_MAX_CLASSES} classes; this spec has {len(names)}", file=spec.path, key="parameters",
-                        expected=f"at most {EXACT_MAX_CLASSES} classes with symbolic parameters, or fixed values")
+        raise _too_many(spec, "parameters", f"symbolic parameters are verified by enumerating every set, limited "
+                        f"to {EXACT_MAX_CLASSES} classes; this spec has {len(names)}",
+                        f"at most {EXACT_MAX_CLASSES} classes with symbolic parameters, or fixed values")
     return build_scheme(spec, classes=classes)
+
+
+def _too_many(spec: Spec, key: str, message: str, expected: str) -> SpecError:
+    mark = spec.marks.get(key) or spec.marks.get("classes")
+    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
+                     column=mark.column if mark else None, expected=expected)
 
 
 def _mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:

@@ -28,7 +28,10 @@ class Remedy:
     setting: str
     condition: str | None = None  # parametric: where the scheme fits, as a condition on the parameters
     steps: list[str] = field(default_factory=list)  # plain sentences, one per failing property
-    cells: dict[str, list[str]] = field(default_factory=dict)  # numeric: every failing place, per property
+    cells: dict[str, list[str]] = field(default_factory=dict)  # numeric: the failing places, per property
+    # numeric: how many failing places each property has (cells lists all of them, or the first MAX_LISTED)
+    counts: dict[str, int] = field(default_factory=dict)
+    counts_are_lower_bounds: dict[str, bool] = field(default_factory=dict)
 
 
 def how_to_fit(analysis) -> dict[str, Remedy]:
@@ -72,18 +75,21 @@ def _numeric(analysis, setting: str, failing) -> Remedy:
     remedy = Remedy(setting)
     terms = TermValues(analysis.scheme)
     for r in failing:
-        step, cells = _property_fix(analysis, terms, r.property)
+        step, cells, total, at_least = _property_fix(analysis, terms, r.property)
         remedy.steps.append(step)
         if cells:
             remedy.cells[r.property.id] = cells
+            remedy.counts[r.property.id] = total
+            remedy.counts_are_lower_bounds[r.property.id] = at_least
     return remedy
 
 
-def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, list[str]]:
+def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, list[str], int, bool]:
+    """The sentence, the failing places listed, how many there are, and whether that is a lower bound."""
     s = analysis.scheme
     name = f"{prop.id} ({prop.name})"
     if isinstance(prop.atom, Possible):
-        return f"{name}: {_possibility_fix(s)}", []
+        return f"{name}: {_possibility_fix(s)}", [], 0, False
     candidates, counted, undecided = _candidates(s, prop)
     fixes: list[str] = []
     stopped = False
@@ -93,9 +99,11 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
             stopped = True
             break
     total = max(len(fixes), counted) if stopped else len(fixes)
-    least = "at least " if stopped and undecided else ""
-    shown = "; ".join(fixes[:MAX_CELLS]) + (f"; and {least}{total - MAX_CELLS} more" if total > MAX_CELLS else "")
-    return f"{name} fails at {least}{total} place{'s' if total != 1 else ''}: {shown}", fixes
+    at_least = stopped and undecided  # some instances the arrays left open were not examined: a lower bound
+    more = f"; and {'at least ' if at_least else ''}{total - MAX_CELLS} more" if total > MAX_CELLS else ""
+    where = f"in at least {total} places" if at_least else f"at {total} place{'s' if total != 1 else ''}"
+    listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
+    return f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more, fixes, total, at_least
 
 
 def _candidates(s, prop: Property) -> tuple[list, int, bool]:
@@ -129,18 +137,23 @@ def _possibility_fix(s) -> str:
 
 
 def _closest_sets(s) -> list:
-    """Every indeterminate set; on the fast path, only those whose float gap is near the least (the exact
-    comparison among them picks the one)."""
+    """Every indeterminate set; on the fast path, only those that can be the least (their gap's lower bound is
+    below the least upper bound): bounds from the certified cell enclosures, widened far beyond the rounding
+    of these few float sums, so the exact comparison among the candidates still sees the least one."""
     if s.cells is None:
         return s.indeterminate_sets
     K, rows = s.K, s.cells.rows
-    mid = (rows.lo + rows.hi) / 2
     members = s.cells.members[K:]
     sizes = members.sum(axis=1)
-    mine = (np.where(members, mid[K:], 0.0)).sum(axis=1) / sizes
-    rivals = np.where(members, (members.astype(float) @ mid[:K].T) / sizes[:, None], np.inf).min(axis=1)
-    gap = mine - rivals
-    near = gap <= gap.min() + 1e-6 * (1 + abs(gap.min()))
+    lo, hi = rows.lo, rows.hi
+    mine_lo = np.where(members, lo[K:], 0.0).sum(axis=1) / sizes
+    mine_hi = np.where(members, hi[K:], 0.0).sum(axis=1) / sizes
+    m = members.astype(float)
+    rival_lo = np.where(members, (m @ lo[:K].T) / sizes[:, None], np.inf).min(axis=1)
+    rival_hi = np.where(members, (m @ hi[:K].T) / sizes[:, None], np.inf).min(axis=1)
+    slack = 1e-9 * (np.abs(mine_lo) + np.abs(mine_hi) + np.abs(rival_lo) + np.abs(rival_hi)) + 1e-300
+    gap_lo, gap_hi = mine_lo - rival_hi - slack, mine_hi - rival_lo + slack
+    near = gap_lo <= gap_hi.min()
     return [s.indeterminate_sets[i] for i in np.flatnonzero(near)]
 
 

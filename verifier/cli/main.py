@@ -220,13 +220,16 @@ def _report(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO) -> in
 
 
 def main() -> int:
+    # a closed standard stream (`verify spec >&-`) is None here: write into nothing, keep the exit status
+    stdout = sys.stdout if sys.stdout is not None else open(os.devnull, "w", encoding="utf-8")
+    stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w", encoding="utf-8")
     try:
-        return check(sys.argv[1:], sys.stdout, sys.stderr)
+        return check(sys.argv[1:], stdout, stderr)
     except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
+        print("verify: interrupted", file=stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except MemoryError:  # e.g. while loading the solver stack under a tight --memory
-        print("verify: the memory limit was exceeded before a verdict; raise --memory", file=sys.stderr)
+        print("verify: the memory limit was exceeded before a verdict; raise --memory", file=stderr)
         return EXIT_INVALID

@@ -10,8 +10,13 @@ import highspy
 
 
 def quiet_highs() -> highspy.Highs:
-    sys.stdout.flush()
-    saved = os.dup(1)
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):  # no usable standard output (closed): nothing to protect
+        solver = highspy.Highs()
+        solver.setOptionValue("output_flag", False)
+        return solver
     try:
         with open(os.devnull, "wb") as sink:
             os.dup2(sink.fileno(), 1)

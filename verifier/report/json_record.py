@@ -120,7 +120,8 @@ def _optimal(s, e: SetOptimality | None) -> dict:
 
 def _how_to_fit(remedy) -> dict | None:
     return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps,
-                                        "cells": remedy.cells}
+                                        "cells": remedy.cells, "cells_total": remedy.counts,
+                                        "cells_total_is_lower_bound": remedy.counts_are_lower_bounds}
 
 
 def _comparison(c: Comparison) -> dict:

@@ -23,7 +23,7 @@ from verifier.formula.rationals import SAFE, enclose_ratio, scale
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.values import ClassRef, Vocabulary
 from verifier.scheme.cells import ORIGINS, SchemeCells, build_cells, certainly_negative, table_order
-from verifier.scheme.exact import ClassSet, Scheme, _check_assumptions, _entry, _parameter_values
+from verifier.scheme.exact import ClassSet, Scheme, _check_assumptions, _differ, _entry, _parameter_values
 from verifier.spec.model import Spec
 
 
@@ -169,8 +169,8 @@ def _modified(cells: SchemeCells, exact: ExactCells, scheme: Scheme) -> list[str
             continue
         for y in range(cells.K):
             verdict = same[h, y]
-            if verdict == UNDECIDED:
-                verdict = TRUE if sp.simplify(scheme.rows[frozenset((h,))][y] - exact.determinate(h, y)) == 0 else 0
+            if verdict == UNDECIDED:  # the exact builder's certified test, as for every other scheme
+                verdict = 0 if _differ(scheme.rows[frozenset((h,))][y], exact.determinate(h, y)) else TRUE
             if verdict != TRUE:
                 changed.append(f"c_{scheme.classes[h]}({scheme.classes[y]}): "
                                f"{exact.determinate(h, y)} → {scheme.rows[frozenset((h,))][y]}")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from verifier.formula.cells import UNDECIDED, Cells, compare
+from verifier.formula.cells import UNDECIDED, Cells, compare, where
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
@@ -62,8 +62,6 @@ class TermArrays:
                 out, seen = row.broadcast((self.count, self.K)), np.broadcast_to(here, (self.count, 1))
                 continue
             better = row.minimum(out) if kind == "min" else row.maximum(out)
-            from verifier.formula.cells import where
-
             out = where(here & ~seen, row, where(here, better, out))
             seen = seen | here
         return out
