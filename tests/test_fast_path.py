@@ -233,17 +233,22 @@ def test_numeric_formula_specs_go_beyond_twelve_classes(tmp_path):
 
 
 def test_symbolic_specs_and_the_exact_engine_stop_at_twelve_classes(tmp_path):
+    """Unless the scheme treats every class alike (the symmetry route, tests/test_symmetry.py)."""
+    lopsided = tmp_path / "lopsided.yaml"
+    lopsided.write_text('name: t\nclasses: 13\nparameters:\n  d: {}\nassume: ["d > 0"]\n'
+                        'cost: "abs(rank(yhat) - rank(y))"\nset_cost: "mean([c(v, y) for v in Y]) - d"\n')
     out, err = io.StringIO(), io.StringIO()
-    assert check([os.path.join(SPECS, "ha.yaml"), "--classes", "13", "--no-cache"], out, err) == 2
-    assert "limited to 12 classes" in err.getvalue()
-    assert re.search(r"ha\.yaml:\d+:\d+: invalid spec at key 'parameters'", err.getvalue())  # file, key, position
+    assert check([str(lopsided), "--no-cache"], out, err) == 2
+    assert "beyond enumeration (12 classes for this spec)" in err.getvalue()
+    assert "symmetry route does not apply" in err.getvalue()
+    assert re.search(r"lopsided\.yaml:2:\d+: invalid spec at key 'classes'", err.getvalue())  # file, key, position
     err = io.StringIO()
     assert check([os.path.join(SPECS, "accuracy-u65.yaml"), "--exact", "--no-cache"], io.StringIO(), err) == 0
     path = tmp_path / "big.yaml"
-    path.write_text('name: t\nclasses: 13\ncost: "0 if yhat == y else 1"\nset_cost: "1"\n')
+    path.write_text('name: t\nclasses: 13\ncost: "abs(rank(yhat) - rank(y))"\nset_cost: "1 + 0 * c(y, y)"\n')
     err = io.StringIO()
     assert check([str(path), "--exact", "--no-cache"], io.StringIO(), err) == 2
-    assert "exact engine is limited to 12 classes" in err.getvalue()
+    assert "beyond enumeration (12 classes for this spec)" in err.getvalue()
 
 
 def test_standard_output_of_a_real_process_is_only_the_json_report():

@@ -37,7 +37,8 @@ def parse_range(text: str) -> list[int]:
     return list(range(low, high + 1))
 
 
-def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool = False) -> Sweep:
+def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool = False,
+          symmetry: bool = False) -> Sweep:
     """`step(description)`, when given, is told before each class count (for progress bars)."""
     if spec.cost_matrix is not None or spec.set_costs:
         raise UsageError(f"{spec.path}: --classes needs a spec written with formulas ('cost' and 'set_cost'); "
@@ -47,5 +48,5 @@ def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool
         if step is not None:
             step(f"{spec.name[:40]}: K = {k}")
         result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)),
-                                     exact=exact, optimality=False)  # a sweep reports verdicts only
+                                     exact=exact, optimality=False, symmetry=symmetry)  # a sweep reports verdicts only
     return result

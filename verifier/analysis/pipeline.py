@@ -21,6 +21,7 @@ from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import BY_ID, PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
+from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
 from verifier.spec import Spec, load_spec
 from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
 
@@ -76,21 +77,23 @@ def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
 
 
 EXACT_MAX_CLASSES = 12  # cell-by-cell exact evaluation and enumeration: 4095 rows
+FAST_MAX_CLASSES = 16  # the fast path's arrays: 65535 rows
 OPTIMALITY_MAX_SETS = 2**10 - 1  # optimality of each set: one LP over all other rows per set (K <= 10)
 STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, optimality, settings
 
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
             progress: Callable[[str], None] | None = None, exact: bool = False,
-            optimality: bool = True) -> Analysis:
+            optimality: bool = True, symmetry: bool = False) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
-    each set (class sweeps report verdicts only)."""
+    each set (class sweeps report verdicts only). Beyond what enumeration reaches, or with `symmetry`, a
+    scheme proved class-symmetric is checked on one set per size (`scheme.orbits`)."""
     tell = progress or (lambda text: None)
     start = time.perf_counter()
     tell("building the extended matrix")
-    scheme = _build(spec, classes, exact)
+    scheme = _build(spec, classes, exact, symmetry=symmetry)
     built = time.perf_counter() - start
     symbolic, wanted, optimality = None, optimality, {}
     if scheme.symbolic:
@@ -109,7 +112,7 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS:
+        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and scheme.orbits is None:
             tell(f"optimality of the {len(scheme.all_sets)} sets")
             optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
             check_optimality(scheme, optimality, checker)
@@ -134,9 +137,33 @@ def _decide_all(scheme: Scheme, tell, rate: str):
     return engine, results
 
 
-def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "") -> Scheme:
-    """Numeric schemes as arrays (the fast path) when every formula vectorises; otherwise cell by cell,
-    which is exact and slow, so limited to EXACT_MAX_CLASSES."""
+def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "",
+           symmetry: bool = False) -> Scheme:
+    """Class-symmetric schemes beyond enumeration (or with `symmetry`) as one set per size; numeric schemes as
+    arrays (the fast path) when every formula vectorises; otherwise cell by cell, which is exact and slow, so
+    limited to EXACT_MAX_CLASSES."""
+    names = classes or spec.classes
+    numeric = all(p.value is not None for p in spec.parameters.values())
+    enumerable = FAST_MAX_CLASSES if numeric and not exact and not reason else EXACT_MAX_CLASSES
+    not_symmetric = ""
+    if symmetry or len(names) > enumerable:
+        try:
+            return build_reduced_scheme(spec, classes)
+        except NotSymmetric as exc:
+            not_symmetric = str(exc)
+        if len(names) > enumerable:
+            raise _too_many(spec, "classes", f"{len(names)} classes are beyond enumeration ({enumerable} classes "
+                            f"for this spec), and the symmetry route does not apply: {not_symmetric}",
+                            f"at most {enumerable} classes, or a scheme that treats every class alike (see "
+                            "'Many classes' in the README)")
+    scheme = _enumerated(spec, classes, exact, reason)
+    if not_symmetric:
+        scheme.notes.append(f"The symmetry route was asked for but does not apply ({not_symmetric}); every set "
+                            "was enumerated instead.")
+    return scheme
+
+
+def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason: str) -> Scheme:
     names = classes or spec.classes
     if reason and len(names) > EXACT_MAX_CLASSES:
         raise _too_many(spec, "classes", f"this spec needs cell-by-cell exact work ({reason}), which is limited "

@@ -21,7 +21,8 @@ from verifier.engines.smt import SmtEngine
 from verifier.errors import SpecError
 from verifier.properties import PROPERTIES
 from verifier.analysis.regions import region
-from verifier.scheme import Scheme, build_scheme
+from verifier.scheme import Scheme
+from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Truth, Verdict
 
 SPOT_CHECKS = 3
@@ -84,6 +85,10 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
                 result.verdict = Verdict.UNKNOWN
                 result.reason = result.check_note
                 result.checked = False
+        elif result.verdict is Verdict.FAILS and scheme.orbits is not None and scheme.orbits.moves_parameters:
+            # representatives with per-class parameters: where it holds is only sound at values equal across
+            # classes, and no region is derived (it would name the representative classes)
+            result.holds_at = engine.where_it_holds_symmetric(result.property)
         elif result.verdict is Verdict.FAILS:
             found, result.holds_nowhere = engine.where_it_holds(result.property)
             result.holds_at = found or _holds_at_a_point(engine, result)
@@ -100,7 +105,7 @@ def _holds_at_a_point(engine: SmtEngine, result: PropertyResult) -> dict[str, sp
         return None
     for values in intervals._points():
         try:
-            concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+            concrete = rebuild_at(engine.scheme, values)
         except SpecError:
             continue
         if EnumerationEngine(concrete).decide(result.property).verdict is Verdict.HOLDS:
@@ -126,10 +131,12 @@ def _samples(engine: SmtEngine) -> list[dict[str, sp.Expr]]:
 def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool | None, str]:
     for values in samples:
         try:
-            concrete = build_scheme(scheme.spec, values=values, classes=scheme.classes)
+            concrete = rebuild_at(scheme, values)
         except SpecError:  # not computable exactly at this value (e.g. a huge power): no sample there
             continue
         numeric = EnumerationEngine(concrete).decide(result.property)
+        if partial_only(concrete) and result.property.quantifiers[0].kind == "exists":
+            continue  # a "some set" property on some sets only: a failure there proves nothing
         if numeric.verdict is Verdict.FAILS:
             return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "
                           "the two methods disagree, so no verdict is given")
@@ -166,7 +173,7 @@ def _sample_possibility(engine: SmtEngine, entries: list[SymbolicPossibility]) -
         return
     for values in intervals._points():
         try:
-            concrete = build_scheme(engine.scheme.spec, values=values, classes=engine.scheme.classes)
+            concrete = rebuild_at(engine.scheme, values)
         except SpecError:
             continue
         table = EnumerationEngine(concrete).possibility

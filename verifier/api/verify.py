@@ -27,7 +27,7 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
-           cache: bool = True, cross_check: bool = False, exact: bool = False,
+           cache: bool = True, cross_check: bool = False, exact: bool = False, symmetry: bool = False,
            progress: Callable[[str], None] | None = None) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
@@ -37,17 +37,19 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     `cross_check`: decide every property a second time by an independent method; disagreements are listed
     in `Report.disagreements` (and such a result is never cached). `exact`: decide a numeric scheme cell by
     cell with the exact engine instead of the fast path (same verdicts, slower; at most 12 classes).
+    `symmetry`: check a scheme proved class-symmetric on one set per size even when every set could be
+    enumerated (this is automatic beyond 16 classes, 12 with symbolic parameters; up to 64).
     `progress(text)`: told each stage of the analysis (for progress bars).
     """
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
     names = _class_names(spec, classes)
     options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "exact": exact,
-               "rlimit": limits.RLIMIT,
+               "symmetry": symmetry, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
 
     def run() -> Analysis:
-        analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact)
+        analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 
@@ -75,15 +77,16 @@ def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
 
 
 def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
-                  exact: bool = False, progress: Callable[[str], None] | None = None) -> ClassSweepReport:
+                  exact: bool = False, symmetry: bool = False,
+                  progress: Callable[[str], None] | None = None) -> ClassSweepReport:
     """A formula spec verified at every class count in `counts` ("2..8" or e.g. range(2, 9)); reports the
     verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K."""
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
-    options = {"timeout": timeout, "counts": ks, "exact": exact, "rlimit": limits.RLIMIT,
+    options = {"timeout": timeout, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}
-    run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact)  # noqa: E731
+    run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact, symmetry=symmetry)  # noqa: E731
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
     if _usable(entry, "sweep"):

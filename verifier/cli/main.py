@@ -57,6 +57,9 @@ def _parser() -> _Parser:
     parser.add_argument("--exact", action="store_true",
                         help="decide numeric schemes cell by cell with the exact engine instead of the fast path "
                              "(the same verdicts, slower; at most 12 classes)")
+    parser.add_argument("--symmetry", action="store_true",
+                        help="check a scheme that treats every class alike on one set per size, even where every "
+                             "set could be enumerated (automatic beyond 16 classes, 12 with symbolic parameters)")
     parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
     parser.add_argument("--rlimit", type=options.count(1, "resource units"), default=None, metavar="UNITS",

@@ -47,10 +47,10 @@ def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
     use_cache = not (args.no_cache or args.report)  # report files are always made afresh
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
-                               progress=step)
+                               symmetry=args.symmetry, progress=step)
     else:
         report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
-                        exact=args.exact, progress=step)
+                        exact=args.exact, symmetry=args.symmetry, progress=step)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
     if args.report and not args.classes:

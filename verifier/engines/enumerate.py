@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from verifier.engines.domains import domain
 from verifier.engines.possibility import analyse_possibility
 from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property, Quantifier
 from verifier.scheme import Scheme
@@ -72,21 +73,6 @@ class EnumerationEngine:
         return PropertyResult(prop, verdict, evidence, reason=_reason(outcome))
 
     # -- quantifiers ------------------------------------------------------------------------------------------
-    def _domain(self, q: Quantifier, binding: dict) -> list:
-        if q.var == "Y":
-            return self.scheme.indeterminate_sets
-        members = binding["Y"]
-        classes = range(self.scheme.K)
-        if q.domain == "in Y":
-            values = sorted(members)
-        elif q.domain == "not in Y":
-            values = [c for c in classes if c not in members]
-        else:
-            values = list(classes)
-        if q.var == "y2":
-            values = [c for c in values if c != binding["y"]]
-        return values
-
     def _walk(self, prop: Property, quants: tuple[Quantifier, ...], binding: dict, top: bool = False) -> Outcome:
         if not quants:
             return self._atom(prop, binding)
@@ -95,7 +81,7 @@ class EnumerationEngine:
         first_unknown: Outcome | None = None
         details: list[Comparison] = []
         count = 0
-        for value in self._domain(q, binding):
+        for value in domain(self.scheme, prop, len(prop.quantifiers) - len(quants), binding):
             child = self._walk(prop, rest, {**binding, q.var: value})
             count += child.instances
             if child.truth is (Truth.FALSE if universal else Truth.TRUE):

@@ -23,7 +23,7 @@ from verifier.formula.genmean import EXPONENT_FACTS, GenMean
 from verifier.engines.smt import SmtEngine
 from verifier.errors import SpecError
 from verifier.properties import Possible, Property
-from verifier.scheme import build_scheme
+from verifier.scheme.orbits import rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Truth, Verdict
 
 PRECISION = 96
@@ -187,7 +187,7 @@ class IntervalEngine:
         from verifier.engines.enumerate import EnumerationEngine
 
         try:
-            concrete = build_scheme(self.scheme.spec, values=centre, classes=self.scheme.classes)
+            concrete = rebuild_at(self.scheme, centre)
         except SpecError:  # e.g. a power too large to compute exactly at this value: no witness from here
             return False
         for entry in EnumerationEngine(concrete).possibility.values():

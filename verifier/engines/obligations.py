@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import sympy as sp
+from sympy.core.basic import Basic
 
+from verifier.engines.domains import domain
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported
 from verifier.properties import Both, Compare, Implies, Possible, Property, Quantifier, Term
@@ -38,14 +40,16 @@ def satisfaction(scheme: Scheme, prop: Property) -> Obligation:
 
 
 def possible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp.Symbol]]:
-    """∃p in the simplex: E_p[c_Y] < E_p[c_ŷ] for every ŷ in Y (Definition 4)."""
+    """∃p in the simplex: E_p[c_Y] < E_p[c_ŷ] for every ŷ in Y (Definition 4). Relations are left unevaluated:
+    sympy's assumption system would spend seconds per set deciding what z3 decides anyway."""
     tag = ",".join(map(str, sorted(members)))  # class indices: labels can collide ("a b" vs "ab")
     p = [sp.Symbol(f"p[{tag}][{i}]", real=True) for i in range(scheme.K)]
-    parts = [sp.Ge(x, 0) for x in p] + [sp.Eq(sp.Add(*p), 1)]
+    parts = [sp.Ge(x, 0, evaluate=False) for x in p] + [sp.Eq(sp.Add(*p), 1, evaluate=False)]
     for h in sorted(members):
-        gap = sp.Add(*[p[y] * (scheme.det(h, y) - scheme.cost(members, y)) for y in range(scheme.K)])
-        parts.append(sp.Gt(gap, 0))
-    return sp.And(*parts), p
+        gaps = [(p[y], scheme.det(h, y) - scheme.cost(members, y)) for y in range(scheme.K)]
+        gap = sp.Add(*[sp.Mul(q, d, evaluate=False) for q, d in gaps if d != 0], evaluate=False)
+        parts.append(sp.Gt(gap, 0, evaluate=False))
+    return conjunction(parts), p
 
 
 def impossible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp.Symbol]]:
@@ -53,11 +57,34 @@ def impossible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[
     tag = ",".join(map(str, sorted(members)))
     order = sorted(members)
     lam = [sp.Symbol(f"lambda[{tag}][{h}]", real=True) for h in order]
-    parts = [sp.Ge(x, 0) for x in lam] + [sp.Eq(sp.Add(*lam), 1)]
+    parts = [sp.Ge(x, 0, evaluate=False) for x in lam] + [sp.Eq(sp.Add(*lam), 1, evaluate=False)]
     for y in range(scheme.K):
-        mixture = sp.Add(*[k * scheme.det(h, y) for k, h in zip(lam, order)])
-        parts.append(sp.Ge(scheme.cost(members, y), mixture))
-    return sp.And(*parts), lam
+        mixture = sp.Add(*[sp.Mul(k, scheme.det(h, y), evaluate=False) for k, h in zip(lam, order)
+                           if scheme.det(h, y) != 0], evaluate=False)
+        parts.append(sp.Ge(scheme.cost(members, y), mixture, evaluate=False))
+    return conjunction(parts), lam
+
+
+def conjunction(parts: list) -> sp.Basic:
+    """And, with true parts dropped and a false one deciding, built as is: sympy's constructor filters,
+    canonicalises and sorts every relation (tens of seconds for the thousands of a 64-class obligation), and
+    z3 decides them anyway."""
+    return _lattice(sp.And, [x for x in parts if x is not sp.true], sp.false, sp.true)
+
+
+def disjunction(parts: list) -> sp.Basic:
+    return _lattice(sp.Or, [x for x in parts if x is not sp.false], sp.true, sp.false)
+
+
+def _lattice(op, kept: list, absorbing, identity) -> sp.Basic:
+    if any(x is absorbing for x in kept):
+        return absorbing
+    unique = list(dict.fromkeys(kept))
+    if len(unique) <= 1:
+        return unique[0] if unique else identity
+    node = Basic.__new__(op, *unique)  # what And/Or's constructor makes, minus the filtering and the sort
+    node._argset = frozenset(unique)
+    return node
 
 
 class _Unroller:
@@ -69,21 +96,14 @@ class _Unroller:
         formula = self._unroll(self.prop.quantifiers, {})
         return Obligation(self.prop, "satisfaction" if self.holds else "violation", formula, self.aux)
 
-    def _domain(self, q: Quantifier, binding: dict) -> list:
-        if q.var == "Y":
-            return self.scheme.indeterminate_sets
-        members, classes = binding["Y"], range(self.scheme.K)
-        values = {"in Y": sorted(members), "not in Y": [c for c in classes if c not in members],
-                  "classes": list(classes)}[q.domain]
-        return [c for c in values if c != binding.get("y")] if q.var == "y2" else values
-
     def _unroll(self, quants: tuple[Quantifier, ...], binding: dict) -> sp.Basic:
         if not quants:
             return self._atom(binding)
         q = quants[0]
-        parts = [self._unroll(quants[1:], {**binding, q.var: v}) for v in self._domain(q, binding)]
+        index = len(self.prop.quantifiers) - len(quants)
+        parts = [self._unroll(quants[1:], {**binding, q.var: v}) for v in domain(self.scheme, self.prop, index, binding)]
         conjunctive = (q.kind == "forall") == self.holds  # holds: ∀→And, ∃→Or; fails: ∀→Or, ∃→And
-        return sp.And(*parts) if conjunctive else sp.Or(*parts)
+        return conjunction(parts) if conjunctive else disjunction(parts)
 
     def _atom(self, b: dict) -> sp.Basic:
         atom = self.prop.atom

@@ -20,7 +20,8 @@ from verifier.errors import SpecError
 from verifier import limits
 from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import PROPERTIES, Property
-from verifier.scheme import Scheme, build_scheme
+from verifier.scheme import Scheme
+from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Verdict
 from verifier.engines.smt_translate import Translator, model_value
 
@@ -107,15 +108,36 @@ class SmtEngine:
                                   reason="z3 proved that no admissible parameter value violates it (unsat)")
         if answer == z3.unknown:
             return _unknown(prop, f"z3 gave no answer ({reason or 'unknown'}; limit {self.timeout_ms} ms)")
-        return self.confirm(prop, self.parameters_of(model))
+        result = self.confirm(prop, self.parameters_of(model))
+        if result.verdict is Verdict.UNKNOWN and self.scheme.orbits is not None and self.scheme.orbits.moves_parameters:
+            return self._at_symmetric_values(prop, formula)
+        return result
+
+    def _at_symmetric_values(self, prop: Property, formula: z3.BoolRef) -> PropertyResult:
+        """Per-class parameters, and a violation on the representatives at the solver's values that the concrete
+        scheme there did not confirm (the other sets and classes may satisfy it). At values equal across
+        classes the scheme is symmetric again and the representatives speak for every set: ask for such a
+        violation."""
+        answer, model, reason = self.solve(formula, extra=self._equal_per_class())
+        if answer == z3.sat:
+            result = self.confirm(prop, self.parameters_of(model))
+            if result.verdict is Verdict.FAILS:
+                return result
+        return _unknown(prop, "the per-class parameters break the symmetry between classes: z3 found no proof "
+                              "from the representative sets, and "
+                              + ("no admissible violation with equal per-class values" if answer == z3.unsat
+                                 else f"no answer with equal per-class values ({reason or answer})"))
 
     def confirm(self, prop: Property, values: dict[str, sp.Expr]) -> PropertyResult:
         """Substitute the solver's values into the spec and let the exact engine and the checker re-check."""
         try:
-            concrete = build_scheme(self.scheme.spec, values=values, classes=self.scheme.classes)
+            concrete = rebuild_at(self.scheme, values)
         except SpecError as exc:
             return _unknown(prop, f"the solver's values {values} are not admissible on substitution: {exc}")
         result = EnumerationEngine(concrete).decide(prop)
+        if partial_only(concrete) and prop.quantifiers[0].kind == "exists":
+            return _unknown(prop, f"at {values} the per-class values differ, so the representative sets do not "
+                                  "speak for every set")
         self.recheck(concrete, [result])
         if result.verdict is not Verdict.FAILS:
             return _unknown(prop, f"z3 reported a violation at {values}, but the exact re-check gives "
@@ -138,6 +160,23 @@ class SmtEngine:
         except Unsupported:
             return None, False
         return (self.parameters_of(model), False) if answer == z3.sat else (None, answer == z3.unsat)
+
+    def where_it_holds_symmetric(self, prop: Property) -> dict[str, sp.Expr] | None:
+        """An admissible value, equal across classes for per-class parameters, where the property holds."""
+        try:
+            good = obligations.satisfaction(self.scheme, prop)
+            answer, model, _ = self.solve(self.translator.boolean(good.formula), extra=self._equal_per_class())
+        except Unsupported:
+            return None
+        return self.parameters_of(model) if answer == z3.sat else None
+
+    def _equal_per_class(self) -> list[z3.BoolRef]:
+        equal = []
+        for value in self.scheme.parameters.values():
+            if isinstance(value, tuple):
+                names = [v.name for v in value if isinstance(v, sp.Symbol)]
+                equal += [self.translator.var(n) == self.translator.var(names[0]) for n in names[1:]]
+        return equal
 
     def decide_all(self) -> list[PropertyResult]:
         return [self.decide(p) for p in PROPERTIES]

@@ -89,6 +89,9 @@ def _matrix(a: Analysis, width: int) -> Text:
              "--format json"] if short else []
     if many:
         notes.append(f"the first {len(shown)} of {len(s.all_sets):,} rows; all of them in --format json or --report")
+    if s.orbits is not None:
+        notes.append("the singletons and one set per size: by symmetry every other row is one of these with the "
+                     "classes renamed")
     return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
                 ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
                 breaks={s.K}, caption="; ".join(notes) or None, width=width)

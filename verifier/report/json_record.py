@@ -37,6 +37,9 @@ def to_json(a: Analysis) -> dict:
         "assumptions": [text for _, text in s.assumptions],
         "symbolic": a.symbolic is not None,
         "notes": list(s.notes),
+        "symmetry": ({"sets": s.orbits.sets_represented(), "representatives": len(s.orbits.sets),
+                      "moves_parameters": s.orbits.moves_parameters, "statement": s.orbits.describe()}
+                     if s.orbits is not None else None),
         "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
                     "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
         "possibility": [_possibility(s, e) | {"optimal": _optimal(s, a.optimality.get(e.members))}

@@ -114,7 +114,7 @@ def parameter_map(analysis, points: int = 24) -> str:
     """Exact numeric verdicts at grid points of the parameters (a picture of the region, not a proof)."""
     from verifier.engines.enumerate import EnumerationEngine
     from verifier.errors import SpecError
-    from verifier.scheme import build_scheme
+    from verifier.scheme.orbits import partial_only, rebuild_at
 
     s = analysis.scheme
     ranges = [_range(analysis, symbol) for symbol in s.symbols]
@@ -126,9 +126,11 @@ def parameter_map(analysis, points: int = 24) -> str:
     for cell in cells:
         values = {sym.name: sp.nsimplify(v, rational=True) for sym, v in zip(s.symbols, cell)}
         try:
-            concrete = build_scheme(analysis.spec, values=values, classes=s.classes)
+            concrete = rebuild_at(s, values)
         except SpecError:
             continue  # outside the assumptions or undefined there: left blank
+        if partial_only(concrete):
+            continue  # some sets only, at values the symmetry does not cover: no verdict to draw
         engine = EnumerationEngine(concrete)
         verdicts[cell] = {p.id: engine.decide(p).verdict for p in mixed}
     fig, axes = plt.subplots(1, len(mixed), figsize=(2.6 * len(mixed), 2.6 if len(grid) == 2 else 1.4), squeeze=False)

@@ -26,7 +26,9 @@ def summary(a: Analysis) -> list[str]:
                 "value. Which sets are optimal among all sets is computed for numeric schemes (fixed values)."]
     possible = sum(e.status is Truth.TRUE for e in a.possibility)
     counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
-    lines = [f"Possible (Definition 4): {possible} of {len(a.possibility)} indeterminate sets are possible, i.e. "
+    scope = (f"the sets of {possible} of the {len(a.possibility)} sizes (one representative each, by symmetry)"
+             if a.scheme.orbits is not None else f"{possible} of {len(a.possibility)} indeterminate sets")
+    lines = [f"Possible (Definition 4): {scope} are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
              "This compares a set with its members only, not with other sets."]
     if a.optimality:
@@ -34,6 +36,8 @@ def summary(a: Analysis) -> list[str]:
                      f"best prediction for some p, {counts['tied']} best only in ties with other sets, "
                      f"{counts['never']} never best" + (f", {counts['unknown']} undecided" if counts["unknown"]
                                                           else "") + ".")
+    elif a.scheme.orbits is not None:
+        lines.append("Optimal among all sets: not decided on the symmetry route, which builds one set per size.")
     else:
         lines.append(f"Optimal among all sets: not decided here; it takes one LP over every other set for each "
                      f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes).")

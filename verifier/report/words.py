@@ -116,7 +116,9 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
             entry = next(e for e in ev.possibility if e.members == ev.binding.members)
             count = sum(e.status is Truth.TRUE for e in ev.possibility)
             return (f"{scheme.label(ev.binding.members)} is {possibility(scheme, entry)}; "
-                    f"{count} of {len(ev.possibility)} indeterminate sets are possible")
+                    + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
+                       if scheme.orbits is not None else
+                       f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
         return (f"no indeterminate set is possible: each of the {len(ev.possibility)} sets has a Ville "
                 "certificate λ (listed with the sets)")
     where = _where(scheme, ev.binding) if ev.binding else ""
@@ -133,7 +135,12 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     sets = scheme.indeterminate_sets
     scope = (f"for Y = {scheme.label(sets[0])}" if len(sets) == 1 else
              f"for all {len(sets)} indeterminate sets")
-    checked = f"{scope}, {ev.instances} instance{'s' if ev.instances != 1 else ''} checked exactly{extra}"
+    kind = "instance"
+    if scheme.orbits is not None and scheme.orbits.symmetric:
+        scope = (f"for all {scheme.orbits.sets_represented():,} indeterminate sets, by symmetry one per size: "
+                 f"{len(sets)} representative sets")
+        kind = "representative instance"
+    checked = f"{scope}, {ev.instances} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:
         return f"holds: {prop.everywhere} ({checked})"
     if prop.id == "P9" and _no_members_differ(scheme):

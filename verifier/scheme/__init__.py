@@ -2,7 +2,8 @@
 
 Owns: the `Scheme` (exact symbolic entries, parameters, assumptions, side conditions; `exact`), and for
 numeric schemes the same matrix as arrays (`cells`: exact rationals where rational, certified enclosures
-elsewhere) with rows made exact only when something reads them (`lazy`). May import: `spec`, `formula`,
+elsewhere) with rows made exact only when something reads them (`lazy`); for class-symmetric schemes, the
+proof of symmetry and the rows of one set per size (`orbits`). May import: `spec`, `formula`,
 `errors`; the engines read it, it knows nothing of them.
 """
 

@@ -38,6 +38,9 @@ class Scheme:
     assumptions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # (condition, as written)
     side_conditions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # definedness of formulas
     cells: object = None  # numeric schemes on the fast path: the same matrix as arrays (`SchemeCells`)
+    orbits: object = None  # only singletons and one set per size are built (`scheme.orbits.Orbits`)
+    partial: bool = False  # rows exist for some indeterminate sets only (`build_scheme(sets=...)`)
+    given: dict[tuple[int, int], sp.Expr] | None = field(default=None, repr=False)  # what c(ŷ, y) reads
     _labels: dict[ClassSet, str] = field(default_factory=dict, repr=False)
     _columns: dict[tuple[ClassSet, int], tuple[sp.Expr, ...]] = field(default_factory=dict, repr=False)
 
@@ -67,12 +70,25 @@ class Scheme:
 
     @cached_property
     def all_sets(self) -> list[ClassSet]:
-        """Singletons first, then by size, then in class order (the paper's table layout)."""
+        """Singletons first, then by size, then in class order (the paper's table layout). A reduced scheme
+        (`orbits`) has the singletons and one representative set per size."""
+        if self.partial:
+            return list(self.rows)  # singletons, then the requested sets in order
         return [frozenset(c) for n in range(1, self.K + 1) for c in combinations(range(self.K), n)]
 
     @cached_property
     def indeterminate_sets(self) -> list[ClassSet]:
         return [s for s in self.all_sets if len(s) >= 2]
+
+    def classes_for(self, domain: str, members: ClassSet, y: int | None = None, reduce: bool = False) -> list[int]:
+        """The classes a quantifier over `domain` ("classes", "in Y", "not in Y") ranges over at `members`,
+        without `y` (for y′). `reduce`: one class per symmetry orbit, when the scheme is proved symmetric."""
+        if self.orbits is not None:
+            return self.orbits.classes(domain, members, y, reduce)
+        everything = range(self.K)
+        values = {"in Y": sorted(members), "not in Y": [c for c in everything if c not in members],
+                  "classes": list(everything)}[domain]
+        return values if y is None else [c for c in values if c != y]
 
     def det(self, yhat: int, y: int) -> sp.Expr:
         return self.rows[frozenset((yhat,))][y]
@@ -93,9 +109,10 @@ class Scheme:
 
 
 def build_scheme(spec: Spec, values: dict[str, sp.Expr] | None = None,
-                 classes: tuple[str, ...] | None = None) -> Scheme:
+                 classes: tuple[str, ...] | None = None, sets: list[ClassSet] | None = None) -> Scheme:
     """The exact extended matrix. `values` fixes symbolic parameters by name ('delta', 'eta[a]');
-    `classes` replaces the spec's classes (for formula specs checked at several class counts)."""
+    `classes` replaces the spec's classes (for formula specs checked at several class counts); `sets` builds
+    only those indeterminate rows (with every singleton)."""
     if classes is not None:
         spec = replace(spec, classes=classes)
     params = _parameter_values(spec, values or {})
@@ -104,7 +121,7 @@ def build_scheme(spec: Spec, values: dict[str, sp.Expr] | None = None,
     K = len(spec.classes)
     with collecting() as side_conditions:
         assumptions = _check_assumptions(spec, evaluator)
-        scheme = _build_rows(spec, evaluator, vocab, params, K)
+        scheme = _build_rows(spec, evaluator, vocab, params, K, sets)
     scheme.assumptions = assumptions
     scheme.side_conditions = _unique(side_conditions)
     scheme.notes += _negative_costs(scheme, bool(spec.assume))
@@ -135,7 +152,8 @@ def _unique(conditions):
     return out
 
 
-def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: int) -> Scheme:
+def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: int,
+                only: list[ClassSet] | None = None) -> Scheme:
     determinate: dict[tuple[int, int], sp.Expr] | None = None
     if spec.cost is not None:
         determinate = {(h, y): evaluator.number(spec.cost, {"y": ClassRef(y), "yhat": ClassRef(h)})
@@ -148,7 +166,8 @@ def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: 
 
     rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
     origin: dict[ClassSet, str] = {}
-    sets = [frozenset(c) for n in range(1, K + 1) for c in combinations(range(K), n)]
+    sets = ([frozenset(c) for n in range(1, K + 1) for c in combinations(range(K), n)] if only is None
+            else [frozenset((h,)) for h in range(K)] + list(only))
     for members in sets:
         if members in spec.set_costs:
             local = {"Y": members}
@@ -171,7 +190,7 @@ def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: 
         raise SpecError(f"no costs for the set(s) {shown}{more}", file=spec.path, key="set_costs",
                         line=mark.line if mark else None, column=mark.column if mark else None,
                         expected="a row in 'set_costs' for every indeterminate set, or a 'set_cost' formula")
-    scheme = Scheme(spec, spec.classes, rows, origin, params)
+    scheme = Scheme(spec, spec.classes, rows, origin, params, partial=only is not None, given=determinate)
     if determinate is not None:
         scheme.notes.extend(_modified_costs(scheme, determinate))
     return scheme

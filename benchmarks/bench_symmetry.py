@@ -1,0 +1,73 @@
+"""The symmetry route, measured (not asserted): schemes that treat every class alike, at many classes.
+
+    python3 benchmarks/bench_symmetry.py [--classes 16,32,48,64]
+
+- ha: `specs/ha.yaml` (symbolic delta, per-class symbolic eta; z3 proofs over the representatives);
+- u65: `specs/accuracy-u65.yaml` (numeric 0/1 costs, utility-discounted accuracy).
+
+Each measurement is a fresh child process (imports included) running `verify --symmetry --format json`; the table gives
+wall time, peak resident memory and the verdicts, then the target as a ratio (>= 1 met). Target (2-core
+machine): Ha with symbolic delta and eta at K = 64 under 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAMILIES = {"ha": "ha.yaml", "u65": "accuracy-u65.yaml"}
+
+
+def measure(family: str, K: int) -> dict:
+    with open(os.path.join(ROOT, "specs", FAMILIES[family])) as handle:
+        data = yaml.safe_load(handle)
+    data["classes"] = K
+    data.pop("expect", None)  # the bundled expectations are for three classes
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as handle:
+        yaml.safe_dump(data, handle)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-m", "verifier", handle.name, "--symmetry", "--no-cache", "--format", "json"],
+                              capture_output=True, text=True, cwd=ROOT, timeout=900)
+    finally:
+        os.unlink(handle.name)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if done.returncode not in (0, 1):
+        return {"error": (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1][:100]}
+    record = json.loads(done.stdout)
+    verdicts = "".join({"holds": "H", "fails": "F", "unknown": "?"}[record["properties"][f"P{i}"]["verdict"]]
+                       for i in range(1, 11))
+    return {"seconds": seconds, "peak_mb": peak, "verdicts": verdicts}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--classes", default="16,32,48,64")
+    parser.add_argument("--families", default="u65,ha")
+    args = parser.parse_args()
+    print(f"{'family':8} {'K':>3} {'seconds':>8} {'peak MB':>8}  P1..P10")
+    seen = {}
+    for family in args.families.split(","):
+        for K in [int(k) for k in args.classes.split(",")]:
+            row = seen[(family, K)] = measure(family, K)
+            if "error" in row:
+                print(f"{family:8} {K:>3} {row['error']}", flush=True)
+            else:
+                print(f"{family:8} {K:>3} {row['seconds']:>8.2f} {row['peak_mb']:>8.0f}  {row['verdicts']}", flush=True)
+    ha = seen.get(("ha", 64))
+    if ha and "error" not in ha:
+        print(f"\nha: K = 64 {ha['seconds']:.1f} s, target 60 s: ratio {60 / ha['seconds']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
