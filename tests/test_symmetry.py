@@ -152,3 +152,76 @@ def test_sixty_four_classes_in_json_and_too_many_without_symmetry(tmp_path):
                         'set_cost: "mean([c(v, y) for v in Y])"\n')
     code, _, err = _run([str(lopsided)])
     assert code == 2 and "symmetry route does not apply" in err and "determinate costs" in err
+
+
+# -- every class count at once (`--classes 2..`) -----------------------------------------------------------------
+
+HA_022 = ('name: Ha with one miss cost\nclasses: 3\nparameters:\n  d: {value: 0.22}\ncost: "0 if yhat == y else 1"\n'
+          'set_cost: "(0 if y in Y else 1) + d * (len(Y) - 1)"\n')
+
+
+def _every_k(text, tmp_path, *extra):
+    path = tmp_path / "spec.yaml"
+    path.write_text(text)
+    return _run([str(path), "--classes", "2..", "--no-cache", "--format", "json", *extra])
+
+
+def test_a_scheme_failing_only_from_five_classes_is_found_at_five(tmp_path):
+    code, out, err = _every_k(HA_022, tmp_path)
+    assert code == 0, err
+    record = json.loads(out)["every_k"]
+    assert record["P3"]["first_failure"] == 5 and record["P2"]["first_failure"] == 5  # delta < 1/K fails at 5
+    assert record["P3"]["runs"] == [{"from": 2, "to": 4, "verdict": "holds"}, {"from": 5, "to": None, "verdict": "fails"}]
+    assert record["P1"]["runs"] == [{"from": 2, "to": None, "verdict": "holds"}]
+    assert record["P7"]["first_failure"] == 3 and record["P9"]["first_failure"] == 2
+
+
+def test_zero_one_schemes_are_decided_for_every_class_count():
+    for name in SYMMETRIC_SPECS:
+        report = __import__("verifier").sweep_classes(os.path.join(SPECS, name), "2..", cache=False)
+        runs = report.summary["runs"]
+        assert all(r == [[2, None, "true"]] for pid, r in runs.items() if pid != "P9"), (name, runs)
+        assert runs["P9"] == [[2, None, "false"]] and not report.summary["disagreements"]
+
+
+def test_an_open_tail_is_searched_exactly_and_said_open(tmp_path):
+    text = 'name: log\nclasses: 3\ncost: "0 if yhat == y else 1"\nset_cost: "log(len(Y)) / log(20) if y in Y else 1"\n'
+    code, out, err = _every_k(text, tmp_path)
+    record = json.loads(out)["every_k"]
+    assert record["P3"]["first_failure"] == 17  # log(17)/log(20) > 16/17, found by exact search beyond the tail
+    assert record["P10"]["first_failure"] == 21  # log(21)/log(20) > 1
+    assert record["P4"]["runs"][-1]["verdict"] == "unknown" and "SMT" in record["P4"]["open_because"][0]
+
+
+def test_every_k_agrees_with_set_by_set_on_random_class_blind_schemes():
+    from verifier.analysis.every_k import analyse_every_k
+    from verifier.errors import UsageError
+
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(25):
+        spec = spec_from_text(_random_blind_spec(rng))
+        try:
+            result = analyse_every_k(spec, 2, 20000)
+        except (UsageError, SpecError):
+            continue
+        assert not result.disagreements, (spec.set_cost.source, result.disagreements)
+        for K in (2, 3, 5, 8):
+            full = _verdicts(build_scheme(spec, classes=_names(K))) if K <= 5 else \
+                _verdicts(build_reduced_scheme(spec, _names(K)))
+            mine = {p.id: {"true": "holds", "false": "fails", "unknown": "unknown"}[result.by_id(p.id).at(K).value]
+                    for p in PROPERTIES}
+            assert {k: v for k, v in mine.items() if v != "unknown"} == \
+                {k: v for k, v in full.items() if mine[k] != "unknown"}, (spec.set_cost.source, K)
+        compared += 1
+    assert compared >= 15
+
+
+@pytest.mark.parametrize("text, why", [
+    ('parameters:\n  d: {}\ncost: "0 if yhat == y else 1"\nset_cost: "d * len(Y)"', "fixed parameter values"),
+    ('cost: "0 if yhat == y else 1"\nset_cost: "len(Y) / K"', "uses K"),
+    ('cost: "abs(rank(yhat) - rank(y))"\nset_cost: "mean([c(v, y) for v in Y])"', "rank()"),
+])
+def test_every_k_is_refused_with_the_reason(text, why, tmp_path):
+    code, _, err = _every_k(f"name: t\nclasses: 3\n{text}\n", tmp_path)
+    assert code == 2 and why in err

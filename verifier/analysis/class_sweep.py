@@ -26,10 +26,20 @@ class Sweep:
         return next((k for k in self.counts if self.analyses[k].by_id[pid].verdict is Verdict.FAILS), None)
 
 
+def open_range(text: str) -> int | None:
+    """"2.." (every class count from 2 on) -> 2; anything else -> None."""
+    match = re.fullmatch(r"\s*(\d+)\s*\.\.\s*", text)
+    if match is None:
+        return None
+    if int(match.group(1)) < 2:
+        raise UsageError(f"--classes needs at least 2 classes, got {text!r}")
+    return int(match.group(1))
+
+
 def parse_range(text: str) -> list[int]:
     match = re.fullmatch(r"\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*", text) or re.fullmatch(r"\s*(\d+)\s*", text)
     if not match:
-        raise UsageError(f"--classes expects a range such as 2..8, got {text!r}")
+        raise UsageError(f"--classes expects a range such as 2..8, or 2.. for every class count, got {text!r}")
     low = int(match.group(1))
     high = int(match.group(2)) if match.lastindex == 2 else low
     if not 2 <= low <= high <= MAX_CLASSES:

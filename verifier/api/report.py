@@ -22,6 +22,7 @@ from verifier.report import console, html, json_record, markdown
 from verifier.report import sweep as sweep_report
 from verifier.report import words
 from verifier.report.files import write_reports
+from verifier.report import every_k as every_k_report
 from verifier.report.terminal import DEFAULT_WIDTH
 
 Remember = Callable[[dict, dict], None]  # (summary, outputs) -> stores them (the cache)
@@ -211,3 +212,31 @@ class ClassSweepReport(_Rendered):
 
     def _text(self, result: Sweep, width: int, color: bool) -> str:
         return sweep_report.to_text(result, width, color)
+
+
+class EveryKReport(_Rendered):
+    """One formula spec that treats every class alike, decided for every class count K >= low at once."""
+
+    @classmethod
+    def of(cls, spec, result, **kwargs) -> "EveryKReport":
+        summary = {
+            "kind": "every_k", "source": spec.path, "name": spec.name, "low": result.low,
+            "runs": {p.id: [[a, b, t.value] for a, b, t in result.runs(p.id)] for p in PROPERTIES},
+            "first_failure": {p.id: result.first_failure(p.id) for p in PROPERTIES},
+            "expectations_met": True, "disagreements": list(result.disagreements),
+        }
+        return cls(summary, (spec, result), **kwargs)
+
+    @property
+    def first_failure(self) -> dict[str, int | None]:
+        """Property -> the smallest class count at which it fails (None: at none)."""
+        return dict(self.summary["first_failure"])
+
+    def __repr__(self) -> str:
+        return f"<EveryKReport {self.name!r}: K >= {self.summary['low']}>"
+
+    def _json(self, subject) -> dict:
+        return every_k_report.to_json(*subject)
+
+    def _text(self, subject, width: int, color: bool) -> str:
+        return every_k_report.to_text(*subject, width, color)

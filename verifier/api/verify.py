@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Union
 
 from verifier import limits
-from verifier.analysis.class_sweep import parse_range, sweep
+from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import cache as result_cache
-from verifier.api.report import ClassSweepReport, Report
+from verifier.analysis.every_k import analyse_every_k
+from verifier.api.report import ClassSweepReport, EveryKReport, Report
 from verifier.errors import UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
 
@@ -78,11 +79,16 @@ def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
 
 def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
                   exact: bool = False, symmetry: bool = False,
-                  progress: Callable[[str], None] | None = None) -> ClassSweepReport:
+                  progress: Callable[[str], None] | None = None) -> "ClassSweepReport | EveryKReport":
     """A formula spec verified at every class count in `counts` ("2..8" or e.g. range(2, 9)); reports the
-    verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K."""
+    verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K.
+    An open range ("2..") decides a scheme that treats every class alike for every K at once
+    (`EveryKReport`)."""
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
+    low = open_range(counts) if isinstance(counts, str) else None
+    if low is not None:
+        return EveryKReport.of(spec, analyse_every_k(spec, low, timeout_ms, progress))
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
     options = {"timeout": timeout, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}

@@ -51,7 +51,8 @@ def _parser() -> _Parser:
     parser.add_argument("--require", choices=("filtering", "choice"), action="append", default=[],
                         help="exit 1 unless the scheme fits this setting (Table VIII); may be repeated")
     parser.add_argument("--classes", metavar="LO..HI", default=None,
-                        help="check a formula spec at every class count in the range (e.g. 2..8)")
+                        help="check a formula spec at every class count in the range (e.g. 2..8); an open range "
+                             "such as 2.. decides a scheme that treats every class alike for every K at once")
     parser.add_argument("--cross-check", action="store_true",
                         help="decide every property a second time by an independent method; exit 1 on disagreement")
     parser.add_argument("--exact", action="store_true",
@@ -102,9 +103,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if args.report is not None:
             prepare_directory(args.report)  # a directory we cannot write into is an error before any work
         if args.classes:
-            from verifier.analysis.class_sweep import parse_range
+            from verifier.analysis.class_sweep import open_range, parse_range
 
-            parse_range(args.classes)
+            if open_range(args.classes) is None:
+                parse_range(args.classes)
             if args.format == "junit":
                 raise UsageError("--format junit reports one test case per property; use it without --classes")
     except UsageError as exc:

@@ -137,8 +137,9 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
              f"for all {len(sets)} indeterminate sets")
     kind = "instance"
     if scheme.orbits is not None and scheme.orbits.symmetric:
-        scope = (f"for all {scheme.orbits.sets_represented():,} indeterminate sets, by symmetry one per size: "
-                 f"{len(sets)} representative sets")
+        total = scheme.orbits.sets_represented()
+        scope = (f"for all {total:,} indeterminate set{'s' if total != 1 else ''}, by symmetry one per size: "
+                 f"{len(sets)} representative set{'s' if len(sets) != 1 else ''}")
         kind = "representative instance"
     checked = f"{scope}, {ev.instances} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:

@@ -1,0 +1,115 @@
+"""`verify --classes 2.. SPEC`: a verdict for every class count at once, for a formula spec that treats every
+class alike (`engines.every_k`), re-checked at several class counts by the symmetry route, an independent
+interpreter of the same formulas (`scheme.orbits`, `engines.enumerate`).
+
+The verdict for every K >= LO is proved when each property's answers settle beyond the exactly checked sizes
+(z3 over all sizes from the tail on); otherwise the report says which sizes stayed open and why.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from verifier.analysis.pipeline import Analysis, analyse
+from verifier.engines.every_k import TAIL, EveryK, decide_every_k, new_atoms
+from verifier.errors import UsageError
+from verifier.formula.by_size import NotBySize, SizeEvaluator
+from verifier.formula.equivariance import class_blind
+from verifier.properties import PROPERTIES
+from verifier.scheme.exact import _parameter_values
+from verifier.scheme.orbits import NotSymmetric, _syntactic
+from verifier.spec import Spec
+from verifier.verdict import Truth, Verdict
+
+RECHECK_UP_TO = 6  # class counts re-checked by the symmetry route: LO..6, every change, and one beyond the tail
+
+
+@dataclass
+class EveryKResult:
+    low: int
+    every: list[EveryK]
+    rechecked: dict[int, Analysis] = field(default_factory=dict)
+    disagreements: list[str] = field(default_factory=list)
+
+    def by_id(self, pid: str) -> EveryK:
+        return next(e for e in self.every if e.property.id == pid)
+
+    def first_failure(self, pid: str) -> int | None:
+        e = self.by_id(pid)
+        for K in range(self.low, e.last + 1):
+            if e.at(K) is Truth.FALSE:
+                return K
+        return e.last + 1 if e.beyond is Truth.FALSE else None
+
+    def runs(self, pid: str) -> list[tuple[int, int | None, Truth]]:
+        """(first K, last K or None for 'and beyond', verdict) in order."""
+        e, out = self.by_id(pid), []
+        for K in range(self.low, e.last + 2):
+            t = e.at(K)
+            if out and out[-1][2] is t:
+                out[-1] = (out[-1][0], K, t)
+            else:
+                out.append((K, K, t))
+        first, _, last = out[-1]
+        out[-1] = (first, None, last)
+        return out
+
+
+def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKResult:
+    try:
+        _syntactic(spec)
+        if spec.cost is None:
+            raise NotSymmetric("the determinate costs are not a formula")
+        why = class_blind(spec.cost, spec.functions, set())
+        if why:
+            raise NotSymmetric(why)
+    except NotSymmetric as exc:
+        raise UsageError(f"{spec.path}: a verdict for every class count needs a scheme that treats every class "
+                         f"alike, for every K; here {exc}") from None
+    uses_k = [f.key for f in [spec.cost, spec.set_cost] + [fn.body for fn in spec.functions.values()]
+              if f is not None and any(isinstance(x, ast.Name) and x.id == "K" for x in ast.walk(f.tree))]
+    if uses_k:
+        raise UsageError(f"{spec.path}: a verdict for every class count needs costs that do not change with the "
+                         f"class count; {uses_k[0]} uses K (use a range such as --classes 2..12)")
+    params = _parameter_values(spec, {})
+    if any(p.value is None for p in spec.parameters.values()):
+        raise UsageError(f"{spec.path}: a verdict for every class count is computed for fixed parameter values; "
+                         "give every parameter a value, or use a range such as --classes 2..12")
+    evaluator = SizeEvaluator(spec.cost, spec.set_cost, params, spec.functions)
+    atoms = new_atoms(evaluator, timeout_ms)
+    every = []
+    for prop in PROPERTIES:
+        if step is not None:
+            step(f"{prop.id} for every class count")
+        try:
+            every.append(decide_every_k(prop, evaluator, timeout_ms, atoms))
+        except NotBySize as exc:
+            raise UsageError(f"{spec.path}: a verdict for every class count is not available: {exc}") from None
+    result = EveryKResult(low, every)
+    _recheck(spec, result, timeout_ms, step)
+    return result
+
+
+def _recheck(spec: Spec, result: EveryKResult, timeout_ms: int, step) -> None:
+    """Class counts LO..RECHECK_UP_TO, every K where a verdict changes, and TAIL + 2 (the constant tail), by
+    the symmetry route; a disagreement turns the property unknown from there on, loudly."""
+    counts = set(range(result.low, max(result.low, RECHECK_UP_TO) + 1)) | {TAIL + 2}
+    for e in result.every:
+        counts |= {K for K in range(result.low + 1, e.last + 2) if e.at(K) is not e.at(K - 1)}
+    for K in sorted(counts):
+        if step is not None:
+            step(f"re-checking K = {K} set by set")
+        analysis = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, K + 1)), optimality=False,
+                           symmetry=True)
+        result.rechecked[K] = analysis
+        for r in analysis.results:
+            e = result.by_id(r.property.id)
+            mine = Verdict.of(e.at(K))
+            if mine is not Verdict.UNKNOWN and r.verdict is not Verdict.UNKNOWN and mine is not r.verdict:
+                result.disagreements.append(f"{r.property.id} at K = {K}: {mine.value} by set size, "
+                                            f"{r.verdict.value} set by set")
+                for k in list(e.verdicts):
+                    if k >= K:
+                        e.verdicts[k] = Truth.UNKNOWN
+                e.beyond = Truth.UNKNOWN
