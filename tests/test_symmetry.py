@@ -225,3 +225,23 @@ def test_every_k_agrees_with_set_by_set_on_random_class_blind_schemes():
 def test_every_k_is_refused_with_the_reason(text, why, tmp_path):
     code, _, err = _every_k(f"name: t\nclasses: 3\n{text}\n", tmp_path)
     assert code == 2 and why in err
+
+
+def test_values_that_differ_between_classes_are_never_proved_symmetric():
+    """Review regression: a per-class symbol read only by the set cost, re-checked at values that differ
+    between classes, was 'proved' symmetric, and P1 wrongly failed on the representatives alone."""
+    spec = spec_from_text(
+        'name: sign\nclasses: 3\nparameters:\n  eta: {per_class: true}\ncost: "0 if yhat == y else 1"\n'
+        'set_cost: "(0 if y in Y else 1) if len(Y) == 1 else ((0.4 if y in Y else 1) if '
+        '(min([eta[v] for v in Y]) >= 0 or max([eta[v] for v in Y]) < 0) else 1)"\n')
+    import sympy as sp
+
+    from verifier.scheme.orbits import rebuild_at
+
+    reduced = build_reduced_scheme(spec)
+    assert reduced.orbits.moves_parameters
+    concrete = rebuild_at(reduced, {"eta[1]": sp.Rational(-1, 2), "eta[2]": sp.Integer(0), "eta[3]": sp.Integer(0)})
+    assert not concrete.orbits.symmetric
+    analysis = analyse(spec, 20000, symmetry=True)
+    assert analysis.by_id["P1"].verdict.value in ("holds", "unknown")  # two of three reals share a sign
+    assert analyse(spec, 20000).by_id["P1"].verdict.value == "holds"

@@ -156,7 +156,16 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
                             f"for this spec), and the symmetry route does not apply: {not_symmetric}",
                             f"at most {enumerable} classes, or a scheme that treats every class alike (see "
                             "'Many classes' in the README)")
-    scheme = _enumerated(spec, classes, exact, reason)
+    try:
+        scheme = _enumerated(spec, classes, exact, reason)
+    except SpecError:
+        if symmetry or len(names) <= EXACT_MAX_CLASSES:
+            raise
+        try:  # formulas the fast path cannot evaluate, beyond cell-by-cell reach: the symmetry route if it applies
+            return build_reduced_scheme(spec, classes)
+        except NotSymmetric:
+            pass
+        raise
     if not_symmetric:
         scheme.notes.append(f"The symmetry route was asked for but does not apply ({not_symmetric}); every set "
                             "was enumerated instead.")

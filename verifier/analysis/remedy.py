@@ -102,6 +102,9 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     at_least = stopped and undecided  # some instances the arrays left open were not examined: a lower bound
     more = f"; and {'at least ' if at_least else ''}{total - MAX_CELLS} more" if total > MAX_CELLS else ""
     where = f"in at least {total} places" if at_least else f"at {total} place{'s' if total != 1 else ''}"
+    if s.orbits is not None:  # one set per size: each place stands for its whole orbit
+        where = (f"at {total} representative place{'s' if total != 1 else ''} (one set per size; by symmetry each "
+                 "stands for every set of its size and every class placed alike)")
     listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
     return f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more, fixes, total, at_least
 

@@ -53,7 +53,7 @@ def to_json(a: Analysis) -> dict:
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
                             "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
                             "levels": TABLE_VIII[name],
-                            "how_to_fit": _how_to_fit(remedies.get(name))} for name, fit in a.settings.items()},
+                            "how_to_fit": _how_to_fit(remedies.get(name), a.scheme.orbits is not None)} for name, fit in a.settings.items()},
         "decision": None if a.decision is None else {
             "variable": a.decision.variable,
             "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}
@@ -121,10 +121,11 @@ def _optimal(s, e: SetOptimality | None) -> dict:
     return out
 
 
-def _how_to_fit(remedy) -> dict | None:
+def _how_to_fit(remedy, representatives: bool) -> dict | None:
     return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps,
                                         "cells": remedy.cells, "cells_total": remedy.counts,
-                                        "cells_total_is_lower_bound": remedy.counts_are_lower_bounds}
+                                        "cells_total_is_lower_bound": remedy.counts_are_lower_bounds,
+                                        "cells_are_representatives": representatives}
 
 
 def _comparison(c: Comparison) -> dict:

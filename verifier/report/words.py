@@ -119,6 +119,9 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
                     + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
                        f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
+        if scheme.orbits is not None:
+            return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
+                    "sizes has a Ville certificate λ (listed with the sets); by symmetry so does every set")
         return (f"no indeterminate set is possible: each of the {len(ev.possibility)} sets has a Ville "
                 "certificate λ (listed with the sets)")
     where = _where(scheme, ev.binding) if ev.binding else ""

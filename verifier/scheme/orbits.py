@@ -27,6 +27,7 @@ from math import comb
 
 import sympy as sp
 
+from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
 from verifier.scheme.exact import ClassSet, Scheme, build_scheme
 from verifier.spec.model import Spec
@@ -108,6 +109,7 @@ def build_reduced_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
     moves = any(isinstance(v, tuple) and any(isinstance(x, sp.Symbol) for x in v)
                 for v in scheme.parameters.values())
     if prove:
+        _uniform_values(spec, scheme)
         _semantic(scheme)
     scheme.orbits = Orbits(K, symmetric=prove, moves_parameters=moves and prove)
     if prove:
@@ -120,16 +122,26 @@ def _syntactic(spec: Spec) -> None:
         raise NotSymmetric("the spec gives explicit rows in 'set_costs'")
     if spec.set_cost is None:
         raise NotSymmetric("there is no 'set_cost' formula")
-    uniform = set()
-    for name, param in spec.parameters.items():
-        if not param.per_class:
-            continue
-        if param.value is None or not isinstance(param.value, tuple) or len(set(param.value)) <= 1:
-            uniform.add(name)
+    uniform = {name for name, param in spec.parameters.items() if param.per_class}  # values: `_uniform_values`
     for formula in [spec.set_cost] + list(spec.assume):
         why = class_blind(formula, spec.functions, uniform)
         if why:
             raise NotSymmetric(why)
+
+
+def _uniform_values(spec: Spec, scheme: Scheme) -> None:
+    """A per-class parameter the formulas read must be one symbol per class (moved with the classes) or one
+    value for every class, as built (fixed values, or values substituted for symbols, as in a re-check)."""
+    for name, value in scheme.parameters.items():
+        if not isinstance(value, tuple):
+            continue
+        symbols = all(isinstance(v, sp.Symbol) for v in value)
+        if symbols and len(set(value)) == len(value):
+            continue
+        if not symbols and all(not v.free_symbols for v in value) and all(
+                v == value[0] or certified.compare(v, value[0]).value == 0 for v in value[1:]):
+            continue
+        raise NotSymmetric(f"the per-class parameter '{name}' has values that differ between classes")
 
 
 def _semantic(scheme: Scheme) -> None:
