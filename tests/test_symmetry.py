@@ -12,6 +12,7 @@ import io
 import json
 import os
 import random
+import re
 
 import pytest
 
@@ -195,7 +196,6 @@ def test_an_open_tail_is_searched_exactly_and_said_open(tmp_path):
 
 def test_every_k_agrees_with_set_by_set_on_random_class_blind_schemes():
     from verifier.analysis.every_k import analyse_every_k
-    from verifier.errors import UsageError
 
     rng = random.Random(7)
     compared = 0
@@ -203,7 +203,7 @@ def test_every_k_agrees_with_set_by_set_on_random_class_blind_schemes():
         spec = spec_from_text(_random_blind_spec(rng))
         try:
             result = analyse_every_k(spec, 2, 20000)
-        except (UsageError, SpecError):
+        except SpecError:  # refused (e.g. K in the formula) with a located message
             continue
         assert not result.disagreements, (spec.set_cost.source, result.disagreements)
         for K in (2, 3, 5, 8):
@@ -219,12 +219,16 @@ def test_every_k_agrees_with_set_by_set_on_random_class_blind_schemes():
 
 @pytest.mark.parametrize("text, why", [
     ('parameters:\n  d: {}\ncost: "0 if yhat == y else 1"\nset_cost: "d * len(Y)"', "fixed parameter values"),
+    ('parameters:\n  e: {per_class: true, value: [1, 1, 1]}\ncost: "0 if yhat == y else 1"\n'
+     'set_cost: "e[y] * len(Y)"', "symbolic or per-class"),
+    ('cost: "0 if yhat == y else 1"\nset_cost: "-(y in Y) + len(Y)"', "other than numbers"),
     ('cost: "0 if yhat == y else 1"\nset_cost: "len(Y) / K"', "uses K"),
     ('cost: "abs(rank(yhat) - rank(y))"\nset_cost: "mean([c(v, y) for v in Y])"', "rank()"),
 ])
 def test_every_k_is_refused_with_the_reason(text, why, tmp_path):
     code, _, err = _every_k(f"name: t\nclasses: 3\n{text}\n", tmp_path)
-    assert code == 2 and why in err
+    assert code == 2 and why in err and "Traceback" not in err
+    assert re.search(r"spec\.yaml:\d+:\d+: invalid spec at key '", err)  # file, key, position
 
 
 def test_values_that_differ_between_classes_are_never_proved_symmetric():

@@ -12,8 +12,8 @@ import ast
 from dataclasses import dataclass, field
 
 from verifier.analysis.pipeline import Analysis, analyse
-from verifier.engines.every_k import TAIL, EveryK, decide_every_k, new_atoms
-from verifier.errors import UsageError
+from verifier.engines.every_k import FIRST, SECOND, TAIL, EveryK, decide_every_k, new_atoms
+from verifier.errors import SpecError
 from verifier.formula.by_size import NotBySize, SizeEvaluator
 from verifier.formula.equivariance import class_blind
 from verifier.properties import PROPERTIES
@@ -65,18 +65,28 @@ def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKR
         if why:
             raise NotSymmetric(why)
     except NotSymmetric as exc:
-        raise UsageError(f"{spec.path}: a verdict for every class count needs a scheme that treats every class "
-                         f"alike, for every K; here {exc}") from None
+        raise _refused(spec, "set_cost", f"a verdict for every class count needs a scheme that treats every class "
+                       f"alike, for every K; here {exc}", "formulas that never single out a class") from None
     uses_k = [f.key for f in [spec.cost, spec.set_cost] + [fn.body for fn in spec.functions.values()]
               if f is not None and any(isinstance(x, ast.Name) and x.id == "K" for x in ast.walk(f.tree))]
     if uses_k:
-        raise UsageError(f"{spec.path}: a verdict for every class count needs costs that do not change with the "
-                         f"class count; {uses_k[0]} uses K (use a range such as --classes 2..12)")
+        raise _refused(spec, uses_k[0], f"a verdict for every class count needs costs that do not change with the "
+                       f"class count; {uses_k[0]} uses K", "no K in the formulas, or a range such as --classes 2..12")
+    unfit = [name for name, p in spec.parameters.items() if p.value is None or p.per_class]
+    if unfit:
+        raise _refused(spec, "parameters", f"a verdict for every class count is computed for fixed parameter values "
+                       f"that are the same for every class; '{unfit[0]}' is symbolic or per-class",
+                       "fixed values, or a range such as --classes 2..12")
     params = _parameter_values(spec, {})
-    if any(p.value is None for p in spec.parameters.values()):
-        raise UsageError(f"{spec.path}: a verdict for every class count is computed for fixed parameter values; "
-                         "give every parameter a value, or use a range such as --classes 2..12")
     evaluator = SizeEvaluator(spec.cost, spec.set_cost, params, spec.functions)
+    try:  # one size, every placement: what the formulas use that a size-wise reading cannot follow
+        for y in (FIRST, SECOND):
+            evaluator.row(frozenset({FIRST}), 3, y)
+            evaluator.row(frozenset({FIRST, SECOND}), 3, y)
+            evaluator.det(FIRST, y)
+    except NotBySize as exc:
+        raise _refused(spec, "set_cost", f"a verdict for every class count is not available: {exc}",
+                       "formulas over len(Y), y in Y, c(v, y) and comprehensions over Y") from None
     atoms = new_atoms(evaluator, timeout_ms)
     every = []
     for prop in PROPERTIES:
@@ -85,10 +95,17 @@ def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKR
         try:
             every.append(decide_every_k(prop, evaluator, timeout_ms, atoms))
         except NotBySize as exc:
-            raise UsageError(f"{spec.path}: a verdict for every class count is not available: {exc}") from None
+            raise _refused(spec, "set_cost", f"a verdict for every class count is not available: {exc}",
+                           "formulas over len(Y), y in Y, c(v, y) and comprehensions over Y") from None
     result = EveryKResult(low, every)
     _recheck(spec, result, timeout_ms, step)
     return result
+
+
+def _refused(spec: Spec, key: str, message: str, expected: str) -> SpecError:
+    mark = spec.marks.get(key.split(".")[0]) or spec.marks.get("set_cost") or spec.marks.get("classes")
+    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
+                     column=mark.column if mark else None, expected=expected)
 
 
 def _recheck(spec: Spec, result: EveryKResult, timeout_ms: int, step) -> None:

@@ -55,7 +55,7 @@ class SizeEvaluator:
         return self._number(self.cost, {"yhat": h, "y": y})
 
     def row(self, named: frozenset, n, y: Token) -> sp.Expr:
-        return self._number(self.set_cost, {"Y": SizedSet(frozenset(named), sp.sympify(n)), "y": y})
+        return self._number(self.set_cost, {"Y": SizedSet(frozenset(named), _size(n)), "y": y})
 
     def singleton(self, h: Token, y: Token) -> sp.Expr:
         """The singleton row c_{h}(y) the properties use (the set-cost formula may modify the costs): the
@@ -65,16 +65,24 @@ class SizeEvaluator:
 
     def members(self, named: frozenset, n) -> list[tuple[Token, object]]:
         """Y as (token, multiplicity): the named members once, G for the rest (dropped when none)."""
-        rest = sp.sympify(n) - len(named)
+        rest = _size(n) - len(named)
         out = [(t, sp.Integer(1)) for t in sorted(named, key=lambda t: t.name)]
         return out + ([(G, rest)] if rest != 0 else [])
 
     # -- the walk ---------------------------------------------------------------------------------------------
     def _number(self, formula, local) -> sp.Expr:
-        value = self._eval(formula.tree, local, False)
+        value = self._in(formula, local, False)
         if not isinstance(value, sp.Expr):
             raise NotBySize(f"{formula.key} gives something other than a number")
         return value
+
+    def _in(self, formula, local, inside):
+        """Evaluate a formula (or a function body), number literals read from its own source text."""
+        outer, self._formula = getattr(self, "_formula", None), formula
+        try:
+            return self._eval(formula.tree, local, inside)
+        finally:
+            self._formula = outer
 
     def _eval(self, node, local, inside):
         if isinstance(node, ast.Expression):
@@ -84,15 +92,18 @@ class SizeEvaluator:
                 return node.value
             if isinstance(node.value, str):
                 raise NotBySize(f"the class '{node.value}' is named")
-            return sp.Rational(str(node.value)) if not isinstance(node.value, int) else sp.Integer(node.value)
+            number = self._formula.number(node)  # exact, re-read from the source text as the interpreter does
+            return sp.Rational(number.numerator, number.denominator)
         if isinstance(node, ast.Name):
             return self._name(node.id, local)
         if isinstance(node, ast.BinOp):
-            return self._binop(node.op, self._eval(node.left, local, inside), self._eval(node.right, local, inside))
+            return self._binop(node.op, _num(self._eval(node.left, local, inside)),
+                               _num(self._eval(node.right, local, inside)))
         if isinstance(node, ast.UnaryOp):
             value = self._eval(node.operand, local, inside)
-            return (not _bool(value)) if isinstance(node.op, ast.Not) else (-value if isinstance(node.op, ast.USub)
-                                                                          else value)
+            if isinstance(node.op, ast.Not):
+                return not _bool(value)
+            return -_num(value) if isinstance(node.op, ast.USub) else _num(value)
         if isinstance(node, ast.BoolOp):
             values = [_bool(self._eval(v, local, inside)) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -186,7 +197,7 @@ class SizeEvaluator:
         args = [self._eval(a, local, inside) for a in node.args]
         if name in self.functions:
             fn = self.functions[name]
-            return self._eval(fn.body.tree, dict(zip(fn.params, args)), inside)
+            return self._in(fn.body, dict(zip(fn.params, args)), inside)
         if name == "c":
             if len(args) != 2 or not all(isinstance(a, Token) for a in args):
                 raise NotBySize("c() with something other than two classes")
@@ -223,6 +234,21 @@ class SizeEvaluator:
             (x,) = args
             return {"abs": sp.Abs, "sqrt": sp.sqrt, "log": sp.log, "exp": sp.exp}[name](x)
         raise NotBySize(f"the function {name}()")
+
+
+def _size(n) -> sp.Expr:
+    """A set size: a Python int (one size) or TAIL + m (every size from TAIL on); never anything parsed."""
+    if isinstance(n, int):
+        return sp.Integer(n)
+    if isinstance(n, sp.Expr):
+        return n
+    raise TypeError(f"a set size must be an int or a sympy expression, got {type(n).__name__}")
+
+
+def _num(value) -> sp.Expr:
+    if isinstance(value, bool) or not isinstance(value, sp.Expr):
+        raise NotBySize("arithmetic on something other than numbers")
+    return value
 
 
 def _bag(args) -> tuple:

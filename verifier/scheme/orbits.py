@@ -23,7 +23,6 @@ Owns: `Orbits`, `class_orbits` (the proof), `build_reduced_scheme`. May import: 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from math import comb
 
 import sympy as sp
 
@@ -86,12 +85,10 @@ class Orbits:
     def describe(self) -> str:
         head = (f"by symmetry (every permutation of the {self.K} classes leaves the scheme unchanged"
                 + (", moving the per-class parameters with the classes" if self.moves_parameters else "") + "), ")
-        return (head + f"the {self.sets_represented():,} indeterminate sets reduce to {self.K - 1} sizes, each "
-                "checked at one representative set {1..n}, with one true class inside and one outside it")
-
-
-def size_of_orbit(K: int, members: ClassSet) -> int:
-    return comb(K, len(members))
+        sets, sizes = self.sets_represented(), self.K - 1
+        return (head + f"the {sets:,} indeterminate set{'s' if sets != 1 else ''} reduce to {sizes} size"
+                + ("s" if sizes != 1 else "") + ", each checked at one representative set {1..n}, with one true "
+                "class inside it and, where there is one, one outside")
 
 
 def build_reduced_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
