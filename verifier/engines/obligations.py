@@ -35,8 +35,10 @@ def violation(scheme: Scheme, prop: Property) -> Obligation:
     return _Unroller(scheme, prop, holds=False).obligation()
 
 
-def satisfaction(scheme: Scheme, prop: Property) -> Obligation:
-    return _Unroller(scheme, prop, holds=True).obligation()
+def satisfaction(scheme: Scheme, prop: Property, possible_as=None) -> Obligation:
+    """`possible_as(scheme, members) -> (formula, aux)` replaces the witness-variable encoding of "Y is
+    possible" (e.g. `witnesses.possible_at_candidates`, linear when the rows are unknown)."""
+    return _Unroller(scheme, prop, holds=True, possible_as=possible_as).obligation()
 
 
 def possible(scheme: Scheme, members: frozenset[int]) -> tuple[sp.Basic, list[sp.Symbol]]:
@@ -88,8 +90,9 @@ def _lattice(op, kept: list, absorbing, identity) -> sp.Basic:
 
 
 class _Unroller:
-    def __init__(self, scheme: Scheme, prop: Property, holds: bool):
+    def __init__(self, scheme: Scheme, prop: Property, holds: bool, possible_as=None):
         self.scheme, self.prop, self.holds = scheme, prop, holds
+        self.possible_as = possible_as or possible
         self.aux: list[sp.Symbol] = []
 
     def obligation(self) -> Obligation:
@@ -108,7 +111,7 @@ class _Unroller:
     def _atom(self, b: dict) -> sp.Basic:
         atom = self.prop.atom
         if isinstance(atom, Possible):
-            formula, aux = (possible if self.holds else impossible)(self.scheme, b["Y"])
+            formula, aux = (self.possible_as if self.holds else impossible)(self.scheme, b["Y"])
             self.aux += aux
             return formula
         if isinstance(atom, Compare):

@@ -61,3 +61,4 @@ class Spec:
     text: str = ""
     content: object = None  # the file's plain data (comments and layout gone): what a cache key is made of
     marks: dict[str, Mark] = field(default_factory=dict)  # where each top-level key sits in the file
+    open_cells: frozenset = frozenset()  # (set, class) cells written as null, for `verify design` to fill

@@ -19,31 +19,31 @@ from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
 
 
-def load_spec(path: str) -> Spec:
+def load_spec(path: str, open_cells: bool = False) -> Spec:
     """A spec file, read once."""
-    return spec_from_text(read_text(path), path)
+    return spec_from_text(read_text(path), path, open_cells)
 
 
-def spec_from_text(text: str, path: str = "<text>") -> Spec:
-    """A spec given as YAML text; `path` only names it in messages."""
+def spec_from_text(text: str, path: str = "<text>", open_cells: bool = False) -> Spec:
+    """A spec as YAML text (`path` names it; `open_cells`: nulls in set_costs are open, for `verify design`)."""
     root = load_yaml(text, path)
-    spec = _Reader(path, root).spec()
+    spec = _Reader(path, root, open_cells).spec()
     spec.text, spec.content = text, root.plain()
     return spec
 
 
-def spec_from_data(data: object, path: str = "<dict>") -> Spec:
+def spec_from_data(data: object, path: str = "<dict>", open_cells: bool = False) -> Spec:
     """A spec given as already parsed data (a dict as `yaml.safe_load` returns it). Positions are unknown."""
     root = located_from_data(data, path)
-    spec = _Reader(path, root).spec()
+    spec = _Reader(path, root, open_cells).spec()
     spec.content = root.plain()
     return spec
 
 
 class _Reader:
-    def __init__(self, path: str, root: Located):
-        self.path = path
-        self.root = root
+    def __init__(self, path: str, root: Located, open_cells: bool = False):
+        self.path, self.root, self.open_cells = path, root, open_cells
+        self.opened: set[tuple[frozenset[int], int]] = set()
 
     def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
         return SpecError(message, file=self.path, key=key, line=at.mark.line if at and at.mark else None,
@@ -115,6 +115,7 @@ class _Reader:
                 errors.append(self.fail("unknown setting" + did_you_mean(spec.setting, ("filtering", "choice")),
                                         "setting", top["setting"], spec.setting, "filtering or choice"))
         spec.expect = attempt(self.expect, top.get("expect")) or {}
+        spec.open_cells = frozenset(self.opened)
         raise_all(sorted(errors, key=lambda e: (e.line or 0, e.column or 0)))
         return spec
 
@@ -147,7 +148,9 @@ class _Reader:
 
     def entry(self, node: Located, key: str) -> Entry:
         if isinstance(node.value, bool) or node.value is None:
-            raise self.fail("not a number or formula", key, node, _show(node), "a number or a formula string")
+            opened = node.value is None and key.startswith("set_costs.")  # an open cell, outside `verify design`
+            raise self.fail("an empty cell (null) is an open cell, which only `verify design` fills" if opened else
+                            "not a number or formula", key, node, _show(node), "a number or a formula string")
         if isinstance(node.value, (int, Fraction)):
             return Fraction(node.value)
         if isinstance(node.value, str):
@@ -208,6 +211,10 @@ class _Reader:
         members = frozenset(index[n] for n in names)
         if len(members) != len(names):
             raise self.fail("a class is repeated in the set key", key, row, label)
+        if self.open_cells and isinstance(row.value, list) and len(row.value) == len(classes):  # nulls: open
+            self.opened |= {(members, y) for y, item in enumerate(row.value) if item.value is None}
+            return members, tuple(None if item.value is None else self.entry(item, f"{key}[{y}]")
+                                  for y, item in enumerate(row.value))
         return members, self.row(row, key, classes)
 
     def parameters(self, node: Located | None, classes) -> dict[str, Parameter]:
