@@ -1,13 +1,14 @@
 """The Python API: `verify`, `verify_all`, `sweep_classes`, and the `Report` they return (with the cache of
-finished reports).
+finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`.
 
 Owns: turning a spec source into a report, and caching it. May import every layer below (analysis, report,
 check, spec, ...); only `cli` imports it.
 """
 
 from verifier.analysis.pipeline import STAGES as PROGRESS_STAGES
+from verifier.api.design import DesignReport, design
 from verifier.api.report import ClassSweepReport, Report
 from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
 
-__all__ = ["PROGRESS_STAGES", "ClassSweepReport", "Report", "load", "spec_paths", "sweep_classes", "verify",
+__all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "design", "load", "spec_paths", "sweep_classes", "verify",
            "verify_all"]

@@ -104,18 +104,19 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     return report
 
 
-def load(source: Source) -> Spec:
-    """A validated spec from a path, YAML text or parsed data (raises SpecError)."""
+def load(source: Source, open_cells: bool = False) -> Spec:
+    """A validated spec from a path, YAML text or parsed data (raises SpecError). `open_cells`: null cells in
+    `set_costs` are left open (for `design`)."""
     if isinstance(source, Spec):
         return source
     if isinstance(source, os.PathLike):
-        return load_spec(os.fspath(source))
+        return load_spec(os.fspath(source), open_cells)
     if isinstance(source, Mapping):
-        return spec_from_data(dict(source))
+        return spec_from_data(dict(source), open_cells=open_cells)
     if isinstance(source, str):
         if "\n" in source or source.lstrip().startswith("{"):
-            return spec_from_text(source)
-        return load_spec(source)
+            return spec_from_text(source, open_cells=open_cells)
+        return load_spec(source, open_cells)
     raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
 
 

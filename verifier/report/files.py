@@ -60,6 +60,20 @@ def write_reports(analysis: Analysis, directory: str, taken: set[str] | None = N
     return paths
 
 
+def write_output(path: str, text: str, option: str = "-o") -> None:
+    """Write one output file the same safe way; `path` must be a regular file or not exist (a directory, a
+    FIFO or a device there is a usage error, not something to write through)."""
+    if os.path.lexists(path) and not os.path.islink(path):
+        import stat
+
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise UsageError(f"{option} {path!r}: not a regular file (a directory, FIFO or device is refused)")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path!r}: the directory {folder!r} does not exist")
+    _write_atomically(path, text)
+
+
 def _write_atomically(path: str, text: str) -> None:
     folder = os.path.dirname(path) or "."
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")

@@ -1,0 +1,82 @@
+"""Complete an extended matrix for a setting: the design, the freedom left, or why it cannot be done.
+
+The designed matrix is written as a spec and verified by the ordinary checker before it is returned; its
+verdicts fill `expect:`, and a firm demand or kept wish that the checker does not confirm is a bug, raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from verifier.analysis.design.freedom import CellRange, freedom
+from verifier.analysis.design.objective import Objective, make_objective
+from verifier.analysis.design.problem import DesignProblem
+from verifier.analysis.design.request import Demand, Request
+from verifier.analysis.design.solve import Conflict, Solution, Solver
+from verifier.analysis.design.spec_text import spec_text
+from verifier.analysis.design.why_not import Repair, repair
+from verifier.analysis.pipeline import Analysis, analyse
+from verifier.spec.model import Spec
+from verifier.spec.reader import spec_from_text
+from verifier.version import __version__
+
+
+class DesignCheckFailed(Exception):
+    """The checker contradicts the solver on the designed matrix: a bug in verify."""
+
+
+@dataclass
+class Completion:
+    spec: Spec
+    request: Request
+    objective: Objective
+    feasible: bool
+    conflict: Conflict | None = None
+    repair: Repair | None = None
+    kept: list[Demand] = field(default_factory=list)
+    dropped: list[tuple[Demand, Conflict]] = field(default_factory=list)
+    solution: Solution | None = None
+    ranges: list[CellRange] = field(default_factory=list)
+    text: str = ""  # the designed spec
+    check: Analysis | None = None  # the checker's report on it
+    problem: DesignProblem | None = None
+
+
+def complete(spec: Spec, request: Request, objective: str = "closest", to: str | None = None,
+             margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True) -> Completion:
+    problem = DesignProblem(spec)
+    goal = make_objective(problem, objective, to)
+    solver = Solver(problem, timeout_ms)
+    phases = solver.run(request, goal, margin)
+    out = Completion(spec, request, goal, phases.feasible, phases.conflict, kept=phases.kept,
+                     dropped=phases.dropped, solution=phases.solution, problem=problem)
+    if not phases.feasible:
+        out.repair = repair(problem, solver, request, margin)
+        return out
+    if ranges:
+        conditions = [problem.condition(d) for d in phases.kept] + \
+                     [problem.pinned(c) for c in problem.fixed_cells]
+        out.ranges = freedom(problem, conditions, timeout_ms)
+    out.text, out.check = _verified(problem, request, phases, goal, spec.path)
+    return out
+
+
+def _verified(problem: DesignProblem, request: Request, phases, goal: Objective, source: str):
+    solution = phases.solution
+    how = (f"verify design {__version__} from {source}: {request.setting} setting, objective "
+           f"{goal.text}, strict inequalities met with a margin of at least {solution.margin}")
+    notes = [f"Every strict inequality holds with a margin of at least {solution.margin}."]
+    if goal.rounded:
+        notes.append(f"{goal.rounded} irrational target value(s) were rounded to 12 significant digits to steer "
+                     "the choice; the costs below are exact.")
+    draft = spec_text(problem, solution.values, request.setting, how, {}, notes)
+    analysis = analyse(spec_from_text(draft, "<designed>"), timeout_ms=20_000)
+    verdicts = {r.property.id: r.verdict.value for r in analysis.results}
+    for demand in phases.kept:
+        wanted = "holds" if demand.holds else "fails"
+        if verdicts[demand.pid] != wanted:
+            raise DesignCheckFailed(f"the designed matrix was to have {demand.label}, but the checker says "
+                                    f"{verdicts[demand.pid]}")
+    text = spec_text(problem, solution.values, request.setting, how, verdicts, notes)
+    return text, analysis

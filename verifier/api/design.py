@@ -1,0 +1,135 @@
+"""`design`: the paper's own question, answered. From determinate costs (and any fixed set cells), a completed
+extended matrix for a setting, with the freedom left, or why none exists; from a family with one symbolic
+parameter, the exact parameter values for which it fits each setting, and a calibrated spec.
+
+    >>> import verifier
+    >>> result = verifier.design("specs/design/obstacle-open.yaml", setting="filtering")
+    >>> result.status, result.ranges["c_{h,b}(n)"]
+    ('designed', '[2, +inf)')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate, fit_test
+from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
+from verifier.analysis.design.request import Request, make_request
+from verifier.analysis.design.spec_text import calibrated_text
+from verifier.analysis.design.zeros import simplest
+from verifier.analysis.pipeline import analyse
+from verifier.api.verify import Source, load
+from verifier.errors import UsageError
+from verifier.properties.settings import TABLE_VIII
+from verifier.report import design as words
+from verifier.spec.reader import spec_from_text
+from verifier.version import __version__
+
+
+@dataclass
+class DesignReport:
+    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration)
+    spec_text: str  # the designed spec ("" when impossible)
+    text: str  # what the command prints about it
+    record: dict  # JSON
+    ranges: dict[str, str] = field(default_factory=dict)  # open cell -> its exact set of values
+    completion: Completion | None = None
+    calibration: Calibration | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("designed", "calibrated")
+
+    def to_json(self) -> dict:
+        return self.record
+
+
+def design(source: Source, *, setting: str = "filtering", with_: list[str] = (), without: list[str] = (),
+           free: list[str] = (), objective: str = "closest", to: str | None = None,
+           margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True) -> DesignReport:
+    """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand."""
+    request = make_request(setting, list(with_), list(without), list(free))
+    spec = load(source, open_cells=True)
+    margin = _margin(margin)
+    timeout_ms = max(1, int(timeout * 1000))
+    if any(p.value is None for p in spec.parameters.values()):
+        return _calibrated(spec, request, timeout_ms)
+    c = complete(spec, request, objective, to, margin, timeout_ms, ranges)
+    if not c.feasible:
+        return DesignReport("impossible", "", words.why_not_text(c), words.to_json(c), completion=c)
+    return DesignReport("designed", c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),
+                        {r.cell.label: r.text() for r in c.ranges}, completion=c)
+
+
+def _margin(margin) -> Fraction | None:
+    if margin is None:
+        return None
+    try:
+        value = Fraction(str(margin))
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--margin {margin!r} is not an exact number such as 1/100") from None
+    if value <= 0:
+        raise UsageError(f"--margin must be positive, not {value}")
+    return value
+
+
+def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
+    cal = calibrate(spec, timeout_ms)
+
+    def bounded(low, high, low_in, high_in, setting):
+        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == "N"]
+        return (bounded_by(cal, low, high, necessary, True, low_in) if low is not None else [],
+                bounded_by(cal, low, high, necessary, False, high_in) if high is not None else [])
+
+    lines = words.calibration_lines(cal, spec.name, bounded)
+    record = {"spec": spec.path, "name": spec.name, "setting": request.setting,
+              "calibration": words.calibration_json(cal, bounded)}
+
+    def firm(v):
+        return all(v[d.pid] == ("holds" if d.holds else "fails") for d in request.firm)
+
+    def wished(v):
+        return firm(v) and all(v[d.pid] == ("holds" if d.holds else "fails") for d in request.wishes)
+
+    runs = cal.where(wished) or cal.where(firm)
+    if not runs:
+        record["status"] = "no fit"
+        lines.append(f"No admissible value of {cal.parameter} meets the firm demands of the {request.setting} "
+                     "setting: " + "; ".join(d.label for d in request.firm) + ".")
+        return DesignReport("no fit", "", "\n".join(lines) + "\n", record, calibration=cal)
+    value = _pick(*runs[0])
+    how = (f"verify design {__version__} from {spec.path}: {cal.parameter} calibrated for the {request.setting} "
+           f"setting, the simplest value in {words.run_text(*runs[0])}")
+    draft = calibrated_text(spec, cal.parameter, value, request.setting, how, {})
+    analysis = analyse(spec_from_text(draft, "<calibrated>"), timeout_ms)
+    verdicts = {r.property.id: r.verdict.value for r in analysis.results}
+    if not firm(verdicts):
+        raise DesignCheckFailed(f"the checker does not confirm the firm demands at {cal.parameter} = {value}")
+    text = calibrated_text(spec, cal.parameter, value, request.setting, how, verdicts)
+    lines.append(f"Chosen: {cal.parameter} = {value}, the simplest value in {words.run_text(*runs[0])} "
+                 f"({'firm demands and wishes' if cal.where(wished) else 'firm demands'} of the "
+                 f"{request.setting} setting met; checked).")
+    record |= {"status": "calibrated", "value": str(value), "verdicts": verdicts, "spec_text": text}
+    return DesignReport("calibrated", text, "\n".join(lines) + "\n", record, calibration=cal)
+
+
+def _pick(low, high, low_in, high_in) -> Fraction:
+    """The simplest rational in the run (an included rational end counts)."""
+    import sympy as sp
+
+    if low is not None and low == high:
+        return Fraction(int(low.p), int(low.q))
+    lo = None if low is None else Fraction(str(sp.Rational(str(sp.N(low, 40)))))
+    hi = None if high is None else Fraction(str(sp.Rational(str(sp.N(high, 40)))))
+    if lo is None and hi is None:
+        return Fraction(0)
+    if lo is None:
+        return Fraction(int(hi.__floor__()) - 1)
+    if hi is None:
+        return Fraction(int(lo.__floor__()) + 1)
+    inside = simplest(lo, hi)
+    for end, included in ((low, low_in), (high, high_in)):
+        if included and end.is_Rational and Fraction(int(end.p), int(end.q)).denominator < inside.denominator:
+            return Fraction(int(end.p), int(end.q))
+    return inside

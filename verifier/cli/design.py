@@ -1,0 +1,104 @@
+"""`verify design SPEC`: complete an extended matrix for a setting, or calibrate a one-parameter family.
+
+Output: the designed spec, its justification written above it as YAML comments, on standard output; with
+`-o OUT` the spec goes to OUT (written safely) and the justification to standard output. `--format json`
+prints the whole result as one JSON object. Exit status: 0 designed (or calibrated), 1 no design meets the
+firm demands (the reasons are printed), 2 an invalid spec or usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from verifier.errors import SpecError, UsageError
+from verifier.cli import options
+
+EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="verify design", add_help=False,
+                description="Fill the set rows of an extended cost matrix so that it fits a setting (the paper's "
+                            "Table VIII), with the freedom that remains, or say why it cannot be done. With one "
+                            "symbolic parameter in 'set_cost': the exact values for which the family fits.")
+    p.add_argument("spec", metavar="SPEC", nargs="?")
+    p.add_argument("--setting", choices=("filtering", "choice"), default="filtering")
+    p.add_argument("--with", dest="with_", action="append", default=[], metavar="P",
+                   help="demand that property P holds (may be repeated)")
+    p.add_argument("--without", action="append", default=[], metavar="P", help="demand that property P fails")
+    p.add_argument("--free", action="append", default=[], metavar="P",
+                   help="no demand on P (a desirable or undesirable property)")
+    p.add_argument("--objective", default="closest",
+                   help="closest (to --to, default discounted), cautious, bold, 'minimize: EXPR' or "
+                        "'maximize: EXPR' with cells written cost('h,b', 'n')")
+    p.add_argument("--to", default=None, metavar="SCHEME",
+                   help="discounted, p-discounted=R, p-discounted-averse=R, ha=DELTA, or a set_cost formula")
+    p.add_argument("--margin", default=None, metavar="M", help="the margin for strict inequalities, e.g. 1/100")
+    p.add_argument("-o", "--output", default=None, metavar="OUT", help="write the designed spec to OUT")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-ranges", action="store_true", help="skip the freedom left in each open cell")
+    p.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
+                   help="time limit per solver question (default 20)")
+    p.add_argument("-h", "--help", action="store_true")
+    return p
+
+
+def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.help:
+            parser.print_help(file=stdout)
+            return EXIT_OK
+        if not args.spec:
+            raise UsageError("no spec given; usage: verify design SPEC [--setting filtering|choice] [-o OUT]")
+        from verifier.api.design import design
+
+        result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
+                        free=args.free, objective=args.objective, to=args.to, margin=args.margin,
+                        timeout=args.timeout, ranges=not args.no_ranges)
+        if args.output and result.ok:
+            from verifier.report.files import write_output
+
+            write_output(args.output, _commented(result))
+    except UsageError as exc:
+        print(f"verify: usage error: {exc}", file=stderr)
+        return EXIT_INVALID
+    except SpecError as exc:
+        print(str(exc.located(file=args.spec)), file=stderr)
+        return EXIT_INVALID
+    except RecursionError:
+        print(f"{args.spec}: invalid spec: the formulas are nested too deeply to evaluate.", file=stderr)
+        return EXIT_INVALID
+    except Exception as exc:  # a bug of ours, or a solver that gave up: say so plainly, never a traceback
+        from verifier.analysis.design.solve import Undecided
+
+        if isinstance(exc, Undecided):
+            print(f"verify design: {args.spec}: z3 gave no answer within the time limit ({exc}); raise --timeout",
+                  file=stderr)
+            return EXIT_UNMET
+        print(f"verify design: {args.spec}: internal error ({type(exc).__name__}: {exc}); this is a bug in "
+              "verify, please report it with the spec.", file=stderr)
+        return EXIT_INVALID
+    if args.format == "json":
+        stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    elif args.output and result.ok:
+        stdout.write(result.text)
+        print(f"verify: wrote {args.output}", file=stderr)
+    elif result.ok:
+        stdout.write(_commented(result))
+    else:
+        stdout.write(result.text)
+    return EXIT_OK if result.ok else EXIT_UNMET
+
+
+def _commented(result) -> str:
+    header = "".join(("# " + line).rstrip() + "\n" for line in result.text.splitlines())
+    return header + "\n" + result.spec_text

@@ -1,0 +1,195 @@
+"""What `verify design` says: the designed spec with its justification, why a design is impossible, and JSON.
+
+The justification is plain text, written as YAML comments above the designed spec (so the file carries its own
+explanation) and printed as is when the spec goes to a file. Only what the solver and the checker established
+is said: exact bounds, open or closed ends, a hull marked as a hull.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from verifier.analysis.design.complete import Completion
+from verifier.engines.margins import Bound, Interval
+
+
+def _frac(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+def _bound(b: Bound, minimize: bool) -> str:
+    if b.value is None:
+        return "unbounded"
+    word = "attained" if b.attained else ("not attained: strict inequalities only approach it")
+    return f"{'infimum' if minimize else 'supremum'} {b.value} ({word})"
+
+
+def justification(c: Completion) -> list[str]:
+    s = c.solution
+    lines = [f"verify design: {c.spec.name}, for the {c.request.setting} setting", ""]
+    lines.append("Demands (the paper's Table VIII for this setting, and the options):")
+    for d in c.kept:
+        lines.append(f"  {d.label}: {d.why}" + ("" if d.firm else " (a wish, met)"))
+    for d, conflict in c.dropped:
+        lines.append(f"  {d.label}: {d.why} (a wish, NOT met: it conflicts with " + "; ".join(conflict.parts) + ")")
+    lines.append("")
+    if s.unbounded:
+        lines.append(f"Objective: {c.objective.text}: unbounded under these demands; the matrix below is one "
+                     "feasible matrix, not an optimum (fix entries or ask for Property 10 to bound it).")
+    else:
+        lines.append(f"Objective: {c.objective.text}: {s.objective_value} at this margin; with the margin free "
+                     f"the {_bound(s.objective_bound, c.objective.minimize)}.")
+    if c.objective.rounded:
+        lines.append(f"  ({c.objective.rounded} irrational target value(s) rounded to 12 significant digits; "
+                     "the costs are exact.)")
+    largest = ("at most " if s.largest_margin.attained else "below ") + str(s.largest_margin.value)
+    lines.append(f"Margin: every strict inequality holds with a margin of at least {s.margin} "
+                 f"(possible margins: {largest}; --margin to choose).")
+    if c.check is not None:
+        fits = "; ".join(f"{name}: {fit.label}" for name, fit in c.check.settings.items())
+        verdicts = ", ".join(f"{r.property.id} {r.verdict.value}" for r in c.check.results)
+        lines.append(f"Checked by the checker: {verdicts}. Settings: {fits}.")
+    if c.ranges:
+        lines += ["", "Freedom left: each open cell's exact set of values with the others free, under the same "
+                      "demands (strict ends open):"]
+        width = max(len(r.cell.label) for r in c.ranges)
+        for r in c.ranges:
+            tag = "forced" if r.forced else ""
+            lines.append(f"  {r.cell.label.ljust(width)}  {r.text()}" + (f"   {tag}" if tag else ""))
+        forced = sum(r.forced for r in c.ranges)
+        lines.append(f"  {forced} of {len(c.ranges)} open cell(s) forced; the others are a matter of taste "
+                     "within their range (jointly constrained: not every combination is allowed).")
+    return lines
+
+
+def commented_spec(c: Completion) -> str:
+    header = "".join(("# " + line).rstrip() + "\n" for line in justification(c))
+    return header + "\n" + c.text
+
+
+def why_not_text(c: Completion) -> str:
+    lines = [f"verify design: no extended matrix for {c.spec.name!r} meets the firm demands of the "
+             f"{c.request.setting} setting.", "",
+             "Conflict (irreducible: without any one of these, a matrix exists):"]
+    lines += [f"  - {part}" for part in c.conflict.parts]
+    r = c.repair
+    if r is None:
+        lines += ["", "No change of fixed cells can help: the conflict is between the demands and the "
+                      "determinate costs" + (" (the spec fixes no set cell)." if not c.problem.fixed_cells else ".")]
+        lines.append("Drop a demand with --free, or change the determinate costs.")
+    else:
+        lines += ["", f"Nearest possible: change the fixed cells by a total (L1) of "
+                      f"{_bound(r.least_change, True)}. With a margin of {r.margin}, this change works "
+                      f"(total {r.total}):"]
+        lines += [f"  {label}: {old} -> {new}" for label, old, new in r.changes]
+    return "\n".join(lines) + "\n"
+
+
+def _interval(i: Interval) -> dict:
+    return {"low": _frac(i.low), "high": _frac(i.high), "low_closed": i.low_closed, "high_closed": i.high_closed}
+
+
+def _bound_json(b: Bound) -> dict:
+    return {"value": _frac(b.value), "attained": b.attained}
+
+
+def to_json(c: Completion) -> dict:
+    out = {"spec": c.spec.path, "name": c.spec.name, "setting": c.request.setting,
+           "status": "designed" if c.feasible else "impossible",
+           "demands": [{"property": d.pid, "holds": d.holds, "firm": d.firm, "why": d.why} for d in c.request.demands],
+           "objective": {"kind": c.objective.kind, "text": c.objective.text, "minimize": c.objective.minimize,
+                         "rounded_targets": c.objective.rounded}}
+    if not c.feasible:
+        r = c.repair
+        out["why_not"] = {"conflict": c.conflict.parts, "repair": None if r is None else {
+            "least_change": _bound_json(r.least_change), "total": _frac(r.total), "margin": _frac(r.margin),
+            "changes": [{"cell": label, "fixed": _frac(old), "repaired": _frac(new)} for label, old, new in r.changes]}}
+        return out
+    s = c.solution
+    out["dropped_wishes"] = [{"property": d.pid, "holds": d.holds, "conflict": x.parts} for d, x in c.dropped]
+    out["objective"] |= {"value": None if s.unbounded else _frac(s.objective_value), "unbounded": s.unbounded,
+                         "margin_free_bound": _bound_json(s.objective_bound)}
+    out["margin"] = {"used": _frac(s.margin), "largest": _bound_json(s.largest_margin)}
+    ranges = {r.cell.key: r for r in c.ranges}
+    cells = {}
+    for cell in c.problem.cells:
+        entry = {"value": _frac(s.values[cell.key]), "fixed": cell.given is not None}
+        if cell.key in ranges:
+            r = ranges[cell.key]
+            entry |= {"range": [_interval(i) for i in r.intervals], "range_exact": r.exact, "forced": r.forced}
+        cells[cell.label] = entry
+    out["cells"] = cells
+    if c.check is not None:
+        out["verdicts"] = {r.property.id: r.verdict.value for r in c.check.results}
+        out["fits"] = {name: fit.fits for name, fit in c.check.settings.items()}
+    out["spec_text"] = c.text
+    return out
+
+
+def _end(x) -> str:
+    return "-inf" if x is None else (str(x) if x.is_Rational else f"{x} (≈ {float(x):.12g})")
+
+
+def run_text(low, high, low_in, high_in) -> str:
+    if low is not None and low == high:
+        return f"{{{_end(low)}}}"
+    return ("[" if low_in else "(") + _end(low) + ", " + ("+inf" if high is None else _end(high)) + \
+        ("]" if high_in else ")")
+
+
+def calibration_lines(cal, name: str, bounded) -> list[str]:
+    """`bounded(low, high, low_in, high_in, setting)` -> (low reasons, high reasons)."""
+    from verifier.analysis.design.calibrate import fit_test
+    from verifier.properties import PROPERTIES
+
+    p = cal.parameter
+    lines = [f"Calibration of {p} for {name}: where each property holds, exactly (each verdict decided by the "
+             f"checker at an exact value of {p}; verdicts change only where a comparison's difference vanishes)."]
+    for prop in PROPERTIES:
+        runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
+        lines.append(f"  {prop.id:<4} {prop.name:<34} holds for {p} in " +
+                     (" ∪ ".join(run_text(*r) for r in runs) or "no admissible value"))
+    for setting in ("filtering", "choice"):
+        runs = cal.where(fit_test(setting))
+        clean = cal.where(fit_test(setting, clean=True))
+        if not runs:
+            lines.append(f"  {setting}: fits for no admissible {p}")
+            continue
+        parts = []
+        for run in runs:
+            low_why, high_why = bounded(*run, setting)
+            why = []
+            if low_why:
+                why.append(f"below: {', '.join(low_why)}")
+            if high_why:
+                why.append(f"above: {', '.join(high_why)}")
+            parts.append(run_text(*run) + (f" (bounded by {'; '.join(why)})" if why else ""))
+        lines.append(f"  {setting}: fits for {p} in " + " ∪ ".join(parts))
+        lines.append(f"  {setting}: fits without warnings for {p} in " +
+                     (" ∪ ".join(run_text(*r) for r in clean) or "no admissible value"))
+    undecided = [piece for piece in cal.pieces if piece.verdicts is None]
+    for piece in undecided:
+        lines.append(f"  undecided for {p} in {run_text(piece.low, piece.high, True, True)}: {piece.reason}")
+    return lines
+
+
+def calibration_json(cal, bounded) -> dict:
+    from verifier.analysis.design.calibrate import fit_test
+    from verifier.properties import PROPERTIES
+
+    def runs(test, setting=None):
+        out = []
+        for low, high, low_in, high_in in cal.where(test):
+            entry = {"low": None if low is None else str(low), "high": None if high is None else str(high),
+                     "low_closed": low_in, "high_closed": high_in}
+            if setting:
+                entry["bounded_below_by"], entry["bounded_above_by"] = bounded(low, high, low_in, high_in, setting)
+            out.append(entry)
+        return out
+
+    return {"parameter": cal.parameter,
+            "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
+            "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
+            "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},
+            "undecided": [{"low": str(piece.low), "high": str(piece.high), "reason": piece.reason}
+                          for piece in cal.pieces if piece.verdicts is None]}
