@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate, fit_test
+from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
 from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
 from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text

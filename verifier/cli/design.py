@@ -8,7 +8,6 @@ firm demands (the reasons are printed), 2 an invalid spec or usage error.
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import TextIO
 
@@ -18,13 +17,8 @@ from verifier.cli import options
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise UsageError(message)
-
-
-def _parser() -> _Parser:
-    p = _Parser(prog="verify design", add_help=False,
+def _parser() -> options.Parser:
+    p = options.Parser(prog="verify design", add_help=False,
                 description="Fill the set rows of an extended cost matrix so that it fits a setting (the paper's "
                             "Table VIII), with the freedom that remains, or say why it cannot be done. With one "
                             "symbolic parameter in 'set_cost': the exact values for which the family fits.")

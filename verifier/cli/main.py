@@ -9,7 +9,6 @@ a disagreement; 2 an invalid spec or a usage error (message, no traceback).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -34,13 +33,8 @@ from verifier.report.terminal import DEFAULT_WIDTH
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse would print and exit; we want a testable exception
-        raise UsageError(message)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(prog="verify", add_help=False,
+def _parser() -> options.Parser:
+    parser = options.Parser(prog="verify", add_help=False,
                      description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
                                  "schemes of set-valued predictions, exactly. `verify schema` prints the JSON "
                                  "Schema of the spec format; `verify explain [P]` states the properties; "

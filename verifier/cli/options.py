@@ -1,10 +1,12 @@
 """Checked values for the command's numeric options: a zero, negative, NaN or infinite limit is a usage error
-(exit 2) before any work is done, never a hang or a crash later."""
+(exit 2) before any work is done, never a hang or a crash later. `Parser`: argparse raising UsageError."""
 
 from __future__ import annotations
 
 import argparse
 import math
+
+from verifier.errors import UsageError
 
 MIN_MEMORY_MB = 384  # below this the solver stack cannot load; 384 runs symbolic Ha, 512 every bundled spec
 MIN_WIDTH = 40  # narrower consoles cannot show a table
@@ -31,3 +33,10 @@ def count(minimum: int, what: str):
         return value
 
     return parse
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of printing and exiting (the commands stay testable)."""
+
+    def error(self, message: str):
+        raise UsageError(message)
