@@ -3,6 +3,7 @@ derived by hand, conflicts and repairs, and the command's contract (round trip t
 
 import io
 import json
+import re
 import os
 from fractions import Fraction
 
@@ -278,3 +279,43 @@ def test_request_defaults_follow_table_viii():
     assert [(d.pid, d.holds) for d in request.wishes] == [("P8", False)]
     with pytest.raises(UsageError):
         make_request("sorting")
+
+
+def test_a_transcendental_breakpoint_is_enclosed_never_printed_as_exact():
+    # c_Y(y) = cheapest member + log(1 + d)(|Y| - 1) on two 0/1 classes: P3 holds iff log(1 + d) < 1/2, i.e.
+    # d < e^(1/2) - 1, an irrational end; P10 iff d < e - 1. Non-dominance never changes.
+    text = ("name: log\nclasses: [a, b]\nparameters: {d: {}}\nassume: [\"d > 0\", \"d < 3\"]\n"
+            "cost: \"0 if yhat == y else 1\"\nset_cost: \"min([c(yh, y) for yh in Y]) + log(1 + d) * (len(Y) - 1)\"\n")
+    result = verifier.design(text, setting="filtering")
+    cal = result.record["calibration"]
+    assert cal["holds"]["P4"] == [{"low": "0", "high": "3", "low_closed": False, "high_closed": False}]
+    (p3,) = cal["holds"]["P3"]
+    low, high = (Fraction(x) for x in p3["high"]["enclosed_in"])
+    assert low < Fraction(6487212707, 10**10) < high and high - low < Fraction(1, 10**11)
+    assert p3["high_closed"] is False
+    (p10,) = cal["holds"]["P10"]
+    low, high = (Fraction(x) for x in p10["high"]["enclosed_in"])
+    assert low < Fraction(1718281828459, 10**12) < high
+    assert {u["low"] for u in cal["undecided"]} == {str(low), p3["high"]["enclosed_in"][0]}  # 0 and 3 are excluded
+    assert result.record["value"] == "1/2"
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("name: a\nclasses: [a, b]\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_costs:\n  \"a,b\": [null, d]\n",
+     "calibrated through a 'set_cost' formula"),
+    ("name: c\nclasses: 6\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_cost: \"d\"\n",
+     "at most 5 classes"),
+    ("name: d\nclasses: [a, b]\ncost_matrix: {a: [0, 1], b: [1, 0]}\nset_costs:\n  \"a\": [null, 1]\n",
+     "singleton) row cannot have an open cell"),
+    ("name: f\nclasses: [a, b]\nparameters: {d: {}}\nassume: [\"d > 0\"]\ncost: \"0 if yhat == y else 1\"\n"
+     "set_cost: \"min([c(yh, y) for yh in Y]) + log(1 + d) * (len(Y) - 1)\"\n", "bound d on both sides"),
+])
+def test_design_input_errors_are_located(text, needle):
+    code, _, err = _run("design", _write(text))
+    assert code == 2 and needle in err and "internal error" not in err and "Traceback" not in err, err
+    assert re.search(r":\d+:\d+: invalid spec at key '", err), err
+
+
+def test_an_unreachable_margin_is_a_usage_error_not_an_internal_one():
+    code, _, err = _run("design", OPEN, "--margin", "1")
+    assert code == 2 and err.startswith("verify: usage error: --margin 1 is not achievable")

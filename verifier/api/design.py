@@ -114,14 +114,29 @@ def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
     return DesignReport("calibrated", text, "\n".join(lines) + "\n", record, calibration=cal)
 
 
+def _rational_end(x, inward: int) -> Fraction:
+    """A rational end: exact when x is rational, else moved inward past a 40-digit approximation."""
+    import sympy as sp
+
+    if x.is_Rational:
+        return Fraction(int(x.p), int(x.q))
+    return Fraction(str(sp.Rational(str(sp.N(x, 40))))) + inward * Fraction(1, 10**38)
+
+
 def _pick(low, high, low_in, high_in) -> Fraction:
     """The simplest rational in the run (an included rational end counts)."""
     import sympy as sp
 
+    from verifier.analysis.design.calibrate import Enclosed
+
+    low = Fraction(low.high) if isinstance(low, Enclosed) else low  # stay on the proved side of a fuzzy end
+    high = Fraction(high.low) if isinstance(high, Enclosed) else high
+    low = sp.Rational(low.numerator, low.denominator) if isinstance(low, Fraction) else low
+    high = sp.Rational(high.numerator, high.denominator) if isinstance(high, Fraction) else high
     if low is not None and low == high:
         return Fraction(int(low.p), int(low.q))
-    lo = None if low is None else Fraction(str(sp.Rational(str(sp.N(low, 40)))))
-    hi = None if high is None else Fraction(str(sp.Rational(str(sp.N(high, 40)))))
+    lo = None if low is None else _rational_end(low, +1)
+    hi = None if high is None else _rational_end(high, -1)
     if lo is None and hi is None:
         return Fraction(0)
     if lo is None:

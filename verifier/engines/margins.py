@@ -116,9 +116,9 @@ def projection(conditions: list[z3.BoolRef], variable: z3.ArithRef, others: list
     tactic = z3.TryFor(z3.Then("qe", "simplify", ctx=variable.ctx), timeout_ms)
     try:
         result = tactic(goal).as_expr()
-    except z3.Z3Exception:
+        return _intervals(result, variable)
+    except (z3.Z3Exception, ValueError):  # no answer in time, or a result not in this variable alone
         return None
-    return _intervals(result, variable)
 
 
 def _intervals(condition: z3.BoolRef, x: z3.ArithRef) -> list[Interval] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import flint
 import sympy as sp
@@ -37,7 +38,7 @@ def candidate_witnesses(det: list[list[Fraction]], members: frozenset[int]) -> l
         normal = tuple(det[a][y] - det[b][y] for y in range(K))
         if any(normal):
             planes.append((normal, (a, b)))
-    if _choose(len(planes), K - 1) > MAX_HYPERPLANE_CHOICES:
+    if comb(len(planes), K - 1) > MAX_HYPERPLANE_CHOICES:
         raise TooManyCandidates(f"{len(planes)} hyperplanes in {K} dimensions")
     found: dict[tuple[Fraction, ...], None] = {}
     for chosen in combinations(planes, K - 1):
@@ -66,12 +67,6 @@ def _solve(normals: list[tuple[Fraction, ...]], K: int) -> tuple[Fraction, ...] 
     rhs = flint.fmpq_mat(K, 1, [0] * (K - 1) + [1])
     solution = matrix.solve(rhs)
     return tuple(Fraction(int(solution[i, 0].p), int(solution[i, 0].q)) for i in range(K))
-
-
-def _choose(n: int, k: int) -> int:
-    from math import comb
-
-    return comb(n, k)
 
 
 def possible_at_candidates(scheme, members: frozenset[int]) -> tuple[sp.Basic, list]:

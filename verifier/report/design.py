@@ -20,8 +20,8 @@ def _frac(x: Fraction | None) -> str | None:
 def _bound(b: Bound, minimize: bool) -> str:
     if b.value is None:
         return "unbounded"
-    word = "attained" if b.attained else ("not attained: strict inequalities only approach it")
-    return f"{'infimum' if minimize else 'supremum'} {b.value} ({word})"
+    word = "attained" if b.attained else "not attained: strict inequalities only approach it"
+    return f"{'infimum' if minimize else 'supremum'} is {b.value} ({word})"
 
 
 def justification(c: Completion) -> list[str]:
@@ -35,15 +35,19 @@ def justification(c: Completion) -> list[str]:
     lines.append("")
     if s.unbounded:
         lines.append(f"Objective: {c.objective.text}: unbounded under these demands; the matrix below is one "
-                     "feasible matrix, not an optimum (fix entries or ask for Property 10 to bound it).")
+                     "feasible matrix, not an optimum. Fix some cells, or add a demand that bounds it (--with P10 "
+                     "bounds every cell by its members' largest cost).")
     else:
-        lines.append(f"Objective: {c.objective.text}: {s.objective_value} at this margin; with the margin free "
-                     f"the {_bound(s.objective_bound, c.objective.minimize)}.")
+        lines.append(f"Objective: {c.objective.text}: {s.objective_value} at this margin; with the margin free, "
+                     f"its {_bound(s.objective_bound, c.objective.minimize)}.")
     if c.objective.rounded:
         lines.append(f"  ({c.objective.rounded} irrational target value(s) rounded to 12 significant digits; "
                      "the costs are exact.)")
-    largest = ("at most " if s.largest_margin.attained else "below ") + str(s.largest_margin.value)
-    lines.append(f"Margin: every strict inequality holds with a margin of at least {s.margin} "
+    if s.largest_margin.value == s.margin_cap and s.largest_margin.attained:
+        largest = f"any up to {s.margin_cap} at least (the search stops at the largest determinate cost)"
+    else:
+        largest = ("up to " if s.largest_margin.attained else "below ") + str(s.largest_margin.value)
+    lines.append(f"Margin: every strict inequality the demands ask for holds with a margin of at least {s.margin} "
                  f"(possible margins: {largest}; --margin to choose).")
     if c.check is not None:
         fits = "; ".join(f"{name}: {fit.label}" for name, fit in c.check.settings.items())
@@ -76,9 +80,11 @@ def why_not_text(c: Completion) -> str:
     if r is None:
         lines += ["", "No change of fixed cells can help: the conflict is between the demands and the "
                       "determinate costs" + (" (the spec fixes no set cell)." if not c.problem.fixed_cells else ".")]
-        lines.append("Drop a demand with --free, or change the determinate costs.")
+        lines.append("If the conflict includes a desirable property or one you asked for, drop that demand with "
+                     "--free P (a necessary one cannot be dropped: no scheme without it fits the setting); "
+                     "otherwise the determinate costs themselves must change.")
     else:
-        lines += ["", f"Nearest possible: change the fixed cells by a total (L1) of "
+        lines += ["", f"Nearest possible: the least total change (L1) of the fixed cells; its "
                       f"{_bound(r.least_change, True)}. With a margin of {r.margin}, this change works "
                       f"(total {r.total}):"]
         lines += [f"  {label}: {old} -> {new}" for label, old, new in r.changes]
@@ -127,12 +133,16 @@ def to_json(c: Completion) -> dict:
 
 
 def _end(x) -> str:
-    return "-inf" if x is None else (str(x) if x.is_Rational else f"{x} (≈ {float(x):.12g})")
+    from verifier.analysis.design.calibrate import Enclosed
+
+    if x is None or isinstance(x, Enclosed):
+        return "-inf" if x is None else str(x)
+    return str(x) if x.is_Rational else f"{x} (≈ {float(x):.12g})"
 
 
 def run_text(low, high, low_in, high_in) -> str:
     if low is not None and low == high:
-        return f"{{{_end(low)}}}"
+        return f"{{{_end(low)}}}"  # a single point
     return ("[" if low_in else "(") + _end(low) + ", " + ("+inf" if high is None else _end(high)) + \
         ("]" if high_in else ")")
 
@@ -147,8 +157,8 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
              f"checker at an exact value of {p}; verdicts change only where a comparison's difference vanishes)."]
     for prop in PROPERTIES:
         runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
-        lines.append(f"  {prop.id:<4} {prop.name:<34} holds for {p} in " +
-                     (" ∪ ".join(run_text(*r) for r in runs) or "no admissible value"))
+        lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds for {p} in " + " ∪ ".join(run_text(*r) for r in runs)
+                                                              if runs else f"holds for no admissible {p}"))
     for setting in ("filtering", "choice"):
         runs = cal.where(fit_test(setting))
         clean = cal.where(fit_test(setting, clean=True))
@@ -159,18 +169,26 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
         for run in runs:
             low_why, high_why = bounded(*run, setting)
             why = []
-            if low_why:
-                why.append(f"below: {', '.join(low_why)}")
-            if high_why:
-                why.append(f"above: {', '.join(high_why)}")
-            parts.append(run_text(*run) + (f" (bounded by {'; '.join(why)})" if why else ""))
+            for pids, side in ((low_why, "below"), (high_why, "above")):
+                if pids:
+                    why.append(f"{', '.join(pids)} {'fails' if len(pids) == 1 else 'fail'} {side} it")
+            parts.append(run_text(*run) + (f" ({'; '.join(why)})" if why else ""))
         lines.append(f"  {setting}: fits for {p} in " + " ∪ ".join(parts))
-        lines.append(f"  {setting}: fits without warnings for {p} in " +
-                     (" ∪ ".join(run_text(*r) for r in clean) or "no admissible value"))
-    undecided = [piece for piece in cal.pieces if piece.verdicts is None]
-    for piece in undecided:
-        lines.append(f"  undecided for {p} in {run_text(piece.low, piece.high, True, True)}: {piece.reason}")
+        lines.append(f"  {setting}: fits without warnings for " + (f"{p} in " + " ∪ ".join(run_text(*r) for r in clean)
+                                                                       if clean else f"no admissible {p}"))
+    for piece in _undecided(cal):
+        which = "every property" if piece.verdicts is None else \
+            ", ".join(pid for pid, v in piece.verdicts.items() if v is None)
+        lines.append(f"  undecided for {p} in {run_text(piece.low, piece.high, True, True)} ({which}): {piece.reason}")
     return lines
+
+
+def _json_end(x):
+    from verifier.analysis.design.calibrate import Enclosed
+
+    if isinstance(x, Enclosed):
+        return {"enclosed_in": [str(x.low), str(x.high)]}
+    return None if x is None else str(x)
 
 
 def calibration_json(cal, bounded) -> dict:
@@ -180,8 +198,7 @@ def calibration_json(cal, bounded) -> dict:
     def runs(test, setting=None):
         out = []
         for low, high, low_in, high_in in cal.where(test):
-            entry = {"low": None if low is None else str(low), "high": None if high is None else str(high),
-                     "low_closed": low_in, "high_closed": high_in}
+            entry = {"low": _json_end(low), "high": _json_end(high), "low_closed": low_in, "high_closed": high_in}
             if setting:
                 entry["bounded_below_by"], entry["bounded_above_by"] = bounded(low, high, low_in, high_in, setting)
             out.append(entry)
@@ -191,5 +208,11 @@ def calibration_json(cal, bounded) -> dict:
             "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},
-            "undecided": [{"low": str(piece.low), "high": str(piece.high), "reason": piece.reason}
-                          for piece in cal.pieces if piece.verdicts is None]}
+            "undecided": [{"low": str(piece.low), "high": str(piece.high), "reason": piece.reason,
+                           "properties": [p.id for p in PROPERTIES if piece.verdicts is None or
+                                          piece.verdicts[p.id] is None]} for piece in _undecided(cal)]}
+
+
+def _undecided(cal) -> list:
+    return [piece for piece in cal.pieces if piece.admissible and
+            (piece.verdicts is None or any(v is None for v in piece.verdicts.values()))]

@@ -66,7 +66,7 @@ def _verified(problem: DesignProblem, request: Request, phases, goal: Objective,
     solution = phases.solution
     how = (f"verify design {__version__} from {source}: {request.setting} setting, objective "
            f"{goal.text}, strict inequalities met with a margin of at least {solution.margin}")
-    notes = [f"Every strict inequality holds with a margin of at least {solution.margin}."]
+    notes = [f"Every strict inequality the demands ask for holds with a margin of at least {solution.margin}."]
     if goal.rounded:
         notes.append(f"{goal.rounded} irrational target value(s) were rounded to 12 significant digits to steer "
                      "the choice; the costs below are exact.")

@@ -29,6 +29,8 @@ class CellRange:
             self.intervals[0].low == self.intervals[0].high
 
     def text(self) -> str:
+        if not self.exact and not self.intervals:
+            return "unknown (z3 gave no answer within the time limit; raise --timeout)"
         shown = " ∪ ".join(i.text() for i in self.intervals) or "no value"
         return shown if self.exact else f"within {shown} (hull; gaps not excluded)"
 
@@ -44,18 +46,20 @@ def freedom(problem: DesignProblem, conditions: list[z3.BoolRef], timeout_ms: in
         if intervals is not None:
             out.append(CellRange(cell, intervals, True))
         else:
-            out.append(CellRange(cell, [_hull(problem, body, x, timeout_ms)], False))
+            hull = _hull(problem, body, x, timeout_ms)
+            out.append(CellRange(cell, [hull] if hull else [], False))
     return out
 
 
-def _hull(problem: DesignProblem, body, x, timeout_ms: int) -> Interval:
+def _hull(problem: DesignProblem, body, x, timeout_ms: int) -> Interval | None:
     ends = []
     for minimize in (True, False):
         opt = z3.Optimize(ctx=problem.ctx)
         opt.set("timeout", timeout_ms)
         opt.add(*body)
         handle = opt.minimize(x) if minimize else opt.maximize(x)
-        opt.check()
+        if opt.check() != z3.sat:
+            return None  # no answer in time: no range is claimed
         ends.append(bound(opt.lower(handle) if minimize else opt.upper(handle)))
     low, high = ends
     return Interval(low.value, high.value, low.attained and low.value is not None,

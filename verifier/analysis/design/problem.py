@@ -122,7 +122,13 @@ def _determinate(spec: Spec) -> list[list[Fraction]]:
         raise _spec_error(spec, "set_cost", "a 'set_cost' formula already defines every row, so there is nothing "
                           "to design", "no 'set_cost' (give the determinate costs and any fixed 'set_costs' rows), "
                           "or symbolic parameters in 'set_cost' to calibrate")
-    bare = replace(spec, set_costs={}, set_cost=None)
+    singles = {m: row for m, row in spec.set_costs.items() if len(m) == 1}  # they define determinate costs
+    for members, row in singles.items():
+        if any(e is None for e in row):
+            (h,) = members
+            raise _spec_error(spec, f"set_costs.{spec.classes[h]}", "a determinate (singleton) row cannot have an "
+                              "open cell", "every determinate cost given")
+    bare = replace(spec, set_costs=singles, set_cost=None)
     scheme = build_scheme(bare, sets=[])
     out = []
     for h in range(len(spec.classes)):

@@ -22,6 +22,7 @@ from verifier.analysis.design.objective import Objective
 from verifier.analysis.design.problem import Cell, DesignProblem
 from verifier.analysis.design.request import Demand, Request
 from verifier.engines.margins import Bound, bound
+from verifier.errors import UsageError
 
 
 class Undecided(Exception):
@@ -38,6 +39,7 @@ class Solution:
     values: dict[str, Fraction]  # cell key -> exact value
     margin: Fraction
     largest_margin: Bound
+    margin_cap: Fraction  # the largest margin searched (the largest determinate cost)
     objective_value: Fraction
     objective_bound: Bound  # with the margin free: the infimum (minimize) or supremum (maximize)
     unbounded: bool = False
@@ -130,11 +132,11 @@ class Solver:
             s = self._optimizer(fixed)
             s.check()
             model = s.model()
-            return Solution(self.p.cell_values(model), margin, largest, Fraction(0), free, unbounded=True)
+            return Solution(self.p.cell_values(model), margin, largest, self.scale, Fraction(0), free, unbounded=True)
         pinned = self._optimizer(fixed + [objective.expression == self.p.value(value.value)])
         if pinned.check() != z3.sat:
             raise Undecided("the optimum could not be re-attained")
-        return Solution(self.p.cell_values(pinned.model()), margin, largest, value.value, free)
+        return Solution(self.p.cell_values(pinned.model()), margin, largest, self.scale, value.value, free)
 
     def _optimizer(self, conditions: list[z3.BoolRef]) -> z3.Optimize:
         opt = z3.Optimize(ctx=self.p.ctx)
@@ -150,7 +152,7 @@ class Solver:
         return bound(opt.lower(handle) if minimize else opt.upper(handle))
 
 
-class MarginTooLarge(Exception):
+class MarginTooLarge(UsageError):
     def __init__(self, margin: Fraction, largest: Bound):
         self.margin, self.largest = margin, largest
         super().__init__(f"--margin {margin} is not achievable: the strict relations allow margins "

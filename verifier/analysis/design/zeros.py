@@ -146,14 +146,17 @@ def _two_means(d, theta):
 def _laguerre(pair, theta, lo: Fraction, hi: Fraction) -> list[sp.Expr] | None:
     """Zeros of M_s(A) − M_s(B) for s = e(θ) > 0, or None when the lemma does not settle them."""
     exponent, A, B = pair
+    if _power_sums(pair, theta, lo, hi) is None:
+        return None  # the power-sum form has the mean's zeros only where the exponent is > 0
     coefficients: dict[sp.Expr, int] = {}
     for values, sign in ((A, 1), (B, -1)):
         for v in values:
             if v != 0:
                 coefficients[v] = coefficients.get(v, 0) + sign
-    bases = sorted((b for b, c in coefficients.items() if c), key=lambda b: sp.N(b, 30))
-    if any(not b.is_positive for b in bases):
-        return None
+    bases = [b for b, c in coefficients.items() if c]
+    if any(not (b.is_Rational and b > 0) for b in bases):
+        return None  # the sign rule needs the bases in exact order: rational bases only
+    bases.sort()
     signs = [coefficients[b] > 0 for b in bases]
     changes = sum(x != y for x, y in zip(signs, signs[1:]))
     s = sp.Dummy("s")
@@ -187,7 +190,7 @@ def _multiplicity(G, s, s0, bound: int) -> int | None:
 
 
 def simplest(lo: Fraction, hi: Fraction) -> Fraction:
-    """The rational with the smallest denominator strictly inside (lo, hi)."""
+    """A simple rational strictly inside (lo, hi): the smallest denominator up to 64, then powers of two."""
     den = 1
     while True:
         num = (lo * den).__floor__() + 1
