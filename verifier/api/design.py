@@ -37,6 +37,19 @@ class DesignReport:
     completion: Completion | None = None
     calibration: Calibration | None = None
 
+    def picture(self, fmt: str = "svg") -> bytes | None:
+        """The feasible region on pairs of open cells as SVG or PNG bytes; None when no region was computed."""
+        if fmt not in ("svg", "png"):
+            raise UsageError(f"picture format {fmt!r}: expected svg or png")
+        if self.completion is None or not self.completion.regions:
+            return None
+        from verifier.report.region_plot import figure
+
+        c = self.completion
+        title = (f"{c.spec.name}: {c.request.setting} setting, the feasible region on each pair of open cells "
+                 "(the other open cells free)")
+        return figure(c.regions, title, fmt)
+
     @property
     def ok(self) -> bool:
         return self.status in ("designed", "calibrated")
@@ -47,15 +60,20 @@ class DesignReport:
 
 def design(source: Source, *, setting: str = "filtering", with_: list[str] = (), without: list[str] = (),
            free: list[str] = (), objective: str = "closest", to: str | None = None,
-           margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True) -> DesignReport:
-    """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand."""
+           margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True,
+           region: list[str] = ()) -> DesignReport:
+    """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand;
+    `region` names two or three open cells ('h,b:n') whose feasible region to compute (by default every open
+    cell when there are two or three; `DesignReport.picture()` draws it)."""
     request = make_request(setting, list(with_), list(without), list(free))
     spec = load(source, open_cells=True)
     margin = _margin(margin)
     timeout_ms = max(1, int(timeout * 1000))
     if any(p.value is None for p in spec.parameters.values()):
+        if region:
+            raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
         return _calibrated(spec, request, timeout_ms)
-    c = complete(spec, request, objective, to, margin, timeout_ms, ranges)
+    c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
     if not c.feasible:
         return DesignReport("impossible", "", words.why_not_text(c), words.to_json(c), completion=c)
     return DesignReport("designed", c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),

@@ -38,6 +38,11 @@ def _parser() -> options.Parser:
     p.add_argument("-o", "--output", default=None, metavar="OUT", help="write the designed spec to OUT")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-ranges", action="store_true", help="skip the freedom left in each open cell")
+    p.add_argument("--region", action="append", default=[], metavar="SET:CLASS",
+                   help="an open cell whose joint freedom with the others named to show, e.g. h,b:n (name 2 or 3; "
+                        "by default every open cell when there are 2 or 3)")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="draw the feasible region on each pair of those cells to FILE (.svg or .png)")
     p.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                    help="time limit per solver question (default 20)")
     p.add_argument("-h", "--help", action="store_true")
@@ -53,15 +58,22 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             return EXIT_OK
         if not args.spec:
             raise UsageError("no spec given; usage: verify design SPEC [--setting filtering|choice] [-o OUT]")
+        fmt = _plot_format(args.plot)
         from verifier.api.design import design
 
         result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
                         free=args.free, objective=args.objective, to=args.to, margin=args.margin,
-                        timeout=args.timeout, ranges=not args.no_ranges)
-        if args.output and result.ok:
-            from verifier.report.files import write_output
+                        timeout=args.timeout, ranges=not args.no_ranges, region=args.region)
+        from verifier.report.files import write_output
 
+        if args.output and result.ok:
             write_output(args.output, _commented(result))
+        if fmt and result.ok:
+            picture = result.picture(fmt)
+            if picture is None:
+                raise UsageError("--plot: no region to draw (it needs two or three open cells, or --region naming "
+                                 "them)")
+            write_output(args.plot, picture, "--plot")
     except UsageError as exc:
         print(f"verify: usage error: {exc}", file=stderr)
         return EXIT_INVALID
@@ -90,7 +102,18 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(_commented(result))
     else:
         stdout.write(result.text)
+    if args.plot and result.ok:
+        print(f"verify: wrote {args.plot}", file=stderr)
     return EXIT_OK if result.ok else EXIT_UNMET
+
+
+def _plot_format(path: str | None) -> str | None:
+    if path is None:
+        return None
+    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if fmt not in ("svg", "png"):
+        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
+    return fmt
 
 
 def _commented(result) -> str:

@@ -63,7 +63,53 @@ def justification(c: Completion) -> list[str]:
         forced = sum(r.forced for r in c.ranges)
         lines.append(f"  {forced} of {len(c.ranges)} open cell(s) forced; the others are a matter of taste "
                      "within their range (jointly constrained: not every combination is allowed).")
+    lines += region_lines(c)
     return lines
+
+
+MAX_PIECES_SHOWN = 6
+
+
+def region_lines(c: Completion) -> list[str]:
+    """Each pictured pair of open cells: the region as exact convex pieces (bounds, corners, whether it ends)."""
+    lines = []
+    for r in c.regions:
+        pair = f"({r.x.label}, {r.y.label})"
+        if not r.exact:
+            lines += ["", f"Region of {pair}: not computed (z3 gave no answer in time, or too many pieces)."]
+            continue
+        count = len(r.pieces)
+        size = "one convex piece" if count == 1 else f"{count} convex pieces (they may overlap)"
+        lines += ["", f"Region of {pair}, the other cells free: {size}:" if count else
+                  f"Region of {pair}: empty."]
+        for n, piece in enumerate(r.pieces[:MAX_PIECES_SHOWN], 1):
+            bounds = ", ".join(h.text(r.x.label, r.y.label) for h in piece.supporting()) or "no bound"
+            excluded = set(piece.open_vertices())
+            (x0, y0), (x1, y1) = r.frame
+            corners = [f"({p[0]}, {p[1]})" + (" excluded" if p in excluded else "") for p in piece.vertices
+                       if p[0] not in (x0, x1) and p[1] not in (y0, y1)]
+            lines.append(f"  {n}. {bounds}; corners {', '.join(corners) or 'none'}; "
+                         + ("bounded" if piece.bounded else "unbounded"))
+        if count > MAX_PIECES_SHOWN:
+            lines.append(f"  ... and {count - MAX_PIECES_SHOWN} more (all of them in --format json)")
+    return lines
+
+
+def region_json(c: Completion) -> list[dict]:
+    out = []
+    for r in c.regions:
+        entry = {"cells": [r.x.label, r.y.label], "exact": r.exact, "chosen": None if r.chosen is None else
+                 [str(v) for v in r.chosen], "frame": [[str(v) for v in corner] for corner in r.frame], "pieces": []}
+        for piece in r.pieces:
+            entry["pieces"].append({
+                "bounds": [{"a": str(h.a), "b": str(h.b), "c": str(h.c), "relation": "=" if h.equal else
+                            ("<" if h.strict else "<="), "text": h.text(r.x.label, r.y.label)}
+                           for h in piece.supporting()],
+                "vertices": [[str(v) for v in p] for p in piece.vertices],
+                "excluded_vertices": [[str(v) for v in p] for p in piece.open_vertices()],
+                "edges": [kind for *_, kind in piece.edges()], "bounded": piece.bounded})
+        out.append(entry)
+    return out
 
 
 def commented_spec(c: Completion) -> str:
@@ -125,6 +171,8 @@ def to_json(c: Completion) -> dict:
             entry |= {"range": [_interval(i) for i in r.intervals], "range_exact": r.exact, "forced": r.forced}
         cells[cell.label] = entry
     out["cells"] = cells
+    if c.regions:
+        out["regions"] = region_json(c)  # each bound: a·x + b·y + c (relation) 0, x and y the two cells
     if c.check is not None:
         out["verdicts"] = {r.property.id: r.verdict.value for r in c.check.results}
         out["fits"] = {name: fit.fits for name, fit in c.check.settings.items()}

@@ -60,7 +60,7 @@ def write_reports(analysis: Analysis, directory: str, taken: set[str] | None = N
     return paths
 
 
-def write_output(path: str, text: str, option: str = "-o") -> None:
+def write_output(path: str, text: str | bytes, option: str = "-o") -> None:
     """Write one output file the same safe way; `path` must be a regular file or not exist (a directory, a
     FIFO or a device there is a usage error, not something to write through)."""
     if os.path.lexists(path) and not os.path.islink(path):
@@ -74,15 +74,15 @@ def write_output(path: str, text: str, option: str = "-o") -> None:
     _write_atomically(path, text)
 
 
-def _write_atomically(path: str, text: str) -> None:
+def _write_atomically(path: str, text: str | bytes) -> None:
     folder = os.path.dirname(path) or "."
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         handle = os.open(temporary, flags, 0o644)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
+            with os.fdopen(handle, "wb") as out:
+                out.write(text.encode("utf-8") if isinstance(text, str) else text)
             os.replace(temporary, path)  # a rename replaces a symbolic link at `path`; it never follows it
         except BaseException:
             if os.path.lexists(temporary):

@@ -12,6 +12,7 @@ from fractions import Fraction
 from verifier.analysis.design.freedom import CellRange, freedom
 from verifier.analysis.design.objective import Objective, make_objective
 from verifier.analysis.design.problem import DesignProblem
+from verifier.analysis.design.region import Region, pick_cells, regions
 from verifier.analysis.design.request import Demand, Request
 from verifier.analysis.design.solve import Conflict, Solution, Solver
 from verifier.analysis.design.spec_text import spec_text
@@ -38,14 +39,18 @@ class Completion:
     dropped: list[tuple[Demand, Conflict]] = field(default_factory=list)
     solution: Solution | None = None
     ranges: list[CellRange] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)  # the feasible region on pairs of open cells
     text: str = ""  # the designed spec
     check: Analysis | None = None  # the checker's report on it
     problem: DesignProblem | None = None
 
 
 def complete(spec: Spec, request: Request, objective: str = "closest", to: str | None = None,
-             margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True) -> Completion:
+             margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True,
+             region: list[str] = ()) -> Completion:
+    """`region`: open cells ('h,b:n') whose feasible region to compute; by default all of them when 2 or 3."""
     problem = DesignProblem(spec)
+    pictured = pick_cells(problem, list(region)) if ranges or region else []
     goal = make_objective(problem, objective, to)
     solver = Solver(problem, timeout_ms)
     phases = solver.run(request, goal, margin)
@@ -54,10 +59,11 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
     if not phases.feasible:
         out.repair = repair(problem, solver, request, margin)
         return out
+    conditions = [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]
     if ranges:
-        conditions = [problem.condition(d) for d in phases.kept] + \
-                     [problem.pinned(c) for c in problem.fixed_cells]
         out.ranges = freedom(problem, conditions, timeout_ms)
+    if pictured:
+        out.regions = regions(problem, conditions, pictured, phases.solution.values, timeout_ms)
     out.text, out.check = _verified(problem, request, phases, goal, spec.path)
     return out
 
