@@ -137,6 +137,11 @@ def _decide_all(scheme: Scheme, tell, rate: str):
     return engine, results
 
 
+def build(spec: Spec) -> Scheme:
+    """The scheme of a spec, the way the checker builds it (fast path, exact cells, or one set per size)."""
+    return _build(spec, None)
+
+
 def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "",
            symmetry: bool = False) -> Scheme:
     """Class-symmetric schemes beyond enumeration (or with `symmetry`) as one set per size; numeric schemes as

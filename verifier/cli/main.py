@@ -1,6 +1,7 @@
 """The `verify` command, a thin shell over the Python API. `check(argv, stdout, stderr) -> int` is the whole
 program, testable in-process. Subcommands: `verify schema` (the spec format's JSON Schema),
-`verify explain [P]` (the properties in plain words) and `verify design SPEC` (`cli.design`).
+`verify explain [P]` (the properties in plain words), `verify design SPEC` (`cli.design`), and `verify decide` /
+`verify evaluate` (`cli.use`).
 
 Exit status (DESIGN.md §4): 0 ran and every expectation is met; 1 some expectation is not met (an
 `unknown` meets neither `holds` nor `fails`), a `--require`d setting is not fitted, or `--cross-check` found
@@ -38,7 +39,8 @@ def _parser() -> options.Parser:
                      description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
                                  "schemes of set-valued predictions, exactly. `verify schema` prints the JSON "
                                  "Schema of the spec format; `verify explain [P]` states the properties; "
-                                 "`verify design SPEC` completes or calibrates a scheme for a setting.")
+                                 "`verify design SPEC` completes or calibrates a scheme for a setting; `verify decide SPEC` "
+                                 "and `verify evaluate SPEC PREDICTIONS` use it.")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
     parser.add_argument("--format", choices=("text", "json", "junit"), default="text", help="output format")
     parser.add_argument("--report", default=None, metavar="DIR",
@@ -83,6 +85,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         from verifier.cli.design import design_command
 
         return design_command(argv[1:], stdout, stderr)
+    if argv[:1] in (["decide"], ["evaluate"]) and not os.path.exists(argv[0]):
+        from verifier.cli.use import use_command
+
+        return use_command(argv[0], argv[1:], stdout, stderr)
     parser = _parser()
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,188 @@
+"""Decisions from imprecise probabilities: a credal set given by probability intervals or by its vertices,
+exact lower and upper expectations, and the rules of Troffaes' survey that produce sets of classes.
+
+Lower expectations are exact linear programs: over a list of vertices the least value at a vertex; over
+probability intervals the greedy solution (start every class at its lower bound, then give the remaining mass
+to the cheapest classes first, up to their upper bounds), which is optimal for that LP and ends at a vertex,
+reported as the extreme point where the bound is reached. E-admissibility asks whether some distribution of the
+set makes a class optimal: an exact LP decided by z3, its witness re-checked in rationals.
+
+The rules compare the determinate predictions (classes), as in the paper's Example 4, and predict the classes
+no other dominates; Γ-minimax instead picks, among every set of the extended matrix, the one of least upper
+expected cost. Costs must be rational here (irrational costs would need certified LPs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+
+import z3
+
+from verifier.errors import UsageError
+from verifier.scheme import ClassSet, Scheme
+
+RULES = ("maximality", "interval-dominance", "e-admissibility", "gamma-maximin")
+MAX_CREDAL_CLASSES = 12  # the vertices of an interval credal set number up to K·2^(K-1)
+
+
+class CredalSet:
+    def __init__(self, K: int, bounds: list[tuple[Fraction, Fraction]] | None = None,
+                 vertices: list[list[Fraction]] | None = None):
+        if K > MAX_CREDAL_CLASSES:
+            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES} classes, not {K}")
+        self.K, self.bounds = K, bounds
+        self._vertices = vertices
+
+    @property
+    def vertices(self) -> list[tuple[Fraction, ...]]:
+        """The extreme points: given, or those of the intervals (all coordinates but one at a bound)."""
+        if self._vertices is None:
+            found: list[tuple[Fraction, ...]] = []
+            for free in range(self.K):
+                others = [i for i in range(self.K) if i != free]
+                for ends in product((0, 1), repeat=len(others)):
+                    p = [Fraction(0)] * self.K
+                    for i, end in zip(others, ends):
+                        p[i] = self.bounds[i][end]
+                    p[free] = 1 - sum(p, Fraction(0))
+                    lo, hi = self.bounds[free]
+                    if lo <= p[free] <= hi and tuple(p) not in found:
+                        found.append(tuple(p))
+            self._vertices = sorted(found)
+        return [tuple(v) for v in self._vertices]
+
+    def lower(self, c: list[Fraction]) -> tuple[Fraction, tuple[Fraction, ...]]:
+        """min over the set of Σ p(y)·c(y), and an extreme point where it is reached."""
+        if self.bounds is None:
+            return min(((_dot(v, c), tuple(v)) for v in self.vertices), key=lambda t: t[0])
+        p = [lo for lo, _ in self.bounds]
+        rest = 1 - sum(p, Fraction(0))
+        for y in sorted(range(self.K), key=lambda y: (c[y], y)):
+            give = min(rest, self.bounds[y][1] - self.bounds[y][0])
+            p[y] += give
+            rest -= give
+        return _dot(p, c), tuple(p)
+
+    def upper(self, c: list[Fraction]) -> tuple[Fraction, tuple[Fraction, ...]]:
+        value, p = self.lower([-x for x in c])
+        return -value, p
+
+    def contains(self, p) -> bool:
+        """Membership of an interval credal set (vertex sets are checked through their weights)."""
+        return sum(p, Fraction(0)) == 1 and all(lo <= x <= hi for x, (lo, hi) in zip(p, self.bounds))
+
+
+def _dot(p, c) -> Fraction:
+    return sum((a * b for a, b in zip(p, c)), Fraction(0))
+
+
+def rational_row(scheme: Scheme, members: ClassSet) -> list[Fraction]:
+    row = []
+    for y in range(scheme.K):
+        v = scheme.cost(members, y)
+        if not getattr(v, "is_Rational", False):
+            raise UsageError(f"imprecise probabilities need rational costs; c_{scheme.label(members)}"
+                             f"({scheme.classes[y]}) = {v} is not rational")
+        row.append(Fraction(int(v.p), int(v.q)))
+    return row
+
+
+@dataclass
+class Comparison:
+    better: int  # class index
+    worse: int
+    value: Fraction  # the quantity that decided it (a lower expectation, or a gap of bounds)
+    at: tuple[Fraction, ...] | None  # the extreme point where the lower expectation is reached
+
+
+@dataclass
+class CredalDecision:
+    rule: str
+    prediction: list[int] | ClassSet  # classes, or the chosen set (gamma-maximin)
+    dominances: list[Comparison] = field(default_factory=list)
+    witnesses: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)  # e-admissibility: p per class
+    bounds: dict[ClassSet, tuple[Fraction, Fraction]] = field(default_factory=dict)  # set -> (lower, upper)
+    ties: list[ClassSet] = field(default_factory=list)
+
+
+def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecision:
+    if rule not in RULES:
+        raise UsageError(f"--rule {rule!r}: expected one of {', '.join(RULES)}")
+    K = scheme.K
+    det = [rational_row(scheme, frozenset((i,))) for i in range(K)]
+    out = CredalDecision(rule, [])
+    if rule == "gamma-maximin":
+        for members in scheme.all_sets:
+            row = rational_row(scheme, members)
+            out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
+        best = min(u for _, u in out.bounds.values())
+        out.ties = [m for m, (_, u) in out.bounds.items() if u == best]
+        out.prediction = out.ties[0]
+        return out
+    if rule == "e-admissibility":
+        for i in range(K):
+            p = _admissible_at(credal, det, i)
+            if p is not None:
+                out.witnesses[i] = p
+        out.prediction = sorted(out.witnesses)
+    else:
+        for i in range(K):
+            for j in range(K):
+                if i == j:
+                    continue
+                if rule == "maximality":  # i ≻ j iff the lower expectation of c_j − c_i is positive
+                    value, at = credal.lower([b - a for a, b in zip(det[i], det[j])])
+                else:  # interval dominance: i ≻ j iff the lower expectation of c_j exceeds the upper of c_i
+                    value, at = credal.lower(det[j])[0] - credal.upper(det[i])[0], None
+                if value > 0:
+                    out.dominances.append(Comparison(i, j, value, at))
+        dominated = {c.worse for c in out.dominances}
+        out.prediction = [i for i in range(K) if i not in dominated]
+    members = frozenset(out.prediction)
+    if members:
+        row = rational_row(scheme, members)
+        out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
+    return out
+
+
+def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int) -> tuple[Fraction, ...] | None:
+    """A distribution of the credal set under which class i has the least expected cost, or None (exact)."""
+    ctx = z3.Context()
+    K = credal.K
+    solver = z3.Solver(ctx=ctx)
+    if credal.bounds is not None:
+        p = [z3.Real(f"p{y}", ctx) for y in range(K)]
+        for x, (lo, hi) in zip(p, credal.bounds):
+            solver.add(x >= _q(lo, ctx), x <= _q(hi, ctx))
+    else:
+        weights = [z3.Real(f"w{v}", ctx) for v in range(len(credal.vertices))]
+        solver.add(*[w >= 0 for w in weights], z3.Sum(weights) == 1)
+        p = [z3.Sum([w * _q(v[y], ctx) for w, v in zip(weights, credal.vertices)]) for y in range(K)]
+    solver.add(z3.Sum(p) == 1)
+    for j in range(K):
+        solver.add(z3.Sum([x * _q(det[i][y] - det[j][y], ctx) for y, x in enumerate(p)]) <= 0)
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+
+    def read(x) -> Fraction:
+        v = model.eval(x, model_completion=True)
+        return Fraction(v.numerator_as_long(), v.denominator_as_long())
+
+    if credal.bounds is not None:
+        witness = tuple(read(x) for x in p)
+        inside = credal.contains(witness)
+    else:  # rebuilt from the weights, so that it is a convex combination of the vertices by construction
+        w = [read(x) for x in weights]
+        witness = tuple(sum((wv * v[y] for wv, v in zip(w, credal.vertices)), Fraction(0)) for y in range(K))
+        inside = all(x >= 0 for x in w) and sum(w, Fraction(0)) == 1
+    # re-checked in rationals: in the set, and class i no dearer than any other there
+    if not inside or not all(_dot(witness, det[i]) <= _dot(witness, det[j]) for j in range(K)):
+        raise RuntimeError(f"z3's witness for class {i} does not re-check: {witness}")
+    return witness
+
+
+def _q(x: Fraction, ctx) -> z3.ArithRef:
+    return z3.RealVal(f"{x.numerator}/{x.denominator}", ctx)

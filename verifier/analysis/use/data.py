@@ -1,0 +1,182 @@
+"""Set-valued predictions read from a user's file, checked and located: a CSV with a header (`true`,
+`predicted` and optionally `classifier`; a set written "h,b" (quoted in CSV), "{h,b}" or "h|b"), or a boolean
+mask array in `.npy` ((N, K), or (C, N, K) for C classifiers, the shape conformal prediction libraries give)
+with the true classes beside it (`.npy` of class indices, or a text/CSV file of class names, one per line).
+
+Files are data: `.npy` is loaded without pickles, CSV with the csv module; a bad row is a usage error naming the
+file, the line, the column, the text and what was expected.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from verifier.errors import UsageError
+
+TRUE_COLUMNS = ("true", "y_true", "truth", "label")
+PREDICTED_COLUMNS = ("predicted", "prediction", "set", "y_pred")
+CLASSIFIER_COLUMNS = ("classifier", "model", "method")
+MAX_BYTES = 1 << 30
+
+
+@dataclass
+class Predictions:
+    """One classifier's predictions: true class indices (N,) and predicted sets as a boolean mask (N, K)."""
+    name: str
+    truth: np.ndarray
+    masks: np.ndarray
+
+
+def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier") -> Predictions:
+    """From Python data: class names or indices, and sets as iterables of names/indices or boolean rows."""
+    K = len(classes)
+    truth = np.array([_index(classes, y, f"y_true[{i}]") for i, y in enumerate(_listed(y_true))], dtype=np.int64)
+    rows = _listed(sets)
+    masks = np.zeros((len(rows), K), dtype=bool)
+    for i, s in enumerate(rows):
+        s = np.asarray(s) if not isinstance(s, (set, frozenset, str)) else s
+        if isinstance(s, np.ndarray) and s.dtype == bool:
+            if s.shape != (K,):
+                raise UsageError(f"sets[{i}]: a mask of shape {s.shape}, expected ({K},)")
+            masks[i] = s
+        else:
+            for y in (_split(s) if isinstance(s, str) else s):
+                masks[i, _index(classes, y, f"sets[{i}]")] = True
+    return _checked(Predictions(name, truth, masks), "sets")
+
+
+def _listed(values) -> list:
+    if hasattr(values, "to_numpy"):  # pandas, without importing it
+        values = values.to_numpy()
+    return list(values)
+
+
+def _index(classes, y, where: str) -> int:
+    if isinstance(y, (int, np.integer)) and not isinstance(y, bool):
+        if 0 <= int(y) < len(classes):
+            return int(y)
+        raise UsageError(f"{where}: class index {int(y)} outside 0..{len(classes) - 1}")
+    name = str(y).strip()
+    if name not in classes:
+        raise UsageError(f"{where}: unknown class {name!r}; the spec's classes are {', '.join(classes)}")
+    return classes.index(name)
+
+
+def _split(text: str) -> list[str]:
+    body = text.strip().strip("{}")
+    for sep in (",", "|"):
+        if sep in body:
+            return [part.strip() for part in body.split(sep)]
+    return [body.strip()] if body.strip() else []
+
+
+def _checked(pred: Predictions, where: str) -> Predictions:
+    if len(pred.truth) != len(pred.masks):
+        raise UsageError(f"{where}: {len(pred.truth)} true classes but {len(pred.masks)} predicted sets")
+    if len(pred.truth) == 0:
+        raise UsageError(f"{where}: no predictions")
+    empty = np.flatnonzero(~pred.masks.any(axis=1))
+    if empty.size:
+        raise UsageError(f"{where}: the predicted set of instance {int(empty[0])} is empty; a prediction is a "
+                         "non-empty set of classes")
+    return pred
+
+
+def _regular(path: str, what: str) -> None:
+    if not os.path.isfile(path):
+        raise UsageError(f"{what} {path!r}: not a regular file")
+    if os.path.getsize(path) > MAX_BYTES:
+        raise UsageError(f"{what} {path!r}: larger than 1 GiB")
+
+
+def read_predictions(path: str, classes: tuple[str, ...], truth_path: str | None = None) -> list[Predictions]:
+    _regular(path, "predictions")
+    if path.endswith(".npy"):
+        if truth_path is None:
+            raise UsageError(f"{path}: boolean masks need the true classes beside them: --truth FILE")
+        return _from_npy(path, classes, _truth(truth_path, classes))
+    if truth_path is not None:
+        raise UsageError("--truth goes with .npy masks; a CSV holds its own 'true' column")
+    return _from_csv(path, classes)
+
+
+def _from_npy(path: str, classes, truth: np.ndarray) -> list[Predictions]:
+    try:
+        masks = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise UsageError(f"{path}: not a readable .npy array without pickles ({exc})") from None
+    if masks.dtype != bool:
+        raise UsageError(f"{path}: dtype {masks.dtype}, expected a boolean mask")
+    if masks.ndim == 2:
+        masks = masks[None]
+    if masks.ndim != 3 or masks.shape[2] != len(classes):
+        raise UsageError(f"{path}: shape {masks.shape}, expected (N, {len(classes)}) or (C, N, {len(classes)})")
+    return [_checked(Predictions(f"classifier {c + 1}" if len(masks) > 1 else "classifier", truth, m), path)
+            for c, m in enumerate(masks)]
+
+
+def _truth(path: str, classes) -> np.ndarray:
+    _regular(path, "--truth")
+    if path.endswith(".npy"):
+        try:
+            values = np.load(path, allow_pickle=False)
+        except (ValueError, OSError) as exc:
+            raise UsageError(f"--truth {path}: not a readable .npy array without pickles ({exc})") from None
+        if values.ndim != 1 or not np.issubdtype(values.dtype, np.integer):
+            raise UsageError(f"--truth {path}: expected a 1-D array of class indices, not {values.dtype} "
+                             f"{values.shape}")
+        bad = np.flatnonzero((values < 0) | (values >= len(classes)))
+        if bad.size:
+            raise UsageError(f"--truth {path}: index {int(values[bad[0]])} at position {int(bad[0])} is not a "
+                             f"class (0..{len(classes) - 1})")
+        return values.astype(np.int64)
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        names = [line.strip() for line in handle if line.strip()]
+    return np.array([_index(classes, n, f"--truth {path}:{i + 1}") for i, n in enumerate(names)], dtype=np.int64)
+
+
+def _from_csv(path: str, classes) -> list[Predictions]:
+    with open(path, newline="", encoding="utf-8", errors="replace") as handle:
+        reader = csv.reader(handle)
+        header = [h.strip().lower() for h in next(reader, [])]
+        true_col = _column(header, TRUE_COLUMNS, path, required=True)
+        pred_col = _column(header, PREDICTED_COLUMNS, path, required=True)
+        who_col = _column(header, CLASSIFIER_COLUMNS, path, required=False)
+        groups: dict[str, tuple[list[int], list[list[int]]]] = {}
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) < len(header):
+                raise UsageError(f"{path}:{line}: {len(row)} fields, expected {len(header)} ({', '.join(header)})")
+            y = _index(classes, row[true_col], f"{path}:{line}: column {header[true_col]!r}")
+            members = [_index(classes, n, f"{path}:{line}: column {header[pred_col]!r}") for n in _split(row[pred_col])]
+            if not members:
+                raise UsageError(f"{path}:{line}: column {header[pred_col]!r}: empty set {row[pred_col]!r}; "
+                                 "expected a non-empty set such as \"h,b\"")
+            name = row[who_col].strip() if who_col is not None else "classifier"
+            truth, sets = groups.setdefault(name, ([], []))
+            truth.append(y)
+            sets.append(members)
+    if not groups:
+        raise UsageError(f"{path}: no predictions (a header and one row per prediction are expected)")
+    out = []
+    for name, (truth, sets) in groups.items():
+        masks = np.zeros((len(sets), len(classes)), dtype=bool)
+        for i, members in enumerate(sets):
+            masks[i, members] = True
+        out.append(_checked(Predictions(name, np.array(truth, dtype=np.int64), masks), path))
+    return out
+
+
+def _column(header: list[str], names: tuple[str, ...], path: str, required: bool) -> int | None:
+    for name in names:
+        if name in header:
+            return header.index(name)
+    if required:
+        raise UsageError(f"{path}: the header {header} has no column {' / '.join(names)}")
+    return None

@@ -1,0 +1,111 @@
+"""`verify decide SPEC` and `verify evaluate SPEC PREDICTIONS`: the verified spec, used unchanged.
+
+decide: `--p h=0.1,b=0.3,n=0.6` (the optimal set, ties, exact expected costs), `--p-file probs.csv|.npy` (one
+prediction per row, as CSV on standard output), or a credal set (`--intervals h=0:0.2,...` or `--vertex ...`
+repeated) with `--rule`. evaluate: scores per classifier, paired tests, and `--sweep r=0.1:2:20 [--plot FILE]`
+for the mean cost along a parameter. Exit status: 0 done, 2 an invalid spec, input file or option.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from verifier.cli import options
+from verifier.errors import SpecError, UsageError
+
+EXIT_OK, EXIT_INVALID = 0, 2
+
+
+def _decide_parser() -> options.Parser:
+    p = options.Parser(prog="verify decide", add_help=False,
+                       description="The optimal set to predict under the spec's extended matrix, for a precise "
+                                   "distribution, a batch of them, or a credal set.")
+    p.add_argument("spec", metavar="SPEC", nargs="?")
+    p.add_argument("--p", default=None, metavar="DIST", help="a distribution, e.g. h=0.1,b=0.3,n=0.6 (exact; "
+                   "classes left out have probability 0)")
+    p.add_argument("--p-file", default=None, metavar="FILE", help="one distribution per row: CSV with a header "
+                   "of class names, or an (N, K) .npy of floats")
+    p.add_argument("--intervals", default=None, metavar="BOUNDS", help="probability intervals, e.g. "
+                   "h=0:0.2,b=0.3:0.4,n=0.4:0.6")
+    p.add_argument("--vertex", action="append", default=None, metavar="DIST",
+                   help="a vertex of the credal set (repeat for each)")
+    p.add_argument("--rule", default="maximality", help="maximality, interval-dominance, e-admissibility or "
+                   "gamma-maximin (for --intervals / --vertex)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-h", "--help", action="store_true")
+    return p
+
+
+def _evaluate_parser() -> options.Parser:
+    p = options.Parser(prog="verify evaluate", add_help=False,
+                       description="Score set-valued classifiers under the spec: mean cost (Eq. 4) with a bootstrap "
+                                   "interval, determinacy, set size, accuracies, u65/u80, F-beta, and paired tests.")
+    p.add_argument("spec", metavar="SPEC", nargs="?")
+    p.add_argument("predictions", metavar="PREDICTIONS", nargs="?",
+                   help="CSV with columns true, predicted[, classifier], or boolean masks .npy with --truth")
+    p.add_argument("--truth", default=None, metavar="FILE", help="true classes for .npy masks (.npy of indices, or "
+                   "class names one per line)")
+    p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
+    p.add_argument("--level", type=float, default=0.95, help="bootstrap interval level (default 0.95)")
+    p.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
+    p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
+                   help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
+    p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (.svg or .png)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-h", "--help", action="store_true")
+    return p
+
+
+def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    parser = _decide_parser() if command == "decide" else _evaluate_parser()
+    args = None
+    try:
+        args = parser.parse_args(argv)
+        if args.help:
+            parser.print_help(file=stdout)
+            return EXIT_OK
+        if not args.spec:
+            raise UsageError(f"no spec given; usage: {parser.format_usage().strip()}")
+        from verifier import api
+
+        if command == "decide":
+            result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
+                                rule=args.rule, p_file=args.p_file)
+        else:
+            if not args.predictions:
+                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv")
+            fmt = _plot_format(args.plot, args.sweep)
+            result = api.evaluate(args.spec, predictions=args.predictions, truth=args.truth, f_beta=args.f_beta,
+                                  level=args.level, alpha=args.alpha, sweep_text=args.sweep)
+            if fmt:
+                from verifier.report.files import write_output
+
+                write_output(args.plot, result.picture(fmt), "--plot")
+                print(f"verify: wrote {args.plot}", file=stderr)
+    except UsageError as exc:
+        print(f"verify {command}: usage error: {exc}", file=stderr)
+        return EXIT_INVALID
+    except SpecError as exc:
+        print(str(exc.located(file=args.spec if args else None)), file=stderr)
+        return EXIT_INVALID
+    except Exception as exc:  # a bug of ours: say so plainly, never a traceback
+        print(f"verify {command}: internal error ({type(exc).__name__}: {exc}); this is a bug in verify, please "
+              "report it with the spec and the input.", file=stderr)
+        return EXIT_INVALID
+    if args.format == "json":
+        stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        stdout.write(result.text)
+    return EXIT_OK
+
+
+def _plot_format(path: str | None, sweep: str | None) -> str | None:
+    if path is None:
+        return None
+    if sweep is None:
+        raise UsageError("--plot draws the curves of --sweep; give --sweep NAME=FROM:TO:POINTS")
+    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if fmt not in ("svg", "png"):
+        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
+    return fmt
