@@ -52,13 +52,10 @@ def _parser() -> options.Parser:
 def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
-        if args.help:
-            parser.print_help(file=stdout)
+        args = options.subcommand_args(parser, argv, stdout, "verify design SPEC [--setting filtering|choice] [-o OUT]")
+        if args is None:
             return EXIT_OK
-        if not args.spec:
-            raise UsageError("no spec given; usage: verify design SPEC [--setting filtering|choice] [-o OUT]")
-        fmt = _plot_format(args.plot)
+        fmt = options.plot_format(args.plot)
         from verifier.api.design import design
 
         result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
@@ -105,15 +102,6 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.plot and result.ok:
         print(f"verify: wrote {args.plot}", file=stderr)
     return EXIT_OK if result.ok else EXIT_UNMET
-
-
-def _plot_format(path: str | None) -> str | None:
-    if path is None:
-        return None
-    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if fmt not in ("svg", "png"):
-        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
-    return fmt
 
 
 def _commented(result) -> str:

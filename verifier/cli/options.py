@@ -40,3 +40,24 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         raise UsageError(message)
+
+
+def subcommand_args(parser: "Parser", argv: list[str], stdout, usage: str):
+    """Parsed arguments of a subcommand taking a SPEC, or None when --help was printed (UsageError otherwise)."""
+    args = parser.parse_args(argv)
+    if args.help:
+        parser.print_help(file=stdout)
+        return None
+    if not args.spec:
+        raise UsageError(f"no spec given; usage: {usage}")
+    return args
+
+
+def plot_format(path: str | None) -> str | None:
+    """'svg' or 'png' from a --plot file name (None without one)."""
+    if path is None:
+        return None
+    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if fmt not in ("svg", "png"):
+        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
+    return fmt

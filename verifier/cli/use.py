@@ -61,12 +61,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     parser = _decide_parser() if command == "decide" else _evaluate_parser()
     args = None
     try:
-        args = parser.parse_args(argv)
-        if args.help:
-            parser.print_help(file=stdout)
+        args = options.subcommand_args(parser, argv, stdout, parser.format_usage().strip())
+        if args is None:
             return EXIT_OK
-        if not args.spec:
-            raise UsageError(f"no spec given; usage: {parser.format_usage().strip()}")
         from verifier import api
 
         if command == "decide":
@@ -101,11 +98,6 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
 
 
 def _plot_format(path: str | None, sweep: str | None) -> str | None:
-    if path is None:
-        return None
-    if sweep is None:
+    if path is not None and sweep is None:
         raise UsageError("--plot draws the curves of --sweep; give --sweep NAME=FROM:TO:POINTS")
-    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if fmt not in ("svg", "png"):
-        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
-    return fmt
+    return options.plot_format(path)

@@ -110,15 +110,19 @@ class Interval:
 def projection(conditions: list[z3.BoolRef], variable: z3.ArithRef, others: list[z3.ArithRef],
                timeout_ms: int) -> list[Interval] | None:
     """The exact set {v : ∃ others, conditions}, as disjoint sorted intervals; None if z3 gave up."""
-    goal = z3.Goal(ctx=variable.ctx)
-    body = z3.And(conditions)
-    goal.add(z3.Exists(others, body) if others else body)
-    tactic = z3.TryFor(z3.Then("qe", "simplify", ctx=variable.ctx), timeout_ms)
     try:
-        result = tactic(goal).as_expr()
-        return _intervals(result, variable)
+        return _intervals(eliminate(conditions, others, timeout_ms, variable.ctx), variable)
     except (z3.Z3Exception, ValueError):  # no answer in time, or a result not in this variable alone
         return None
+
+
+def eliminate(conditions: list[z3.BoolRef], others: list[z3.ArithRef], timeout_ms: int, ctx) -> z3.BoolRef:
+    """∃ others: conditions, as a quantifier-free condition on the remaining variables (z3's qe; raises
+    Z3Exception when it does not finish in time)."""
+    goal = z3.Goal(ctx=ctx)
+    body = z3.And(conditions)
+    goal.add(z3.Exists(others, body) if others else body)
+    return z3.TryFor(z3.Then("qe", "simplify", ctx=ctx), timeout_ms)(goal).as_expr()
 
 
 def _intervals(condition: z3.BoolRef, x: z3.ArithRef) -> list[Interval] | None:

@@ -16,6 +16,8 @@ from itertools import combinations
 
 import z3
 
+from verifier.engines.margins import eliminate
+
 Point = tuple[Fraction, Fraction]
 MAX_PIECES = 400  # a disjunctive form larger than this is not drawn (the ranges per cell still stand)
 
@@ -94,13 +96,8 @@ class Piece:
 def plane_condition(conditions: list[z3.BoolRef], x: z3.ArithRef, y: z3.ArithRef, others: list[z3.ArithRef],
                     timeout_ms: int) -> list[list[HalfPlane]] | None:
     """{(x, y) : ∃ others, conditions} as a disjunction of conjunctions of half-planes; None if not obtained."""
-    goal = z3.Goal(ctx=x.ctx)
-    body = z3.And(conditions)
-    goal.add(z3.Exists(others, body) if others else body)
-    tactic = z3.TryFor(z3.Then("qe", "simplify", ctx=x.ctx), timeout_ms)
     try:
-        result = tactic(goal).as_expr()
-        return _disjuncts(result, x, y, True)
+        return _disjuncts(eliminate(conditions, others, timeout_ms, x.ctx), x, y, True)
     except (z3.Z3Exception, ValueError, _TooLarge):
         return None
 

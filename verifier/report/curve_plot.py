@@ -4,16 +4,9 @@ nothing."""
 
 from __future__ import annotations
 
-import io
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from verifier.analysis.use.curves import Sweep  # noqa: E402
-
-plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9})
+from verifier.analysis.use.curves import Sweep
+from verifier.report.figures import figure_bytes, plt
 
 
 def curve_figure(sweep: Sweep, title: str, fmt: str) -> bytes:
@@ -27,10 +20,4 @@ def curve_figure(sweep: Sweep, title: str, fmt: str) -> bytes:
     ax.set_title(title, fontsize=9)
     ax.grid(True, lw=0.3, alpha=0.5)
     ax.legend(fontsize=7, frameon=False)
-    buffer = io.BytesIO()
-    if fmt == "svg":
-        fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    else:
-        fig.savefig(buffer, format="png", dpi=150, metadata={"Software": None}, bbox_inches="tight")
-    plt.close(fig)
-    return buffer.getvalue()
+    return figure_bytes(fig, fmt)

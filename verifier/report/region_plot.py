@@ -8,18 +8,12 @@ star. Finite vertices are labelled with their exact coordinates.
 
 from __future__ import annotations
 
-import io
 from fractions import Fraction
 
-import matplotlib
+from verifier.analysis.design.region import Region
+from verifier.engines.plane import Point
+from verifier.report.figures import figure_bytes, plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from verifier.analysis.design.region import Region  # noqa: E402
-from verifier.engines.plane import Point  # noqa: E402
-
-plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9})
 FILL, EDGE = "#4c78a8", "#1d3557"
 MAX_LABELS = 8  # vertex labels per panel; more would cover the picture
 
@@ -38,13 +32,7 @@ def figure(regions: list[Region], title: str, fmt: str) -> bytes:
     caption = title + ("\nEdges along the frame: the region goes on beyond the picture." if goes_on else "")
     fig.suptitle(caption, fontsize=9)
     fig.tight_layout()
-    buffer = io.BytesIO()
-    if fmt == "svg":
-        fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    else:
-        fig.savefig(buffer, format="png", dpi=150, metadata={"Software": None}, bbox_inches="tight")
-    plt.close(fig)
-    return buffer.getvalue()
+    return figure_bytes(fig, fmt)
 
 
 def _f(p: Point) -> tuple[float, float]:
