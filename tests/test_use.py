@@ -261,3 +261,35 @@ def test_bad_arrays_are_usage_errors(tmp_path):
     bad_rows.write_text("h,b,n\n0.5,0.5,0.5\n")
     code, _, err = _run("decide", OBSTACLE, "--p-file", str(bad_rows))
     assert code == 2 and "p.csv:2: the row sums to 1.5" in err
+
+
+def test_figure_8_f1_lies_between_u65_and_u80_for_every_set_size():
+    from verifier.analysis.use.evaluate import f_beta, u65, u80
+
+    for k in range(1, 40):
+        assert u65(k, True) <= f_beta(k, True, F(1)) <= u80(k, True)
+        assert f_beta(k, True, F(2)) >= f_beta(k, True, F(1))  # F2 rewards indeterminacy more
+
+
+class _Frame:  # the little of a pandas DataFrame that evaluate uses, so the test needs no pandas
+    def __init__(self, **columns):
+        self.columns = list(columns)
+        self._data = {k: np.array(v, dtype=object) for k, v in columns.items()}
+
+    def __getitem__(self, key):
+        return _Column(self._data[key])
+
+
+class _Column:
+    def __init__(self, values):
+        self.values = values
+
+    def to_numpy(self):
+        return self.values
+
+
+def test_evaluate_takes_a_data_frame_with_the_csv_columns():
+    frame = _Frame(true=["h", "b", "n", "h"], predicted=[{"h"}, "h,b", ["n"], "{b,n}"], Classifier=["A", "A", "B", "B"])
+    result = verifier.evaluate(OBSTACLE, frame)
+    assert [s.name for s in result.scores] == ["A", "B"]
+    assert [s.n for s in result.scores] == [2, 2]

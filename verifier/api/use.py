@@ -16,7 +16,7 @@ from verifier.analysis.use import credal as credal_rules
 from verifier.analysis.use.batch import decide_batch
 from verifier.analysis.use.compare import friedman_nemenyi, wilcoxon_pairs
 from verifier.analysis.use.curves import Sweep, parse_sweep, sweep
-from verifier.analysis.use.data import Predictions, from_arrays, read_predictions
+from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_predictions
 from verifier.analysis.use.decide import decide as decide_precise
 from verifier.analysis.use.distribution import checked, distribution, exact_number, intervals, read_distributions
 from verifier.analysis.use.evaluate import Scores, score
@@ -112,10 +112,13 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
 def evaluate(source: Source, y_true=None, sets=None, *, predictions: str | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
              sweep_text: str | None = None) -> UseReport:
-    """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), or a `predictions`
-    file (CSV, or `.npy` masks with `truth`). `sweep_text` 'r=0.1:2:20' sweeps a symbolic parameter instead."""
+    """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
+    `y_true` alone (columns as in the CSV: true, predicted, optionally classifier), or a `predictions` file
+    (CSV, or `.npy` masks with `truth`). `sweep_text` 'r=0.1:2:20' sweeps a symbolic parameter instead."""
     spec = load(source)
     classes = tuple(spec.classes)
+    if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
+        predictions = frame_predictions(classes, y_true)
     if predictions is None:
         if y_true is None or sets is None:
             raise UsageError("give y_true and sets, or a predictions file")

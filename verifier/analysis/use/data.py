@@ -49,6 +49,22 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
     return _checked(Predictions(name, truth, masks), "sets")
 
 
+def frame_predictions(classes: tuple[str, ...], frame) -> list[Predictions]:
+    """From a data frame (anything with `columns` and column access, such as pandas) with the CSV's columns."""
+    header = [str(c).strip().lower() for c in frame.columns]
+    original = list(frame.columns)
+    true_col = _column(header, TRUE_COLUMNS, "data frame", required=True)
+    pred_col = _column(header, PREDICTED_COLUMNS, "data frame", required=True)
+    who_col = _column(header, CLASSIFIER_COLUMNS, "data frame", required=False)
+    truth, sets = _listed(frame[original[true_col]]), _listed(frame[original[pred_col]])
+    who = _listed(frame[original[who_col]]) if who_col is not None else ["classifier"] * len(truth)
+    out = []
+    for name in dict.fromkeys(str(w) for w in who):
+        rows = [i for i, w in enumerate(who) if str(w) == name]
+        out.append(from_arrays(classes, [truth[i] for i in rows], [sets[i] for i in rows], name))
+    return out
+
+
 def _listed(values) -> list:
     if hasattr(values, "to_numpy"):  # pandas, without importing it
         values = values.to_numpy()
