@@ -260,7 +260,7 @@ def test_bad_arrays_are_usage_errors(tmp_path):
     bad_rows = tmp_path / "p.csv"
     bad_rows.write_text("h,b,n\n0.5,0.5,0.5\n")
     code, _, err = _run("decide", OBSTACLE, "--p-file", str(bad_rows))
-    assert code == 2 and "p.csv:2: the row sums to 1.5" in err
+    assert code == 2 and "p.csv:2: the row sums to 3/2" in err
 
 
 def test_figure_8_f1_lies_between_u65_and_u80_for_every_set_size():
@@ -289,7 +289,64 @@ class _Column:
 
 
 def test_evaluate_takes_a_data_frame_with_the_csv_columns():
-    frame = _Frame(true=["h", "b", "n", "h"], predicted=[{"h"}, "h,b", ["n"], "{b,n}"], Classifier=["A", "A", "B", "B"])
+    frame = _Frame(true=["h", "b", "h", "b"], predicted=[{"h"}, "h,b", ["n"], "{b,n}"], Classifier=["A", "A", "B", "B"])
     result = verifier.evaluate(OBSTACLE, frame)
     assert [s.name for s in result.scores] == ["A", "B"]
     assert [s.n for s in result.scores] == [2, 2]
+
+
+WEIRD_8 = """name: every class alike, a set dearer for its own members (a_k > b_k)
+classes: 8
+cost: "0 if yhat == y else 1"
+set_cost: "(len(Y) / 4 if y in Y else 1 - len(Y) / 10) if len(Y) > 1 else (0 if y in Y else 1)"
+"""
+
+
+def test_batch_and_single_decisions_resolve_ties_to_the_same_set(tmp_path):
+    spec = tmp_path / "weird.yaml"
+    spec.write_text(WEIRD_8)
+    probs = tmp_path / "p.csv"
+    probs.write_text(",".join(str(i) for i in range(1, 9)) + "\n" + ",".join(["0.125"] * 8) + "\n")
+    single = verifier.decide(str(spec), ",".join(f"{i}=0.125" for i in range(1, 9)))
+    many = verifier.decide(str(spec), p_file=str(probs))
+    assert many.record["route"] == "symmetric" and many.prediction == [single.prediction]
+    assert many.record["optimal_counts"] == [len(single.record["optimal"])]
+
+
+def test_wilcoxon_names_the_side_the_signed_ranks_favour(tmp_path):
+    spec = tmp_path / "two.yaml"
+    spec.write_text('name: two\nclasses: [a, b]\ncost: "0 if yhat == y else 100"\n'
+                    'set_cost: "(0 if y in Y else 100) if len(Y) == 1 else (1 if y in Y else 100)"\n')
+    rows = ["true,predicted,classifier"]
+    for i in range(20):  # B is a little cheaper on 20 instances, A far cheaper on one
+        rows += [f'a,"a,b",A', "a,a,B"]
+    rows += ["a,a,A", "a,b,B"]
+    path = tmp_path / "pred.csv"
+    path.write_text("\n".join(rows) + "\n")
+    record = verifier.evaluate(str(spec), predictions=str(path)).record
+    (pair,) = record["comparison"]["wilcoxon"]
+    scores = {s["classifier"]: float(F(s["mean_cost"])) for s in record["scores"]}
+    assert scores["A"] < scores["B"]  # the means say A ...
+    assert pair["better"] == "B"  # ... the signed ranks say B
+
+
+def test_paired_tests_need_the_same_instances():
+    with pytest.raises(verifier.UsageError, match="different true classes at instance 0"):
+        verifier.evaluate(OBSTACLE, _Frame(true=["h", "b", "b", "h"], predicted=["h", "h", "h", "h"],
+                                           classifier=["A", "A", "B", "B"]))
+
+
+def test_identical_classifiers_give_no_friedman_and_valid_json():
+    frame = _Frame(true=["h", "b"] * 3, predicted=["h", "b"] * 3, classifier=["A", "A", "B", "B", "C", "C"])
+    record = verifier.evaluate(OBSTACLE, frame).record
+    assert "friedman" not in record["comparison"]
+    json.dumps(record, allow_nan=False)
+
+
+def test_integer_masks_are_masks_and_long_doubles_are_refused(tmp_path):
+    result = verifier.evaluate(OBSTACLE, np.array([0, 1]), np.array([[1, 0, 0], [0, 1, 1]]))
+    assert result.record["scores"][0]["mean_cost"] == str(F(1, 2) * (0 + F(str(build(load(OBSTACLE)).cost(
+        frozenset((1, 2)), 1)))))
+    np.save(tmp_path / "p.npy", np.array([[0.5, 0.5, 0.0]], dtype=np.longdouble))
+    code, _, err = _run("decide", OBSTACLE, "--p-file", str(tmp_path / "p.npy"))
+    assert code == 2 and "expected float64" in err

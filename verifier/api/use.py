@@ -63,20 +63,23 @@ def _unfixed(spec, symbolic: list[str], what: str) -> SpecError:
                      expected="a value for each parameter ({value: ...}), or verify evaluate --sweep for one")
 
 
-def _as_p(p, classes) -> list[Fraction]:
+def _as_p(p, classes, where: str = "p") -> list[Fraction]:
     if isinstance(p, str):
-        return distribution(p, classes)
+        return distribution(p, classes, where)
     if isinstance(p, dict):
         unknown = [k for k in p if k not in classes]
         if unknown:
-            raise UsageError(f"p: unknown class {unknown[0]!r}; the spec's classes are {', '.join(classes)}")
+            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {', '.join(classes)}")
         values = [p.get(c, 0) for c in classes]
     else:
-        values = list(p)
+        try:
+            values = list(p)
+        except TypeError:
+            raise UsageError(f"{where}: {p!r} is not a distribution (text, a dict or a list)") from None
         if len(values) != len(classes):
-            raise UsageError(f"p: {len(values)} probabilities for {len(classes)} classes")
-    exact = [v if isinstance(v, Fraction) else exact_number(str(v), "p") for v in values]
-    return checked(exact, classes, "p")
+            raise UsageError(f"{where}: {len(values)} probabilities for {len(classes)} classes")
+    exact = [v if isinstance(v, Fraction) else exact_number(str(v), where) for v in values]
+    return checked(exact, classes, where)
 
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
@@ -102,7 +105,9 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
     if intervals_text is not None:
         credal = credal_rules.CredalSet(len(classes), bounds=intervals(intervals_text, classes))
     else:
-        points = [_as_p(v, classes) for v in vertices]
+        if not vertices:
+            raise UsageError("--vertex: a credal set needs at least one vertex")
+        points = [_as_p(v, classes, f"--vertex {i + 1}") for i, v in enumerate(vertices)]
         credal = credal_rules.CredalSet(len(classes), vertices=points)
     d = credal_rules.decide_credal(scheme, credal, rule)
     record = words.credal_json(scheme, credal, d)
@@ -130,7 +135,8 @@ def evaluate(source: Source, y_true=None, sets=None, *, predictions: str | list[
     betas = [exact_number(str(b), "--f-beta") for b in f_beta]
     if any(b <= 0 for b in betas):
         raise UsageError("--f-beta: beta must be positive")
-    if not 0 < level < 1 or not 0 < alpha < 1:
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (level, alpha)) or \
+            not 0 < level < 1 or not 0 < alpha < 1:
         raise UsageError("--level and --alpha must lie strictly between 0 and 1")
     if sweep_text is not None:
         return _swept(spec, found, sweep_text)

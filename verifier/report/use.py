@@ -132,6 +132,7 @@ def scores_text(scores: list[Scores]) -> list[str]:
 
 
 def comparison_json(pairs: list[PairTest], friedman: Friedman | None, alpha: float) -> dict:
+    """Every float is finite here (NaN is not JSON): undefined tests are left out or given as null."""
     out = {"alpha": alpha, "wilcoxon": [{"a": p.a, "b": p.b, "statistic": p.statistic, "p_value": p.p_value,
                                          "better": p.better, "note": p.note} for p in pairs]}
     if friedman is not None:
@@ -153,8 +154,8 @@ def comparison_text(pairs: list[PairTest], friedman: Friedman | None, alpha: flo
         ranks = ", ".join(f"{name} {rank:.3f}" for name, rank in sorted(friedman.ranks.items(), key=lambda t: t[1]))
         lines.append(f"Friedman: p = {friedman.p_value:.4g}; average ranks (1 = cheapest): {ranks}; Nemenyi "
                      f"critical difference {friedman.critical_difference:.4f}")
-        lines.append("  ranks differ significantly: " + ("; ".join(f"{a} vs {b}" for a, b in friedman.different)
-                                                          or "no pair"))
+        lines.append("  ranks differ significantly (Nemenyi, after a significant Friedman test): " +
+                     ("; ".join(f"{a} vs {b}" for a, b in friedman.different) or "no pair"))
     return lines
 
 

@@ -85,10 +85,13 @@ def decide_batch(scheme: Scheme, rows: list[list[Fraction]]) -> BatchDecision:
 def _symmetric(K: int, rows: list[list[Fraction]], a: list[Fraction], b: list[Fraction]) -> BatchDecision:
     predictions, counts = [], []
     for p in rows:
-        order = sorted(range(K), key=lambda y: (-p[y], y))  # likeliest first, class order among equals
+        # likeliest (or least likely) first, and the lower class index among equals, so that a tie resolves
+        # to the same set `decide` reports: the smallest optimum, then the first in class order
+        order = sorted(range(K), key=lambda y: (-p[y], y))
+        rising = sorted(range(K), key=lambda y: (p[y], y))
         best, chosen, count = None, None, 0
         for k in range(1, K + 1):
-            top = order[:k] if a[k] <= b[k] else order[K - k:]
+            top = order[:k] if a[k] <= b[k] else rising[:k]
             mass = sum((p[y] for y in top), Fraction(0))
             value = b[k] + (a[k] - b[k]) * mass
             ways = _ways(p, order, k, a[k] <= b[k]) if a[k] != b[k] else comb(K, k)

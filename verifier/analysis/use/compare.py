@@ -40,6 +40,11 @@ def _paired(scores: list[Scores]) -> None:
     if len(sizes) > 1:
         raise UsageError("the classifiers were not scored on the same instances (" +
                          ", ".join(f"{s.name}: {s.n}" for s in scores) + "); paired tests need equal lengths")
+    for s in scores[1:]:
+        if s.truth is not None and scores[0].truth is not None and not np.array_equal(s.truth, scores[0].truth):
+            i = int(np.flatnonzero(s.truth != scores[0].truth)[0])
+            raise UsageError(f"{scores[0].name} and {s.name} have different true classes at instance {i}; paired "
+                             "tests need the same instances in the same order")
 
 
 def wilcoxon_pairs(scores: list[Scores], alpha: float = 0.05) -> list[PairTest]:
@@ -52,7 +57,10 @@ def wilcoxon_pairs(scores: list[Scores], alpha: float = 0.05) -> list[PairTest]:
             continue
         result = stats.wilcoxon(a.costs, b.costs, zero_method="wilcox")
         p = float(result.pvalue)
-        better = (a.name if a.mean_cost_float < b.mean_cost_float else b.name) if p < alpha else None
+        nonzero = d[d != 0]  # the direction the signed ranks lean: W- > W+ means a costs less
+        ranks = stats.rankdata(np.abs(nonzero))
+        lower = a.name if ranks[nonzero < 0].sum() > ranks[nonzero > 0].sum() else b.name
+        better = lower if p < alpha else None
         out.append(PairTest(a.name, b.name, float(result.statistic), p, better))
     return out
 
@@ -62,11 +70,18 @@ def friedman_nemenyi(scores: list[Scores], alpha: float = 0.05) -> Friedman | No
         return None
     _paired(scores)
     table = np.stack([s.costs for s in scores], axis=1)  # instances x classifiers
-    result = stats.friedmanchisquare(*table.T)
+    if np.all(table == table[:, :1]):
+        return None  # every instance ties every classifier: there is no ranking to test
+    with np.errstate(all="ignore"):
+        result = stats.friedmanchisquare(*table.T)
+    if not np.isfinite(result.pvalue):
+        return None
     ranks = stats.rankdata(table, axis=1).mean(axis=0)
     k, n = table.shape[1], table.shape[0]
     q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
     cd = float(q * math.sqrt(k * (k + 1) / (6 * n)))
     names = [s.name for s in scores]
-    different = [(names[i], names[j]) for i, j in combinations(range(k), 2) if abs(ranks[i] - ranks[j]) > cd]
+    significant = result.pvalue < alpha  # Nemenyi's post-hoc pairs only after a significant Friedman test
+    different = [(names[i], names[j]) for i, j in combinations(range(k), 2)
+                 if significant and abs(ranks[i] - ranks[j]) > cd]
     return Friedman(float(result.statistic), float(result.pvalue), dict(zip(names, map(float, ranks))), cd, different)

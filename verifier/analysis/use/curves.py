@@ -45,7 +45,7 @@ def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
         raise UsageError(f"--sweep: {name.strip()!r} is not a symbolic parameter of the spec "
                          f"({', '.join(parameters) or 'it has none'})")
     low, high = exact_number(parts[0], "--sweep FROM"), exact_number(parts[1], "--sweep TO")
-    if not parts[2].strip().isdigit() or not 2 <= int(parts[2]) <= MAX_POINTS or low >= high:
+    if not (parts[2].strip().isascii() and parts[2].strip().isdigit()) or not 2 <= int(parts[2]) <= MAX_POINTS or low >= high:
         raise UsageError(f"--sweep {text!r}: FROM < TO and 2 to {MAX_POINTS} points are expected")
     count = int(parts[2])
     return name.strip(), [low + (high - low) * i / (count - 1) for i in range(count)]

@@ -35,9 +35,16 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
     """From Python data: class names or indices, and sets as iterables of names/indices or boolean rows."""
     K = len(classes)
     truth = np.array([_index(classes, y, f"y_true[{i}]") for i, y in enumerate(_listed(y_true))], dtype=np.int64)
+    if isinstance(sets, np.ndarray) and sets.ndim == 2:  # a 2-D array is a mask, never rows of indices
+        if sets.shape[1] != K or not (sets.dtype == bool or np.isin(sets, (0, 1)).all()):
+            raise UsageError(f"sets: a 2-D array is read as a boolean mask of shape (N, {K}) with 0/1 entries; "
+                             f"got {sets.dtype} {sets.shape}")
+        return _checked(Predictions(name, truth, sets.astype(bool)), "sets")
     rows = _listed(sets)
     masks = np.zeros((len(rows), K), dtype=bool)
     for i, s in enumerate(rows):
+        if s is None or isinstance(s, (int, float, np.number)):
+            raise UsageError(f"sets[{i}]: {s!r} is not a set; write a list of classes, \"h,b\" or a boolean mask")
         s = np.asarray(s) if not isinstance(s, (set, frozenset, str)) else s
         if isinstance(s, np.ndarray) and s.dtype == bool:
             if s.shape != (K,):
@@ -129,7 +136,7 @@ def _from_npy(path: str, classes, truth: np.ndarray) -> list[Predictions]:
         raise UsageError(f"{path}: dtype {masks.dtype}, expected a boolean mask")
     if masks.ndim == 2:
         masks = masks[None]
-    if masks.ndim != 3 or masks.shape[2] != len(classes):
+    if masks.ndim != 3 or masks.shape[2] != len(classes) or masks.shape[0] == 0:
         raise UsageError(f"{path}: shape {masks.shape}, expected (N, {len(classes)}) or (C, N, {len(classes)})")
     return [_checked(Predictions(f"classifier {c + 1}" if len(masks) > 1 else "classifier", truth, m), path)
             for c, m in enumerate(masks)]
@@ -150,34 +157,41 @@ def _truth(path: str, classes) -> np.ndarray:
             raise UsageError(f"--truth {path}: index {int(values[bad[0]])} at position {int(bad[0])} is not a "
                              f"class (0..{len(classes) - 1})")
         return values.astype(np.int64)
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
         names = [line.strip() for line in handle if line.strip()]
     return np.array([_index(classes, n, f"--truth {path}:{i + 1}") for i, n in enumerate(names)], dtype=np.int64)
 
 
 def _from_csv(path: str, classes) -> list[Predictions]:
-    with open(path, newline="", encoding="utf-8", errors="replace") as handle:
-        reader = csv.reader(handle)
-        header = [h.strip().lower() for h in next(reader, [])]
-        true_col = _column(header, TRUE_COLUMNS, path, required=True)
-        pred_col = _column(header, PREDICTED_COLUMNS, path, required=True)
-        who_col = _column(header, CLASSIFIER_COLUMNS, path, required=False)
-        groups: dict[str, tuple[list[int], list[list[int]]]] = {}
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) < len(header):
-                raise UsageError(f"{path}:{line}: {len(row)} fields, expected {len(header)} ({', '.join(header)})")
-            y = _index(classes, row[true_col], f"{path}:{line}: column {header[true_col]!r}")
-            members = [_index(classes, n, f"{path}:{line}: column {header[pred_col]!r}") for n in _split(row[pred_col])]
-            if not members:
-                raise UsageError(f"{path}:{line}: column {header[pred_col]!r}: empty set {row[pred_col]!r}; "
-                                 "expected a non-empty set such as \"h,b\"")
-            name = row[who_col].strip() if who_col is not None else "classifier"
-            truth, sets = groups.setdefault(name, ([], []))
-            truth.append(y)
-            sets.append(members)
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
+        reader = csv.reader(handle, strict=True)
+        try:
+            return _csv_rows(reader, path, classes)
+        except csv.Error as exc:
+            raise UsageError(f"{path}:{reader.line_num}: not valid CSV ({exc})") from None
+
+
+def _csv_rows(reader, path: str, classes) -> list[Predictions]:
+    header = [h.strip().lower() for h in next(reader, [])]
+    true_col = _column(header, TRUE_COLUMNS, path, required=True)
+    pred_col = _column(header, PREDICTED_COLUMNS, path, required=True)
+    who_col = _column(header, CLASSIFIER_COLUMNS, path, required=False)
+    groups: dict[str, tuple[list[int], list[list[int]]]] = {}
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) < len(header):
+            raise UsageError(f"{path}:{line}: {len(row)} fields, expected {len(header)} ({', '.join(header)})")
+        y = _index(classes, row[true_col], f"{path}:{line}: column {header[true_col]!r}")
+        members = [_index(classes, n, f"{path}:{line}: column {header[pred_col]!r}") for n in _split(row[pred_col])]
+        if not members:
+            raise UsageError(f"{path}:{line}: column {header[pred_col]!r}: empty set {row[pred_col]!r}; "
+                             "expected a non-empty set such as \"h,b\"")
+        name = row[who_col].strip() if who_col is not None else "classifier"
+        truth, sets = groups.setdefault(name, ([], []))
+        truth.append(y)
+        sets.append(members)
     if not groups:
         raise UsageError(f"{path}: no predictions (a header and one row per prediction are expected)")
     out = []

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from verifier.errors import UsageError
 
-_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?$|^[+-]?\d+/[1-9]\d*$")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?$|^[+-]?\d+/[1-9]\d*$")
 
 
 def exact_number(text: str, where: str) -> Fraction:
@@ -57,7 +57,7 @@ def checked(p: list[Fraction], classes: tuple[str, ...], where: str) -> list[Fra
         raise UsageError(f"{where}: negative probability for {', '.join(negative)}")
     total = sum(p, Fraction(0))
     if total != 1:
-        raise UsageError(f"{where}: the probabilities sum to {total}, not 1 (exactly)")
+        raise UsageError(f"{where}: the probabilities sum to {_short(total)}, not 1 (exactly)")
     return p
 
 
@@ -78,59 +78,77 @@ def intervals(text: str, classes: tuple[str, ...]) -> list[tuple[Fraction, Fract
 
 
 ROW_TOLERANCE = Fraction(1, 10**6)
+MAX_BYTES = 1 << 30
+
+
+def _short(x: Fraction) -> str:
+    return str(x) if len(str(x)) <= 40 else f"{float(x):.6g}" if abs(x) < 10**300 else "more than 1e300"
 
 
 def read_distributions(path: str, classes: tuple[str, ...]) -> tuple[list[list[Fraction]], int]:
-    """Rows of a CSV (a header naming every class; exact decimals) or an (N, K) `.npy` of floats (each float
-    is read as the exact binary rational it is). A row must sum to 1 within 1e-6; it is then divided by its
-    exact sum, so that every decision is about an exact distribution. Returns (rows, rows rescaled)."""
+    """Rows of a CSV (a header naming every class; exact decimals) or an (N, K) `.npy` of float64 (or float32)
+    values, each read as the exact binary rational it is. A row must sum to 1 within 1e-6; it is then divided
+    by its exact sum, so that every decision is about an exact distribution. Returns (rows, rows rescaled)."""
     import csv
     import os
 
-    import numpy as np
-
     if not os.path.isfile(path):
         raise UsageError(f"--p-file {path!r}: not a regular file")
-    rows: list[list[Fraction]] = []
+    if os.path.getsize(path) > MAX_BYTES:
+        raise UsageError(f"--p-file {path!r}: larger than 1 GiB; split it")
     if path.endswith(".npy"):
-        try:
-            array = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            raise UsageError(f"--p-file {path}: not a readable .npy array without pickles ({exc})") from None
-        if array.ndim != 2 or array.shape[1] != len(classes) or not np.issubdtype(array.dtype, np.floating):
-            raise UsageError(f"--p-file {path}: {array.dtype} of shape {array.shape}, expected floats of shape "
-                             f"(N, {len(classes)})")
-        if not np.all(np.isfinite(array)):
-            raise UsageError(f"--p-file {path}: row {int(np.flatnonzero(~np.isfinite(array).all(axis=1))[0])} "
-                             "holds nan or inf")
-        rows = [[Fraction(float(x)) for x in row] for row in array]
-        where = [f"--p-file {path}: row {i}" for i in range(len(rows))]
+        rows, where = _npy_distributions(path, classes)
     else:
-        with open(path, newline="", encoding="utf-8", errors="replace") as handle:
-            reader = csv.reader(handle)
-            header = [h.strip() for h in next(reader, [])]
-            missing = [c for c in classes if c not in header]
-            if missing:
-                raise UsageError(f"--p-file {path}: the header {header} lacks the class column(s) {', '.join(missing)}")
-            columns = [header.index(c) for c in classes]
-            where = []
-            for row in reader:
-                if not any(cell.strip() for cell in row):
-                    continue
-                line = reader.line_num
-                if len(row) < len(header):
-                    raise UsageError(f"--p-file {path}:{line}: {len(row)} fields, expected {len(header)}")
-                rows.append([exact_number(row[j], f"--p-file {path}:{line}: column {header[j]!r}") for j in columns])
-                where.append(f"--p-file {path}:{line}")
+        with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
+            reader = csv.reader(handle, strict=True)
+            try:
+                rows, where = _csv_distributions(reader, path, classes)
+            except csv.Error as exc:
+                raise UsageError(f"--p-file {path}:{reader.line_num}: not valid CSV ({exc})") from None
     if not rows:
         raise UsageError(f"--p-file {path}: no rows")
     rescaled = 0
     for i, p in enumerate(rows):
         total = sum(p, Fraction(0))
         if any(x < 0 for x in p) or abs(total - 1) > ROW_TOLERANCE:
-            raise UsageError(f"{where[i]}: {'a negative probability' if any(x < 0 for x in p) else f'the row sums to {float(total)!r}'}"
-                             "; expected non-negative probabilities summing to 1 (within 1e-6)")
+            problem = "a negative probability" if any(x < 0 for x in p) else f"the row sums to {_short(total)}"
+            raise UsageError(f"{where[i]}: {problem}; expected non-negative probabilities summing to 1 (within 1e-6)")
         if total != 1:
             rows[i] = [x / total for x in p]
             rescaled += 1
     return rows, rescaled
+
+
+def _npy_distributions(path: str, classes) -> tuple[list[list[Fraction]], list[str]]:
+    import numpy as np
+
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise UsageError(f"--p-file {path}: not a readable .npy array without pickles ({exc})") from None
+    if array.ndim != 2 or array.shape[1] != len(classes) or array.dtype not in (np.float64, np.float32, np.float16):
+        raise UsageError(f"--p-file {path}: {array.dtype} of shape {array.shape}, expected float64 (or float32) "
+                         f"of shape (N, {len(classes)})")
+    if not np.all(np.isfinite(array)):
+        raise UsageError(f"--p-file {path}: row {int(np.flatnonzero(~np.isfinite(array).all(axis=1))[0])} "
+                         "holds nan or inf")
+    rows = [[Fraction(float(x)) for x in row] for row in array]  # float64 and narrower convert exactly
+    return rows, [f"--p-file {path}: row {i}" for i in range(len(rows))]
+
+
+def _csv_distributions(reader, path: str, classes) -> tuple[list[list[Fraction]], list[str]]:
+    header = [h.strip() for h in next(reader, [])]
+    missing = [c for c in classes if c not in header]
+    if missing:
+        raise UsageError(f"--p-file {path}: the header {header} lacks the class column(s) {', '.join(missing)}")
+    columns = [header.index(c) for c in classes]
+    rows, where = [], []
+    for row in reader:
+        if not any(cell.strip() for cell in row):
+            continue
+        line = reader.line_num
+        if len(row) < len(header):
+            raise UsageError(f"--p-file {path}:{line}: {len(row)} fields, expected {len(header)}")
+        rows.append([exact_number(row[j], f"--p-file {path}:{line}: column {header[j]!r}") for j in columns])
+        where.append(f"--p-file {path}:{line}")
+    return rows, where

@@ -41,6 +41,7 @@ class Scores:
     u80: Fraction
     f_beta: dict[str, Fraction] = field(default_factory=dict)
     costs: np.ndarray | None = None  # per-instance costs (floats, for the paired tests)
+    truth: np.ndarray | None = None  # the true classes, so that paired tests can check the instances match
 
 
 def u65(k: int, hit: bool) -> Fraction:
@@ -95,15 +96,16 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
         Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
         Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),
         mean_of(u65), mean_of(u80),
-        {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance)
+        {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance, pred.truth)
 
 
 def _bootstrap(values: np.ndarray, level: float) -> tuple[float, float]:
     rng = np.random.default_rng(SEED)
     n = len(values)
     means = np.empty(BOOTSTRAP)
-    for start in range(0, BOOTSTRAP, 100):  # blocks keep memory at 100·N indices
-        idx = rng.integers(0, n, size=(min(100, BOOTSTRAP - start), n))
+    block = max(1, min(100, 4_000_000 // n))  # at most about 4 million indices (32 MB) at a time
+    for start in range(0, BOOTSTRAP, block):
+        idx = rng.integers(0, n, size=(min(block, BOOTSTRAP - start), n))
         means[start:start + len(idx)] = values[idx].mean(axis=1)
     tail = (1 - level) / 2
     return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
