@@ -76,7 +76,8 @@ def region_lines(c: Completion) -> list[str]:
     for r in c.regions:
         pair = f"({r.x.label}, {r.y.label})"
         if not r.exact:
-            lines += ["", f"Region of {pair}: not computed (z3 gave no answer in time, or too many pieces)."]
+            lines += ["", f"Region of {pair}: not computed (z3 gave no answer in time, or the region has too many "
+                      "pieces to draw); raise --timeout, or fix more cells. The ranges above still hold."]
             continue
         count = len(r.pieces)
         size = "one convex piece" if count == 1 else f"{count} convex pieces (they may overlap)"

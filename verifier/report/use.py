@@ -30,12 +30,16 @@ def decision_json(scheme: Scheme, d: Decision) -> dict:
 
 
 def decision_text(scheme: Scheme, d: Decision) -> str:
-    lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.label(d.prediction)}"]
+    if d.undecided:  # optimal among the sets whose difference was decided; say so, never claim more
+        lines = [f"Best prediction for p = {_p(scheme, d.p)} among the sets compared exactly: "
+                 f"{scheme.label(d.prediction)}"]
+    else:
+        lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.label(d.prediction)}"]
     if len(d.optimal) > 1:
         lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.label(m) for m in d.optimal))
     if d.undecided:
-        lines.append("Not decided against the optimum (irrational costs no method separated): " +
-                     ", ".join(scheme.label(m) for m in d.undecided))
+        lines.append("Not decided against it (irrational costs no certified method separated; one of them may be "
+                     "cheaper or tie): " + ", ".join(scheme.label(m) for m in d.undecided))
     lines.append("Expected costs of the best candidates (exact):")
     width = max(len(scheme.label(m)) for m, _ in d.expected)
     for m, v in d.expected:
@@ -52,6 +56,7 @@ def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
     out["dominances"] = [{"better": scheme.classes[c.better], "worse": scheme.classes[c.worse], "value": str(c.value),
                           "at": None if c.at is None else [str(x) for x in c.at]} for c in d.dominances]
     out["e_admissible_at"] = {scheme.classes[i]: [str(x) for x in p] for i, p in d.witnesses.items()}
+    out["undecided"] = [scheme.classes[i] for i in d.undecided]
     out["expected_costs"] = {scheme.label(m): {"lower": str(lo), "upper": str(hi)} for m, (lo, hi) in d.bounds.items()}
     if d.rule == "gamma-maximin":
         out["ties"] = [names(scheme, m) for m in d.ties]
@@ -75,7 +80,12 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     elif d.rule == "e-admissibility":
         for i, p in d.witnesses.items():
             lines.append(f"  {scheme.classes[i]} is optimal at {_p(scheme, p)} (re-checked exactly)")
+        for i in d.undecided:
+            lines.append(f"  {scheme.classes[i]}: z3 gave no answer, so it is left out without being ruled out")
     else:
+        if len(d.ties) > 1:
+            lines.append("  Tied at the least upper expected cost: " + ", ".join(scheme.label(m) for m in d.ties) +
+                         f"; {scheme.label(d.ties[0])} is reported")
         lines.append("  Upper expected cost of each set (the least is chosen):")
         for m, (lo, hi) in sorted(d.bounds.items(), key=lambda t: t[1][1]):
             lines.append(f"    {scheme.label(m)}  [{lo}, {hi}]")
@@ -92,9 +102,10 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int) -> dict:
 
 
 def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
-    lines = ["row,prediction,tied_optima"]
+    lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
+    undecided = set(b.undecided)
     for i, (m, count) in enumerate(zip(b.predictions, b.optimal_counts)):
-        lines.append(f'{i},"{",".join(names(scheme, m))}",{count}')
+        lines.append(f'{i},"{",".join(names(scheme, m))}",{count},{int(i in undecided)}')
     return "\n".join(lines) + "\n"
 
 
@@ -150,6 +161,8 @@ def comparison_text(pairs: list[PairTest], friedman: Friedman | None, alpha: flo
         else:
             verdict = f"{p.better} costs less (significant)" if p.better else "no significant difference"
             lines.append(f"  {p.a} vs {p.b}: p = {p.p_value:.4g}; {verdict}")
+    if friedman is None and len({p.a for p in pairs} | {p.b for p in pairs}) >= 3:
+        lines.append("Friedman: not applicable (every classifier costs the same on every instance)")
     if friedman is not None:
         ranks = ", ".join(f"{name} {rank:.3f}" for name, rank in sorted(friedman.ranks.items(), key=lambda t: t[1]))
         lines.append(f"Friedman: p = {friedman.p_value:.4g}; average ranks (1 = cheapest): {ranks}; Nemenyi "

@@ -105,6 +105,7 @@ class CredalDecision:
     witnesses: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)  # e-admissibility: p per class
     bounds: dict[ClassSet, tuple[Fraction, Fraction]] = field(default_factory=dict)  # set -> (lower, upper)
     ties: list[ClassSet] = field(default_factory=list)
+    undecided: list[int] = field(default_factory=list)  # e-admissibility: classes z3 gave no answer for
 
 
 def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecision:
@@ -124,7 +125,9 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecisio
     if rule == "e-admissibility":
         for i in range(K):
             p = _admissible_at(credal, det, i)
-            if p is not None:
+            if p == "unknown":
+                out.undecided.append(i)
+            elif p is not None:
                 out.witnesses[i] = p
         out.prediction = sorted(out.witnesses)
     else:
@@ -147,8 +150,9 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecisio
     return out
 
 
-def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int) -> tuple[Fraction, ...] | None:
-    """A distribution of the credal set under which class i has the least expected cost, or None (exact)."""
+def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int) -> tuple[Fraction, ...] | str | None:
+    """A distribution of the credal set under which class i has the least expected cost, None when z3 proves
+    there is none, or "unknown" when z3 gives no answer (never read as "not admissible")."""
     ctx = z3.Context()
     K = credal.K
     solver = z3.Solver(ctx=ctx)
@@ -163,7 +167,10 @@ def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int) -> tupl
     solver.add(z3.Sum(p) == 1)
     for j in range(K):
         solver.add(z3.Sum([x * _q(det[i][y] - det[j][y], ctx) for y, x in enumerate(p)]) <= 0)
-    if solver.check() != z3.sat:
+    answer = solver.check()
+    if answer == z3.unknown:
+        return "unknown"
+    if answer == z3.unsat:
         return None
     model = solver.model()
 
