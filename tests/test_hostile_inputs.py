@@ -156,6 +156,26 @@ def test_a_tight_memory_cap_is_a_message_or_a_verdict_never_a_crash(tmp_path, me
     assert os.listdir(tmp_path) == []  # no core file, nothing written
 
 
+def test_a_native_failure_under_the_cap_names_the_cap_and_without_a_cap_is_a_bug(monkeypatch):
+    # gmpy/z3 allocations that fail under RLIMIT_AS may return NULL without an exception: Python's SystemError
+    from verifier import limits
+    from verifier.cli import run as run_module
+
+    def native_failure(*args, **kwargs):
+        raise SystemError("error return without exception set")
+
+    monkeypatch.setattr(run_module, "verify", native_failure)
+    monkeypatch.setattr(limits, "MEMORY_MB", limits.MEMORY_MB)  # restored by undo()
+    # the cap as the child sets it, without lowering this test process's address space
+    monkeypatch.setattr(limits, "apply", lambda rlimit=None, memory_mb=None: setattr(limits, "MEMORY_MB", 400))
+    code, out, err = _run([os.path.join(SPECS, "ha.yaml"), "--no-cache"])
+    assert code == 2 and "--memory 400" in err and "raise --memory" in err and "bug" not in err
+    monkeypatch.undo()
+    monkeypatch.setattr(run_module, "verify", native_failure)
+    code, out, err = _run([os.path.join(SPECS, "ha.yaml"), "--no-cache"])
+    assert code == 2 and "internal error" in err and "SystemError" in err
+
+
 def test_the_memory_cap_reaches_in_process_callers_through_the_child(tmp_path):
     code, out, err = _run(["--memory", "4000", TABLE_VI, "--no-cache"])
     assert code == 0 and "Table VI" in out

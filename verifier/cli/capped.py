@@ -63,6 +63,9 @@ def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int) -
               file=err)
     except BrokenPipeError:
         code = 0
+    except SystemError as exc:  # a native allocation that failed under the cap without setting an error
+        print(f"verify: a native library failed under --memory {memory_mb} ({exc}); no verdict; raise --memory",
+              file=err)
     except BaseException as exc:  # noqa: BLE001 - the child must always exit through os._exit
         print(f"verify: internal error: {type(exc).__name__}: {exc}", file=err)
         code = 70

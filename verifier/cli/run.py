@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from verifier import limits
 from verifier.api import sweep_classes, verify
 from verifier.errors import SpecError, UsageError
 
@@ -38,8 +39,14 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
         message = f"{path}: invalid spec: the formulas are nested too deeply to evaluate."
         return Outcome(path, {"spec": path, "error": message}, error=message)
     except Exception as exc:  # a bug of ours: say so plainly, never as a traceback
-        message = (f"{path}: internal error while verifying ({type(exc).__name__}: {exc}); "
-                   "this is a bug in verify, please report it with the spec.")
+        if isinstance(exc, SystemError) and limits.MEMORY_MB:
+            # a native library (gmpy, z3, flint) whose allocation fails under the cap may return an error
+            # without setting one, which Python reports as SystemError: that is the cap, not a bug
+            message = (f"{path}: a native library failed under the memory limit --memory {limits.MEMORY_MB} "
+                       f"({exc}); no verdict (raise --memory to allow more).")
+        else:
+            message = (f"{path}: internal error while verifying ({type(exc).__name__}: {exc}); "
+                       "this is a bug in verify, please report it with the spec.")
         return Outcome(path, {"spec": path, "error": message}, error=message)
 
 
