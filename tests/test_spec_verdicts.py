@@ -38,6 +38,7 @@ PINNED = {
     # exponent 0.5 everywhere: below the mean where member costs differ ({b,n}, y = h: 9/4 < 5/2)
     "obstacle-p-discounted-cautious.yaml":  ("HHHHHFHFHH", False, True),
     "ordinal-l1-9.yaml":                    ("HHHHHFHFHH", False, True),
+    "ordinal-l1-40.yaml":                   ("HHHHHFHFHH", False, True),  # the power-mean route: same verdicts
     # K = 2: P6, P7 vacuous. VI: (1/2, 1/2) is cost-insensitive; VII: (1/4, 3/4) is cost-sensitive
     "table-vi.yaml":                        ("HHHHHHHHFH", True, True),
     "table-vii.yaml":                       ("HHHHHHHFHH", True, True),

@@ -108,15 +108,27 @@ class SetOptimality:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class LemmaProof:
+    """A verdict proved by a named lemma from premises about the exponent and the K x K determinate costs,
+    never by listing sets; the checker re-derives each premise from the scheme."""
+
+    name: str  # e.g. "power mean"
+    statement: str  # the lemma, in words
+    premises: tuple[str, ...]  # e.g. ("p<1", "no-cost-equal-to-diagonal"), see `check.lemma`
+    exponent: sp.Expr
+
+
 @dataclass
 class Evidence:
-    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates" | "proof" | "none"
+    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates" | "proof" | "lemma" | "none"
     binding: Binding | None = None
     comparisons: list[Comparison] = field(default_factory=list)
     possibility: list[SetPossibility] = field(default_factory=list)
     instances: int = 0  # how many instances the verdict rests on
     parameters: dict[str, sp.Expr] | None = None  # symbolic schemes: the admissible values of a counterexample
     concrete: object = None  # the numeric Scheme at those values (the counterexample lives there)
+    lemma: LemmaProof | None = None  # kind "lemma": what proves it
 
 
 @dataclass

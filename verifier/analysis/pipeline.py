@@ -22,6 +22,7 @@ from verifier.properties import BY_ID, PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
+from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme, merge_lemmas
 from verifier.spec import Spec, load_spec
 from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
 
@@ -84,16 +85,17 @@ STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, op
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
             progress: Callable[[str], None] | None = None, exact: bool = False,
-            optimality: bool = True, symmetry: bool = False) -> Analysis:
+            optimality: bool = True, symmetry: bool = False, lemmas: bool = False) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
     each set (class sweeps report verdicts only). Beyond what enumeration reaches, or with `symmetry`, a
-    scheme proved class-symmetric is checked on one set per size (`scheme.orbits`)."""
+    scheme proved class-symmetric is checked on one set per size (`scheme.orbits`); a power-mean set cost by
+    lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count."""
     tell = progress or (lambda text: None)
     start = time.perf_counter()
     tell("building the extended matrix")
-    scheme = _build(spec, classes, exact, symmetry=symmetry)
+    scheme = _build(spec, classes, exact, symmetry=symmetry, lemmas=lemmas)
     built = time.perf_counter() - start
     symbolic, wanted, optimality = None, optimality, {}
     if scheme.symbolic:
@@ -108,11 +110,13 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
         except CellsError as exc:  # numbers the arrays cannot carry through the analysis: the exact path
             scheme = _build(spec, classes, exact=True, reason=str(exc))
             engine, results = _decide_all(scheme, tell, rate)
+        if scheme.lemma is not None:
+            results = merge_lemmas(scheme, results)
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
         possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and scheme.orbits is None:
+        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and not scheme.partial:
             tell(f"optimality of the {len(scheme.all_sets)} sets")
             optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
             check_optimality(scheme, optimality, checker)
@@ -143,7 +147,7 @@ def build(spec: Spec) -> Scheme:
 
 
 def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "",
-           symmetry: bool = False) -> Scheme:
+           symmetry: bool = False, lemmas: bool = False) -> Scheme:
     """Class-symmetric schemes beyond enumeration (or with `symmetry`) as one set per size; numeric schemes as
     arrays (the fast path) when every formula vectorises; otherwise cell by cell, which is exact and slow, so
     limited to EXACT_MAX_CLASSES."""
@@ -151,16 +155,26 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
     numeric = all(p.value is not None for p in spec.parameters.values())
     enumerable = FAST_MAX_CLASSES if numeric and not exact and not reason else EXACT_MAX_CLASSES
     not_symmetric = ""
+    if lemmas:
+        try:
+            return build_power_mean_scheme(spec, classes)
+        except NotPowerMean as exc:
+            raise UsageError(f"{spec.path}: the power-mean route (--lemmas) does not apply: {exc}") from None
     if symmetry or len(names) > enumerable:
         try:
             return build_reduced_scheme(spec, classes)
         except NotSymmetric as exc:
             not_symmetric = str(exc)
         if len(names) > enumerable:
+            try:
+                return build_power_mean_scheme(spec, classes)
+            except NotPowerMean as exc:
+                not_power_mean = str(exc)
             raise _too_many(spec, "classes", f"{len(names)} classes are beyond enumeration ({enumerable} classes "
-                            f"for this spec), and the symmetry route does not apply: {not_symmetric}",
-                            f"at most {enumerable} classes, or a scheme that treats every class alike (see "
-                            "'Many classes' in the README)")
+                            f"for this spec); the symmetry route does not apply ({not_symmetric}), nor the "
+                            f"power-mean route ({not_power_mean})",
+                            f"at most {enumerable} classes, a scheme that treats every class alike, or a power-mean "
+                            "set cost (see 'Beyond enumeration' in the README)")
     try:
         scheme = _enumerated(spec, classes, exact, reason)
     except SpecError:

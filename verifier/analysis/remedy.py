@@ -105,6 +105,9 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     if s.orbits is not None:  # one set per size: each place stands for its whole orbit
         where = (f"at {total} representative place{'s' if total != 1 else ''} (one set per size; by symmetry each "
                  "stands for every set of its size and every class placed alike)")
+    elif s.lemma is not None:  # only a few sets are built: the places found there are a lower bound
+        where, at_least = f"in at least {total} place{'s' if total != 1 else ''} among the sets built", True
+        more = f"; and at least {total - MAX_CELLS} more" if total > MAX_CELLS else ""
     listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
     return f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more, fixes, total, at_least
 

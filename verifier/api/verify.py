@@ -29,7 +29,7 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
            cache: bool = True, cross_check: bool = False, exact: bool = False, symmetry: bool = False,
-           progress: Callable[[str], None] | None = None) -> Report:
+           lemmas: bool = False, progress: Callable[[str], None] | None = None) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
     `classes`: None for the spec's own classes; an integer K for a formula spec at K classes named "1".."K";
@@ -39,18 +39,21 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     in `Report.disagreements` (and such a result is never cached). `exact`: decide a numeric scheme cell by
     cell with the exact engine instead of the fast path (same verdicts, slower; at most 12 classes).
     `symmetry`: check a scheme proved class-symmetric on one set per size even when every set could be
-    enumerated (this is automatic beyond 16 classes, 12 with symbolic parameters; up to 64).
+    enumerated (this is automatic beyond 16 classes, 12 with symbolic parameters; up to 64). `lemmas`: decide
+    a power-mean set cost (`genmean(E, [c(yh, y) for yh in Y])`) by the power-mean lemmas and a few sets built,
+    at any class count (automatic beyond enumeration when the symmetry route does not apply).
     `progress(text)`: told each stage of the analysis (for progress bars).
     """
     timeout_ms = _timeout_ms(timeout)
     spec = load(source)
     names = _class_names(spec, classes)
     options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "exact": exact,
-               "symmetry": symmetry, "rlimit": limits.RLIMIT,
+               "symmetry": symmetry, "lemmas": lemmas, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
 
     def run() -> Analysis:
-        analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry)
+        analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
+                           lemmas=lemmas)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 

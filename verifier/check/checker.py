@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from mpmath import iv
 
+from verifier.check.lemma import LemmaUnconfirmed, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
 from verifier.properties import Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
@@ -47,10 +48,18 @@ class Checker:
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self._iv: dict[sp.Expr, object] = {}
+        self._premises: dict = {}  # lemma premises already re-derived for this scheme
 
     # -- results ---------------------------------------------------------------------------------------------
     def check(self, result: PropertyResult) -> str:
         prop, evidence = result.property, result.evidence
+        if evidence.kind == "lemma":
+            for entry in evidence.possibility:  # P1: the sets built still carry their own certificates
+                self.check_possibility(entry)
+            try:
+                return check_lemma(self.scheme, evidence.lemma, self._premises)
+            except LemmaUnconfirmed as exc:
+                raise _Unconfirmed(str(exc)) from None
         if isinstance(prop.atom, Possible):
             for entry in check_possibility_batch(self.scheme, evidence.possibility):  # the rest one by one
                 self.check_possibility(entry)

@@ -58,6 +58,9 @@ def _parser() -> options.Parser:
     parser.add_argument("--symmetry", action="store_true",
                         help="check a scheme that treats every class alike on one set per size, even where every "
                              "set could be enumerated (automatic beyond 16 classes, 12 with symbolic parameters)")
+    parser.add_argument("--lemmas", action="store_true",
+                        help="decide a power-mean set cost (genmean(E, [c(yh, y) for yh in Y])) by lemmas over the "
+                             "K x K costs and a few sets, at any class count (automatic beyond enumeration)")
     parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
     parser.add_argument("--rlimit", type=options.count(1, "resource units"), default=None, metavar="UNITS",

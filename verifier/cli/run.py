@@ -52,12 +52,14 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
 
 def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
     use_cache = not (args.no_cache or args.report)  # report files are always made afresh
+    if args.classes and args.lemmas:
+        raise UsageError("--lemmas decides one class count; it does not combine with --classes")
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
                                symmetry=args.symmetry, progress=step)
     else:
         report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
-                        exact=args.exact, symmetry=args.symmetry, progress=step)
+                        exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
     if args.report and not args.classes:

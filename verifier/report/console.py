@@ -92,6 +92,8 @@ def _matrix(a: Analysis, width: int) -> Text:
     if s.orbits is not None:
         notes.append("the singletons and one set per size: by symmetry every other row is one of these with the "
                      "classes renamed")
+    elif s.lemma is not None:
+        notes.append("the singletons and the few sets the power-mean route built; no other row is listed")
     return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
                 ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
                 breaks={s.K}, caption="; ".join(notes) or None, width=width)

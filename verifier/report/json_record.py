@@ -40,6 +40,9 @@ def to_json(a: Analysis) -> dict:
         "symmetry": ({"sets": s.orbits.sets_represented(), "representatives": len(s.orbits.sets),
                       "moves_parameters": s.orbits.moves_parameters, "statement": s.orbits.describe()}
                      if s.orbits is not None else None),
+        "power_mean": ({"exponent": str(s.lemma.exponent), "sets": 2 ** s.K - s.K - 1,
+                        "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
+                       if s.lemma is not None else None),
         "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
                     "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
         "possibility": [_possibility(s, e) | {"optimal": _optimal(s, a.optimality.get(e.members))}
@@ -140,6 +143,9 @@ def _property(a: Analysis, r) -> dict:
            "statement": r.property.statement(),
            "explanation": words.explain(r, s), "reason": r.reason or None, "tight": r.tight,
            "checked": r.checked, "check": r.check_note or None, "instances": ev.instances}
+    if ev.lemma is not None:
+        out["lemma"] = {"name": ev.lemma.name, "statement": ev.lemma.statement, "premises": list(ev.lemma.premises),
+                        "exponent": str(ev.lemma.exponent)}
     if r.region or r.holds_at:
         out["region"] = r.region
         out["holds_at"] = _values(r.holds_at)

@@ -49,7 +49,10 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
 
 
 def distribution(scheme: Scheme, values, over=None) -> str:
-    over = range(scheme.K) if over is None else over
+    over = list(range(scheme.K) if over is None else over)
+    if len(over) > 12 and any(v == 0 for v in values):  # many classes: the support only
+        shown = [(k, i) for k, i in enumerate(over) if values[k] != 0]
+        return "(" + ", ".join(f"{scheme.classes[i]}: {values[k]}" for k, i in shown) + "; 0 elsewhere)"
     return "(" + ", ".join(f"{scheme.classes[i]}: {values[k]}" for k, i in enumerate(over)) + ")"
 
 
@@ -103,6 +106,8 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     ev, verdict = result.evidence, result.verdict
     region = f"; it holds exactly where {result.region}" if result.region else (
         f"; it holds at other admissible values, e.g. {values(result.holds_at)}" if result.holds_at else "")
+    if ev.kind == "lemma":
+        return _by_lemma(result, scheme)
     if ev.kind == "proof" and verdict is Verdict.HOLDS:
         return "holds for every admissible parameter value (" + (result.check_note or result.reason) + ")"
     if ev.parameters is not None and verdict is Verdict.FAILS:
@@ -118,6 +123,8 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
             return (f"{scheme.label(ev.binding.members)} is {possibility(scheme, entry)}; "
                     + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
+                       f"{count} of the {len(ev.possibility)} sets built are possible (the others are not listed)"
+                       if scheme.lemma is not None else
                        f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
         if scheme.orbits is not None:
             return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
@@ -182,3 +189,19 @@ def _where(scheme: Scheme, binding) -> str:
     if binding.y2 is not None:
         parts.append(f"y′ = {scheme.classes[binding.y2]}")
     return ", ".join(parts)
+
+
+def _by_lemma(result: PropertyResult, scheme: Scheme) -> str:
+    """A verdict for every set at once, from a lemma and premises checked on the K x K costs."""
+    from verifier.engines.power_mean import SHAPE_PREMISES, premise_words  # wording kept beside the premises
+
+    proof, sets = result.evidence.lemma, 2 ** scheme.K - scheme.K - 1
+    own = [name for name in proof.premises if name not in SHAPE_PREMISES]  # the shape ones are in the notes
+    premises = "; ".join(premise_words(name, proof.exponent) for name in own) or "none beyond the shape (see notes)"
+    if result.verdict is Verdict.HOLDS:
+        head = f"holds for all {sets:,} indeterminate sets"
+    elif result.property.id == "P1":
+        head = f"fails: none of the {sets:,} indeterminate sets is possible"
+    else:
+        head = f"fails: {result.property.everywhere} (all {sets:,} indeterminate sets)"
+    return f"{head}, by the {proof.name} lemma ({proof.statement}); premises checked exactly: {premises}"

@@ -1,0 +1,126 @@
+"""The power-mean route: verdicts for c_Y(y) = M_p(c_ŷ(y) : ŷ ∈ Y) at any class count, without listing sets.
+
+The scheme is built for the singletons and a handful of sets: those the lemmas name as breaking a property,
+and those a float search finds worth trying (P1, P8, P9). The ordinary engines decide every property on those
+exact rows, which settles what a set there can settle (a counterexample to a "for every set" property, a
+witness of a "some set" one). The rest comes from `engines.power_mean`: a property the lemmas prove is
+`holds` (or, for P1 and P9, `fails` everywhere) with the lemma and its premises as evidence; what neither
+settles is `unknown`, saying so.
+
+Owns: `PowerMeanRoute`, `NotPowerMean`, `build_power_mean_scheme`, `merge_lemmas`. May import: `spec`,
+`formula`, `scheme`, `engines`, `verdict`, `properties`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import sympy as sp
+
+from verifier.engines.power_mean import NotDecided, PowerMeanLemmas
+from verifier.engines.power_mean_search import sets_worth_building
+from verifier.formula import certified
+from verifier.formula.evaluate import Evaluator
+from verifier.formula.power_mean import power_mean_form
+from verifier.formula.values import Vocabulary
+from verifier.scheme import Scheme, build_scheme
+from verifier.spec.model import Spec
+from verifier.verdict import Evidence, PropertyResult, Verdict
+
+
+class NotPowerMean(Exception):
+    """The route does not apply; the message says why."""
+
+
+@dataclass
+class PowerMeanRoute:
+    K: int
+    exponent: sp.Expr
+    written: str  # the set-cost formula
+    lemmas: PowerMeanLemmas
+
+    def describe(self) -> str:
+        sets = 2 ** self.K - self.K - 1
+        return (f"by the power-mean lemmas (the set cost {self.written} is the power mean M_p of the members' costs, "
+                f"p = {self.exponent}), the {sets:,} indeterminate sets are not listed: each property is a condition "
+                f"on p and on the {self.K} x {self.K} determinate costs, checked exactly (the singleton rows are the "
+                "costs the formula reads, and are >= 0 where p != 1); the sets that break a property, or may "
+                "witness one, are built and checked like any other")
+
+
+def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None) -> Scheme:
+    """The singletons and the sets worth building, with `scheme.lemma` set; NotPowerMean when it does not apply."""
+    if classes is not None:
+        spec = replace(spec, classes=classes)
+    if spec.set_costs:
+        raise NotPowerMean("the spec gives explicit rows in 'set_costs'")
+    if spec.set_cost is None or (spec.cost is None and spec.cost_matrix is None):
+        raise NotPowerMean("it needs a 'set_cost' formula over the determinate costs ('cost' or 'cost_matrix')")
+    if any(p.value is None for p in spec.parameters.values()):
+        raise NotPowerMean("it needs fixed parameter values")
+    per_class = {name for name, param in spec.parameters.items() if param.per_class}
+    form, why = power_mean_form(spec.set_cost, spec.functions, per_class)
+    if form is None:
+        raise NotPowerMean(why)
+    base = build_scheme(spec, sets=[])
+    p = Evaluator(Vocabulary(base.classes, base.parameters, spec.functions)).number(form.exponent, {})
+    K = base.K
+    det = [[base.given[(h, y)] for y in range(K)] for h in range(K)]
+    for h in range(K):
+        for y in range(K):
+            if certified.compare(base.det(h, y), det[h][y]).value != 0:
+                raise NotPowerMean(f"the singleton row c_{base.classes[h]}({base.classes[y]}) = {base.det(h, y)} is "
+                                   f"not the cost c({base.classes[h]}, {base.classes[y]}) = {det[h][y]} the formula reads")
+    try:
+        lemmas = PowerMeanLemmas(p, det)
+    except NotDecided as exc:
+        raise NotPowerMean(str(exc)) from None
+    scheme = build_scheme(spec, sets=_sets_to_build(lemmas, p, det))
+    scheme.lemma = PowerMeanRoute(K, p, form.written, lemmas)
+    scheme.notes.append(scheme.lemma.describe()[0].upper() + scheme.lemma.describe()[1:] + ".")
+    return scheme
+
+
+def _sets_to_build(lemmas: PowerMeanLemmas, p: sp.Expr, det) -> list[frozenset[int]]:
+    wanted = [frozenset((0, 1))]
+    for pid in ("P2", "P3", "P6", "P7"):
+        wanted += lemmas.failing_sets(pid)
+    floats = np.array([[certified.to_float(v) for v in row] for row in det])
+    found = sets_worth_building(certified.to_float(p), floats)
+    for pid in ("P1", "P8", "P9"):
+        if lemmas.proof(pid) is None:
+            wanted += found[pid]
+    unique = sorted(set(wanted), key=lambda s: (len(s), sorted(s)))
+    return unique
+
+
+def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[PropertyResult]:
+    """The engines' results on the built sets, completed by the lemmas: what a built set settles stands; the
+    lemmas prove the rest or it is unknown."""
+    route: PowerMeanRoute = scheme.lemma
+    out = []
+    for result in results:
+        prop = result.property
+        universal = prop.quantifiers[0].kind == "forall"
+        settled = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
+        proof = route.lemmas.proof(prop.id)
+        if settled:
+            if proof is not None:  # the lemmas and an exact instance disagree: a bug, never a verdict
+                raise AssertionError(f"{prop.id}: the {proof.name} lemma contradicts an exact instance")
+            out.append(result)
+            continue
+        if proof is not None:
+            verdict = Verdict.HOLDS if universal else Verdict.FAILS
+            evidence = Evidence("lemma", possibility=result.evidence.possibility, lemma=proof)
+            out.append(PropertyResult(prop, verdict, evidence, reason=f"by the {proof.name} lemma: {proof.statement}"))
+            continue
+        built = len(scheme.indeterminate_sets)
+        why = {"P1": "no lemma shows a set possible or none possible for p < 1",
+               "P8": "for p > 0 no lemma shows every correct set's cost independent of the truth",
+               "P9": "for p > 0 no lemma shows some correct set's cost depends on the truth"}.get(
+            prop.id, "the lemmas do not decide it")
+        out.append(PropertyResult(prop, Verdict.UNKNOWN, Evidence("none", possibility=result.evidence.possibility),
+                                  reason=f"undecided beyond enumeration: {why}, and none of the {built} sets built "
+                                         f"(the most promising of the pairs and triples) settles it"))
+    return out

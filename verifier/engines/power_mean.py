@@ -1,0 +1,139 @@
+"""Proofs without enumeration for power-mean set costs, c_Y(y) = M_p(c_ŷ(y) : ŷ ∈ Y) (the paper's Eq. 12-14).
+
+For non-negative x_1..x_n (n >= 2) the power mean M_p (M_0 the geometric mean, M_1 the arithmetic mean) obeys:
+  (bounds)      min x <= M_p(x) <= max x, for every p;
+  (multiset)    M_p(x) depends only on the multiset of the x;
+  (power mean)  M_p(x) < M_1(x) when p < 1 and M_p(x) > M_1(x) when p > 1, unless all x are equal, in which
+                case every mean is that value (with a zero among the x, M_0 = 0 < M_1 unless all are 0).
+So each property becomes a condition on the exponent and on the K x K determinate costs, which is checked
+exactly here in K^2 comparisons, never over 2^K sets. Where a set breaks a property, the set is named
+(`failing_sets`): the caller builds its row and the ordinary engines find the counterexample, exactly.
+Where the lemmas decide nothing (P8 and P9 for p > 0, P1 for p < 1), only a search over small sets can.
+
+Owns: `PowerMeanLemmas`, `Premises`. May import: `scheme`, `verdict`, `formula.certified`, `properties`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import sympy as sp
+
+from verifier.formula import certified
+from verifier.verdict import LemmaProof
+
+
+class NotDecided(Exception):
+    """An exact comparison the lemmas need could not be settled; the message says which."""
+
+
+def same(a: sp.Expr, b: sp.Expr) -> bool:
+    value = certified.compare(a, b).value
+    if value is None:
+        raise NotDecided(f"whether {a} equals {b} could not be decided exactly")
+    return value == 0
+
+
+@dataclass(frozen=True)
+class Premises:
+    """The exact facts about p and the K x K determinate costs c[ŷ][y] that the lemmas rest on; each names its
+    witness pair when it is false."""
+
+    p_vs_1: int  # sign of p - 1
+    p_sign: int  # sign of p
+    zero_diagonal: bool  # c_y(y) = 0 for every y
+    equal_to_diagonal: tuple[int, int] | None  # (y, ŷ ≠ y) with c_ŷ(y) = c_y(y)
+    unequal_off_diagonal: tuple[int, int, int] | None  # (y, ŷ1, ŷ2), both ≠ y, with c_ŷ1(y) ≠ c_ŷ2(y)
+    identical_rows: tuple[int, int] | None  # ŷ1 ≠ ŷ2 with c_ŷ1(y) = c_ŷ2(y) for every y
+
+    @staticmethod
+    def of(p: sp.Expr, det: list[list[sp.Expr]]) -> "Premises":
+        K = len(det)
+        p_vs_1, p_sign = certified.compare(p, sp.Integer(1)).value, certified.sign(p).value
+        if p_vs_1 is None or p_sign is None:
+            raise NotDecided(f"the exponent {p} could not be compared with 0 and 1 exactly")
+        equal_to_diagonal = next(((y, h) for y in range(K) for h in range(K)
+                                  if h != y and same(det[h][y], det[y][y])), None)
+        unequal = None
+        for y in range(K):
+            others = [h for h in range(K) if h != y]
+            first = others[0] if others else None
+            odd = next((h for h in others[1:] if not same(det[h][y], det[first][y])), None)
+            if odd is not None:
+                unequal = (y, first, odd)
+                break
+        identical = next(((a, b) for a, b in combinations(range(K), 2)
+                          if all(same(det[a][y], det[b][y]) for y in range(K))), None)
+        return Premises(p_vs_1, p_sign, all(same(det[y][y], sp.Integer(0)) for y in range(K)),
+                        equal_to_diagonal, unequal, identical)
+
+
+POWER_MEAN = ("the power-mean inequality: M_p(x) < mean(x) for p < 1 and M_p(x) > mean(x) for p > 1 unless all "
+              "x are equal, when every mean is that value")
+BOUNDS = "a power mean lies between the least and the greatest of its values: min x <= M_p(x) <= max x"
+MULTISET = "a power mean depends only on the multiset of its values"
+
+
+SHAPE_PREMISES = ("power-mean-form", "singletons-are-costs", "nonnegative")  # shared by every lemma here
+
+
+class PowerMeanLemmas:
+    """What the lemmas prove for each property, given the premises, and which sets break it when they show one."""
+
+    def __init__(self, p: sp.Expr, det: list[list[sp.Expr]]):
+        self.p, self.K = p, len(det)
+        self.facts = Premises.of(p, det)
+
+    def proof(self, pid: str) -> LemmaProof | None:
+        """A proof that P holds (a "for every" property) or fails everywhere (a "some" property), or None."""
+        f = self.facts
+        if pid in ("P4", "P10"):
+            return self._proof("bounds", BOUNDS, ())
+        if pid == "P5":
+            return self._proof("multiset", MULTISET, ())
+        if pid == "P7" and (f.p_vs_1 <= 0 or f.unequal_off_diagonal is None):
+            return self._proof("power mean", POWER_MEAN, ("p<=1",) if f.p_vs_1 <= 0 else ("constant-off-diagonal",))
+        if pid == "P6" and (f.p_vs_1 >= 0 or f.unequal_off_diagonal is None):
+            return self._proof("power mean", POWER_MEAN, ("p>=1",) if f.p_vs_1 >= 0 else ("constant-off-diagonal",))
+        if pid == "P3" and f.p_vs_1 < 0 and f.equal_to_diagonal is None:
+            return self._proof("power mean", POWER_MEAN, ("p<1", "no-cost-equal-to-diagonal"))
+        if pid == "P2" and f.p_vs_1 < 0 and f.identical_rows is None:
+            return self._proof("power mean", POWER_MEAN, ("p<1", "distinct-rows"))
+        if pid in ("P8", "P9") and f.p_sign <= 0 and f.zero_diagonal:
+            # a correct set has a member costing 0 at the truth, and M_p with p <= 0 of values with a 0 is 0
+            return self._proof("zero mean", "a power mean with exponent p <= 0 of values that include 0 is 0, so "
+                               "every set containing the truth costs 0", ("p<=0", "zero-diagonal"))
+        if pid == "P1" and f.p_vs_1 >= 0:
+            return self._proof("power mean", POWER_MEAN + "; so E_p[c_Y] >= the mean of its members' expected costs "
+                               ">= the least of them, for every p: no indeterminate set is possible", ("p>=1",))
+        return None
+
+    def failing_sets(self, pid: str) -> list[frozenset[int]]:
+        """Sets where the lemmas show P breaks (its row is then built and checked by the ordinary engines)."""
+        f = self.facts
+        pair = frozenset((0, 1))
+        if pid in ("P6", "P7") and f.unequal_off_diagonal is not None:
+            return [frozenset(f.unequal_off_diagonal[1:])]
+        if pid == "P3":
+            return [pair] if f.p_vs_1 >= 0 else [frozenset(f.equal_to_diagonal)] if f.equal_to_diagonal else []
+        if pid == "P2":
+            return [pair] if f.p_vs_1 >= 0 else [frozenset(f.identical_rows)] if f.identical_rows else []
+        return []
+
+    def _proof(self, name: str, statement: str, premises: tuple[str, ...]) -> LemmaProof:
+        # genmean refuses negative values, so only the arithmetic mean (p = 1) may meet them
+        shared = ("power-mean-form", "singletons-are-costs") + (("nonnegative",) if self.facts.p_vs_1 else ())
+        return LemmaProof(name, statement, shared + premises, self.p)
+
+
+def premise_words(name: str, p: sp.Expr) -> str:
+    """A premise in words, for reports."""
+    return {"power-mean-form": "c_Y(y) is M_p of the members' costs c_ŷ(y), ŷ in Y (the formula's shape)",
+            "singletons-are-costs": "the singleton rows are the costs c(ŷ, y) the formula reads",
+            "nonnegative": "every determinate cost is >= 0",
+            "p<1": f"p = {p} < 1", "p<=1": f"p = {p} <= 1", "p>=1": f"p = {p} >= 1", "p<=0": f"p = {p} <= 0",
+            "zero-diagonal": "c_y(y) = 0 for every class y",
+            "no-cost-equal-to-diagonal": "no other class costs c_y(y) at a true class y",
+            "constant-off-diagonal": "at each true class y, every other class costs the same",
+            "distinct-rows": "no two classes have the same row of costs"}[name]
