@@ -139,3 +139,48 @@ def test_lemmas_on_a_scheme_it_cannot_serve_is_a_usage_error_naming_why():
     err = io.StringIO()
     assert check(["--lemmas", "--classes", "2..4", os.path.join(SPECS, "ordinal-l1-9.yaml")], out, err) == 2
     assert "does not combine with --classes" in err.getvalue()
+
+
+PDS = os.path.join(SPECS, "p-discounted-symbolic.yaml")
+
+
+def _symbolic_spec(K):
+    import yaml
+
+    data = yaml.safe_load(open(PDS))
+    data.pop("cost_matrix")
+    data.update(classes=K, cost="abs(rank(yhat) - rank(y))")
+    return spec_from_data(data)
+
+
+def test_a_symbolic_exponent_is_decided_by_cases_like_the_smt_pipeline():
+    from verifier.spec import load_spec
+
+    spec = load_spec(PDS)
+    by_cases = analyse(spec, lemmas=True)
+    assert _verdicts(by_cases) == {pid: v for pid, v in spec.expect.items()}  # the SMT pipeline's pinned verdicts
+    p3 = by_cases.by_id["P3"]
+    assert p3.evidence.parameters == {"r": 0} and p3.region == "p = 0 or 0 < p < 1, where p = 1 - r"
+    p4 = by_cases.by_id["P4"].evidence.lemma
+    assert [c[0] for c in p4.cases] == ["p = 0", "0 < p < 1", "p = 1"] and p4.excluded == ("p < 0", "p > 1")
+    assert all(r.checked for r in by_cases.results)
+
+
+def test_forty_ordinal_classes_with_symbolic_r_and_the_cases_re_checked():
+    analysis = analyse(_symbolic_spec(40))
+    assert analysis.scheme.lemma is not None and analysis.scheme.symbolic
+    assert "".join(v[0].upper() for v in _verdicts(analysis).values()) == "FFFHHFHFFH"
+    assert "by cases of p = 1 - r" in __import__("verifier.report.words", fromlist=["explain"]).explain(
+        analysis.by_id["P7"], analysis.scheme)
+
+
+def test_a_case_wrongly_called_empty_is_not_confirmed():
+    from verifier.check.checker import check_results
+
+    analysis = analyse(_symbolic_spec(5), lemmas=True)
+    result = analysis.by_id["P4"]
+    proof = result.evidence.lemma
+    forged = __import__("dataclasses").replace(proof, cases=proof.cases[:-1], excluded=proof.excluded + ("p = 1",))
+    result.evidence.lemma, result.checked = forged, False
+    check_results(analysis.scheme, [result])
+    assert result.verdict.value == "unknown" and "p = 1" in result.reason

@@ -117,6 +117,8 @@ class LemmaProof:
     statement: str  # the lemma, in words
     premises: tuple[str, ...]  # e.g. ("p<1", "no-cost-equal-to-diagonal"), see `check.lemma`
     exponent: sp.Expr
+    cases: tuple = ()  # symbolic exponent: (case of p, the proof at an admissible value there, that Scheme)
+    excluded: tuple[str, ...] = ()  # the cases of p no admissible value falls in
 
 
 @dataclass

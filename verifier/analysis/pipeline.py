@@ -98,7 +98,11 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     scheme = _build(spec, classes, exact, symmetry=symmetry, lemmas=lemmas)
     built = time.perf_counter() - start
     symbolic, wanted, optimality = None, optimality, {}
-    if scheme.symbolic:
+    if scheme.symbolic and scheme.lemma is not None:
+        from verifier.analysis.power_mean_symbolic import analyse_power_mean_symbolic
+
+        results, possibility = analyse_power_mean_symbolic(scheme, timeout_ms, _decided_by_lemmas), []
+    elif scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
 
         symbolic = analyse_symbolic(scheme, timeout_ms)
@@ -139,6 +143,15 @@ def _decide_all(scheme: Scheme, tell, rate: str):
                                           if prop.id == "P1" else ""))
         results.append(engine.decide(prop))
     return engine, results
+
+
+def _decided_by_lemmas(scheme: Scheme) -> list[PropertyResult]:
+    """The power-mean route at fixed values: engines on the sets built, the lemmas for the rest, re-checked."""
+    _, results = _decide_all(scheme, lambda text: None, "")
+    results = merge_lemmas(scheme, results)
+    check_results(scheme, results)
+    _mark_tight_and_vacuous(results, scheme.K)
+    return results
 
 
 def build(spec: Spec) -> Scheme:
@@ -209,7 +222,7 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
                                 f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
                                 f"{EXACT_MAX_CLASSES} classes; it has {len(names)}",
                                 f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path evaluates (see "
-                                "'Many classes' in the README)") from None
+                                "'Beyond enumeration' in the README)") from None
     elif len(names) > EXACT_MAX_CLASSES:
         raise _too_many(spec, "parameters", f"symbolic parameters are verified by enumerating every set, limited "
                         f"to {EXACT_MAX_CLASSES} classes; this spec has {len(names)}",

@@ -38,35 +38,46 @@ class PowerMeanRoute:
     K: int
     exponent: sp.Expr
     written: str  # the set-cost formula
-    lemmas: PowerMeanLemmas
+    lemmas: PowerMeanLemmas | None  # None with a symbolic exponent (decided case by case)
 
     def describe(self) -> str:
         sets = 2 ** self.K - self.K - 1
         return (f"by the power-mean lemmas (the set cost {self.written} is the power mean M_p of the members' costs, "
                 f"p = {self.exponent}), the {sets:,} indeterminate sets are not listed: each property is a condition "
+                + ("(for each case of p: p < 0, p = 0, 0 < p < 1, p = 1, p > 1, at an admissible value in it) "
+                   if self.exponent.free_symbols else "") +
                 f"on p and on the {self.K} x {self.K} determinate costs, checked exactly (the singleton rows are the "
                 "costs the formula reads, and are >= 0 where p != 1); the sets that break a property, or may "
                 "witness one, are built and checked like any other")
 
 
-def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None) -> Scheme:
-    """The singletons and the sets worth building, with `scheme.lemma` set; NotPowerMean when it does not apply."""
+def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
+                            values: dict[str, sp.Expr] | None = None) -> Scheme:
+    """The singletons and the sets worth building, with `scheme.lemma` set; NotPowerMean when it does not apply.
+    With a symbolic exponent, only the singletons: the exponent's cases are decided at fixed values
+    (`analysis.power_mean_symbolic`); `values` fixes the parameters."""
     if classes is not None:
         spec = replace(spec, classes=classes)
     if spec.set_costs:
         raise NotPowerMean("the spec gives explicit rows in 'set_costs'")
     if spec.set_cost is None or (spec.cost is None and spec.cost_matrix is None):
         raise NotPowerMean("it needs a 'set_cost' formula over the determinate costs ('cost' or 'cost_matrix')")
-    if any(p.value is None for p in spec.parameters.values()):
-        raise NotPowerMean("it needs fixed parameter values")
+    if any(param.value is None and param.per_class for param in spec.parameters.values()) and not values:
+        raise NotPowerMean("a symbolic per-class parameter would make the determinate costs symbolic")
     per_class = {name for name, param in spec.parameters.items() if param.per_class}
     form, why = power_mean_form(spec.set_cost, spec.functions, per_class)
     if form is None:
         raise NotPowerMean(why)
-    base = build_scheme(spec, sets=[])
+    base = build_scheme(spec, values=values, sets=[])
     p = Evaluator(Vocabulary(base.classes, base.parameters, spec.functions)).number(form.exponent, {})
     K = base.K
     det = [[base.given[(h, y)] for y in range(K)] for h in range(K)]
+    if any(v.free_symbols for row in det for v in row):
+        raise NotPowerMean("the determinate costs depend on parameters; only the exponent may")
+    if p.free_symbols:  # decided by cases of p, each at fixed values
+        base.lemma = PowerMeanRoute(K, p, form.written, None)
+        base.notes.append(base.lemma.describe()[0].upper() + base.lemma.describe()[1:] + ".")
+        return base
     for h in range(K):
         for y in range(K):
             if certified.compare(base.det(h, y), det[h][y]).value != 0:
@@ -76,7 +87,7 @@ def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None) 
         lemmas = PowerMeanLemmas(p, det)
     except NotDecided as exc:
         raise NotPowerMean(str(exc)) from None
-    scheme = build_scheme(spec, sets=_sets_to_build(lemmas, p, det))
+    scheme = build_scheme(spec, values=values, sets=_sets_to_build(lemmas, p, det))
     scheme.lemma = PowerMeanRoute(K, p, form.written, lemmas)
     scheme.notes.append(scheme.lemma.describe()[0].upper() + scheme.lemma.describe()[1:] + ".")
     return scheme

@@ -41,8 +41,8 @@ def how_to_fit(analysis) -> dict[str, Remedy]:
         if fit.fits is not False:
             continue
         failing = [analysis.by_id[pid] for pid in fit.failing_necessary]
-        out[setting] = (_parametric(setting, failing) if analysis.symbolic is not None
-                        else _numeric(analysis, setting, failing))
+        parametric = analysis.symbolic is not None or analysis.scheme.symbolic  # (the power-mean route by cases)
+        out[setting] = _parametric(setting, failing) if parametric else _numeric(analysis, setting, failing)
     return out
 
 

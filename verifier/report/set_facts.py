@@ -24,6 +24,9 @@ def summary(a: Analysis) -> list[str]:
         return ["Possible (Definition 4): an indeterminate set Y is possible when some distribution p makes its "
                 "expected cost lower than that of each of its own members. Below, for every admissible parameter "
                 "value. Which sets are optimal among all sets is computed for numeric schemes (fixed values)."]
+    if a.scheme.symbolic and a.scheme.lemma is not None:
+        return ["Possible (Definition 4): on the power-mean route with a symbolic exponent, sets are built only at "
+                "one admissible value per case of the exponent (see P1); which sets are optimal is not decided."]
     possible = sum(e.status is Truth.TRUE for e in a.possibility)
     counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
     scope = (f"the sets of {possible} of the {len(a.possibility)} sizes (one representative each, by symmetry)"

@@ -106,7 +106,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     ev, verdict = result.evidence, result.verdict
     region = f"; it holds exactly where {result.region}" if result.region else (
         f"; it holds at other admissible values, e.g. {values(result.holds_at)}" if result.holds_at else "")
-    if ev.kind == "lemma":
+    if ev.kind == "lemma" and ev.parameters is None:
         return _by_lemma(result, scheme)
     if ev.kind == "proof" and verdict is Verdict.HOLDS:
         return "holds for every admissible parameter value (" + (result.check_note or result.reason) + ")"
@@ -134,7 +134,9 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     where = _where(scheme, ev.binding) if ev.binding else ""
     if ev.kind == "counterexample":
         if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == "exists":
-            rows = "; ".join(comparison(c) for c in ev.comparisons)
+            rows = "; ".join(comparison(c) for c in ev.comparisons[:6])
+            if len(ev.comparisons) > 6:  # many classes: every comparison is in the JSON report
+                rows += f"; and {len(ev.comparisons) - 6} more classes alike"
             return f"fails at {where}: no class y satisfies it — {rows}"
         return f"fails at {where}: {comparison(ev.comparisons[-1])}"
     if ev.kind == "witness":
@@ -196,6 +198,12 @@ def _by_lemma(result: PropertyResult, scheme: Scheme) -> str:
     from verifier.engines.power_mean import SHAPE_PREMISES, premise_words  # wording kept beside the premises
 
     proof, sets = result.evidence.lemma, 2 ** scheme.K - scheme.K - 1
+    if proof.cases:
+        empty = f"; no admissible value has {' or '.join(proof.excluded)}" if proof.excluded else ""
+        shown = "; ".join(f"{text} (e.g. {values(_values_of(concrete))}): the {at.name} lemma" for text, at, concrete
+                          in proof.cases)
+        return (f"holds for every admissible value and all {sets:,} indeterminate sets, by cases of p = "
+                f"{proof.exponent}: {shown}{empty}")
     own = [name for name in proof.premises if name not in SHAPE_PREMISES]  # the shape ones are in the notes
     premises = "; ".join(premise_words(name, proof.exponent) for name in own) or "none beyond the shape (see notes)"
     if result.verdict is Verdict.HOLDS:
@@ -205,3 +213,7 @@ def _by_lemma(result: PropertyResult, scheme: Scheme) -> str:
     else:
         head = f"fails: {result.property.everywhere} (all {sets:,} indeterminate sets)"
     return f"{head}, by the {proof.name} lemma ({proof.statement}); premises checked exactly: {premises}"
+
+
+def _values_of(scheme: Scheme) -> dict:
+    return {name: value for name, value in scheme.parameters.items() if not isinstance(value, tuple)}

@@ -13,7 +13,7 @@ from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
 from verifier.spec.source import Located
 
-MAX_CLASSES = 64  # enumeration reaches 16 (12 symbolic); class-symmetric schemes are checked one set per size
+MAX_CLASSES = 64  # enumeration reaches 16 (12 symbolic); beyond: the symmetry and power-mean routes
 TOP_KEYS = {
     "name": "the scheme's name (required)",
     "description": "free text",
