@@ -26,7 +26,10 @@ def _sign(expr: sp.Expr) -> int:
         return (int(expr.p) > 0) - (int(expr.p) < 0)
     if sp.simplify(expr) == 0:
         return 0
-    value = sp.N(expr, 50)
+    try:  # strict: sympy raises unless all 50 digits are guaranteed, so a sign read here is certain
+        value = sp.N(expr, 50, strict=True)
+    except Exception:  # noqa: BLE001 - precision exhausted, or not a number: not confirmed
+        raise LemmaUnconfirmed(f"the sign of {expr} could not be confirmed") from None
     if not value.is_real or abs(value) < sp.Float("1e-40"):
         raise LemmaUnconfirmed(f"the sign of {expr} could not be confirmed")
     return 1 if value > 0 else -1
@@ -91,6 +94,7 @@ def _check_by_cases(scheme: Scheme, proof: LemmaProof, memo: dict) -> str:
 
     def impossible(*conditions) -> bool:
         solver = z3.Solver(ctx=ctx)
+        solver.set("timeout", 20_000)  # an answer z3 does not give in time confirms nothing
         try:
             solver.add(*[_z3(c, ctx) for c, _ in scheme.assumptions], *[_z3(c, ctx) for c in conditions])
         except LemmaUnconfirmed:
