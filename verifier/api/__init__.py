@@ -4,13 +4,30 @@ scheme: optimal set predictions, scores of set-valued classifiers) and their `Us
 
 Owns: turning a spec source into a report, and caching it. May import every layer below (analysis, report,
 check, spec, ...); only `cli` imports it.
+
+`design`, `decide` and `evaluate` load on first use: checking a spec never pays for the design solver or the
+statistics stack (scipy.stats alone takes longer to import than a 9-class check takes to run).
 """
 
+from typing import TYPE_CHECKING
+
 from verifier.analysis.pipeline import STAGES as PROGRESS_STAGES
-from verifier.api.design import DesignReport, design
 from verifier.api.report import ClassSweepReport, Report
-from verifier.api.use import UseReport, decide, evaluate
 from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
+
+if TYPE_CHECKING:
+    from verifier.api.design import DesignReport, design
+    from verifier.api.use import UseReport, decide, evaluate
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
            "load", "spec_paths", "sweep_classes", "verify", "verify_all"]
+_LAZY = {"DesignReport": "verifier.api.design", "design": "verifier.api.design",
+         "UseReport": "verifier.api.use", "decide": "verifier.api.use", "evaluate": "verifier.api.use"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'verifier.api' has no attribute {name!r}")

@@ -22,7 +22,6 @@ from verifier.report import console, html, json_record, markdown
 from verifier.report import sweep as sweep_report
 from verifier.report import words
 from verifier.report.files import write_reports
-from verifier.report import every_k as every_k_report
 from verifier.report.terminal import DEFAULT_WIDTH
 
 Remember = Callable[[dict, dict], None]  # (summary, outputs) -> stores them (the cache)
@@ -236,7 +235,11 @@ class EveryKReport(_Rendered):
         return f"<EveryKReport {self.name!r}: K >= {self.summary['low']}>"
 
     def _json(self, subject) -> dict:
+        from verifier.report import every_k as every_k_report  # loads z3 (the every-K engine), only here
+
         return every_k_report.to_json(*subject)
 
     def _text(self, subject, width: int, color: bool) -> str:
+        from verifier.report import every_k as every_k_report
+
         return every_k_report.to_text(*subject, width, color)

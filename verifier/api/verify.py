@@ -19,7 +19,6 @@ from verifier import limits
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import cache as result_cache
-from verifier.analysis.every_k import analyse_every_k
 from verifier.api.report import ClassSweepReport, EveryKReport, Report
 from verifier.errors import UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
@@ -91,6 +90,8 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     spec = load(source)
     low = open_range(counts) if isinstance(counts, str) else None
     if low is not None:
+        from verifier.analysis.every_k import analyse_every_k  # z3: every class count at once
+
         return EveryKReport.of(spec, analyse_every_k(spec, low, timeout_ms, progress))
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
     options = {"timeout": timeout, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from verifier.analysis.use.evaluate import Scores
 from verifier.errors import UsageError
@@ -55,10 +54,10 @@ def wilcoxon_pairs(scores: list[Scores], alpha: float = 0.05) -> list[PairTest]:
         if not np.any(d):
             out.append(PairTest(a.name, b.name, None, None, None, "identical costs on every instance"))
             continue
-        result = stats.wilcoxon(a.costs, b.costs, zero_method="wilcox")
+        result = _stats().wilcoxon(a.costs, b.costs, zero_method="wilcox")
         p = float(result.pvalue)
         nonzero = d[d != 0]  # the direction the signed ranks lean: W- > W+ means a costs less
-        ranks = stats.rankdata(np.abs(nonzero))
+        ranks = _stats().rankdata(np.abs(nonzero))
         lower = a.name if ranks[nonzero < 0].sum() > ranks[nonzero > 0].sum() else b.name
         better = lower if p < alpha else None
         out.append(PairTest(a.name, b.name, float(result.statistic), p, better))
@@ -73,15 +72,22 @@ def friedman_nemenyi(scores: list[Scores], alpha: float = 0.05) -> Friedman | No
     if np.all(table == table[:, :1]):
         return None  # every instance ties every classifier: there is no ranking to test
     with np.errstate(all="ignore"):
-        result = stats.friedmanchisquare(*table.T)
+        result = _stats().friedmanchisquare(*table.T)
     if not np.isfinite(result.pvalue):
         return None
-    ranks = stats.rankdata(table, axis=1).mean(axis=0)
+    ranks = _stats().rankdata(table, axis=1).mean(axis=0)
     k, n = table.shape[1], table.shape[0]
-    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
+    q = _stats().studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
     cd = float(q * math.sqrt(k * (k + 1) / (6 * n)))
     names = [s.name for s in scores]
     significant = result.pvalue < alpha  # Nemenyi's post-hoc pairs only after a significant Friedman test
     different = [(names[i], names[j]) for i, j in combinations(range(k), 2)
                  if significant and abs(ranks[i] - ranks[j]) > cd]
     return Friedman(float(result.statistic), float(result.pvalue), dict(zip(names, map(float, ranks))), cd, different)
+
+
+def _stats():
+    """scipy.stats, loaded by the comparisons that need it (importing it costs about half a second)."""
+    from scipy import stats
+
+    return stats
