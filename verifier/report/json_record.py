@@ -13,7 +13,7 @@ from verifier.verdict import Comparison, SetOptimality, SetPossibility, Truth
 def _exact(value) -> str | list[str]:
     if isinstance(value, tuple):
         return [_exact(v) for v in value]
-    return str(value)
+    return words.exact(value)
 
 
 def _decimal(value) -> float | list[float] | None:
@@ -95,8 +95,8 @@ def _possibility(s, e: SetPossibility) -> dict:
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
            "method": e.method}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: str(v) for i, v in enumerate(e.witness)},
-                          "margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin))}
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)},
+                          "margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin))}
     if e.certificate is not None:
         out["certificate"] = {"lambda": {s.classes[h]: str(v) for h, v in sorted(e.certificate.items())}}
     if e.reason:
@@ -110,9 +110,9 @@ def _optimal(s, e: SetOptimality | None) -> dict:
         return {"status": "unknown", "reason": "computed for numeric schemes only (fixed parameter values)"}
     out: dict = {"status": e.status}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: str(v) for i, v in enumerate(e.witness)}}
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)}}
         if e.margin is not None:
-            out["witness"] |= {"margin": str(e.margin), "margin_decimal": float(words.decimal(e.margin)),
+            out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin)),
                                "margin_is_lower_bound": e.margin_is_bound}
     if e.tied_with:
         out["tied_with"] = [_names(s, z) for z in e.tied_with]

@@ -20,12 +20,14 @@ NOTATION = ("Notation: c_Y(y) is the cost of predicting the set Y when the truth
             "in full.")
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=100_000, typed=True)
 def exact(value: sp.Expr) -> str:
+    """sympy's text of an exact value, memoised: a 9-class matrix has 4,599 cells but a few hundred distinct
+    values, and printing a sum of radicals takes about a third of a millisecond."""
     return str(value)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=100_000, typed=True)
 def decimal(value: sp.Expr) -> str:
     x = certified.to_float(value)
     return f"{x:.4g}" if x != 0 else "0"
