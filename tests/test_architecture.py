@@ -49,3 +49,22 @@ def test_modules_stay_small():
         if lines > 300:
             big.append(f"{info.name} ({lines} lines)")
     assert not big, big
+
+
+def _loaded_after(code: str) -> set[str]:
+    run = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sorted(sys.modules)))"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.split())
+
+
+def test_the_command_loads_only_what_a_check_uses():
+    """Importing the command, and checking a numeric spec, loads neither z3 nor scipy.stats nor the design
+    solver: those cost more start-up time than a 9-class check takes to run (issue: load only what is used)."""
+    heavy = {"z3", "scipy.stats", "verifier.api.designer", "verifier.api.use", "verifier.analysis.design"}
+    assert not heavy & _loaded_after("import verifier.cli")
+    checked = _loaded_after("import io\nfrom verifier.cli import check\n"
+                            "assert check(['specs/ha-numeric.yaml', '--no-cache', '--format', 'json'], io.StringIO(), "
+                            "io.StringIO()) in (0, 1)")
+    assert not heavy & checked
+    assert "verifier.api.designer" in _loaded_after("import verifier\nverifier.design")

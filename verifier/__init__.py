@@ -40,7 +40,7 @@ def __getattr__(name: str):
     if name in _API:
         from verifier import api
 
-        return getattr(api, name)
+        return getattr(api, name)  # design, decide and evaluate load on first use (verifier.api.__getattr__)
     if name == "explain":
         from verifier.properties.explain import explain
 

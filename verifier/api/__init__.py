@@ -16,12 +16,12 @@ from verifier.api.report import ClassSweepReport, Report
 from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
 
 if TYPE_CHECKING:
-    from verifier.api.design import DesignReport, design
+    from verifier.api.designer import DesignReport, design
     from verifier.api.use import UseReport, decide, evaluate
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
            "load", "spec_paths", "sweep_classes", "verify", "verify_all"]
-_LAZY = {"DesignReport": "verifier.api.design", "design": "verifier.api.design",
+_LAZY = {"DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
          "UseReport": "verifier.api.use", "decide": "verifier.api.use", "evaluate": "verifier.api.use"}
 
 

@@ -56,7 +56,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if args is None:
             return EXIT_OK
         fmt = options.plot_format(args.plot)
-        from verifier.api.design import design
+        from verifier.api.designer import design
 
         result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
                         free=args.free, objective=args.objective, to=args.to, margin=args.margin,
