@@ -132,6 +132,27 @@ def test_the_lemmas_name_the_sets_that_break_a_property():
     assert lemmas.proof("P1") is not None  # p >= 1: no set is ever possible
 
 
+def test_how_to_fit_states_what_the_lemma_needs_and_why_it_is_not_met():
+    names = ("k0", "k1", "k2")
+    lemmas = PowerMeanLemmas(sp.Integer(2), [[sp.Integer(v) for v in row]
+                                              for row in [[0, 1, 2], [1, 0, 1], [2, 1, 0]]])
+    assert lemmas.condition("P7", names) == (
+        "By the power-mean inequality it holds exactly when the exponent p of genmean is <= 1, or when at each true "
+        "class y every other class costs the same; here p = 2, and at y = k0 the classes k1 and k2 cost differently")
+    assert lemmas.condition("P1", names).endswith("here p = 2")
+    assert lemmas.condition("P3", names).endswith("here p = 2 >= 1")
+    lemmas = PowerMeanLemmas(sp.Rational(1, 2), [[sp.Integer(v) for v in row]
+                                                  for row in [[0, 1, 1], [0, 1, 1], [1, 1, 0]]])
+    assert lemmas.condition("P2", names).endswith("here k0 and k1 have the same row")
+    assert lemmas.condition("P3", names).endswith("here at y = k0 the class k1 costs c_y(y)")
+    out = io.StringIO()
+    assert check([os.path.join(SPECS, "ordinal-l1-40.yaml"), "--no-cache", "--format", "json"], out, io.StringIO()) == 0
+    step = json.loads(out.getvalue())["settings"]["filtering"]["how_to_fit"]["steps"][0]
+    assert step.startswith("P6 (mistake aversion) fails in at least")
+    assert step.endswith("exactly when the exponent p of genmean is >= 1, or when at each true class y every other "
+                         "class costs the same; here p = 1/2, and at y = 1 the classes 2 and 3 cost differently")
+
+
 def test_lemmas_on_a_scheme_it_cannot_serve_is_a_usage_error_naming_why():
     out, err = io.StringIO(), io.StringIO()
     assert check(["--lemmas", os.path.join(SPECS, "accuracy-u65.yaml"), "--no-cache"], out, err) == 2

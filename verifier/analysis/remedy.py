@@ -109,7 +109,16 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
         where, at_least = f"in at least {total} place{'s' if total != 1 else ''} among the sets built", True
         more = f"; and at least {total - MAX_CELLS} more" if total > MAX_CELLS else ""
     listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
-    return f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more, fixes, total, at_least
+    lemma = _lemma_condition(s, prop.id)
+    return (f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more + lemma, fixes, total,
+            at_least)
+
+
+def _lemma_condition(s, pid: str) -> str:
+    """On the power-mean route, what the lemma says the property needs (the shorter, whole-scheme answer)."""
+    lemmas = s.lemma.lemmas if s.lemma is not None else None
+    condition = lemmas.condition(pid, s.classes) if lemmas is not None else None
+    return f". {condition}" if condition else ""
 
 
 def _candidates(s, prop: Property) -> tuple[list, int, bool]:

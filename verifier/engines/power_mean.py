@@ -121,6 +121,39 @@ class PowerMeanLemmas:
             return [pair] if f.p_vs_1 >= 0 else [frozenset(f.identical_rows)] if f.identical_rows else []
         return []
 
+    def condition(self, pid: str, names: tuple[str, ...]) -> str | None:
+        """What the lemmas say P needs, as a sentence saying why it is not met here; None where they say nothing.
+        Exact ("exactly when") for P2, P3, P6, P7; a necessary condition for P1 and P9, a sufficient one for P8."""
+        f, p = self.facts, self.p
+        exactly = "By the power-mean inequality it holds exactly when "
+        if pid in ("P6", "P7"):
+            why = [f"p = {p}"] + ([self._unequal(names)] if f.unequal_off_diagonal else [])
+            return (f"{exactly}the exponent p of genmean is {'>= 1' if pid == 'P6' else '<= 1'}, or when at each "
+                    f"true class y every other class costs the same; here {', and '.join(why)}")
+        if pid in ("P2", "P3"):
+            why = [f"p = {p} >= 1"] if f.p_vs_1 >= 0 else []
+            if pid == "P3" and f.equal_to_diagonal:
+                y, h = f.equal_to_diagonal
+                why.append(f"at y = {names[y]} the class {names[h]} costs c_y(y)")
+            if pid == "P2" and f.identical_rows:
+                why.append(f"{names[f.identical_rows[0]]} and {names[f.identical_rows[1]]} have the same row")
+            rest = ("no other class costs c_y(y) at a true class y" if pid == "P3"
+                    else "no two classes have the same row of costs")
+            return f"{exactly}the exponent p of genmean is < 1 and {rest}; here {', and '.join(why)}"
+        if pid == "P1" and f.p_vs_1 >= 0:
+            return (f"It needs the exponent p of genmean < 1: for p >= 1 no indeterminate set is ever optimal; "
+                    f"here p = {p}")
+        if pid == "P8":
+            return ("An exponent p <= 0 with c_y(y) = 0 for every class y would make it hold: every set containing "
+                    "the truth would then cost 0")
+        if pid == "P9" and f.p_sign <= 0 and f.zero_diagonal:
+            return f"It needs an exponent p > 0 or some c_y(y) != 0; here p = {p} <= 0 and every c_y(y) = 0"
+        return None
+
+    def _unequal(self, names: tuple[str, ...]) -> str:
+        y, a, b = self.facts.unequal_off_diagonal
+        return f"at y = {names[y]} the classes {names[a]} and {names[b]} cost differently"
+
     def _proof(self, name: str, statement: str, premises: tuple[str, ...]) -> LemmaProof:
         # genmean refuses negative values, so only the arithmetic mean (p = 1) may meet them
         shared = ("power-mean-form", "singletons-are-costs") + (("nonnegative",) if self.facts.p_vs_1 else ())
