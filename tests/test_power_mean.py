@@ -153,6 +153,22 @@ def test_how_to_fit_states_what_the_lemma_needs_and_why_it_is_not_met():
                          "class costs the same; here p = 1/2, and at y = 1 the classes 2 and 3 cost differently")
 
 
+def test_the_lemmas_read_each_property_through_its_definition():
+    """Shapes come from the catalogue's quantifiers and atoms; a definition no rule covers is an explicit skip."""
+    from dataclasses import replace as changed
+
+    from verifier.engines.power_mean_shapes import shape_of
+    from verifier.properties import BY_ID, Compare
+
+    kinds = {pid: shape_of(prop).kind for pid, prop in BY_ID.items()}
+    assert kinds == {"P1": "possible", "P2": "vs-mean", "P3": "vs-mean", "P4": "bounds", "P5": "multiset",
+                     "P6": "vs-mean", "P7": "vs-mean", "P8": "equal-in-Y", "P9": "differs-in-Y", "P10": "bounds"}
+    strict_p6 = changed(BY_ID["P6"], atom=Compare("<", BY_ID["P6"].atom.lhs, BY_ID["P6"].atom.rhs))
+    assert shape_of(strict_p6) is None  # "<" over sets missing the truth: no rule, so no proof is claimed
+    below_max = changed(BY_ID["P10"], atom=Compare("<", BY_ID["P10"].atom.lhs, BY_ID["P10"].atom.rhs))
+    assert shape_of(below_max) is None  # bounds give <= max, never < max
+
+
 def test_lemmas_on_a_scheme_it_cannot_serve_is_a_usage_error_naming_why():
     out, err = io.StringIO(), io.StringIO()
     assert check(["--lemmas", os.path.join(SPECS, "accuracy-u65.yaml"), "--no-cache"], out, err) == 2

@@ -24,6 +24,7 @@ from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form
 from verifier.formula.values import Vocabulary
+from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, PropertyResult, Verdict
@@ -95,13 +96,14 @@ def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
 
 def _sets_to_build(lemmas: PowerMeanLemmas, p: sp.Expr, det) -> list[frozenset[int]]:
     wanted = [frozenset((0, 1))]
-    for pid in ("P2", "P3", "P6", "P7"):
-        wanted += lemmas.failing_sets(pid)
-    floats = np.array([[certified.to_float(v) for v in row] for row in det])
-    found = sets_worth_building(certified.to_float(p), floats)
-    for pid in ("P1", "P8", "P9"):
-        if lemmas.proof(pid) is None:
-            wanted += found[pid]
+    for prop in PROPERTIES:
+        wanted += lemmas.failing_sets(prop.id)
+    searches = {prop.id: lemmas.search(prop.id) for prop in PROPERTIES}
+    if any(searches.values()):
+        floats = np.array([[certified.to_float(v) for v in row] for row in det])
+        found = sets_worth_building(certified.to_float(p), floats)
+        for kind in searches.values():
+            wanted += found[kind] if kind else []
     unique = sorted(set(wanted), key=lambda s: (len(s), sorted(s)))
     return unique
 
@@ -127,10 +129,7 @@ def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[Property
             out.append(PropertyResult(prop, verdict, evidence, reason=f"by the {proof.name} lemma: {proof.statement}"))
             continue
         built = len(scheme.indeterminate_sets)
-        why = {"P1": "no lemma shows a set possible or none possible for p < 1",
-               "P8": "for p > 0 no lemma shows every correct set's cost independent of the truth",
-               "P9": "for p > 0 no lemma shows some correct set's cost depends on the truth"}.get(
-            prop.id, "the lemmas do not decide it")
+        why = route.lemmas.undecided(prop.id)
         out.append(PropertyResult(prop, Verdict.UNKNOWN, Evidence("none", possibility=result.evidence.possibility),
                                   reason=f"undecided beyond enumeration: {why}, and none of the {built} sets built "
                                          f"(the most promising of the pairs and triples) settles it"))

@@ -24,6 +24,7 @@ import z3
 
 from verifier.analysis.power_mean_route import build_power_mean_scheme
 from verifier.check.checker import check_results
+from verifier.engines.power_mean_shapes import shape_of
 from verifier.engines.smt_translate import Translator, Unsupported, model_value
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme
@@ -33,7 +34,6 @@ CASES: tuple[tuple[str, Callable[[sp.Expr], sp.Basic]], ...] = (
     ("p < 0", lambda p: sp.Lt(p, 0)), ("p = 0", lambda p: sp.Eq(p, 0)),
     ("0 < p < 1", lambda p: sp.And(sp.Gt(p, 0), sp.Lt(p, 1))), ("p = 1", lambda p: sp.Eq(p, 1)),
     ("p > 1", lambda p: sp.Gt(p, 1)))
-EXACT_LEMMAS = {"P2", "P3", "P4", "P5", "P6", "P7", "P10"}  # decided by the lemmas alone, at every p
 
 
 def admissible_points(scheme: Scheme, p: sp.Expr, timeout_ms: int):
@@ -89,7 +89,7 @@ def analyse_power_mean_symbolic(scheme: Scheme, timeout_ms: int,
             holding = [c for c in cases if c[3][prop.id].verdict is Verdict.HOLDS]
             if holding:
                 found.holds_at = holding[0][1]
-                if prop.id in EXACT_LEMMAS and not undecided:
+                if shape_of(prop) is not None and shape_of(prop).exact and not undecided:  # lemmas alone decide it
                     found.region = " or ".join(c[0] for c in holding) + f", where p = {p}"
             out.append(found)
             continue

@@ -20,7 +20,9 @@ from itertools import combinations
 
 import sympy as sp
 
+from verifier.engines.power_mean_shapes import shape_of
 from verifier.formula import certified
+from verifier.properties import BY_ID
 from verifier.verdict import LemmaProof
 
 
@@ -78,8 +80,15 @@ MULTISET = "a power mean depends only on the multiset of its values"
 SHAPE_PREMISES = ("power-mean-form", "singletons-are-costs", "nonnegative")  # shared by every lemma here
 
 
+SIGN_PREMISE = {"<": "p<1", "<=": "p<=1", ">=": "p>=1"}  # op between c_Y(y) and the mean -> what p must be
+SIGN_HOLDS = {"<": lambda s: s < 0, "<=": lambda s: s <= 0, ">=": lambda s: s >= 0}  # ... as a sign of p - 1
+OP_RANGE = {"<": "< 1", "<=": "<= 1", ">=": ">= 1"}
+OUT_OF_RANGE = {"<": ">= 1", "<=": "> 1", ">=": "< 1"}
+
+
 class PowerMeanLemmas:
-    """What the lemmas prove for each property, given the premises, and which sets break it when they show one."""
+    """What the lemmas prove for each property, given the premises, and which sets break it when they show one.
+    Each property is read through its definition's shape (`power_mean_shapes`), never its id."""
 
     def __init__(self, p: sp.Expr, det: list[list[sp.Expr]]):
         self.p, self.K = p, len(det)
@@ -87,66 +96,95 @@ class PowerMeanLemmas:
 
     def proof(self, pid: str) -> LemmaProof | None:
         """A proof that P holds (a "for every" property) or fails everywhere (a "some" property), or None."""
-        f = self.facts
-        if pid in ("P4", "P10"):
+        f, shape = self.facts, shape_of(BY_ID[pid])
+        kind = shape.kind if shape else None
+        if kind == "bounds":
             return self._proof("bounds", BOUNDS, ())
-        if pid == "P5":
+        if kind == "multiset":
             return self._proof("multiset", MULTISET, ())
-        if pid == "P7" and (f.p_vs_1 <= 0 or f.unequal_off_diagonal is None):
-            return self._proof("power mean", POWER_MEAN, ("p<=1",) if f.p_vs_1 <= 0 else ("constant-off-diagonal",))
-        if pid == "P6" and (f.p_vs_1 >= 0 or f.unequal_off_diagonal is None):
-            return self._proof("power mean", POWER_MEAN, ("p>=1",) if f.p_vs_1 >= 0 else ("constant-off-diagonal",))
-        if pid == "P3" and f.p_vs_1 < 0 and f.equal_to_diagonal is None:
-            return self._proof("power mean", POWER_MEAN, ("p<1", "no-cost-equal-to-diagonal"))
-        if pid == "P2" and f.p_vs_1 < 0 and f.identical_rows is None:
-            return self._proof("power mean", POWER_MEAN, ("p<1", "distinct-rows"))
-        if pid in ("P8", "P9") and f.p_sign <= 0 and f.zero_diagonal:
+        if kind == "vs-mean":
+            sign_ok = SIGN_HOLDS[shape.op](f.p_vs_1)
+            if shape.domain == "not in Y" and (sign_ok or f.unequal_off_diagonal is None):
+                return self._proof("power mean", POWER_MEAN, (SIGN_PREMISE[shape.op],) if sign_ok
+                                   else ("constant-off-diagonal",))
+            if shape.domain == "in Y" and sign_ok and f.equal_to_diagonal is None:
+                return self._proof("power mean", POWER_MEAN, (SIGN_PREMISE[shape.op], "no-cost-equal-to-diagonal"))
+            if shape.domain == "classes" and sign_ok and f.identical_rows is None:
+                return self._proof("power mean", POWER_MEAN, (SIGN_PREMISE[shape.op], "distinct-rows"))
+        if kind in ("equal-in-Y", "differs-in-Y") and f.p_sign <= 0 and f.zero_diagonal:
             # a correct set has a member costing 0 at the truth, and M_p with p <= 0 of values with a 0 is 0
             return self._proof("zero mean", "a power mean with exponent p <= 0 of values that include 0 is 0, so "
                                "every set containing the truth costs 0", ("p<=0", "zero-diagonal"))
-        if pid == "P1" and f.p_vs_1 >= 0:
+        if kind == "possible" and f.p_vs_1 >= 0:
             return self._proof("power mean", POWER_MEAN + "; so E_p[c_Y] >= the mean of its members' expected costs "
                                ">= the least of them, for every p: no indeterminate set is possible", ("p>=1",))
         return None
 
     def failing_sets(self, pid: str) -> list[frozenset[int]]:
         """Sets where the lemmas show P breaks (its row is then built and checked by the ordinary engines)."""
-        f = self.facts
-        pair = frozenset((0, 1))
-        if pid in ("P6", "P7") and f.unequal_off_diagonal is not None:
+        f, shape = self.facts, shape_of(BY_ID[pid])
+        if shape is None or shape.kind != "vs-mean" or self.proof(pid) is not None:
+            return []
+        if shape.domain == "not in Y":  # a set missing y whose members cost differently there
             return [frozenset(f.unequal_off_diagonal[1:])]
-        if pid == "P3":
-            return [pair] if f.p_vs_1 >= 0 else [frozenset(f.equal_to_diagonal)] if f.equal_to_diagonal else []
-        if pid == "P2":
-            return [pair] if f.p_vs_1 >= 0 else [frozenset(f.identical_rows)] if f.identical_rows else []
-        return []
+        if not SIGN_HOLDS[shape.op](f.p_vs_1):  # the wrong side of the mean, or equal to it, at every column
+            return [frozenset((0, 1))]
+        pair = f.equal_to_diagonal if shape.domain == "in Y" else f.identical_rows
+        return [frozenset(pair)] if pair else []
+
+    def decided_alone(self, pid: str) -> bool:
+        """The lemmas settle P at every exponent (a proof, or a set that breaks it), with no search."""
+        shape = shape_of(BY_ID[pid])
+        return shape is not None and shape.exact
+
+    def search(self, pid: str) -> str | None:
+        """Which float search may find a set that settles P where the lemmas do not: "possible" (a pair some
+        distribution makes possible), "moves" (a set whose cost moves with its true member), "moves-lists-differ"
+        (the same, between members whose own cost lists differ), or None."""
+        shape = shape_of(BY_ID[pid])
+        if shape is None or shape.exact or self.proof(pid) is not None:
+            return None
+        return {"possible": "possible", "equal-in-Y": "moves",
+                "differs-in-Y": "moves-lists-differ" if shape.lists_differ else "moves"}[shape.kind]
+
+    def undecided(self, pid: str) -> str:
+        """Why the lemmas leave P open (said when no set built settles it either)."""
+        shape = shape_of(BY_ID[pid])
+        kind = shape.kind if shape else None
+        return {"possible": "no lemma shows a set possible or none possible for p < 1",
+                "equal-in-Y": "for p > 0 (or a nonzero c_y(y)) no lemma shows every correct set's cost independent "
+                              "of the truth",
+                "differs-in-Y": "for p > 0 (or a nonzero c_y(y)) no lemma shows some correct set's cost depends on "
+                                "the truth"}.get(kind, "no lemma rule applies to its definition")
 
     def condition(self, pid: str, names: tuple[str, ...]) -> str | None:
         """What the lemmas say P needs, as a sentence saying why it is not met here; None where they say nothing.
-        Exact ("exactly when") for P2, P3, P6, P7; a necessary condition for P1 and P9, a sufficient one for P8."""
-        f, p = self.facts, self.p
-        exactly = "By the power-mean inequality it holds exactly when "
-        if pid in ("P6", "P7"):
+        Exact ("exactly when") for the vs-mean shapes; necessary for "possible" and "differs-in-Y", sufficient
+        for "equal-in-Y"."""
+        f, p, shape = self.facts, self.p, shape_of(BY_ID[pid])
+        kind = shape.kind if shape else None
+        exactly = "By the power-mean inequality it holds exactly when the exponent p of genmean is "
+        if kind == "vs-mean" and shape.domain == "not in Y":
             why = [f"p = {p}"] + ([self._unequal(names)] if f.unequal_off_diagonal else [])
-            return (f"{exactly}the exponent p of genmean is {'>= 1' if pid == 'P6' else '<= 1'}, or when at each "
-                    f"true class y every other class costs the same; here {', and '.join(why)}")
-        if pid in ("P2", "P3"):
-            why = [f"p = {p} >= 1"] if f.p_vs_1 >= 0 else []
-            if pid == "P3" and f.equal_to_diagonal:
+            return (f"{exactly}{OP_RANGE[shape.op]}, or when at each true class y every other class costs the same; "
+                    f"here {', and '.join(why)}")
+        if kind == "vs-mean":
+            why = [] if SIGN_HOLDS[shape.op](f.p_vs_1) else [f"p = {p} {OUT_OF_RANGE[shape.op]}"]
+            if shape.domain == "in Y" and f.equal_to_diagonal:
                 y, h = f.equal_to_diagonal
                 why.append(f"at y = {names[y]} the class {names[h]} costs c_y(y)")
-            if pid == "P2" and f.identical_rows:
+            if shape.domain == "classes" and f.identical_rows:
                 why.append(f"{names[f.identical_rows[0]]} and {names[f.identical_rows[1]]} have the same row")
-            rest = ("no other class costs c_y(y) at a true class y" if pid == "P3"
+            rest = ("no other class costs c_y(y) at a true class y" if shape.domain == "in Y"
                     else "no two classes have the same row of costs")
-            return f"{exactly}the exponent p of genmean is < 1 and {rest}; here {', and '.join(why)}"
-        if pid == "P1" and f.p_vs_1 >= 0:
+            return f"{exactly}{OP_RANGE[shape.op]} and {rest}; here {', and '.join(why)}"
+        if kind == "possible" and f.p_vs_1 >= 0:
             return (f"It needs the exponent p of genmean < 1: for p >= 1 no indeterminate set is ever optimal; "
                     f"here p = {p}")
-        if pid == "P8":
+        if kind == "equal-in-Y":
             return ("An exponent p <= 0 with c_y(y) = 0 for every class y would make it hold: every set containing "
                     "the truth would then cost 0")
-        if pid == "P9" and f.p_sign <= 0 and f.zero_diagonal:
+        if kind == "differs-in-Y" and f.p_sign <= 0 and f.zero_diagonal:
             return f"It needs an exponent p > 0 or some c_y(y) != 0; here p = {p} <= 0 and every c_y(y) = 0"
         return None
 

@@ -26,9 +26,9 @@ def power_mean(p: float, values: np.ndarray) -> np.ndarray:
 
 
 def sets_worth_building(p: float, det: np.ndarray) -> dict[str, list[frozenset[int]]]:
-    """For P8/P9 the pairs and triples where the set's cost moves most with the truth among its members (P9:
-    between members whose own cost lists differ); for P1 the pairs with the largest possibility margin on a
-    grid of two-point distributions."""
+    """By search kind (`PowerMeanLemmas.search`): "moves", the pairs and triples where the set's cost moves most
+    with the truth among its members; "moves-lists-differ", the same between members whose own cost lists
+    differ; "possible", the pairs with the largest possibility margin on a grid of two-point distributions."""
     K = det.shape[0]
     groups = [np.array(list(combinations(range(K), 2)))]
     if K * (K - 1) * (K - 2) // 6 <= MAX_TRIPLES and K >= 3:
@@ -46,7 +46,7 @@ def sets_worth_building(p: float, det: np.ndarray) -> dict[str, list[frozenset[i
             differs |= moved & (np.abs(lists[:, a] - lists[:, b]) > 1e-12).any(1)
         p8 += [(float(v), frozenset(m.tolist())) for v, m in zip(spread, members) if v > 1e-9]
         p9 += [(float(v), frozenset(m.tolist())) for v, m, d in zip(spread, members, differs) if d]
-    return {"P8": _top(p8), "P9": _top(p9), "P1": _possible_pairs(p, det)}
+    return {"moves": _top(p8), "moves-lists-differ": _top(p9), "possible": _possible_pairs(p, det)}
 
 
 def _possible_pairs(p: float, det: np.ndarray) -> list[frozenset[int]]:
