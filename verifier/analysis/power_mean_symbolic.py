@@ -89,7 +89,8 @@ def analyse_power_mean_symbolic(scheme: Scheme, timeout_ms: int,
             holding = [c for c in cases if c[3][prop.id].verdict is Verdict.HOLDS]
             if holding:
                 found.holds_at = holding[0][1]
-                if shape_of(prop) is not None and shape_of(prop).exact and not undecided:  # lemmas alone decide it
+                shape = shape_of(prop)
+                if shape is not None and shape.exact and not undecided:  # the lemmas alone decide it, by case
                     found.region = " or ".join(c[0] for c in holding) + f", where p = {p}"
             out.append(found)
             continue

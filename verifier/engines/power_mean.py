@@ -132,11 +132,6 @@ class PowerMeanLemmas:
         pair = f.equal_to_diagonal if shape.domain == "in Y" else f.identical_rows
         return [frozenset(pair)] if pair else []
 
-    def decided_alone(self, pid: str) -> bool:
-        """The lemmas settle P at every exponent (a proof, or a set that breaks it), with no search."""
-        shape = shape_of(BY_ID[pid])
-        return shape is not None and shape.exact
-
     def search(self, pid: str) -> str | None:
         """Which float search may find a set that settles P where the lemmas do not: "possible" (a pair some
         distribution makes possible), "moves" (a set whose cost moves with its true member), "moves-lists-differ"
