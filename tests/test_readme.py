@@ -2,6 +2,8 @@
 
 import os
 import re
+import subprocess
+import sys
 
 from conftest import ROOT
 
@@ -20,8 +22,13 @@ def test_readme_has_exactly_two_setup_commands():
 
 
 def test_ci_runs_the_readme_test_command():
+    """.ci/run reads the command out of the README (so the two cannot drift) and runs it in a temporary venv."""
     ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
-    assert _readme_commands()[1] in ci
+    assert "readme_command.py test" in ci and "mktemp -d" in ci and 'eval "${command//.venv/' in ci
+    printed = subprocess.run([sys.executable, os.path.join(ROOT, ".ci", "readme_command.py"), "test"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert printed == _readme_commands()[1]
+    assert printed.startswith("python3 -m venv .venv && ") and ".venv/bin/python -m pytest" in printed
 
 
 def test_readme_main_command_names_a_bundled_spec():
