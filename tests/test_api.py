@@ -202,7 +202,7 @@ def test_explain_states_each_property():
     assert "∀ indeterminate Ŷ, ∀ y ∈ Ω: c_Y(y) ≥ min_ŷ∈Y c_ŷ(y)" in verifier.explain("P4")
     listing = verifier.explain()
     assert all(f"P{i} " in listing for i in range(1, 11)) and "vacuously" in listing and "tight" in listing
-    with pytest.raises(KeyError):
+    with pytest.raises(verifier.UsageError, match="unknown property .P11."):
         verifier.explain("P11")
 
 

@@ -53,7 +53,8 @@ class SpecError(Exception):
                 where += f":{self.column}"
         parts = [f"{where}: invalid spec"]
         if self.key:
-            parts[0] += f" at key '{self.key}'"
+            key = self.key if len(self.key) <= 80 else self.key[:60] + "..." + self.key[-12:]
+            parts[0] += f" at key '{key}'"
         parts[0] += ":"
         parts.append(self.message.rstrip("."))
         if self.text is not None:

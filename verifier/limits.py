@@ -1,11 +1,40 @@
 """Resource limits shared by the engines (kept here so numeric runs need not import the solver stack).
 
-Imports nothing from the package; set once per process by the command line (`apply`)."""
+Imports nothing from the package; set once per process by the command line (`apply`), and per spec by
+`time_limit` (the overall bound on one spec's work).
+
+The overall bound is enforced two ways, because neither suffices alone: an interval timer (SIGALRM, main
+thread only) raises `TimeLimitReached` wherever Python code is running when the bound passes, and every solver
+question asks `question_ms` for its own time limit, so that a call into z3 (which no Python signal interrupts)
+never outlives the bound by more than a moment. `TimeLimitReached` derives from BaseException so that no
+`except Exception` on the way can swallow it; the timer also re-fires every second until the bound is honoured.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
 
 DEFAULT_TIMEOUT_MS = 20_000  # per solver question (z3, optimisation), overridable with --timeout
+MAX_TIMEOUT_S = 86_400  # one day per question; z3 takes milliseconds as a 32-bit count (about 49 days)
+MAX_DESIGN_CLASSES = 5  # design and calibration: 26 sets of 5 cells (Property 1's witnesses grow fast beyond)
+DEFAULT_TIME_LIMIT_S = 600.0  # per spec, overall (--time-limit): generous; a hang is never the answer
 
 RLIMIT: int | None = None  # z3 resource units per question, when the user asks for reproducible limits
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)
+
+_deadline: float | None = None  # time.monotonic() at which the current spec's work must stop
+_limit_s: float | None = None
+
+
+class TimeLimitReached(BaseException):
+    """The overall time bound of one spec's work has passed (callers turn it into `unknown` or an error)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"the time limit of {seconds:g} s (--time-limit) was reached")
+        self.seconds = seconds
 
 
 def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
@@ -21,3 +50,57 @@ def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
         import z3
 
         z3.set_param("memory_max_size", max(64, memory_mb // 2))  # z3 answers unknown instead of crashing
+
+
+def remaining_s() -> float | None:
+    """Seconds left before the current bound (None when no bound is in force)."""
+    return None if _deadline is None else _deadline - time.monotonic()
+
+
+def check_time() -> None:
+    """Raise TimeLimitReached when the bound has passed (for loops that run without a timer: other threads)."""
+    if _deadline is not None and time.monotonic() >= _deadline:
+        raise TimeLimitReached(_limit_s or 0.0)
+
+
+def question_ms(requested_ms: int) -> int:
+    """A solver question's time limit: the one asked for, but never past the overall bound."""
+    left = remaining_s()
+    if left is None:
+        return requested_ms
+    if left <= 0:
+        raise TimeLimitReached(_limit_s or 0.0)
+    return max(1, min(requested_ms, int(left * 1000) + 1))
+
+
+def _alarm(signum, frame) -> None:
+    if _deadline is not None and time.monotonic() >= _deadline - 0.01:
+        raise TimeLimitReached(_limit_s or 0.0)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Bound the work inside the block to `seconds` (None: no bound). Nested bounds keep the earlier deadline."""
+    global _deadline, _limit_s
+    if seconds is None:
+        yield
+        return
+    outer = (_deadline, _limit_s)
+    deadline = time.monotonic() + seconds
+    if _deadline is None or deadline < _deadline:
+        _deadline, _limit_s = deadline, seconds
+    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    previous = None
+    if timer:
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, _deadline - time.monotonic()), 1.0)
+    try:
+        yield
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+        _deadline, _limit_s = outer
+        if timer and _deadline is not None:  # an outer bound is still running: re-arm its timer
+            signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, _deadline - time.monotonic()), 1.0)

@@ -12,8 +12,12 @@ from dataclasses import dataclass, field
 
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.errors import UsageError
+from verifier.numbers import shown
 from verifier.spec import MAX_CLASSES, Spec
 from verifier.verdict import Verdict
+
+
+_DIGITS = 6  # a class count has at most this many digits (int() of 5,000 digits raises, and is meaningless)
 
 
 @dataclass
@@ -28,27 +32,29 @@ class Sweep:
 
 def open_range(text: str) -> int | None:
     """"2.." (every class count from 2 on) -> 2; anything else -> None."""
-    match = re.fullmatch(r"\s*(\d+)\s*\.\.\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+)\s*\.\.\s*", text)
     if match is None:
         return None
-    if int(match.group(1)) < 2:
-        raise UsageError(f"--classes needs at least 2 classes, got {text!r}")
+    if len(match.group(1)) > _DIGITS or int(match.group(1)) < 2:
+        raise UsageError(f"--classes needs a first class count from 2 to {MAX_CLASSES}, got {shown(text)}")
     return int(match.group(1))
 
 
 def parse_range(text: str) -> list[int]:
-    match = re.fullmatch(r"\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*", text) or re.fullmatch(r"\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+)\s*(?:\.\.|-)\s*([0-9]+)\s*", text) or re.fullmatch(r"\s*([0-9]+)\s*", text)
     if not match:
-        raise UsageError(f"--classes expects a range such as 2..8, or 2.. for every class count, got {text!r}")
+        raise UsageError(f"--classes expects a range such as 2..8, or 2.. for every class count, got {shown(text)}")
+    if any(len(g) > _DIGITS for g in match.groups()):
+        raise UsageError(f"--classes needs 2 <= low <= high <= {MAX_CLASSES}, got {shown(text)}")
     low = int(match.group(1))
     high = int(match.group(2)) if match.lastindex == 2 else low
     if not 2 <= low <= high <= MAX_CLASSES:
-        raise UsageError(f"--classes needs 2 <= low <= high <= {MAX_CLASSES}, got {text!r}")
+        raise UsageError(f"--classes needs 2 <= low <= high <= {MAX_CLASSES}, got {shown(text)}")
     return list(range(low, high + 1))
 
 
 def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool = False,
-          symmetry: bool = False) -> Sweep:
+          symmetry: bool = False, time_limit_s: float | None = None) -> Sweep:
     """`step(description)`, when given, is told before each class count (for progress bars)."""
     if spec.cost_matrix is not None or spec.set_costs:
         raise UsageError(f"{spec.path}: --classes needs a spec written with formulas ('cost' and 'set_cost'); "
@@ -58,5 +64,6 @@ def sweep(spec: Spec, counts: list[int], timeout_ms: int, step=None, exact: bool
         if step is not None:
             step(f"{spec.name[:40]}: K = {k}")
         result.analyses[k] = analyse(spec, timeout_ms, classes=tuple(str(i) for i in range(1, k + 1)),
-                                     exact=exact, optimality=False, symmetry=symmetry)  # a sweep reports verdicts only
+                                     exact=exact, optimality=False, symmetry=symmetry,  # a sweep reports verdicts only
+                                     time_limit_s=time_limit_s)
     return result

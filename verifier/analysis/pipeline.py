@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from verifier.check.checker import Checker, check_results
 from verifier.check.optimality import check_optimality
+from verifier import limits
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.fit import SettingFit, judge
 from verifier.engines.enumerate import EnumerationEngine
@@ -23,6 +24,7 @@ from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme, merge_lemmas
+from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.spec import Spec, load_spec
 from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
 
@@ -54,6 +56,7 @@ class Analysis:
     symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
     cross_checks: list = field(default_factory=list)  # --cross-check: the second method's verdicts
     optimality: dict[frozenset[int], SetOptimality] = field(default_factory=dict)  # numeric schemes: every set
+    stopped: str = ""  # why the analysis ended early (the overall time bound), when it did
 
     @property
     def determinate_never_alone(self) -> bool:
@@ -85,17 +88,30 @@ STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, op
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
             progress: Callable[[str], None] | None = None, exact: bool = False,
-            optimality: bool = True, symmetry: bool = False, lemmas: bool = False) -> Analysis:
+            optimality: bool = True, symmetry: bool = False, lemmas: bool = False,
+            time_limit_s: float | None = None) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
     each set (class sweeps report verdicts only). Beyond what enumeration reaches, or with `symmetry`, a
     scheme proved class-symmetric is checked on one set per size (`scheme.orbits`); a power-mean set cost by
-    lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count."""
-    tell = progress or (lambda text: None)
+    lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count.
+    `time_limit_s` bounds the whole analysis: what is not decided and re-checked by then is `unknown`, with
+    the reason (`analysis.stopped`)."""
+    progress_state = Progress(progress)
     start = time.perf_counter()
+    try:
+        with limits.time_limit(time_limit_s):
+            return _analyse(spec, timeout_ms, classes, progress_state, exact, optimality, symmetry, lemmas, start)
+    except limits.TimeLimitReached as stop:
+        return stopped_analysis(spec, progress_state, stop, _finish, time.perf_counter() - start)
+
+
+def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: bool, optimality: bool,
+             symmetry: bool, lemmas: bool, start: float) -> Analysis:
+    tell = state.tell
     tell("building the extended matrix")
-    scheme = _build(spec, classes, exact, symmetry=symmetry, lemmas=lemmas)
+    scheme = state.scheme = _build(spec, classes, exact, symmetry=symmetry, lemmas=lemmas)
     built = time.perf_counter() - start
     symbolic, wanted, optimality = None, optimality, {}
     if scheme.symbolic and scheme.lemma is not None:
@@ -105,25 +121,33 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     elif scheme.symbolic:
         from verifier.analysis.symbolic import analyse_symbolic  # the solver stack loads only when needed
 
-        symbolic = analyse_symbolic(scheme, timeout_ms)
+        symbolic = analyse_symbolic(scheme, timeout_ms, state)
         results, possibility = symbolic.results, []
     else:
         rate = f"{len(scheme.all_sets) / max(built, 1e-3):,.0f} sets/s"
         try:
-            engine, results = _decide_all(scheme, tell, rate)
+            engine, results = _decide_all(scheme, tell, rate, state)
         except CellsError as exc:  # numbers the arrays cannot carry through the analysis: the exact path
-            scheme = _build(spec, classes, exact=True, reason=str(exc))
-            engine, results = _decide_all(scheme, tell, rate)
+            scheme = state.scheme = _build(spec, classes, exact=True, reason=str(exc))
+            state.decided.clear()
+            engine, results = _decide_all(scheme, tell, rate, state)
         if scheme.lemma is not None:
             results = merge_lemmas(scheme, results)
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
-        possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
+        state.checked = results
+        possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
         if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and not scheme.partial:
             tell(f"optimality of the {len(scheme.all_sets)} sets")
             optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
             check_optimality(scheme, optimality, checker)
+    return _finish(spec, scheme, results, possibility, symbolic, optimality, start)
+
+
+def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibility, symbolic, optimality,
+            start: float) -> Analysis:
+    """The verdicts judged against the settings and the expectations, and the two-class decision regions."""
     _mark_tight_and_vacuous(results, scheme.K)
     analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
                         optimality=optimality)
@@ -135,13 +159,15 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     return analysis
 
 
-def _decide_all(scheme: Scheme, tell, rate: str):
+def _decide_all(scheme: Scheme, tell, rate: str, state: "Progress | None" = None):
     engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
     results = []
     for prop in PROPERTIES:
         tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
                                           if prop.id == "P1" else ""))
         results.append(engine.decide(prop))
+        if state is not None:
+            state.decided[prop.id] = results[-1]
     return engine, results
 
 

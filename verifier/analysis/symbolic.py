@@ -57,8 +57,11 @@ class SymbolicAnalysis:
     samples: list[dict[str, sp.Expr]] = field(default_factory=list)
 
 
-def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
+def analyse_symbolic(scheme: Scheme, timeout_ms: int, progress=None) -> SymbolicAnalysis:
+    """`progress` (an `analysis.stopped.Progress`), when given, records each verdict as it is decided."""
     engine = SmtEngine(scheme, check_results, timeout_ms)
+    if progress is not None:
+        progress.symbolic = True
     admissible, why = engine.admissible()
     if admissible is not True:
         reason = why + ("; every property would hold vacuously, so none is reported as holding"
@@ -73,10 +76,17 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int) -> SymbolicAnalysis:
                       f"({undefined}); no verdict is given where a formula may be undefined")
             results = [PropertyResult(p, Verdict.UNKNOWN, Evidence("none"), reason=reason) for p in PROPERTIES]
             return SymbolicAnalysis(results, admissible=True)
-    results = engine.decide_all()
-    if any(r.unsupported for r in results):
-        intervals = IntervalEngine(engine)
-        results = [intervals.decide(r.property) if r.unsupported else r for r in results]
+    results, intervals = [], None
+    for prop in PROPERTIES:
+        if progress is not None:
+            progress.tell(f"{prop.id} {prop.name}")
+        result = engine.decide(prop)
+        if result.unsupported:  # beyond the SMT encoding: certified interval branch-and-bound
+            intervals = intervals or IntervalEngine(engine)
+            result = intervals.decide(prop)
+        results.append(result)
+        if progress is not None:
+            progress.decided[prop.id] = result
     samples = _samples(engine)
     for result in results:
         if result.verdict is Verdict.HOLDS:

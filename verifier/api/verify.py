@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Union
 
-from verifier import limits
+from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import cache as result_cache
@@ -28,7 +28,8 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
            cache: bool = True, cross_check: bool = False, exact: bool = False, symmetry: bool = False,
-           lemmas: bool = False, progress: Callable[[str], None] | None = None) -> Report:
+           lemmas: bool = False, progress: Callable[[str], None] | None = None,
+           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
     `classes`: None for the spec's own classes; an integer K for a formula spec at K classes named "1".."K";
@@ -41,18 +42,20 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     enumerated (this is automatic beyond 16 classes, 12 with symbolic parameters; up to 64). `lemmas`: decide
     a power-mean set cost (`genmean(E, [c(yh, y) for yh in Y])`) by the power-mean lemmas and a few sets built,
     at any class count (automatic beyond enumeration when the symmetry route does not apply).
-    `progress(text)`: told each stage of the analysis (for progress bars).
+    `progress(text)`: told each stage of the analysis (for progress bars). `time_limit`: seconds for the
+    whole analysis (None: no bound); what is not decided and re-checked by then is `unknown` with the reason.
     """
-    timeout_ms = _timeout_ms(timeout)
+    timeout_ms = checked_timeout_ms(timeout)
+    time_limit = checked_time_limit(time_limit)
     spec = load(source)
     names = _class_names(spec, classes)
-    options = {"timeout": timeout, "classes": names, "cross_check": cross_check, "exact": exact,
+    options = {"timeout": timeout, "time_limit": time_limit, "classes": names, "cross_check": cross_check, "exact": exact,
                "symmetry": symmetry, "lemmas": lemmas, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
 
     def run() -> Analysis:
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
-                           lemmas=lemmas)
+                           lemmas=lemmas, time_limit_s=time_limit)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 
@@ -67,7 +70,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     analysis = run()
     disagreements = [f"{spec.path}: {c.property_id} reported {c.first}, but {c.method} gives {c.second}"
                      for c in analysis.cross_checks if c.disagrees]
-    remember = _remember(key) if key and not disagreements else None
+    # a result cut short by the time bound depends on the machine's speed: it is never reused
+    remember = _remember(key) if key and not disagreements and not analysis.stopped else None
     report = Report.of(analysis, disagreements, rerun=run, remember=remember)
     if remember is not None:
         remember(report.summary, {})
@@ -81,12 +85,14 @@ def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
 
 def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
                   exact: bool = False, symmetry: bool = False,
-                  progress: Callable[[str], None] | None = None) -> "ClassSweepReport | EveryKReport":
+                  progress: Callable[[str], None] | None = None,
+                  time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> "ClassSweepReport | EveryKReport":
     """A formula spec verified at every class count in `counts` ("2..8" or e.g. range(2, 9)); reports the
     verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K.
     An open range ("2..") decides a scheme that treats every class alike for every K at once
-    (`EveryKReport`)."""
-    timeout_ms = _timeout_ms(timeout)
+    (`EveryKReport`). `time_limit` bounds each class count's analysis, as in `verify`."""
+    timeout_ms = checked_timeout_ms(timeout)
+    time_limit = checked_time_limit(time_limit)
     spec = load(source)
     low = open_range(counts) if isinstance(counts, str) else None
     if low is not None:
@@ -94,9 +100,10 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
 
         return EveryKReport.of(spec, analyse_every_k(spec, low, timeout_ms, progress))
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
-    options = {"timeout": timeout, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,
+    options = {"timeout": timeout, "time_limit": time_limit, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,
                "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}
-    run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact, symmetry=symmetry)  # noqa: E731
+    run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact, symmetry=symmetry,  # noqa: E731
+                        time_limit_s=time_limit)
     key = result_cache.key(spec.content, options) if cache else None
     entry = result_cache.load(key)
     if _usable(entry, "sweep"):
@@ -171,11 +178,27 @@ def _remember(key: str | None, stored_at: str | None = None):
     return remember
 
 
-def _timeout_ms(timeout: float) -> int:
+def checked_timeout_ms(timeout: float) -> int:
+    """Seconds per solver question (an API argument) as z3's milliseconds, or a UsageError."""
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
-            or timeout <= 0:
-        raise UsageError(f"the timeout must be a positive number of seconds, got {timeout!r}")
+            or not 0 < timeout <= limits.MAX_TIMEOUT_S:
+        raise UsageError(f"the timeout must be a number of seconds above 0 and at most {limits.MAX_TIMEOUT_S}, "
+                         f"got {numbers.shown(timeout)}")
     return max(1, int(timeout * 1000))
+
+
+def checked_time_limit(seconds: float | None) -> float | None:
+    """The overall bound per spec (an API argument): None, or seconds above 0 and at most a week."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or not 0 < seconds <= MAX_TIME_LIMIT_S:
+        raise UsageError(f"the time limit must be None or a number of seconds above 0 and at most "
+                         f"{MAX_TIME_LIMIT_S}, got {numbers.shown(seconds)}")
+    return float(seconds)
+
+
+MAX_TIME_LIMIT_S = 7 * 86_400
 
 
 def _class_names(spec: Spec, classes) -> tuple[str, ...] | None:
@@ -186,11 +209,13 @@ def _class_names(spec: Spec, classes) -> tuple[str, ...] | None:
                          "'set_cost'); a cost matrix or explicit set rows fix the number of classes")
     if isinstance(classes, int) and not isinstance(classes, bool):
         if not 2 <= classes <= MAX_CLASSES:
-            raise UsageError(f"classes must be between 2 and {MAX_CLASSES}, got {classes}")
+            raise UsageError(f"classes must be between 2 and {MAX_CLASSES}, got {numbers.shown(classes)}")
         return tuple(str(i) for i in range(1, classes + 1))
     if isinstance(classes, str) or not isinstance(classes, Sequence):
-        raise UsageError(f"classes is a count or a list of class names, not {classes!r}")
-    names = tuple(str(c) for c in classes)
+        raise UsageError(f"classes is a count or a list of class names, not {numbers.shown(classes)}")
+    if len(classes) > MAX_CLASSES or not all(isinstance(c, str) for c in classes):
+        raise UsageError(f"classes needs 2 to {MAX_CLASSES} distinct names (strings), got {numbers.shown(classes)}")
+    names = tuple(classes)
     if not 2 <= len(names) <= MAX_CLASSES or len(set(names)) != len(names) \
             or not all(re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", n) for n in names):
         raise UsageError(f"classes needs 2 to {MAX_CLASSES} distinct names without commas or quotes, "
@@ -199,7 +224,10 @@ def _class_names(spec: Spec, classes) -> tuple[str, ...] | None:
 
 
 def _counts(counts: Iterable[int]) -> list[int]:
+    if not isinstance(counts, (range, Sequence, set, frozenset)) or isinstance(counts, (str, bytes)) \
+            or len(counts) > MAX_CLASSES:
+        raise UsageError(f"class counts are '2..8' or up to {MAX_CLASSES} integers, got {numbers.shown(counts)}")
     ks = list(counts)
     if not ks or any(isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= MAX_CLASSES for k in ks):
-        raise UsageError(f"class counts must be integers from 2 to {MAX_CLASSES}, got {ks!r}")
+        raise UsageError(f"class counts must be integers from 2 to {MAX_CLASSES}, got {numbers.shown(ks)}")
     return sorted(set(ks))

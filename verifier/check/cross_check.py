@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from verifier import limits
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported
 from verifier.check.checker import Checker, _Unconfirmed
@@ -120,7 +121,7 @@ def _z3_possible(scheme, members, timeout_ms: int) -> bool | str:
     except Unsupported as exc:
         return f"z3 encoding: {exc}"
     solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", timeout_ms)
+    solver.set("timeout", limits.question_ms(timeout_ms))
     solver.set("rlimit", RLIMIT_PER_SET)
     solver.add(formula, *t.side)
     answer = solver.check()

@@ -63,14 +63,17 @@ def _parser() -> options.Parser:
                              "K x K costs and a few sets, at any class count (automatic beyond enumeration)")
     parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
                         help="time limit per solver question for symbolic parameters (default 20)")
-    parser.add_argument("--rlimit", type=options.count(1, "resource units"), default=None, metavar="UNITS",
+    parser.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S,
+                        metavar="SECONDS", help="overall time bound per spec (default %(default)g; 'none' for no "
+                        "bound): what is not decided by then is reported as unknown, with the reason")
+    parser.add_argument("--rlimit", type=options.count(1, "resource units", options.MAX_RLIMIT), default=None, metavar="UNITS",
                         help="z3 resource limit per solver question (deterministic, unlike --timeout)")
-    parser.add_argument("--memory", type=options.count(options.MIN_MEMORY_MB, "MB"), default=None, metavar="MB",
+    parser.add_argument("--memory", type=options.count(options.MIN_MEMORY_MB, "MB", options.MAX_MEMORY_MB), default=None, metavar="MB",
                         help="address-space limit for this process; exceeding it gives no verdict, not a crash")
     parser.add_argument("--no-cache", action="store_true", help="verify afresh even when a cached result exists")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--width", type=options.count(options.MIN_WIDTH, "columns"), default=None, help="console width (default: terminal or 120)")
+    parser.add_argument("--width", type=options.count(options.MIN_WIDTH, "columns", options.MAX_WIDTH), default=None, help="console width (default: terminal or 120)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -142,9 +145,8 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_INVALID
     try:
         stdout.write(explain(None if not argv or argv[0] in ("-h", "--help") else argv[0]))
-    except KeyError:
-        print(f"verify: usage error: unknown property {argv[0]!r}; expected P1..P10 or a property name such as "
-              "'non-dominance' (verify explain lists them)", file=stderr)
+    except UsageError as exc:
+        print(f"verify: usage error: {exc}", file=stderr)
         return EXIT_INVALID
     return EXIT_OK
 
@@ -245,4 +247,8 @@ def main() -> int:
         return EXIT_OK
     except MemoryError:  # e.g. while loading the solver stack under a tight --memory
         print("verify: the memory limit was exceeded before a verdict; raise --memory", file=stderr)
+        return EXIT_INVALID
+    except Exception as exc:  # the last guard: a bug of ours is a plain sentence and exit 2, never a traceback
+        print(f"verify: internal error ({type(exc).__name__}: {str(exc)[:300]}); this is a bug in verify, please "
+              "report it with the command line and the spec.", file=stderr)
         return EXIT_INVALID

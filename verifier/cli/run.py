@@ -56,10 +56,11 @@ def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
-                               symmetry=args.symmetry, progress=step)
+                               symmetry=args.symmetry, progress=step, time_limit=args.time_limit)
     else:
         report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
-                        exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step)
+                        exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step,
+                        time_limit=args.time_limit)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
     if args.report and not args.classes:

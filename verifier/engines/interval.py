@@ -17,6 +17,7 @@ import flint
 import sympy as sp
 import z3
 
+from verifier import limits
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported, condition_truth, enclose
 from verifier.formula.genmean import EXPONENT_FACTS, GenMean
@@ -64,7 +65,7 @@ class IntervalEngine:
             ends = []
             for goal in ("minimize", "maximize"):
                 opt = z3.Optimize(ctx=self.smt.ctx)
-                opt.set("timeout", self.smt.timeout_ms)
+                opt.set("timeout", limits.question_ms(self.smt.timeout_ms))
                 opt.add(*self.smt.assumptions, *self.smt.translator.side)
                 handle = getattr(opt, goal)(x)
                 if opt.check() != z3.sat:

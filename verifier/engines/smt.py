@@ -45,7 +45,7 @@ class SmtEngine:
     # -- solver plumbing ------------------------------------------------------------------------------------
     def solve(self, *formulas: z3.BoolRef, extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
         solver = z3.Solver(ctx=self.ctx)
-        solver.set("timeout", self.timeout_ms)
+        solver.set("timeout", limits.question_ms(self.timeout_ms))  # never past the overall bound
         if limits.RLIMIT:
             solver.set("rlimit", limits.RLIMIT)
         solver.add(*self.assumptions, *self.translator.side, *extra, *formulas)

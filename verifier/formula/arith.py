@@ -76,9 +76,20 @@ def numbers(values, what: str) -> list[sp.Expr]:
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, sp.Expr):
-            raise BuiltinError(f"{what} needs numbers, got {type(v).__name__}", expected="numbers")
+            raise BuiltinError(f"{what} needs numbers, got {_described(v)}", expected="numbers")
         out.append(v)
     return out
+
+
+def _described(value) -> str:
+    """What a non-number is, in the spec's words (never a Python type name such as ClassRef)."""
+    if isinstance(value, bool) or value is sp.true or value is sp.false:
+        return "a condition"
+    if isinstance(value, frozenset):
+        return "a set of classes"
+    if isinstance(value, tuple):
+        return "a list"
+    return "a class" if type(value).__name__ == "ClassRef" else "a value that is not a number"
 
 
 def list_arg(args, name: str) -> list[sp.Expr]:
@@ -117,7 +128,7 @@ def power(base, exponent):
             require(sp.Ge(base, 0), f"the base {base} of a fractional power is >= 0")
             if not (exponent.is_Rational and exponent > 0):
                 require(sp.Or(sp.Gt(base, 0), sp.Gt(exponent, 0)), f"{base} ** {exponent} is defined")
-        return base**exponent
+        return bounded_degree(base**exponent)
     if exponent.is_Rational and abs(exponent) > MAX_EXPONENT:
         raise BuiltinError(f"exponent {exponent} is too large", expected=f"|exponent| <= {MAX_EXPONENT}")
     if base.is_Rational and exponent.is_Integer:
@@ -133,6 +144,17 @@ def power(base, exponent):
     elif sign_of(base) == 0 and exponent < 0:
         raise BuiltinError("0 to a negative power (division by zero)", expected="a positive base")
     return base**exponent
+
+
+def bounded_degree(value):
+    """A symbolic result whose powers stay within MAX_EXPONENT: sympy merges (r + 1)**2 squared twenty times
+    into (r + 1)**1048576 at no cost, and every later step on it (simplification, the solver) would not end."""
+    if isinstance(value, sp.Expr) and value.free_symbols:
+        for term in (value, *(value.args if isinstance(value, (sp.Mul, sp.Add)) else ())):
+            if isinstance(term, sp.Pow) and term.exp.is_Rational and abs(term.exp) > MAX_EXPONENT:
+                raise BuiltinError(f"the formula raises an expression in the parameters to the power {term.exp}",
+                                   expected=f"powers of parameters up to {MAX_EXPONENT}")
+    return value
 
 
 def pick(values: list[sp.Expr], want: int) -> sp.Expr:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from verifier.formula.arith import (BuiltinError, divide, list_arg, numbers, pick, power, require, sign_of,
+from verifier.formula.arith import (BuiltinError, bounded_degree, divide, list_arg, numbers, pick, power, require, sign_of,
                                     symbolic)
 from verifier.formula.genmean import genmean
 
@@ -67,7 +67,7 @@ def _genmean_call(*args):
 BUILTINS: dict[str, Callable] = {
     "__add": lambda a, b: a + b,
     "__sub": lambda a, b: a - b,
-    "__mult": lambda a, b: a * b,
+    "__mult": lambda a, b: bounded_degree(a * b),
     "__div": divide,
     "__pow": power,
     "sum": lambda *a: sp.Add(*list_arg(a, "sum")),

@@ -211,6 +211,10 @@ class Evaluator:
 
     def _Call(self, f, node, local, depth):
         name = node.func.id
+        if name not in self.vocab.functions and name not in ("c", "rank") and \
+                (name not in BUILTINS or name.startswith("__")):  # the name first: foo('zz') is about foo
+            known = sorted([n for n in BUILTINS if not n.startswith("__")] + ["c", "rank"] + list(self.vocab.functions))
+            raise f.error(f"unknown function '{name}'" + did_you_mean(name, known), node, expected=f"one of {known}")
         args = [self._eval(f, arg, local, depth) for arg in node.args]
         if name in self.vocab.functions:
             return self._call_user(f, node, self.vocab.functions[name], args, depth)
@@ -220,10 +224,7 @@ class Evaluator:
             if len(args) != 1 or not isinstance(args[0], ClassRef):
                 raise f.error("rank(x) takes one class", node, expected="rank(y) or rank(yhat)")
             return sp.Integer(args[0].index)
-        builtin = BUILTINS.get(name)
-        if builtin is None or name.startswith("__"):
-            known = sorted([n for n in BUILTINS if not n.startswith("__")] + ["c", "rank"] + list(self.vocab.functions))
-            raise f.error(f"unknown function '{name}'" + did_you_mean(name, known), node, expected=f"one of {known}")
+        builtin = BUILTINS[name]
         try:
             return builtin(*args)
         except BuiltinError as exc:

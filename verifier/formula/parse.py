@@ -74,7 +74,8 @@ class Formula:
         col = getattr(node, "col_offset", None)
         if col is not None:
             segment = ast.get_source_segment(self.source, node) or self.source
-            message = f"{message} at column {col + 1} of the formula"
+            if segment != self.source:  # a column inside a lone number such as 1e999 would only confuse
+                message = f"{message} at column {col + 1} of the formula"
             text = segment
         else:
             text = self.source

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
 from verifier.properties.settings import LEVELS, SETTINGS, TABLE_VIII
+from verifier.errors import UsageError, did_you_mean
+from verifier.numbers import shown
 
 NOTATION = """\
 Notation. Ω is the set of K classes; a prediction Ŷ is a non-empty subset of Ω, indeterminate when it has two
@@ -56,9 +58,11 @@ def explain(name: str | None = None) -> str:
             levels = ", ".join(f"{s}: {LEVELS[TABLE_VIII[s][p.id]]}" for s in TABLE_VIII)
             lines += [f"  {p.id:<4} {p.name} ({levels})", f"       {p.plain}"]
         return "\n".join(lines + ["", NOTATION, ""])
-    pid = resolve(name)
+    pid = resolve(name) if isinstance(name, str) else None
     if pid is None:
-        raise KeyError(name)
+        raise UsageError(f"unknown property {shown(name)}; expected P1..P10 or a property name such as "
+                         "'non-dominance' (verify explain lists them)" +
+                         (did_you_mean(name, [p.name for p in PROPERTIES]) if isinstance(name, str) else ""))
     p = BY_ID[pid]
     lines = [f"{p.id} {p.name}", "", _wrap(MEANING[pid]), "", f"  {p.statement()}", "", "How the settings judge it "
              "(the paper's Table VIII):"]

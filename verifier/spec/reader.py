@@ -5,15 +5,16 @@ Every problem is a `SpecError` naming the file, the key, the position, the offen
 
 from __future__ import annotations
 
+import keyword
 import re
-import unicodedata
 from fractions import Fraction
 
 from verifier import properties
 from verifier.errors import SpecError, did_you_mean, raise_all
 from verifier.formula.parse import Formula, parse_formula
 from verifier.formula.values import UserFunction
-from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
+from verifier.spec.class_names import read_classes
+from verifier.spec.model import PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
@@ -120,31 +121,7 @@ class _Reader:
         return spec
 
     def classes(self, node: Located) -> tuple[str, ...]:
-        if isinstance(node.value, int) and not isinstance(node.value, bool):
-            k = node.value
-            names = tuple(str(i) for i in range(1, k + 1)) if k >= 0 else ()
-        elif isinstance(node.value, list):
-            names = []
-            for item in node.value:
-                if isinstance(item.value, bool) or not isinstance(item.value, (str, int)):
-                    raise self.fail("a class name must be a string", "classes", item, _show(item), "a name such as 'a'")
-                name = str(item.value).strip()
-                if not re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", name) or \
-                        any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
-                    raise self.fail("a class name may not be empty or contain commas, quotes or control characters", "classes", item, name)
-                if name in names:
-                    raise self.fail(f"duplicate class '{name}'", "classes", item, name, "distinct class names")
-                names.append(name)
-            names = tuple(names)
-        else:
-            raise self.fail("'classes' must be a list of names or an integer", "classes", node, _show(node),
-                            "[a, b, c] or 3")
-        if len(names) < 2:
-            raise self.fail(f"{len(names)} class(es) given", "classes", node, _show(node), "at least 2 classes")
-        if len(names) > MAX_CLASSES:
-            raise self.fail(f"{len(names)} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
-                            len(names), f"at most {MAX_CLASSES} classes")
-        return names
+        return read_classes(node, self.fail)
 
     def entry(self, node: Located, key: str) -> Entry:
         if isinstance(node.value, bool) or node.value is None:
@@ -223,7 +200,7 @@ class _Reader:
         out = {}
         for name, decl in self.mapping(node, "parameters").items():
             key = f"parameters.{name}"
-            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in _RESERVED:
+            if not _identifier(name):
                 raise self.fail(f"'{name}' cannot be a parameter name", key, decl, name,
                                 "an identifier that is not a formula keyword or builtin")
             fields = {} if decl.value is None else self.mapping(decl, key)
@@ -261,9 +238,9 @@ class _Reader:
                 raise self.fail("a function header must look like g(x) or f(x, y)", key, body, header)
             name = match.group(1)
             params = tuple(p.strip() for p in match.group(2).split(",") if p.strip())
-            if name in _RESERVED or name in out:
+            if not _identifier(name) or name in out:
                 raise self.fail(f"'{name}' cannot be defined here (reserved or defined twice)", key, body, header)
-            if any(not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p) for p in params) or len(set(params)) != len(params):
+            if any(not _identifier(p, local=True) for p in params) or len(set(params)) != len(params):
                 raise self.fail("function parameters must be distinct identifiers", key, body, header)
             out[name] = UserFunction(name, params, self.formula(body, key))
         return out
@@ -295,6 +272,13 @@ class _Reader:
 
 
 _PROPERTY_NAMES = tuple(p.id for p in properties.PROPERTIES) + tuple(p.name for p in properties.PROPERTIES)
+
+def _identifier(name: str, local: bool = False) -> bool:
+    """A name a spec may define: ASCII, not a Python keyword (None, import, lambda, ...) and, unless it is a
+    function's own parameter (local to its body, so it may be called y), not a word of the formula language."""
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name)) and not keyword.iskeyword(name) \
+        and (local or name not in _RESERVED)
+
 
 _RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
              "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from verifier.errors import Mark, SpecError
+from verifier.numbers import MAX_BITS
 
 MAX_NODES = 200_000  # after alias expansion; a real spec has a few thousand at most
 MAX_DEPTH = 64
@@ -87,6 +88,11 @@ def load_yaml(text: str, path: str) -> Located:
         raise SpecError("the file is empty", file=path, expected="a YAML mapping with at least 'name' and 'classes'")
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:  # PyYAML's composer recurses once per level: say where the nesting runs away
+        line, column = _deepest(text)
+        raise SpecError(f"not valid YAML for this tool: nesting deeper than {MAX_DEPTH} levels", file=path,
+                        line=line, column=column, text=text.splitlines()[line - 1][:60] if line else None,
+                        expected="a spec nested a few levels deep") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message, expected = yaml_problem(exc)
@@ -106,6 +112,25 @@ def load_yaml(text: str, path: str) -> Located:
     located = _convert(node, path, budget, depth=0, key="")
     _attach_source(located, node, text, set())
     return located
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """Where brackets first open beyond MAX_DEPTH levels (1-based line and column), quotes aside; (0, 0) if
+    nowhere (the nesting is then in indentation, which PyYAML follows far deeper than we allow anyway)."""
+    depth, quote = 0, None
+    for number, line in enumerate(text.splitlines(), 1):
+        for column, ch in enumerate(line, 1):
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return number, column
+            elif ch in "]}":
+                depth -= 1
+    return 0, 0
 
 
 def _attach_source(located: Located, node: yaml.Node, text: str, seen: set[int]) -> None:
@@ -143,12 +168,15 @@ def _convert(node: yaml.Node, path: str, budget: list[int], depth: int, key: str
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Located] = {}
         for key_node, value_node in node.value:
+            km = _mark(key_node)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:null":
-                raise SpecError("a mapping key must be a plain scalar", **{**where, "line": _mark(key_node).line})
+                raise SpecError("a mapping key must be a plain scalar", **{**where, "line": km.line, "column": km.column})
+            if key_node.tag not in _STANDARD_TAGS:  # a tag on a key is as foreign as a tag on a value
+                raise SpecError("YAML tags are not allowed", text=key_node.tag, expected="plain YAML keys",
+                                **{**where, "line": km.line, "column": km.column})
             name = str(key_node.value)
             child_key = f"{key}.{name}" if key else name
             if name in out:
-                km = _mark(key_node)
                 raise SpecError(
                     "duplicate key", file=path, key=child_key, line=km.line, column=km.column, text=name
                 )
@@ -194,8 +222,9 @@ def _scalar(node: yaml.ScalarNode, where: dict) -> Any:
         value = Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
         raise SpecError("not a number", text=text, expected="a decimal number such as 0.35", **where) from None
-    if abs(value.numerator).bit_length() > 4000 or value.denominator.bit_length() > 4000:
-        raise SpecError("number too large", text=text[:40], expected="a number of moderate size", **where)
+    if abs(value.numerator).bit_length() > MAX_BITS or value.denominator.bit_length() > MAX_BITS:
+        raise SpecError(f"the number has more than {MAX_BITS} bits", text=text[:40],
+                        expected="costs of a size exact arithmetic can handle", **where)
     return value
 
 
@@ -231,14 +260,18 @@ def _from_data(value: Any, path: str, budget: list[int], depth: int, key: str) -
     if value is None or isinstance(value, (bool, str)):
         return Located(value, _NOWHERE, "tag:yaml.org,2002:str", "" if value is None else str(value))
     if isinstance(value, int):
-        if value.bit_length() > 1400:
-            raise SpecError("integer too large", text=str(value)[:40], expected="at most 400 digits", **where)
+        if value.bit_length() > MAX_BITS:  # str() of a 10**5000 would itself raise
+            raise SpecError(f"an integer of more than {MAX_BITS} bits", text=f"an integer of {value.bit_length()} bits",
+                            expected="costs of a size exact arithmetic can handle", **where)
         return Located(value, _NOWHERE, "tag:yaml.org,2002:int", str(value))
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise SpecError("infinities and NaN are not costs", text=repr(value), expected="a finite number", **where)
         return Located(Fraction(repr(value)), _NOWHERE, "tag:yaml.org,2002:float", repr(value))
     if isinstance(value, Fraction):
+        if value.numerator.bit_length() > MAX_BITS or value.denominator.bit_length() > MAX_BITS:
+            raise SpecError(f"a fraction of more than {MAX_BITS} bits", text="a Fraction",
+                            expected="costs of a size exact arithmetic can handle", **where)
         return Located(value, _NOWHERE, "tag:yaml.org,2002:float", str(value))
     raise SpecError(f"a {type(value).__name__} cannot appear in a spec", text=repr(value)[:60],
                     expected="strings, numbers, booleans, lists and mappings", **where)
