@@ -6,7 +6,6 @@ import io
 import json
 import os
 from fractions import Fraction as F
-from itertools import combinations
 
 import numpy as np
 import pytest
@@ -252,7 +251,7 @@ def test_bad_arrays_are_usage_errors(tmp_path):
     assert code == 2 and "5 true classes but 4 predicted sets" in err
     np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object))
     code, _, err = _run("evaluate", OBSTACLE, str(tmp_path / "o.npy"), "--truth", str(tmp_path / "t.npy"))
-    assert code == 2 and "without pickles" in err
+    assert code == 2 and "pickled objects are never read" in err
     with pytest.raises(verifier.UsageError, match="empty"):
         verifier.evaluate(OBSTACLE, ["h"], [np.zeros(3, dtype=bool)])
     with pytest.raises(verifier.UsageError, match="2 true classes but 1 predicted sets"):
@@ -319,7 +318,7 @@ def test_wilcoxon_names_the_side_the_signed_ranks_favour(tmp_path):
                     'set_cost: "(0 if y in Y else 100) if len(Y) == 1 else (1 if y in Y else 100)"\n')
     rows = ["true,predicted,classifier"]
     for i in range(20):  # B is a little cheaper on 20 instances, A far cheaper on one
-        rows += [f'a,"a,b",A', "a,a,B"]
+        rows += ['a,"a,b",A', "a,a,B"]
     rows += ["a,a,A", "a,b,B"]
     path = tmp_path / "pred.csv"
     path.write_text("\n".join(rows) + "\n")

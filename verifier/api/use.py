@@ -13,15 +13,19 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import build
 from verifier.analysis.use import credal as credal_rules
-from verifier.analysis.use.batch import decide_batch
+from verifier.analysis.use.batch import BatchDecider
 from verifier.analysis.use.compare import friedman_nemenyi, wilcoxon_pairs
 from verifier.analysis.use.curves import Sweep, parse_sweep, sweep
 from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_predictions
 from verifier.analysis.use.decide import decide as decide_precise
-from verifier.analysis.use.distribution import checked, distribution, exact_number, intervals, read_distributions
+from verifier.analysis.use.distribution import checked, distribution, intervals
 from verifier.analysis.use.evaluate import Scores, score
-from verifier.api.verify import Source, load
+from verifier.analysis.use.p_file import DistributionFile
+from verifier import limits
+from verifier.api.verify import Source, checked_time_limit, load
+from verifier import numbers
 from verifier.errors import SpecError, UsageError
+from verifier.numbers import shown
 from verifier.report import use as words
 
 
@@ -78,14 +82,38 @@ def _as_p(p, classes, where: str = "p") -> list[Fraction]:
             raise UsageError(f"{where}: {p!r} is not a distribution (text, a dict or a list)") from None
         if len(values) != len(classes):
             raise UsageError(f"{where}: {len(values)} probabilities for {len(classes)} classes")
-    exact = [v if isinstance(v, Fraction) else exact_number(str(v), where) for v in values]
+    exact = [_number(v, where) for v in values]
     return checked(exact, classes, where)
 
 
+def _number(value, where: str) -> Fraction:
+    try:
+        return numbers.exact_value(value)
+    except numbers.NumberError as exc:
+        raise UsageError(f"{where}: {exc}") from None
+
+
+def _within(seconds: float | None, what: str, work):
+    """Run `work()` under the overall time bound; past it, a usage error that says what to do."""
+    seconds = checked_time_limit(seconds)
+    try:
+        with limits.time_limit(seconds):
+            return work()
+    except limits.TimeLimitReached as stop:
+        raise UsageError(f"{stop} before {what} was done; raise the time limit (--time-limit), or "
+                         "split the input") from None
+
+
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
-           rule: str = "maximality", p_file: str | None = None) -> UseReport:
+           rule: str = "maximality", p_file: str | None = None,
+           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
-    (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), or for every row of `p_file`."""
+    (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), or for every row of `p_file`. `time_limit`:
+    seconds for the whole decision (None: no bound)."""
+    return _within(time_limit, "the decision", lambda: _decide(source, p, intervals_text, vertices, rule, p_file))
+
+
+def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file) -> UseReport:
     given = [x is not None for x in (p, intervals_text, vertices, p_file)]
     if sum(given) != 1:
         raise UsageError("give exactly one of --p, --intervals, --vertex (repeated) or --p-file")
@@ -98,10 +126,11 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
         record = words.decision_json(scheme, d)
         return UseReport(words.decision_text(scheme, d), record, record["prediction"])
     if p_file is not None:
-        rows, rescaled = read_distributions(p_file, classes)
-        b = decide_batch(scheme, rows)
-        record = words.batch_json(scheme, b, rescaled)
-        return UseReport(words.batch_csv(scheme, b), record, record["predictions"])
+        source, decider = DistributionFile(p_file, classes), BatchDecider(scheme)
+        for rows in source.blocks():
+            decider.add(rows)
+        record = words.batch_json(scheme, decider.result, source.rescaled)
+        return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"])
     if intervals_text is not None:
         credal = credal_rules.CredalSet(len(classes), bounds=intervals(intervals_text, classes))
     else:
@@ -116,10 +145,17 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
 
 def evaluate(source: Source, y_true=None, sets=None, *, predictions: str | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
-             sweep_text: str | None = None) -> UseReport:
+             sweep_text: str | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier), or a `predictions` file
-    (CSV, or `.npy` masks with `truth`). `sweep_text` 'r=0.1:2:20' sweeps a symbolic parameter instead."""
+    (CSV, or `.npy` masks with `truth`). `sweep_text` 'r=0.1:2:20' sweeps a symbolic parameter instead.
+    `time_limit`: seconds for the whole evaluation (None: no bound)."""
+    return _within(time_limit, "the evaluation", lambda: _evaluate(source, y_true, sets, predictions, truth,
+                                                                   f_beta, level, alpha, sweep_text))
+
+
+def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
+              sweep_text: str | None) -> UseReport:
     spec = load(source)
     classes = tuple(spec.classes)
     if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
@@ -132,7 +168,9 @@ def evaluate(source: Source, y_true=None, sets=None, *, predictions: str | list[
         found = read_predictions(predictions, classes, truth)
     else:
         found = list(predictions)
-    betas = [exact_number(str(b), "--f-beta") for b in f_beta]
+    if isinstance(f_beta, (str, bytes)) or not hasattr(f_beta, "__iter__"):
+        raise UsageError(f"f_beta is a list of positive numbers, not {shown(f_beta)}")
+    betas = [_number(b, "--f-beta") for b in f_beta]
     if any(b <= 0 for b in betas):
         raise UsageError("--f-beta: beta must be positive")
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (level, alpha)) or \

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from verifier import limits
 from verifier.cli import options
 from verifier.errors import SpecError, UsageError
 
@@ -33,6 +34,8 @@ def _decide_parser() -> options.Parser:
     p.add_argument("--rule", default="maximality", help="maximality, interval-dominance, e-admissibility or "
                    "gamma-maximin (for --intervals / --vertex)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
+                   help="overall time bound (default %(default)g; 'none' for no bound)")
     p.add_argument("-h", "--help", action="store_true")
     return p
 
@@ -47,12 +50,14 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--truth", default=None, metavar="FILE", help="true classes for .npy masks (.npy of indices, or "
                    "class names one per line)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
-    p.add_argument("--level", type=float, default=0.95, help="bootstrap interval level (default 0.95)")
-    p.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
+    p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95, help="bootstrap interval level (default 0.95)")
+    p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
     p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (.svg or .png)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
+                   help="overall time bound (default %(default)g; 'none' for no bound)")
     p.add_argument("-h", "--help", action="store_true")
     return p
 
@@ -68,13 +73,17 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
 
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
-                                rule=args.rule, p_file=args.p_file)
+                                rule=args.rule, p_file=args.p_file, time_limit=args.time_limit)
         else:
             if not args.predictions:
                 raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv")
             fmt = _plot_format(args.plot, args.sweep)
+            from verifier.report.files import refuse_overwriting_inputs
+
+            refuse_overwriting_inputs({"--plot": args.plot}, [args.spec, args.predictions, args.truth])
             result = api.evaluate(args.spec, predictions=args.predictions, truth=args.truth, f_beta=args.f_beta,
-                                  level=args.level, alpha=args.alpha, sweep_text=args.sweep)
+                                  level=args.level, alpha=args.alpha, sweep_text=args.sweep,
+                                  time_limit=args.time_limit)
             if fmt:
                 from verifier.report.files import write_output
 

@@ -30,6 +30,8 @@ class ExpectedCosts:
         if getattr(scheme, "cells", None) is not None and scheme.cells.rows.exact.all():
             self._from_arrays(scheme.cells.rows)  # a rational scheme: its integers, without a cell-by-cell pass
             return
+        if getattr(scheme, "cells", None) is not None and self._from_enclosures(scheme.cells.rows):
+            return  # the fast path's certified enclosures: no exact cell is made unless a comparison needs it
         K, cells = scheme.K, [scheme.rows[m] for m in self.sets]
         self.floats = np.array([[certified.to_float(v) for v in row] for row in cells], dtype=float)
         largest = float(np.max(np.abs(self.floats))) if self.floats.size else 0.0
@@ -56,6 +58,21 @@ class ExpectedCosts:
         self.rational = True
         self.scale = rows.den
         self.ints = flint.fmpz_mat(rows.shape[0], rows.shape[1], [int(v) for v in np.asarray(rows.num).flat])
+
+    def _from_enclosures(self, rows) -> bool:
+        """Centre and radius from the fast path's certified [lo, hi] per cell (False when some cell has no
+        finite enclosure; then the cells are read one by one)."""
+        lo, hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
+        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+            return False
+        mids = (lo + hi) / 2
+        # |value - mid| <= (hi - lo)/2 + the rounding of the mid and of the half-width, each below one ulp
+        rads = (hi - lo) / 2 * (1 + _U) + np.abs(mids) * _U + _TINY
+        self.floats, self.rational, self.bounded = mids, False, True
+        self.mids, self.rads = mids, rads
+        largest = float(np.max(np.abs(mids))) if mids.size else 0.0
+        self.search = mids / largest if np.isfinite(largest) and largest > 0 else mids
+        return True
 
     def signs(self, p: list[Fraction], members: ClassSet) -> list[int | None]:
         """For every set Z (in `sets` order), the certified sign of E_p[c_Z] − E_p[c_Y]; None when undecided."""
@@ -108,23 +125,23 @@ class ExpectedCosts:
         others = np.delete(low, i)
         if not others.size:
             return None
-        nearest = self.sets[int(np.argmin(np.where(np.arange(len(low)) == i, np.inf, low)))]
         rows = self.scheme.rows
-        if all(v.is_Rational for v in rows[nearest] + rows[members]):  # the gap to that set, exactly
-            gap = sum((x * Fraction(int(a.p), int(a.q)) - x * Fraction(int(b.p), int(b.q))
-                       for x, a, b in zip(p, rows[nearest], rows[members])), Fraction(0))
-            if self._is_least(gap, low, high, i):
-                return sp.Rational(gap.numerator, gap.denominator), False
+        # every set that may be the nearest: its lower bound is below the least upper bound of any gap; when
+        # they are few and rational, the least of their exact gaps is the margin, exactly
+        gap_low, gap_high = low - high[i], high - low[i]
+        gap_low[i], gap_high[i] = np.inf, np.inf
+        slack = 4 * _U * float(np.max(np.abs(np.concatenate([low, high])))) + _TINY  # the subtractions' rounding
+        candidates = np.flatnonzero(gap_low - slack <= np.min(gap_high) + slack)
+        if 0 < len(candidates) <= 32 and all(v.is_Rational for j in candidates for v in rows[self.sets[int(j)]]) \
+                and all(v.is_Rational for v in rows[members]):
+            mine = [Fraction(int(v.p), int(v.q)) for v in rows[members]]
+            gap = min(sum((x * (Fraction(int(a.p), int(a.q)) - b) for x, a, b in
+                           zip(p, rows[self.sets[int(j)]], mine)), Fraction(0)) for j in candidates)
+            return sp.Rational(gap.numerator, gap.denominator), False
         bound = float(np.min(others) - high[i])
         if not bound > 0:
             return None
         return sp.Rational(Fraction(np.nextafter(bound, 0.0))), True
-
-    @staticmethod
-    def _is_least(gap: Fraction, low, high, i: int) -> bool:
-        """The exact gap to one set is the margin when no other set can be closer (certified bounds)."""
-        others = np.delete(low, i) - high[i]
-        return bool(np.sum(others <= float(gap) * (1 + 1e-9) + 1e-12) <= 1)
 
 
 _U = 2.0 ** -52  # twice the unit roundoff: generous for every single rounding

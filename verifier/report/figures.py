@@ -9,7 +9,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9})
+# text from a spec (class names, the scheme's name, classifiers) is never mathtext: '$\foo$' in a class name
+# would otherwise be parsed, and raise, while the figure is drawn
+plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9, "text.parse_math": False})
 
 
 def figure_bytes(fig, fmt: str) -> bytes:

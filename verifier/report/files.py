@@ -60,6 +60,30 @@ def write_reports(analysis: Analysis, directory: str, taken: set[str] | None = N
     return paths
 
 
+def refuse_overwriting_inputs(outputs: dict[str, str | None], inputs: list[str | None]) -> None:
+    """An output that is one of the inputs (the same file by device and inode, through any link or spelling),
+    or two outputs that are one file, is a usage error, as compilers do: `-o X.yaml` never replaces X.yaml."""
+    def identity(path):
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError, TypeError):
+            return None
+        return info.st_dev, info.st_ino
+
+    given = [(option, path, identity(path)) for option, path in outputs.items() if path]
+    for option, path, ident in given:
+        for source in filter(None, inputs):
+            if ident is not None and ident == identity(source):
+                raise UsageError(f"{option} {path!r} is the input {source!r}; writing there would replace it "
+                                 "(choose another output file)")
+    seen = {}
+    for option, path, ident in given:
+        key = ident or os.path.abspath(path)
+        if key in seen:
+            raise UsageError(f"{option} {path!r} and {seen[key]} name the same file")
+        seen[key] = f"{option} {path!r}"
+
+
 def write_output(path: str, text: str | bytes, option: str = "-o") -> None:
     """Write one output file the same safe way; `path` must be a regular file or not exist (a directory, a
     FIFO or a device there is a usage error, not something to write through)."""

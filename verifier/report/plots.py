@@ -11,16 +11,12 @@ from __future__ import annotations
 import io
 import math
 
-import matplotlib
+import sympy as sp
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import sympy as sp  # noqa: E402
+from verifier.formula import certified
+from verifier.report.figures import plt  # the one matplotlib set-up: Agg, deterministic SVG, no mathtext
+from verifier.verdict import Truth, Verdict
 
-from verifier.formula import certified  # noqa: E402
-from verifier.verdict import Truth, Verdict  # noqa: E402
-
-plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9})
 COLOURS = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d"]
 
 

@@ -36,7 +36,8 @@ def decision_text(scheme: Scheme, d: Decision) -> str:
     else:
         lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.label(d.prediction)}"]
     if len(d.optimal) > 1:
-        lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.label(m) for m in d.optimal))
+        lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.label(m) for m in d.optimal)
+                     + f"; {scheme.label(d.prediction)} is reported: {TIE_RULE}")
     if d.undecided:
         lines.append("Not decided against it (irrational costs no certified method separated; one of them may be "
                      "cheaper or tie): " + ", ".join(scheme.label(m) for m in d.undecided))
@@ -85,10 +86,17 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     else:
         if len(d.ties) > 1:
             lines.append("  Tied at the least upper expected cost: " + ", ".join(scheme.label(m) for m in d.ties) +
-                         f"; {scheme.label(d.ties[0])} is reported")
-        lines.append("  Upper expected cost of each set (the least is chosen):")
-        for m, (lo, hi) in sorted(d.bounds.items(), key=lambda t: t[1][1]):
-            lines.append(f"    {scheme.label(m)}  [{lo}, {hi}]")
+                         f"; {scheme.label(d.ties[0])} is reported: {TIE_RULE}")
+        lines.append("  Expected cost of each set over the credal set, exact (gamma-maximin chooses the least upper "
+                     "one):")
+        rows = [(scheme.label(m), str(lo), str(hi)) for m, (lo, hi) in
+                sorted(d.bounds.items(), key=lambda t: (t[1][1], len(t[0]), sorted(t[0])))]
+        widths = [max(len(r[i]) for r in rows + [("set", "lower", "upper")]) for i in range(3)]
+        lines.append("    " + "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
+                                        for i, (h, w) in enumerate(zip(("set", "lower", "upper"), widths))))
+        for row in rows:
+            lines.append("    " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+                                            for i, (v, w) in enumerate(zip(row, widths))))
     if d.rule != "gamma-maximin" and prediction in d.bounds:
         lo, hi = d.bounds[prediction]
         lines.append(f"Expected cost of {scheme.label(prediction)} over the credal set: [{lo}, {hi}] (exact)")
@@ -102,11 +110,22 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int) -> dict:
 
 
 def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
+    """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
+    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection)."""
     lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
     undecided = set(b.undecided)
     for i, (m, count) in enumerate(zip(b.predictions, b.optimal_counts)):
-        lines.append(f'{i},"{",".join(names(scheme, m))}",{count},{int(i in undecided)}')
+        cell = spreadsheet_safe(",".join(names(scheme, m))).replace('"', '""')
+        lines.append(f'{i},"{cell}",{count},{int(i in undecided)}')
     return "\n".join(lines) + "\n"
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell that cannot start a spreadsheet formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+TIE_RULE = "among tied optima the smallest set is reported, then the first in class order"
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -133,7 +152,7 @@ def scores_text(scores: list[Scores]) -> list[str]:
                   "(a statistical estimate)",
                   f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
                   f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
-                  f"  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
+                  "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
                                                           is None else f"{float(s.single_accuracy):.4f}"),
                   f"  set accuracy                  {float(s.set_accuracy):.4f}",
                   f"  discounted accuracy           {float(s.discounted_accuracy):.4f}",

@@ -75,11 +75,29 @@ def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
 SYMMETRIC_FROM = 8  # below, the vectorised product over 2^K sets is cheaper than sorting in rationals
 
 
+class BatchDecider:
+    """Decisions block by block, with the route (and the expected-cost arrays) prepared once per scheme."""
+
+    def __init__(self, scheme: Scheme):
+        self.scheme = scheme
+        self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM else None
+        self.costs = None if self.ab is not None else ExpectedCosts(scheme)
+        self.result = BatchDecision([], [], [], "symmetric" if self.ab is not None else "vectorised", 0)
+
+    def add(self, rows: list[list[Fraction]]) -> None:
+        offset = len(self.result.predictions)
+        b = _symmetric(self.scheme.K, rows, *self.ab) if self.ab is not None else \
+            _vectorised(self.scheme, rows, self.costs)
+        self.result.predictions += b.predictions
+        self.result.optimal_counts += b.optimal_counts
+        self.result.undecided += [offset + i for i in b.undecided]
+        self.result.exact_rows += b.exact_rows
+
+
 def decide_batch(scheme: Scheme, rows: list[list[Fraction]]) -> BatchDecision:
-    ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM else None
-    if ab is not None:
-        return _symmetric(scheme.K, rows, *ab)
-    return _vectorised(scheme, rows)
+    decider = BatchDecider(scheme)
+    decider.add(rows)
+    return decider.result
 
 
 def _symmetric(K: int, rows: list[list[Fraction]], a: list[Fraction], b: list[Fraction]) -> BatchDecision:
@@ -116,8 +134,8 @@ def _ways(p, order, k: int, likeliest: bool) -> int:
     return comb(equal, inside)
 
 
-def _vectorised(scheme: Scheme, rows: list[list[Fraction]]) -> BatchDecision:
-    costs = ExpectedCosts(scheme)
+def _vectorised(scheme: Scheme, rows: list[list[Fraction]], costs: ExpectedCosts | None = None) -> BatchDecision:
+    costs = costs or ExpectedCosts(scheme)
     sets, F = costs.sets, costs.floats
     radius = _cell_radius(costs)
     P = np.array([[float(x) for x in p] for p in rows], dtype=float).reshape(len(rows), scheme.K)

@@ -119,7 +119,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecisio
             row = rational_row(scheme, members)
             out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
         best = min(u for _, u in out.bounds.values())
-        out.ties = [m for m, (_, u) in out.bounds.items() if u == best]
+        out.ties = sorted((m for m, (_, u) in out.bounds.items() if u == best), key=lambda m: (len(m), sorted(m)))
         out.prediction = out.ties[0]
         return out
     if rule == "e-admissibility":

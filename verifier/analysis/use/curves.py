@@ -13,6 +13,7 @@ from verifier.analysis.use.data import Predictions
 from verifier.analysis.use.distribution import exact_number
 from verifier.analysis.use.evaluate import grouped
 from verifier.errors import UsageError
+from verifier.numbers import shown
 from verifier.formula.arith import BuiltinError
 from verifier.formula import certified
 from verifier.scheme import Scheme
@@ -40,13 +41,15 @@ def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
     name, sep, rest = text.partition("=")
     parts = rest.split(":")
     if not sep or len(parts) != 3:
-        raise UsageError(f"--sweep {text!r}: expected NAME=FROM:TO:POINTS, e.g. r=0.1:2:20")
+        raise UsageError(f"--sweep {shown(text)}: expected NAME=FROM:TO:POINTS, e.g. r=0.1:2:20")
     if name.strip() not in parameters:
         raise UsageError(f"--sweep: {name.strip()!r} is not a symbolic parameter of the spec "
                          f"({', '.join(parameters) or 'it has none'})")
     low, high = exact_number(parts[0], "--sweep FROM"), exact_number(parts[1], "--sweep TO")
-    if not (parts[2].strip().isascii() and parts[2].strip().isdigit()) or not 2 <= int(parts[2]) <= MAX_POINTS or low >= high:
-        raise UsageError(f"--sweep {text!r}: FROM < TO and 2 to {MAX_POINTS} points are expected")
+    points = parts[2].strip()
+    if not (points.isascii() and points.isdigit() and len(points) <= 6) or not 2 <= int(points) <= MAX_POINTS \
+            or low >= high:
+        raise UsageError(f"--sweep {shown(text)}: FROM < TO and 2 to {MAX_POINTS} points are expected")
     count = int(parts[2])
     return name.strip(), [low + (high - low) * i / (count - 1) for i in range(count)]
 

@@ -9,18 +9,18 @@ file, the line, the column, the text and what was expected.
 
 from __future__ import annotations
 
-import csv
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from verifier.analysis.use.csv_text import csv_rows, excerpt, regular_file
+from verifier.analysis.use.npy import open_npy
 from verifier.errors import UsageError
+from verifier.numbers import shown
 
 TRUE_COLUMNS = ("true", "y_true", "truth", "label")
 PREDICTED_COLUMNS = ("predicted", "prediction", "set", "y_pred")
 CLASSIFIER_COLUMNS = ("classifier", "model", "method")
-MAX_BYTES = 1 << 30
 
 
 @dataclass
@@ -43,17 +43,40 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
     rows = _listed(sets)
     masks = np.zeros((len(rows), K), dtype=bool)
     for i, s in enumerate(rows):
-        if s is None or isinstance(s, (int, float, np.number)):
-            raise UsageError(f"sets[{i}]: {s!r} is not a set; write a list of classes, \"h,b\" or a boolean mask")
-        s = np.asarray(s) if not isinstance(s, (set, frozenset, str)) else s
-        if isinstance(s, np.ndarray) and s.dtype == bool:
-            if s.shape != (K,):
-                raise UsageError(f"sets[{i}]: a mask of shape {s.shape}, expected ({K},)")
-            masks[i] = s
-        else:
-            for y in (_split(s) if isinstance(s, str) else s):
-                masks[i, _index(classes, y, f"sets[{i}]")] = True
+        masks[i] = _mask(classes, s, f"sets[{i}]")
     return _checked(Predictions(name, truth, masks), "sets")
+
+
+def _mask(classes: tuple[str, ...], s, where: str) -> np.ndarray:
+    """One predicted set from Python data: text ("h,b"), an iterable of class names or indices, or a boolean
+    row; anything else (None, a number, a dict, nested lists, arbitrary objects) is refused by name."""
+    K = len(classes)
+    if isinstance(s, str):
+        members = _split(s)
+    elif isinstance(s, np.ndarray) and s.dtype == bool:
+        if s.shape != (K,):
+            raise UsageError(f"{where}: a mask of shape {s.shape}, expected ({K},)")
+        return s
+    elif isinstance(s, (set, frozenset, list, tuple, np.ndarray)):
+        members = list(s.ravel()) if isinstance(s, np.ndarray) and s.ndim == 1 else list(s)
+        if isinstance(s, np.ndarray) and s.ndim != 1:
+            raise UsageError(f"{where}: an array of shape {s.shape} is not a set; expected a list of classes "
+                             f"or a boolean mask of shape ({K},)")
+        if len(members) > K:
+            raise UsageError(f"{where}: {len(members)} members, but the spec has {K} classes")
+    else:
+        raise UsageError(f"{where}: {_kind(s)} is not a set; write a list of classes, \"h,b\" or a boolean mask")
+    mask = np.zeros(K, dtype=bool)
+    for y in members:
+        if not isinstance(y, (str, int, np.integer, np.str_)) or isinstance(y, (bool, np.bool_)):
+            raise UsageError(f"{where}: a member that is {_kind(y)}; a set holds class names or indices")
+        mask[_index(classes, y, where)] = True
+    return mask
+
+
+def _kind(value) -> str:
+    return {dict: "a dict", type(None): "None", list: "a list", tuple: "a tuple", set: "a set"}.get(
+        type(value), f"a {type(value).__name__}")
 
 
 def frame_predictions(classes: tuple[str, ...], frame) -> list[Predictions]:
@@ -83,9 +106,10 @@ def _index(classes, y, where: str) -> int:
         if 0 <= int(y) < len(classes):
             return int(y)
         raise UsageError(f"{where}: class index {int(y)} outside 0..{len(classes) - 1}")
-    name = str(y).strip()
+    name = str(y).strip() if isinstance(y, str) else None
     if name not in classes:
-        raise UsageError(f"{where}: unknown class {name!r}; the spec's classes are {', '.join(classes)}")
+        raise UsageError(f"{where}: unknown class {shown(y if name is None else name)}; the spec's classes are "
+                         f"{', '.join(classes)}")
     return classes.index(name)
 
 
@@ -109,16 +133,9 @@ def _checked(pred: Predictions, where: str) -> Predictions:
     return pred
 
 
-def _regular(path: str, what: str) -> None:
-    if not os.path.isfile(path):
-        raise UsageError(f"{what} {path!r}: not a regular file")
-    if os.path.getsize(path) > MAX_BYTES:
-        raise UsageError(f"{what} {path!r}: larger than 1 GiB")
-
-
 def read_predictions(path: str, classes: tuple[str, ...], truth_path: str | None = None) -> list[Predictions]:
-    _regular(path, "predictions")
-    if path.endswith(".npy"):
+    regular_file(path, "predictions")
+    if str(path).endswith(".npy"):
         if truth_path is None:
             raise UsageError(f"{path}: boolean masks need the true classes beside them: --truth FILE")
         return _from_npy(path, classes, _truth(truth_path, classes))
@@ -128,30 +145,19 @@ def read_predictions(path: str, classes: tuple[str, ...], truth_path: str | None
 
 
 def _from_npy(path: str, classes, truth: np.ndarray) -> list[Predictions]:
-    try:
-        masks = np.load(path, allow_pickle=False)
-    except (ValueError, OSError) as exc:
-        raise UsageError(f"{path}: not a readable .npy array without pickles ({exc})") from None
-    if masks.dtype != bool:
-        raise UsageError(f"{path}: dtype {masks.dtype}, expected a boolean mask")
+    masks = np.asarray(open_npy(path, "predictions", ("b",), (2, 3)))
     if masks.ndim == 2:
         masks = masks[None]
-    if masks.ndim != 3 or masks.shape[2] != len(classes) or masks.shape[0] == 0:
+    if masks.shape[2] != len(classes) or masks.shape[0] == 0:
         raise UsageError(f"{path}: shape {masks.shape}, expected (N, {len(classes)}) or (C, N, {len(classes)})")
     return [_checked(Predictions(f"classifier {c + 1}" if len(masks) > 1 else "classifier", truth, m), path)
             for c, m in enumerate(masks)]
 
 
 def _truth(path: str, classes) -> np.ndarray:
-    _regular(path, "--truth")
-    if path.endswith(".npy"):
-        try:
-            values = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            raise UsageError(f"--truth {path}: not a readable .npy array without pickles ({exc})") from None
-        if values.ndim != 1 or not np.issubdtype(values.dtype, np.integer):
-            raise UsageError(f"--truth {path}: expected a 1-D array of class indices, not {values.dtype} "
-                             f"{values.shape}")
+    regular_file(path, "--truth")
+    if str(path).endswith(".npy"):
+        values = np.asarray(open_npy(path, "--truth", ("i", "u"), (1,)))
         bad = np.flatnonzero((values < 0) | (values >= len(classes)))
         if bad.size:
             raise UsageError(f"--truth {path}: index {int(values[bad[0]])} at position {int(bad[0])} is not a "
@@ -162,31 +168,24 @@ def _truth(path: str, classes) -> np.ndarray:
     return np.array([_index(classes, n, f"--truth {path}:{i + 1}") for i, n in enumerate(names)], dtype=np.int64)
 
 
+_HOW = ('a set of several classes is one field: quote it ("h,b"), or write it as {h,b} in quotes or as h|b; '
+        'the columns are true, predicted and optionally classifier')
+
+
 def _from_csv(path: str, classes) -> list[Predictions]:
-    with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
-        reader = csv.reader(handle, strict=True)
-        try:
-            return _csv_rows(reader, path, classes)
-        except csv.Error as exc:
-            raise UsageError(f"{path}:{reader.line_num}: not valid CSV ({exc})") from None
-
-
-def _csv_rows(reader, path: str, classes) -> list[Predictions]:
-    header = [h.strip().lower() for h in next(reader, [])]
-    true_col = _column(header, TRUE_COLUMNS, path, required=True)
-    pred_col = _column(header, PREDICTED_COLUMNS, path, required=True)
-    who_col = _column(header, CLASSIFIER_COLUMNS, path, required=False)
     groups: dict[str, tuple[list[int], list[list[int]]]] = {}
-    for row in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) < len(header):
-            raise UsageError(f"{path}:{line}: {len(row)} fields, expected {len(header)} ({', '.join(header)})")
+    columns = None
+    for header, line, row in csv_rows(path, "predictions", _HOW):
+        if columns is None:
+            lowered = [h.lower() for h in header]
+            columns = (_column(lowered, TRUE_COLUMNS, path, required=True),
+                       _column(lowered, PREDICTED_COLUMNS, path, required=True),
+                       _column(lowered, CLASSIFIER_COLUMNS, path, required=False))
+        true_col, pred_col, who_col = columns
         y = _index(classes, row[true_col], f"{path}:{line}: column {header[true_col]!r}")
         members = [_index(classes, n, f"{path}:{line}: column {header[pred_col]!r}") for n in _split(row[pred_col])]
         if not members:
-            raise UsageError(f"{path}:{line}: column {header[pred_col]!r}: empty set {row[pred_col]!r}; "
+            raise UsageError(f"{path}:{line}: column {header[pred_col]!r}: empty set {excerpt(row[pred_col])}; "
                              "expected a non-empty set such as \"h,b\"")
         name = row[who_col].strip() if who_col is not None else "classifier"
         truth, sets = groups.setdefault(name, ([], []))
@@ -208,5 +207,5 @@ def _column(header: list[str], names: tuple[str, ...], path: str, required: bool
         if name in header:
             return header.index(name)
     if required:
-        raise UsageError(f"{path}: the header {header} has no column {' / '.join(names)}")
+        raise UsageError(f"{path}: the header {excerpt(','.join(header))} has no column {' / '.join(names)}")
     return None
