@@ -8,7 +8,6 @@ import os
 from fractions import Fraction
 
 import pytest
-import sympy as sp
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier
@@ -95,12 +94,13 @@ def test_designed_values_lie_in_their_ranges_and_are_exact(filtering):
                         (p["high_closed"] and value == Fraction(p["high"]))) for p in pieces), label
 
 
-def test_conflict_between_demands_is_irreducible_and_named(tmp_path):
+def test_conflict_between_demands_is_minimal_and_named(tmp_path):
     code, text, _ = _run("design", OPEN, "--setting", "choice", "--with", "P8")
     assert code == 1
-    assert "P8 (correctness cost-insensitivity) holds (asked with --with)" in text
-    assert "P9 (correctness cost-sensitivity) holds (desirable in the choice setting)" in text
-    assert text.count("\n  - ") == 2
+    conflict = text.split("each is needed for this conflict:\n", 1)[1].split("\n\n", 1)[0]
+    assert "P8 (correctness cost-insensitivity) holds (asked with --with)" in conflict
+    assert "P9 (correctness cost-sensitivity) holds (desirable in the choice setting)" in conflict
+    assert conflict.count("  - ") == 2 and "It is the only minimal conflict (the search is complete)." in conflict
     assert "No change of fixed cells can help" in text
 
 

@@ -19,10 +19,10 @@ from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
-from verifier.api.verify import Source, load
+from verifier.api.verify import Source, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import design as words
+from verifier.report import design as words, why_not
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
 
@@ -36,6 +36,13 @@ class DesignReport:
     ranges: dict[str, str] = field(default_factory=dict)  # open cell -> its exact set of values
     completion: Completion | None = None
     calibration: Calibration | None = None
+    # when impossible: one minimal conflict, every one found (all of them when `conflicts_complete`), and the
+    # parts whose removal leaves a matrix (checked; `correction_smallest` when no fewer parts can)
+    conflict: list[str] = field(default_factory=list)
+    conflicts: list[list[str]] = field(default_factory=list)
+    conflicts_complete: bool = False
+    correction: list[str] | None = None
+    correction_smallest: bool = False
 
     def picture(self, fmt: str = "svg") -> bytes | None:
         """The feasible region on pairs of open cells as SVG or PNG bytes; None when no region was computed."""
@@ -68,14 +75,18 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     request = make_request(setting, list(with_), list(without), list(free))
     spec = load(source, open_cells=True)
     margin = _margin(margin)
-    timeout_ms = max(1, int(timeout * 1000))
+    timeout_ms = checked_timeout_ms(timeout)
     if any(p.value is None for p in spec.parameters.values()):
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
         return _calibrated(spec, request, timeout_ms)
     c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
     if not c.feasible:
-        return DesignReport("impossible", "", words.why_not_text(c), words.to_json(c), completion=c)
+        d = c.diagnosis
+        return DesignReport("impossible", "", why_not.why_not_text(c), why_not.impossible_json(c), completion=c,
+                            conflict=list(c.conflict.parts), conflicts=[[p.label for p in m] for m in d.conflicts],
+                            conflicts_complete=d.complete, correction=None if d.correction is None else
+                            [p.label for p in d.correction], correction_smallest=d.smallest)
     return DesignReport("designed", c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),
                         {r.cell.label: r.text() for r in c.ranges}, completion=c)
 
@@ -113,8 +124,8 @@ def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
     runs = cal.where(wished) or cal.where(firm)
     if not runs:
         record["status"] = "no fit"
-        lines.append(f"No admissible value of {cal.parameter} meets the firm demands of the {request.setting} "
-                     "setting: " + "; ".join(d.label for d in request.firm) + ".")
+        line, record["why_no_fit"] = words.no_fit(cal, request.setting, request.firm)
+        lines.append(line)
         return DesignReport("no fit", "", "\n".join(lines) + "\n", record, calibration=cal)
     value = _pick(*runs[0])
     how = (f"verify design {__version__} from {spec.path}: {cal.parameter} calibrated for the {request.setting} "

@@ -2,6 +2,7 @@
 
 The designed matrix is written as a spec and verified by the ordinary checker before it is returned; its
 verdicts fill `expect:`, and a firm demand or kept wish that the checker does not confirm is a bug, raised.
+When no matrix meets the firm demands, `why_not` says which parts conflict and what lifts the conflict.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from verifier.analysis.design.region import Region, pick_cells, regions
 from verifier.analysis.design.request import Demand, Request
 from verifier.analysis.design.solve import Conflict, Solution, Solver
 from verifier.analysis.design.spec_text import spec_text
-from verifier.analysis.design.why_not import Repair, repair
+from verifier.analysis.design.why_not import Diagnosis, Repair, diagnose, repair
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.spec.model import Spec
 from verifier.spec.reader import spec_from_text
@@ -33,7 +34,8 @@ class Completion:
     request: Request
     objective: Objective
     feasible: bool
-    conflict: Conflict | None = None
+    conflict: Conflict | None = None  # one minimal conflict (the solver's first)
+    diagnosis: Diagnosis | None = None  # every minimal conflict when few, and the smallest correction
     repair: Repair | None = None
     kept: list[Demand] = field(default_factory=list)
     dropped: list[tuple[Demand, Conflict]] = field(default_factory=list)
@@ -57,6 +59,7 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
     out = Completion(spec, request, goal, phases.feasible, phases.conflict, kept=phases.kept,
                      dropped=phases.dropped, solution=phases.solution, problem=problem)
     if not phases.feasible:
+        out.diagnosis = diagnose(solver, request, phases.conflict)
         out.repair = repair(problem, solver, request, margin)
         return out
     conditions = [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]

@@ -1,9 +1,10 @@
 """Solving a design request in stated phases, every answer exact (z3 over linear real arithmetic).
 
-1. The firm demands and the fixed cells, with some positive margin: feasible or not. If not, `why_not`
-   explains (an irreducible conflict, and the least change to the fixed cells that would lift it).
+1. The firm demands and the fixed cells, with some positive margin: feasible or not. If not, one minimal
+   conflict (each part needed for it; dropping one part may still leave another conflict), and `why_not`
+   explains further (every minimal conflict when few, the smallest correction, the least change of the cells).
 2. The wishes (avoid the undesirable properties), added one by one in Table VIII order; a wish that conflicts
-   is dropped and the conflict named (the kept set is maximal, not necessarily maximum).
+   is dropped and one minimal conflict containing it named (the kept set is maximal, not necessarily maximum).
 3. The largest margin the strict relations allow (capped at the largest determinate cost).
 4. The objective at a fixed margin (`--margin`, by default 1/100 of the largest determinate cost, or the
    largest margin if that is smaller): every relation is then closed, so the optimum is attained, and its
@@ -31,7 +32,7 @@ class Undecided(Exception):
 
 @dataclass
 class Conflict:
-    parts: list[str]  # plain words: demands and fixed cells
+    parts: list[str]  # plain words: demands and fixed cells that cannot all hold; each one is needed for that
 
 
 @dataclass
@@ -83,7 +84,8 @@ class Solver:
         return answer
 
     def conflict(self, literals: dict, chosen: list[z3.BoolRef]) -> Conflict:
-        """An irreducible conflict: every part is needed (deletion-based minimisation of z3's core)."""
+        """A minimal conflict: without any one part, the others can hold together (deletion-based minimisation of
+        z3's core). Other conflicts may remain once a part is dropped: `why_not.diagnose` looks for them."""
         self.check(literals, chosen)
         core = [x for x in chosen if any(x.eq(c) for c in self._core)]
         for x in list(core):
