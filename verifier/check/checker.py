@@ -13,7 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from mpmath import iv
 
-from verifier.check.lemma import LemmaUnconfirmed, check_lemma
+from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
 from verifier.properties import Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
@@ -58,6 +58,11 @@ class Checker:
                 self.check_possibility(entry)
             try:
                 return check_lemma(self.scheme, evidence.lemma, self._premises)
+            except LemmaUnconfirmed as exc:
+                raise _Unconfirmed(str(exc)) from None
+        if evidence.kind in ("exhaustive", "certificates") and result.verdict is not Verdict.UNKNOWN:
+            try:  # the power-mean route builds a few sets: a verdict on all of them needs all of them
+                check_every_set(self.scheme)
             except LemmaUnconfirmed as exc:
                 raise _Unconfirmed(str(exc)) from None
         if isinstance(prop.atom, Possible):
@@ -258,6 +263,10 @@ def _interval(expr: sp.Expr):
         if inner < 0:
             return -inner
         raise ValueError("abs of a value of unknown sign")
+    if isinstance(expr, sp.CRootOf) and expr.is_real:  # a real algebraic number: sympy isolates it exactly
+        width = sp.Rational(1, 10 ** (iv.dps + 5))
+        q = expr.eval_rational(dx=width, dy=width)
+        return _interval(q) + iv.mpf([-1, 1]) * _interval(width)
     if expr is sp.pi:
         return iv.pi
     if expr is sp.E:

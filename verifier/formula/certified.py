@@ -82,7 +82,49 @@ def is_exact_zero(expr: sp.Expr) -> bool:
             candidates.append(sp.expand(rewrite(candidates[0])))
         except (NotImplementedError, ValueError, TypeError):
             continue
-    return any(c == 0 for c in candidates)
+    return any(c == 0 for c in candidates) or _log_tie(candidates[0])
+
+
+def _log_tie(expr: sp.Expr) -> bool:
+    """a − b = 0 with a, b > 0 by their logs: log a − log b, each log of a product or power expanded over bases
+    certified positive, as N / D over products of logs; a factor of N that combines to log w with w = 1 proved
+    (minimal polynomial) makes it 0. E.g. ((1 + √5)/4)^(log 2 / log(√5 − 1)) = 1/2, since ((1 + √5)/4)(√5 − 1) = 1:
+    the ties of power means at the breakpoints `analysis.design.exp_sums` finds, s = log u / log g."""
+    terms = sp.Add.make_args(expr)
+    if len(terms) != 2:
+        return False
+    a, b = terms if _positive(terms[0]) else terms[::-1]
+    if not (_positive(a) and _positive(-b)):
+        return False
+    try:
+        a, b = _rational_powers(a), _rational_powers(-b)  # 4^(log u / log 2) = exp(2 log u) = u^2
+        t = sp.expand_log(sp.log(a), force=True) - sp.expand_log(sp.log(b), force=True)
+        if not all(_positive(node.args[0]) for node in t.atoms(sp.log)):
+            return False  # force=True splits logs as if every base were positive: only then is it exact
+        numerator, denominator = sp.fraction(sp.together(t))
+        if not (_positive(denominator) or _positive(-denominator)):
+            return False
+        for factor, _ in sp.factor_list(numerator)[1]:
+            combined = sp.logcombine(factor, force=True)
+            if combined == 0 or (isinstance(combined, sp.log) and _is_algebraic(combined.args[0]) and
+                                 sp.minimal_polynomial(combined.args[0] - 1, sp.Dummy("x")).is_Symbol):
+                return True
+    except (NotImplementedError, ValueError, TypeError, sp.PolynomialError):
+        return False
+    return False
+
+
+def _rational_powers(expr: sp.Expr) -> sp.Expr:
+    """q^e = exp(e·log q) for a positive rational q (log q split over its primes, which is exact)."""
+    def rational_power(n) -> bool:
+        return isinstance(n, sp.Pow) and n.base.is_Rational and n.base > 0 and not n.exp.is_Rational
+
+    return expr.replace(rational_power, lambda n: sp.exp(sp.expand_log(n.exp * sp.log(n.base), force=True)))
+
+
+def _positive(expr: sp.Expr) -> bool:
+    value = ball(expr)
+    return value is not None and value > 0
 
 
 def _is_algebraic(expr: sp.Expr) -> bool:

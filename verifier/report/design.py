@@ -1,4 +1,4 @@
-"""What `verify design` says: the designed spec with its justification, why a design is impossible, and JSON.
+"""What `verify design` says: the designed spec with its justification, and JSON (why not: `report.why_not`).
 
 The justification is plain text, written as YAML comments above the designed spec (so the file carries its own
 explanation) and printed as is when the spec goes to a file. Only what the solver and the checker established
@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from verifier.analysis.design.calibrate import Enclosed, fit_test
 from verifier.analysis.design.complete import Completion
+from verifier.analysis.design.pieces import failing_cover
 from verifier.engines.margins import Bound, Interval
+from verifier.properties import BY_ID, PROPERTIES
+from verifier.properties.settings import TABLE_VIII
 
 
-def _frac(x: Fraction | None) -> str | None:
+def frac_text(x: Fraction | None) -> str | None:
     return None if x is None else str(x)
 
 
-def _bound(b: Bound, minimize: bool) -> str:
+def bound_words(b: Bound, minimize: bool) -> str:
     if b.value is None:
         return "unbounded"
     word = "attained" if b.attained else "not attained: strict inequalities only approach it"
@@ -31,7 +35,7 @@ def justification(c: Completion) -> list[str]:
     for d in c.kept:
         lines.append(f"  {d.label}: {d.why}" + ("" if d.firm else " (a wish, met)"))
     for d, conflict in c.dropped:
-        lines.append(f"  {d.label}: {d.why} (a wish, NOT met: it conflicts with " + "; ".join(conflict.parts) + ")")
+        lines.append(f"  {d.label}: {d.why} (a wish, NOT met: {_wish_conflict(d, conflict)})")
     lines.append("")
     if s.unbounded:
         lines.append(f"Objective: {c.objective.text}: unbounded under these demands; the matrix below is one "
@@ -39,7 +43,7 @@ def justification(c: Completion) -> list[str]:
                      "bounds every cell by its members' largest cost).")
     else:
         lines.append(f"Objective: {c.objective.text}: {s.objective_value} at this margin; with the margin free, "
-                     f"its {_bound(s.objective_bound, c.objective.minimize)}.")
+                     f"its {bound_words(s.objective_bound, c.objective.minimize)}.")
     if c.objective.rounded:
         lines.append(f"  ({c.objective.rounded} irrational target value(s) rounded to 12 significant digits; "
                      "the costs are exact.)")
@@ -65,6 +69,14 @@ def justification(c: Completion) -> list[str]:
                      "within their range (jointly constrained: not every combination is allowed).")
     lines += region_lines(c)
     return lines
+
+
+def _wish_conflict(wish, conflict) -> str:
+    """The wish's minimal conflict (it includes the wish): the other parts it cannot hold together with."""
+    others = [part for part in conflict.parts if not part.startswith(wish.label + " (")]
+    if not others:
+        return "no matrix with these determinate costs meets it"
+    return "it cannot hold together with " + "; ".join(others) + " (a minimal conflict)"
 
 
 MAX_PIECES_SHOWN = 6
@@ -118,32 +130,12 @@ def commented_spec(c: Completion) -> str:
     return header + "\n" + c.text
 
 
-def why_not_text(c: Completion) -> str:
-    lines = [f"verify design: no extended matrix for {c.spec.name!r} meets the firm demands of the "
-             f"{c.request.setting} setting.", "",
-             "Conflict (irreducible: without any one of these, a matrix exists):"]
-    lines += [f"  - {part}" for part in c.conflict.parts]
-    r = c.repair
-    if r is None:
-        lines += ["", "No change of fixed cells can help: the conflict is between the demands and the "
-                      "determinate costs" + (" (the spec fixes no set cell)." if not c.problem.fixed_cells else ".")]
-        lines.append("If the conflict includes a desirable property or one you asked for, drop that demand with "
-                     "--free P (a necessary one cannot be dropped: no scheme without it fits the setting); "
-                     "otherwise the determinate costs themselves must change.")
-    else:
-        lines += ["", f"Nearest possible: the least total change (L1) of the fixed cells; its "
-                      f"{_bound(r.least_change, True)}. With a margin of {r.margin}, this change works "
-                      f"(total {r.total}):"]
-        lines += [f"  {label}: {old} -> {new}" for label, old, new in r.changes]
-    return "\n".join(lines) + "\n"
-
-
 def _interval(i: Interval) -> dict:
-    return {"low": _frac(i.low), "high": _frac(i.high), "low_closed": i.low_closed, "high_closed": i.high_closed}
+    return {"low": frac_text(i.low), "high": frac_text(i.high), "low_closed": i.low_closed, "high_closed": i.high_closed}
 
 
-def _bound_json(b: Bound) -> dict:
-    return {"value": _frac(b.value), "attained": b.attained}
+def bound_json(b: Bound) -> dict:
+    return {"value": frac_text(b.value), "attained": b.attained}
 
 
 def to_json(c: Completion) -> dict:
@@ -153,20 +145,16 @@ def to_json(c: Completion) -> dict:
            "objective": {"kind": c.objective.kind, "text": c.objective.text, "minimize": c.objective.minimize,
                          "rounded_targets": c.objective.rounded}}
     if not c.feasible:
-        r = c.repair
-        out["why_not"] = {"conflict": c.conflict.parts, "repair": None if r is None else {
-            "least_change": _bound_json(r.least_change), "total": _frac(r.total), "margin": _frac(r.margin),
-            "changes": [{"cell": label, "fixed": _frac(old), "repaired": _frac(new)} for label, old, new in r.changes]}}
-        return out
+        return out  # `report.why_not.impossible_json` adds why
     s = c.solution
     out["dropped_wishes"] = [{"property": d.pid, "holds": d.holds, "conflict": x.parts} for d, x in c.dropped]
-    out["objective"] |= {"value": None if s.unbounded else _frac(s.objective_value), "unbounded": s.unbounded,
-                         "margin_free_bound": _bound_json(s.objective_bound)}
-    out["margin"] = {"used": _frac(s.margin), "largest": _bound_json(s.largest_margin)}
+    out["objective"] |= {"value": None if s.unbounded else frac_text(s.objective_value), "unbounded": s.unbounded,
+                         "margin_free_bound": bound_json(s.objective_bound)}
+    out["margin"] = {"used": frac_text(s.margin), "largest": bound_json(s.largest_margin)}
     ranges = {r.cell.key: r for r in c.ranges}
     cells = {}
     for cell in c.problem.cells:
-        entry = {"value": _frac(s.values[cell.key]), "fixed": cell.given is not None}
+        entry = {"value": frac_text(s.values[cell.key]), "fixed": cell.given is not None}
         if cell.key in ranges:
             r = ranges[cell.key]
             entry |= {"range": [_interval(i) for i in r.intervals], "range_exact": r.exact, "forced": r.forced}
@@ -182,11 +170,16 @@ def to_json(c: Completion) -> dict:
 
 
 def _end(x) -> str:
-    from verifier.analysis.design.calibrate import Enclosed
-
     if x is None or isinstance(x, Enclosed):
         return "-inf" if x is None else str(x)
-    return str(x) if x.is_Rational else f"{x} (≈ {float(x):.12g})"
+    return str(x) if x.is_Rational else f"{_exact(x)} (≈ {float(x):.12g})"
+
+
+def _exact(x) -> str:
+    """An exact end as written by hand: 1 - log(2)/log(3), not -log(2)/log(3) + 1."""
+    import sympy as sp
+
+    return sp.sstr(x, order="rev-lex")
 
 
 def run_text(low, high, low_in, high_in) -> str:
@@ -198,9 +191,6 @@ def run_text(low, high, low_in, high_in) -> str:
 
 def calibration_lines(cal, name: str, bounded) -> list[str]:
     """`bounded(low, high, low_in, high_in, setting)` -> (low reasons, high reasons)."""
-    from verifier.analysis.design.calibrate import fit_test
-    from verifier.properties import PROPERTIES
-
     p = cal.parameter
     lines = [f"Calibration of {p} for {name}: where each property holds, exactly (each verdict decided by the "
              f"checker at an exact value of {p}; verdicts change only where a comparison's difference vanishes)."]
@@ -232,18 +222,37 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     return lines
 
 
-def _json_end(x):
-    from verifier.analysis.design.calibrate import Enclosed
+def no_fit(cal, setting: str, firm) -> tuple[str, dict]:
+    """Why no admissible value meets the firm demands: the demands that fail, each with where it fails (exactly,
+    as the checker decided), together covering every value; necessary properties first, as far as they go."""
+    order = [prop.id for prop in PROPERTIES]
+    demands = sorted(((d.pid, d.holds) for d in firm), key=lambda d: order.index(d[0]))
+    necessary = [d for d in demands if TABLE_VIII[setting][d[0]] == "N"]
+    chosen, undecided = failing_cover(cal, [necessary, [d for d in demands if d not in necessary]])
+    p = cal.parameter
+    parts = [f"{pid} ({BY_ID[pid].name}) " + ("fails " if holds else "holds, and it is asked to fail, ") +
+             " and ".join(f"at {p} = {_end(r[0])}" if r[0] is not None and r[0] == r[1] else
+                          f"for every {p} in {run_text(*r)}" for r in runs) for pid, holds, runs in chosen]
+    if undecided:
+        parts.append(f"for {p} in " + " ∪ ".join(run_text(*r) for r in undecided) + " no firm demand is proved to "
+                     "fail, but not all are proved to hold (undecided, see above)")
+    text = f"No admissible value of {p} meets the firm demands of the {setting} setting: " + "; ".join(parts) + "."
 
+    def runs_json(runs):
+        return [{"low": _json_end(lo), "high": _json_end(hi), "low_closed": a, "high_closed": b}
+                for lo, hi, a, b in runs]
+
+    return text, {"failing": [{"property": pid, "must": "hold" if holds else "fail", "where": runs_json(runs)}
+                              for pid, holds, runs in chosen], "undecided": runs_json(undecided)}
+
+
+def _json_end(x):
     if isinstance(x, Enclosed):
         return {"enclosed_in": [str(x.low), str(x.high)]}
-    return None if x is None else str(x)
+    return None if x is None else _exact(x)
 
 
 def calibration_json(cal, bounded) -> dict:
-    from verifier.analysis.design.calibrate import fit_test
-    from verifier.properties import PROPERTIES
-
     def runs(test, setting=None):
         out = []
         for low, high, low_in, high_in in cal.where(test):

@@ -3,15 +3,19 @@ utility's u(1/2), F-beta's beta), the exact values of θ where each property hol
 each setting.
 
 A property's truth can only change where one of its comparisons changes sign. So we collect every comparison
-the properties make on this matrix (a cell against its members' mean, minimum and maximum, two cells of a row,
-and, for Property 1, each candidate witness of `engines.witnesses` against the members' expected costs), find
-where each difference is zero, and decide every property exactly (the ordinary pipeline, at an exact value) at
-each such point and at one rational point strictly between consecutive points.
+the properties make on this matrix (`comparisons`: over each quantifier's domain, a guarded comparison only where
+its multiset premise holds; for Property 1, each candidate witness of `engines.witnesses` against the members'
+expected costs), find where each difference is zero, and decide every property exactly at each such point and at
+one rational point strictly between consecutive points: the ordinary pipeline at a rational value; at an
+irrational one (the spec format takes rationals only) the same engine and checker on the exact matrix there.
 
 Zeros are exact when the difference is a rational function of θ (sympy's real roots: rationals or algebraic
-numbers). Otherwise (θ in an exponent) they are isolated by certified interval bisection (python-flint), and
-a zero is kept as an exact rational only when an exact test proves the difference vanishes there; a zero that
-is only enclosed makes that point, and so the status of the nearby endpoints, undecided, and the report says so.
+numbers), or an exponential sum whose bases are powers of one rational (log u / log g, `exp_sums`). Otherwise
+(θ in an exponent) they are isolated by certified interval bisection (python-flint), and a zero is kept as an
+exact rational only when an exact test proves the difference vanishes there; a zero that is only enclosed makes
+that point, and so the status of the nearby endpoints, undecided, and the report says so. Where verdicts are
+missing (an enclosure, or a property the checker leaves unknown at a point), a property none of whose
+comparisons vanish there keeps its neighbours' common verdict (`pieces.settle`).
 """
 
 from __future__ import annotations
@@ -23,17 +27,20 @@ from functools import cmp_to_key
 import sympy as sp
 
 from verifier.analysis.design.comparisons import differences
-from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle_fuzzy
-from verifier.analysis.design.problem import MAX_DESIGN_CLASSES
+from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle
 from verifier.analysis.design.zeros import simplest, zeros
 from verifier.analysis.pipeline import analyse
+from verifier.check.checker import check_results
+from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
 from verifier.formula import certified
+from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.formula.enclose import Unsupported
 from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Parameter, Spec
-from verifier.verdict import Truth
+from verifier.properties import PROPERTIES
+from verifier.verdict import Truth, Verdict
 
 
 def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
@@ -67,16 +74,21 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
                      "one scalar parameter")
     low, high = _admissible(scheme, theta)
     assumed = [condition for condition, _ in scheme.assumptions]
-    points, enclosed = set(), []
+    points: dict[sp.Expr, set] = {}  # each exact zero, with what the comparisons vanishing there decide
+    enclosed = []
     for difference, group in differences(scheme, theta):
         exact, approximate = zeros(difference, theta, low, high)
-        points |= set(exact)
+        for x in exact:
+            points.setdefault(x, set()).update(group)
         enclosed += [(lo, hi, group) for lo, hi in approximate]
-    points |= {end for end in (low, high) if end is not None}
     fuzzy = _merged(enclosed)
-    marks: list[tuple] = sorted([(v, "point", v) for v in points] +
-                                [(sp.Rational(lo.numerator, lo.denominator), "fuzzy", (lo, hi, g))
-                                 for lo, hi, g in fuzzy], key=cmp_to_key(_exact_order))
+    points = _outside_enclosures(points, fuzzy)
+    for end in (low, high):
+        if end is not None:
+            points.setdefault(end, set())
+    marks = _distinct(sorted([(v, "point", v) for v in points] +
+                             [(sp.Rational(lo.numerator, lo.denominator), "fuzzy", (lo, hi, g)) for lo, hi, g in fuzzy],
+                             key=cmp_to_key(_exact_order)), points)
     pieces: list[Piece] = []
     previous = None  # the right end of the last mark (None: unbounded below)
     for _, kind, mark in marks:
@@ -86,6 +98,7 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
             pieces.append(_decided(spec, theta, previous, left, timeout_ms, assumed))
         if kind == "point":
             pieces.append(_decided(spec, theta, mark, mark, timeout_ms, assumed))
+            pieces[-1].groups = points[mark]
             previous = mark
         else:
             hi = sp.Rational(mark[1].numerator, mark[1].denominator)
@@ -95,7 +108,7 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
             previous = hi
     if high is None or previous != high:
         pieces.append(_decided(spec, theta, previous, None if high is None else high, timeout_ms, assumed))
-    settle_fuzzy(pieces)
+    settle(pieces)
     return Calibration(str(theta), pieces, [(lo, hi) for lo, hi, _ in fuzzy])
 
 
@@ -105,6 +118,35 @@ def _exact_order(a, b) -> int:
     if sign is None:
         raise Unsupported(f"two breakpoints, {a[0]} and {b[0]}, could not be ordered exactly")
     return sign
+
+
+def _outside_enclosures(points: dict, fuzzy: list) -> dict:
+    """An exact zero inside an enclosure of another zero joins it: that stretch is settled as one."""
+    out = {}
+    for x, group in points.items():
+        inside = next((f for f in fuzzy if certified.compare(_rational(f[0]), x).value in (-1, 0) and
+                       certified.compare(x, _rational(f[1])).value in (-1, 0)), None)
+        if inside is None:
+            out[x] = group
+        else:
+            inside[2].update(group)
+    return out
+
+
+def _distinct(marks: list, points: dict) -> list:
+    """One mark per breakpoint: equal exact points written differently (log 4 / log 9 and log 2 / log 3) are
+    merged, with their groups."""
+    out = []
+    for mark in marks:
+        if out and mark[1] == out[-1][1] == "point" and certified.compare(mark[0], out[-1][0]).value == 0:
+            points[out[-1][2]] |= points[mark[2]]
+            continue
+        out.append(mark)
+    return out
+
+
+def _rational(x: Fraction) -> sp.Rational:
+    return sp.Rational(x.numerator, x.denominator)
 
 
 def _merged(enclosed):
@@ -119,12 +161,12 @@ def _merged(enclosed):
 
 def _decided(spec: Spec, theta, a, b, timeout_ms, assumptions=()) -> Piece:
     value = a if a == b and a is not None else _inside(a, b)
-    if any(condition.subs(theta, value) is sp.false for condition in assumptions):
+    if any(_admits(condition, theta, value) is False for condition in assumptions):
         return Piece(a, b, None, "outside the assumptions", admissible=False)
     if a != b and not _strictly_between(a, value, b):
         return Piece(a, b, None, f"no rational point was proved to lie strictly between {a} and {b}")
     if not isinstance(value, sp.Rational):
-        return Piece(a, b, None, f"{theta} = {value} is irrational: the properties are decided at rational values")
+        return _decided_at_irrational(spec, theta, value, assumptions)
     fixed = Parameter(str(theta), False, Fraction(int(value.p), int(value.q)), f"parameters.{theta}", None)
     try:
         analysis = analyse(replace(spec, parameters={**spec.parameters, str(theta): fixed}), timeout_ms,
@@ -132,7 +174,54 @@ def _decided(spec: Spec, theta, a, b, timeout_ms, assumptions=()) -> Piece:
     except SpecError as exc:
         return Piece(a, b, None, f"undefined at {theta} = {value}: {exc.message}")
     possible = {analysis.scheme.label(e.members) for e in analysis.possibility if e.status is Truth.TRUE}
-    return Piece(a, b, {r.property.id: r.verdict.value for r in analysis.results}, possible=possible)
+    return _piece(a, b, analysis.results, possible, theta, value)
+
+
+def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
+    """A breakpoint known exactly but irrational (an algebraic root, or log u / log g from `exp_sums`): the
+    spec format takes rational values only, so the same engine and checker run on the exact matrix at θ =
+    value (cell by cell: every comparison is a certified sign, and ties are recognised by exact zero tests)."""
+    if any(_admits(condition, theta, value) is None for condition in assumptions):
+        return Piece(value, value, None, f"the assumptions could not be decided exactly at {theta} = {value}")
+    try:
+        scheme = build_scheme(spec, values={str(theta): value})
+        engine = EnumerationEngine(scheme)
+        results = [engine.decide(prop) for prop in PROPERTIES]
+        check_results(scheme, results)
+    except SpecError as exc:
+        return Piece(value, value, None, f"undefined at {theta} = {value}: {exc.message}")
+    possible = {scheme.label(m) for m, e in engine.possibility.items() if e.status is Truth.TRUE}
+    return _piece(value, value, results, possible, theta, value)
+
+
+def _piece(a, b, results, possible, theta, value) -> Piece:
+    """Verdicts the checker confirmed; an unknown one stays undecided (None) with the checker's reason."""
+    verdicts = {r.property.id: None if r.verdict is Verdict.UNKNOWN else r.verdict.value for r in results}
+    why = {r.property.id: f"unknown to the checker at {theta} = {value} ({r.reason or 'no reason given'})"
+           for r in results if r.verdict is Verdict.UNKNOWN}
+    return Piece(a, b, verdicts, "; ".join(f"{pid}: {text}" for pid, text in why.items()), possible=possible, why=why)
+
+
+def _admits(condition, theta, value) -> bool | None:
+    """An assumption at θ = value, decided by certified signs (None: undecided)."""
+    if value.is_Rational:
+        at = condition.subs(theta, value)
+        return True if at is sp.true else False if at is sp.false else None
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [_admits(c, theta, value) for c in condition.args]
+        if isinstance(condition, sp.And):
+            return False if False in parts else None if None in parts else True
+        return True if True in parts else None if None in parts else False
+    if isinstance(condition, sp.Not):
+        inner = _admits(condition.args[0], theta, value)
+        return None if inner is None else not inner
+    if not isinstance(condition, sp.core.relational.Relational):
+        return None
+    sign = certified.compare(condition.lhs.subs(theta, value), condition.rhs.subs(theta, value)).value
+    if sign is None:
+        return None
+    return {">=": sign >= 0, ">": sign > 0, "<=": sign <= 0, "<": sign < 0, "==": sign == 0, "!=": sign != 0}[
+        condition.rel_op]
 
 
 def _strictly_between(a, x, b) -> bool:

@@ -1,6 +1,6 @@
 """The result of a calibration: pieces of the parameter's range with their verdicts, and the runs where a test
 holds. A piece is a breakpoint or the open interval between two; a "fuzzy" piece is a zero known only to lie in a
-certified enclosure, where a verdict is kept only when it is proved not to change (`settle_fuzzy`), and a run that
+certified enclosure, where a verdict is kept only when it is proved not to change (`settle`), and a run that
 stops there ends at an `Enclosed` point, never at a fake exact value.
 """
 
@@ -22,6 +22,7 @@ class Piece:
     possible: set = field(default_factory=set)  # the sets proved possible here
     fuzzy: bool = False  # an enclosure of a zero that is not known exactly: its ends are not breakpoints
     admissible: bool = True  # False: an end excluded by a strict assumption
+    why: dict[str, str] = field(default_factory=dict)  # at an exact point: why the checker left each one unknown
 
     @property
     def point(self) -> bool:
@@ -76,13 +77,18 @@ def _fraction(x) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-def settle_fuzzy(pieces: list[Piece]) -> None:
-    """Inside an enclosed zero, a property none of whose comparisons vanish there keeps its neighbours' common
-    verdict. Property 1's comparisons are grouped by set: it holds throughout when some set whose comparisons
-    do not vanish there is possible on both sides."""
+def settle(pieces: list[Piece]) -> None:
+    """Where verdicts are missing (an enclosed zero, or a property the checker leaves unknown at an exact
+    breakpoint), a property none of whose comparisons vanish there keeps its neighbours' common verdict: each
+    difference is continuous and nonzero there, so its sign, and the property's truth, do not change. Property
+    1's comparisons are grouped by set: it holds throughout when some set whose comparisons do not vanish there
+    is possible on both sides. Verdicts the checker gave are never replaced."""
     for i, piece in enumerate(pieces):
-        if piece.verdicts is not None or not piece.groups or not 0 < i < len(pieces) - 1:
+        missing = piece.verdicts is None or None in piece.verdicts.values()
+        if not missing or not piece.groups or not 0 < i < len(pieces) - 1 or not piece.admissible:
             continue
+        if piece.verdicts is None and not piece.fuzzy:
+            continue  # an exact point where the matrix is undefined: nothing there to keep
         before, after = pieces[i - 1], pieces[i + 1]
         if before.verdicts is None or after.verdicts is None:
             continue
@@ -90,17 +96,55 @@ def settle_fuzzy(pieces: list[Piece]) -> None:
         wavering = {g[3:] for g in piece.groups if g.startswith("P1 ")}  # sets whose possibility may change
         verdicts = {}
         for pid, verdict in before.verdicts.items():
-            if pid == "P1" and after.verdicts[pid] == verdict == "holds":
-                steady = (before.possible & after.possible) - wavering
-                verdicts[pid] = verdict if steady else None
-            elif pid == "P1" and not wavering and after.verdicts[pid] == verdict:
-                verdicts[pid] = verdict
-            elif pid not in touched and pid != "P1" and after.verdicts[pid] == verdict:
-                verdicts[pid] = verdict
-            else:
+            if piece.verdicts is not None and piece.verdicts[pid] is not None:
+                verdicts[pid] = piece.verdicts[pid]
+            elif verdict is None or after.verdicts[pid] != verdict:
                 verdicts[pid] = None
+            elif pid == "P1" and verdict == "holds":
+                verdicts[pid] = verdict if (before.possible & after.possible) - wavering else None
+            elif pid == "P1":
+                verdicts[pid] = None if wavering else verdict
+            else:
+                verdicts[pid] = None if pid in touched else verdict
         if any(v is not None for v in verdicts.values()):  # the others stay undecided (None) in this piece
             piece.verdicts = verdicts
+            if piece.why:
+                piece.reason = "; ".join(f"{pid}: {why}" for pid, why in piece.why.items() if verdicts[pid] is None)
+
+
+def failing_cover(calibration: Calibration, tiers: list[list[tuple[str, bool]]]) -> tuple[list, list]:
+    """Why no value meets the demands ((pid, must hold) pairs, in tiers: necessary ones first): demands picked
+    greedily, tier by tier, each covering the most admissible pieces not yet covered where it is proved to fail (a
+    verdict the checker gave: "fails" for a property that must hold, "holds" for one that must fail), each with
+    every run where it fails; then the runs of admissible pieces where no demand is proved to fail (there some
+    verdict is undecided)."""
+    pieces = calibration.pieces
+
+    def fails(piece: Piece, pid: str, holds: bool) -> bool:
+        return piece.verdicts is not None and piece.verdicts.get(pid) == ("fails" if holds else "holds")
+
+    left = {i for i, piece in enumerate(pieces) if piece.admissible}
+    chosen = []
+    for demands in tiers:
+        while left and demands:
+            gains = [{i for i in left if fails(pieces[i], *d)} for d in demands]
+            best = max(range(len(demands)), key=lambda k: (len(gains[k]), -k))
+            if not gains[best]:
+                break
+            pid, holds = demands[best]
+            chosen.append((pid, holds, runs(pieces, lambda v, pid=pid, want="fails" if holds else "holds":
+                                            v[pid] == want)))
+            left -= gains[best]
+    undecided, previous = [], None
+    for i in sorted(left):
+        piece = pieces[i]
+        closed = piece.point or piece.fuzzy
+        if previous == i - 1:
+            undecided[-1][1], undecided[-1][3] = piece.high, closed
+        else:
+            undecided.append([piece.low, piece.high, closed, closed])
+        previous = i
+    return chosen, [tuple(run) for run in undecided]
 
 
 def fit_test(setting: str, clean: bool = False):

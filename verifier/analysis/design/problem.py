@@ -21,12 +21,12 @@ from verifier.engines.margins import with_margin
 from verifier.engines.smt_translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
+from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.properties import BY_ID
 from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Spec
 
-MAX_DESIGN_CLASSES = 5  # 26 sets of 5 cells; Property 1's candidate witnesses grow quickly beyond
 
 
 @dataclass(frozen=True)

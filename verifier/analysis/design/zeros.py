@@ -1,17 +1,21 @@
 """Where a comparison's difference d(θ) is zero, for θ in [low, high]: exact points, or certified enclosures.
 
 Routes, each stated with the lemma it rests on:
-- rational functions of θ: the real roots of the numerator, exactly (sympy: rationals or algebraic numbers);
+- rational functions of θ: the real roots of the numerator, and of the denominator (a pole: the sign may change
+  there too, and the matrix is undefined), exactly (sympy: rationals or algebraic numbers);
 - power means against a number, Σ w_i M_{e(θ)}(xs_i) − k with weights of one sign and e affine in θ (a cell
   against its members' mean, minimum or maximum; a candidate witness's expected cost for Property 1): M_s is
   non-decreasing in s and strictly increasing unless all values are equal (the power-mean inequality), so d
-  is monotone; bisection on the exact signs at rational points brackets its zero crossing, which is exact
-  when an exact test proves a simple rational in the bracket is a zero;
+  is monotone. With one mean, w·M_s(X) = m vanishes for s > 0 exactly where Σ_{x∈X} x^s − |X|·m^s does, an
+  exponential sum solved in closed form when its bases are powers of one rational (`exp_sums`: log u / log g);
+  otherwise bisection on the exact signs at rational points brackets the zero crossing, which is exact when an
+  exact test proves a simple rational in the bracket is a zero;
 - two power means of the same exponent and size, M_s(A) − M_s(B): for s > 0 its sign is that of
   G(s) = Σ_{a∈A} a^s − Σ_{b∈B} b^s (zeros contribute nothing), an exponential sum, whose number of real zeros,
   with multiplicity, is at most the number V of sign changes of its coefficients ordered by base (Laguerre's
   rule of signs). Zeros found exactly at candidate points, with multiplicities from exact derivative tests,
-  that account for all V leave no other zero;
+  that account for all V leave no other zero; failing that, every zero of G in closed form (`exp_sums`), as
+  M_{0,2,3} = M_{1,1,2} where 3^s = 2, at s = log 2 / log 3;
 - otherwise: certified interval bisection (python-flint); what it cannot exclude is returned as an enclosure.
 """
 
@@ -22,6 +26,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from verifier.analysis.design.exp_sums import power_sum_coefficients, zeros_in
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported, enclose
 from verifier.formula.genmean import GenMean
@@ -32,12 +37,12 @@ BUDGET = 20_000  # enclosure evaluations per difference on the fallback route
 
 def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[tuple[Fraction, Fraction]]]:
     together = sp.together(d)
-    numerator, _ = sp.fraction(together)
+    numerator, denominator = sp.fraction(together)
     if together.is_rational_function(theta):
-        poly = sp.Poly(numerator, theta)
-        if poly.is_zero:
+        if sp.Poly(numerator, theta).is_zero:
             return [], []
-        return [r for r in set(poly.real_roots()) if (low is None or r >= low) and (high is None or r <= high)], []
+        roots = set(sp.Poly(numerator, theta).real_roots()) | set(sp.Poly(denominator, theta).real_roots())
+        return [r for r in roots if (low is None or r >= low) and (high is None or r <= high)], []
     if low is None or high is None:
         raise Unsupported(f"{theta} appears beyond rational functions ({d}); calibrating it needs assumptions that "
                           f"bound {theta} on both sides")
@@ -47,6 +52,8 @@ def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[
     pair = _two_means(d, theta)
     if pair is not None:
         found = _laguerre(pair, theta, lo, hi)
+        if found is None and _sum_form(pair, theta, lo, hi):
+            found = zeros_in(pair[0], power_sum_coefficients(pair[1], pair[2]), theta, lo, hi)
         if found is not None:
             return found, []
         power_sums = _power_sums(pair, theta, lo, hi)
@@ -63,6 +70,15 @@ def _power_sums(pair, theta, lo: Fraction, hi: Fraction) -> sp.Expr | None:
     if any(e < 0 for e in ends):
         return None
     return sp.Add(*[v**exponent for v in A if v != 0]) - sp.Add(*[v**exponent for v in B if v != 0])
+
+
+def _sum_form(pair, theta, lo: Fraction, hi: Fraction) -> bool:
+    """Whether M_e(A) = M_e(B) exactly where Σ_A a^e = Σ_B b^e, for e ≠ 0 on [lo, hi] (same sizes): when e >= 0
+    there (zeros contribute nothing for e > 0, and e = 0 only at an end), or when every value is positive
+    (x ↦ x^(1/e) is injective for any e ≠ 0). At e = 0 both sums have |A| = |B| terms: a root, hence a
+    breakpoint, decided exactly there."""
+    _, A, B = pair
+    return _power_sums(pair, theta, lo, hi) is not None or all(v.is_Rational and v > 0 for v in (*A, *B))
 
 
 def _fraction(x) -> Fraction:
@@ -114,6 +130,9 @@ def _monotone(d, theta, lo: Fraction, hi: Fraction):
     exact = [sp.Rational(x.numerator, x.denominator) for x, s in ((lo, a), (hi, b)) if s == 0]
     if exact or a == b:
         return exact, []
+    inside = _one_mean_zero(d, theta, lo, hi)  # exactly one zero lies strictly inside: in closed form?
+    if inside is not None:
+        return [inside], []
     left, right = lo, hi
     for _ in range(200):
         if right - left <= WIDTH:
@@ -148,11 +167,7 @@ def _laguerre(pair, theta, lo: Fraction, hi: Fraction) -> list[sp.Expr] | None:
     exponent, A, B = pair
     if _power_sums(pair, theta, lo, hi) is None:
         return None  # the power-sum form has the mean's zeros only where the exponent is > 0
-    coefficients: dict[sp.Expr, int] = {}
-    for values, sign in ((A, 1), (B, -1)):
-        for v in values:
-            if v != 0:
-                coefficients[v] = coefficients.get(v, 0) + sign
+    coefficients = power_sum_coefficients(A, B)
     bases = [b for b, c in coefficients.items() if c]
     if any(not (b.is_Rational and b > 0) for b in bases):
         return None  # the sign rule needs the bases in exact order: rational bases only
@@ -176,6 +191,31 @@ def _laguerre(pair, theta, lo: Fraction, hi: Fraction) -> list[sp.Expr] | None:
     if counted < changes:
         return None  # some zero of G was not found exactly: the lemma leaves it open
     return inside  # zeros at s <= 0 lie where the power-sum form does not apply: decided at points
+
+
+def _one_mean_zero(d, theta, lo: Fraction, hi: Fraction) -> sp.Expr | None:
+    """d = w·M_e(X) + k with one power mean and numbers: for e ≠ 0 (`_sum_form`) it vanishes exactly where
+    Σ_{x∈X} x^e − |X|·m^e does, m = −k/w. Called when d changes sign on [lo, hi] and is strictly monotone there,
+    so exactly one zero lies inside (where e > 0); returned when the closed form finds exactly one there."""
+    means = [t for t in sp.Add.make_args(d) if t.has(theta)]
+    if len(means) != 1:
+        return None
+    weight, mean = means[0].as_coeff_Mul()
+    constant = d - means[0]
+    if not (isinstance(mean, GenMean) and weight.is_Rational and weight != 0 and constant.is_Rational):
+        return None
+    exponent, values = mean.args[0], mean.args[1:]
+    level = -constant / weight
+    if not (level.is_positive and all(v.is_Rational for v in values)) or not _affine(exponent, theta) or \
+            not _sum_form((exponent, values, (level,) * len(values)), theta, lo, hi):
+        return None
+    coefficients = power_sum_coefficients(values, ())
+    coefficients[level] = coefficients.get(level, 0) - len(values)
+    found = zeros_in(exponent, coefficients, theta, lo, hi)
+    ends = (sp.Rational(lo.numerator, lo.denominator), sp.Rational(hi.numerator, hi.denominator))
+    inside = [t for t in found or [] if t not in ends and  # at e = 0 the sums always agree: ask d itself
+              (exponent.subs(theta, t) != 0 or _sign_at(d, theta, _fraction(t)) == 0)]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _multiplicity(G, s, s0, bound: int) -> int | None:
