@@ -22,6 +22,8 @@ from verifier.scheme.orbits import NotSymmetric, _syntactic
 from verifier.spec import Spec
 from verifier.verdict import Truth, Verdict
 
+BY_SIZE = ("formulas over len(Y), y in Y, c(v, y) and comprehensions over Y, with numbers, arithmetic, "
+           "sum/mean/prod/min/max of a list or of numbers, genmean, abs, sqrt, log and exp")
 RECHECK_UP_TO = 6  # class counts re-checked by the symmetry route: LO..6, every change, and one beyond the tail
 
 
@@ -86,7 +88,7 @@ def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKR
             evaluator.det(FIRST, y)
     except NotBySize as exc:
         raise _refused(spec, "set_cost", f"a verdict for every class count is not available: {exc}",
-                       "formulas over len(Y), y in Y, c(v, y) and comprehensions over Y") from None
+                       BY_SIZE) from None
     atoms = new_atoms(evaluator, timeout_ms)
     every = []
     for prop in PROPERTIES:
@@ -96,7 +98,7 @@ def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKR
             every.append(decide_every_k(prop, evaluator, timeout_ms, atoms))
         except NotBySize as exc:
             raise _refused(spec, "set_cost", f"a verdict for every class count is not available: {exc}",
-                           "formulas over len(Y), y in Y, c(v, y) and comprehensions over Y") from None
+                           BY_SIZE) from None
     result = EveryKResult(low, every)
     _recheck(spec, result, timeout_ms, step)
     return result

@@ -5,7 +5,10 @@ and those a float search finds worth trying (P1, P8, P9). The ordinary engines d
 exact rows, which settles what a set there can settle (a counterexample to a "for every set" property, a
 witness of a "some set" one). The rest comes from `engines.power_mean`: a property the lemmas prove is
 `holds` (or, for P1 and P9, `fails` everywhere) with the lemma and its premises as evidence; what neither
-settles is `unknown`, saying so.
+settles is `unknown`, saying so. With few classes (EVERY_SET_MAX_CLASSES) every indeterminate set is built
+instead (the lemmas leave P1, or P8 and P9, open at every exponent): the ordinary exact engines then decide
+what no lemma settles by exhaustion ("decided on every indeterminate set"), and the checker confirms that no
+set is missing.
 
 Owns: `PowerMeanRoute`, `NotPowerMean`, `build_power_mean_scheme`, `merge_lemmas`. May import: `spec`,
 `formula`, `scheme`, `engines`, `verdict`, `properties`.
@@ -14,6 +17,7 @@ Owns: `PowerMeanRoute`, `NotPowerMean`, `build_power_mean_scheme`, `merge_lemmas
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import numpy as np
 import sympy as sp
@@ -30,6 +34,9 @@ from verifier.spec.model import Spec
 from verifier.verdict import Evidence, PropertyResult, Verdict
 
 
+EVERY_SET_MAX_CLASSES = 6  # up to 57 indeterminate sets: all of them are built, and decide what lemmas do not
+
+
 class NotPowerMean(Exception):
     """The route does not apply; the message says why."""
 
@@ -40,16 +47,22 @@ class PowerMeanRoute:
     exponent: sp.Expr
     written: str  # the set-cost formula
     lemmas: PowerMeanLemmas | None  # None with a symbolic exponent (decided case by case)
+    every_set: bool = False  # every indeterminate set is built: what the lemmas leave open is decided on all
 
     def describe(self) -> str:
         sets = 2 ** self.K - self.K - 1
+        listed = (f"all {sets:,} indeterminate sets are built: a property no lemma settles is decided on every "
+                  "indeterminate set, exactly, like any enumerated scheme; otherwise each property is a condition "
+                  if self.every_set else
+                  f"the {sets:,} indeterminate sets are not listed: each property is a condition ")
         return (f"by the power-mean lemmas (the set cost {self.written} is the power mean M_p of the members' costs, "
-                f"p = {self.exponent}), the {sets:,} indeterminate sets are not listed: each property is a condition "
+                f"p = {self.exponent}), {listed}"
                 + ("(for each case of p: p < 0, p = 0, 0 < p < 1, p = 1, p > 1, at an admissible value in it) "
                    if self.exponent.free_symbols else "") +
                 f"on p and on the {self.K} x {self.K} determinate costs, checked exactly (the singleton rows are the "
-                "costs the formula reads, and are >= 0 where p != 1); the sets that break a property, or may "
-                "witness one, are built and checked like any other")
+                "costs the formula reads, and are >= 0 where p != 1)"
+                + ("" if self.every_set else "; the sets that break a property, or may witness one, are built and "
+                   "checked like any other"))
 
 
 def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
@@ -88,10 +101,16 @@ def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
         lemmas = PowerMeanLemmas(p, det)
     except NotDecided as exc:
         raise NotPowerMean(str(exc)) from None
-    scheme = build_scheme(spec, values=values, sets=_sets_to_build(lemmas, p, det))
-    scheme.lemma = PowerMeanRoute(K, p, form.written, lemmas)
+    every_set = K <= EVERY_SET_MAX_CLASSES
+    sets = _every_indeterminate_set(K) if every_set else _sets_to_build(lemmas, p, det)
+    scheme = build_scheme(spec, values=values, sets=sets)
+    scheme.lemma = PowerMeanRoute(K, p, form.written, lemmas, every_set)
     scheme.notes.append(scheme.lemma.describe()[0].upper() + scheme.lemma.describe()[1:] + ".")
     return scheme
+
+
+def _every_indeterminate_set(K: int) -> list[frozenset[int]]:
+    return [frozenset(c) for n in range(2, K + 1) for c in combinations(range(K), n)]
 
 
 def _sets_to_build(lemmas: PowerMeanLemmas, p: sp.Expr, det) -> list[frozenset[int]]:
@@ -110,8 +129,10 @@ def _sets_to_build(lemmas: PowerMeanLemmas, p: sp.Expr, det) -> list[frozenset[i
 
 def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[PropertyResult]:
     """The engines' results on the built sets, completed by the lemmas: what a built set settles stands; the
-    lemmas prove the rest or it is unknown."""
+    lemmas prove the rest; when every indeterminate set is built, the engines' verdict on them stands (an
+    exhaustive check); otherwise it is unknown."""
     route: PowerMeanRoute = scheme.lemma
+    every = route.every_set and len(scheme.indeterminate_sets) == 2 ** scheme.K - scheme.K - 1
     out = []
     for result in results:
         prop = result.property
@@ -129,6 +150,13 @@ def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[Property
             out.append(PropertyResult(prop, verdict, evidence, reason=f"by the {proof.name} lemma: {proof.statement}"))
             continue
         built = len(scheme.indeterminate_sets)
+        if every:  # exhaustion: the ordinary verdict over every indeterminate set, with its own evidence
+            said = ("decided on every indeterminate set" if result.verdict is not Verdict.UNKNOWN else
+                    "not decided even on every indeterminate set")
+            result.reason = (f"{said}: no lemma settles it, so all {built} were built (K = {scheme.K})"
+                             + (f"; {result.reason}" if result.reason else ""))
+            out.append(result)
+            continue
         why = route.lemmas.undecided(prop.id)
         out.append(PropertyResult(prop, Verdict.UNKNOWN, Evidence("none", possibility=result.evidence.possibility),
                                   reason=f"undecided beyond enumeration: {why}, and none of the {built} sets built "

@@ -97,8 +97,8 @@ def analyse_power_mean_symbolic(scheme: Scheme, timeout_ms: int,
         proofs = [(c[0], c[3][prop.id].evidence.lemma, c[2]) for c in cases
                   if c[3][prop.id].verdict is Verdict.HOLDS and c[3][prop.id].evidence.kind == "lemma"]
         if universal and cases and not undecided and len(proofs) == len(cases):
-            proof = LemmaProof("power mean, by cases of p", f"in each case of p the assumptions allow, the "
-                               f"lemma holds: " + "; ".join(f"{t}: the {lp.name} lemma" for t, lp, _ in proofs),
+            proof = LemmaProof("power mean, by cases of p", "in each case of p the assumptions allow, the "
+                               "lemma holds: " + "; ".join(f"{t}: the {lp.name} lemma" for t, lp, _ in proofs),
                                tuple(sorted({n for _, lp, _ in proofs for n in lp.premises})), p,
                                cases=tuple(proofs), excluded=empty)
             held = PropertyResult(prop, Verdict.HOLDS, Evidence("lemma", lemma=proof),

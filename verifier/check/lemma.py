@@ -2,7 +2,10 @@
 sympy (the engine used certified balls), and confirm that the rows actually built are the power means the
 lemma speaks of (to 40 digits, an independent evaluation of Eq. 12 with mpmath).
 
-Owns: `check_lemma`, `LemmaUnconfirmed`. May import: `scheme`, `verdict`.
+A verdict decided by exhaustion on that route (few classes: every indeterminate set built) is confirmed to
+rest on every indeterminate set: `check_every_set` lists the sets afresh and finds each one's row.
+
+Owns: `check_lemma`, `check_every_set`, `LemmaUnconfirmed`. May import: `scheme`, `verdict`.
 """
 
 from __future__ import annotations
@@ -72,6 +75,19 @@ def check_lemma(scheme: Scheme, proof: LemmaProof, memo: dict | None = None) -> 
         if not memo[(name, p)]:
             raise LemmaUnconfirmed(f"the premise '{name}' does not hold")
     return f"re-derived the {len(proof.premises)} premises of the {proof.name} lemma exactly"
+
+
+def check_every_set(scheme: Scheme) -> None:
+    """A scheme the power-mean route built for a few sets only: an exhaustive verdict there needs a row for
+    every indeterminate set (LemmaUnconfirmed names a missing one). Other schemes list every set themselves."""
+    if scheme.lemma is None or not scheme.partial:
+        return
+    for size in range(2, scheme.K + 1):
+        for members in combinations(range(scheme.K), size):
+            if frozenset(members) not in scheme.rows:
+                names = ", ".join(scheme.classes[i] for i in members)
+                raise LemmaUnconfirmed(f"the verdict rests on every indeterminate set, but the set {{{names}}} was "
+                                       "not built")
 
 
 CASE_CONDITIONS = {"p < 0": lambda p: sp.Lt(p, 0), "p = 0": lambda p: sp.Eq(p, 0),

@@ -5,6 +5,9 @@ size n and on which of the classes the formula names lie in it. Classes are toke
 one other named class ("first", "second"), and G, any other member of Y. A comprehension over Y yields each
 named member once and G with multiplicity n minus the named members; lists are bags of (value, multiplicity)
 and every reducer is order-blind (sum, prod, mean, min, max, genmean, len), so the bag determines the result.
+Like the interpreter, sum, prod, mean, min and max also take numbers as arguments (`max(0.2 * len(Y), 0.5)`):
+a bag of multiplicity 1 each. min and max are chosen by certified comparison; where a value depends on the
+size (the tail) they stay sympy Min/Max, which the z3 translation turns into If-terms, exactly.
 n is an integer (drop what has multiplicity 0) or `TAIL + m` with m a nonnegative integer symbol, meaning
 every size from TAIL on (every multiplicity is then at least 1). Anything this cannot follow (per-class
 parameters, K, nested comprehensions over Y, a condition that depends on the size) raises NotBySize.
@@ -211,7 +214,7 @@ class SizeEvaluator:
 
     def _reduce(self, name, args):
         if name in ("sum", "mean", "prod", "min", "max"):
-            bag = _bag(args)
+            bag = _bag(args, name)
             total = sum((m for _, m in bag), sp.Integer(0))
             if name == "sum":
                 return sp.Add(*[m * v for v, m in bag])
@@ -221,7 +224,9 @@ class SizeEvaluator:
                 return sp.Mul(*[v ** m for v, m in bag])
             return pick([v for v, _ in bag], -1 if name == "min" else 1)
         if name == "genmean":
-            p, bag = args[0], _bag(args[1:])
+            if len(args) != 2 or not isinstance(args[1], tuple):
+                raise NotBySize("genmean() takes an exponent and one list")
+            p, bag = args[0], _bag(args[1:], name)
             if p.free_symbols or not p.is_Rational:
                 raise NotBySize("genmean with an exponent that is not a fixed rational")
             total = sum((m for _, m in bag), sp.Integer(0))
@@ -251,10 +256,15 @@ def _num(value) -> sp.Expr:
     return value
 
 
-def _bag(args) -> tuple:
-    if len(args) != 1 or not isinstance(args[0], tuple) or not args[0]:
-        raise NotBySize("a reducer over something other than one non-empty list")
-    return args[0]
+def _bag(args, name: str) -> tuple:
+    """One non-empty list (a bag), or numbers given as arguments, f(a, b, c), each once."""
+    if len(args) == 1 and isinstance(args[0], tuple):
+        if not args[0]:
+            raise NotBySize(f"{name}() of an empty list")
+        return args[0]
+    if not args or any(isinstance(a, (tuple, bool)) or not isinstance(a, sp.Expr) for a in args):
+        raise NotBySize(f"{name}() of something other than one list or numbers (e.g. a list among other values)")
+    return tuple((a, sp.Integer(1)) for a in args)
 
 
 def _bool(value) -> bool:

@@ -18,7 +18,7 @@ from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.report.text_grid import grid
-from verifier.verdict import Truth, Verdict
+from verifier.verdict import Verdict
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
 
@@ -92,7 +92,7 @@ def _matrix(a: Analysis, width: int) -> Text:
     if s.orbits is not None:
         notes.append("the singletons and one set per size: by symmetry every other row is one of these with the "
                      "classes renamed")
-    elif s.lemma is not None:
+    elif s.lemma is not None and not s.lemma.every_set:
         notes.append("the singletons and the few sets the power-mean route built; no other row is listed")
     return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
                 ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),

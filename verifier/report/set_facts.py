@@ -32,7 +32,8 @@ def summary(a: Analysis) -> list[str]:
     scope = (f"the sets of {possible} of the {len(a.possibility)} sizes (one representative each, by symmetry)"
              if a.scheme.orbits is not None else
              f"{possible} of the {len(a.possibility)} sets built (the power-mean route lists no others)"
-             if a.scheme.lemma is not None else f"{possible} of {len(a.possibility)} indeterminate sets")
+             if a.scheme.lemma is not None and not a.scheme.lemma.every_set else
+             f"{possible} of {len(a.possibility)} indeterminate sets")
     lines = [f"Possible (Definition 4): {scope} are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
              "This compares a set with its members only, not with other sets."]
@@ -44,7 +45,8 @@ def summary(a: Analysis) -> list[str]:
     elif a.scheme.orbits is not None:
         lines.append("Optimal among all sets: not decided on the symmetry route, which builds one set per size.")
     elif a.scheme.lemma is not None:
-        lines.append("Optimal among all sets: not decided on the power-mean route, which builds a few sets only.")
+        lines.append("Optimal among all sets: not decided on the power-mean route"
+                     + ("." if a.scheme.lemma.every_set else ", which builds a few sets only."))
     else:
         lines.append(f"Optimal among all sets: not decided here; it takes one LP over every other set for each "
                      f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes).")

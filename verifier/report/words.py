@@ -126,7 +126,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
                     + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
                        f"{count} of the {len(ev.possibility)} sets built are possible (the others are not listed)"
-                       if scheme.lemma is not None else
+                       if scheme.lemma is not None and not scheme.lemma.every_set else
                        f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
         if scheme.orbits is not None:
             return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
