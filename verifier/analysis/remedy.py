@@ -8,6 +8,8 @@ value, the bound it must meet and the exact change needed. Every number here is 
 
 from __future__ import annotations
 
+import os
+import shlex
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,6 +18,7 @@ import sympy as sp
 from verifier.engines.terms import TermValues
 from verifier.engines.vector import VectorEngine
 from verifier.formula import certified
+from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.properties import Implies, Possible, Property
 from verifier.verdict import Binding, Truth
 
@@ -42,11 +45,12 @@ def how_to_fit(analysis) -> dict[str, Remedy]:
             continue
         failing = [analysis.by_id[pid] for pid in fit.failing_necessary]
         parametric = analysis.symbolic is not None or analysis.scheme.symbolic  # (the power-mean route by cases)
-        out[setting] = _parametric(setting, failing) if parametric else _numeric(analysis, setting, failing)
+        out[setting] = _parametric(analysis, setting, failing) if parametric \
+            else _numeric(analysis, setting, failing)
     return out
 
 
-def _parametric(setting: str, failing) -> Remedy:
+def _parametric(analysis, setting: str, failing) -> Remedy:
     remedy = Remedy(setting)
     regions = []
     for r in failing:
@@ -68,7 +72,18 @@ def _parametric(setting: str, failing) -> Remedy:
         remedy.condition = " and ".join(f"({c})" if len(regions) > 1 else c for c in regions)
         remedy.steps.insert(0, f"the scheme fits the {setting} setting exactly for the admissible parameter values "
                                f"where {remedy.condition} (the other necessary properties hold for all of them)")
+    elif _calibrates(analysis.spec):
+        (name,) = [n for n, p in analysis.spec.parameters.items() if p.value is None]
+        remedy.steps.append(f"`verify design {shlex.quote(str(analysis.spec.path))} --setting {setting}` derives the exact values of "
+                            f"{name} where each property holds and where the scheme fits this setting")
     return remedy
+
+
+def _calibrates(spec) -> bool:
+    """Whether `verify design` calibrates this spec: one symbolic parameter in a set_cost, few classes."""
+    symbolic = [p for p in spec.parameters.values() if p.value is None]
+    return len(symbolic) == 1 and os.path.isfile(str(spec.path)) and spec.set_cost is not None and not spec.open_cells \
+        and len(spec.classes) <= MAX_DESIGN_CLASSES
 
 
 def _numeric(analysis, setting: str, failing) -> Remedy:
@@ -105,7 +120,7 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     if s.orbits is not None:  # one set per size: each place stands for its whole orbit
         where = (f"at {total} representative place{'s' if total != 1 else ''} (one set per size; by symmetry each "
                  "stands for every set of its size and every class placed alike)")
-    elif s.lemma is not None:  # only a few sets are built: the places found there are a lower bound
+    elif s.lemma is not None and not s.lemma.every_set:  # a few sets built: the places found are a lower bound
         where, at_least = f"in at least {total} place{'s' if total != 1 else ''} among the sets built", True
         more = f"; and at least {total - MAX_CELLS} more" if total > MAX_CELLS else ""
     listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
