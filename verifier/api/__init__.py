@@ -17,12 +17,15 @@ from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_
 
 if TYPE_CHECKING:
     from verifier.api.designer import DesignReport, design
-    from verifier.api.use import UseReport, decide, evaluate
+    from verifier.api.decisions import decide
+    from verifier.api.evaluation import evaluate
+    from verifier.api.use import UseReport
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
            "load", "spec_paths", "sweep_classes", "verify", "verify_all"]
 _LAZY = {"DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
-         "UseReport": "verifier.api.use", "decide": "verifier.api.use", "evaluate": "verifier.api.use"}
+         "UseReport": "verifier.api.use", "decide": "verifier.api.decisions",
+         "evaluate": "verifier.api.evaluation"}
 
 
 def __getattr__(name: str):

@@ -1,16 +1,11 @@
-"""What `verify decide` and `verify evaluate` say, as text and as JSON: exact values as exact strings, the
-statistical ones (bootstrap intervals, p-values) labelled as estimates."""
+"""What `verify decide` says, as text, JSON and CSV: the optimal set for a distribution, for each row of a batch,
+or for a credal set under a rule, every value exact; how a tie was resolved is always said."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from verifier.analysis.use.batch import BatchDecision
-from verifier.analysis.use.compare import Friedman, PairTest
 from verifier.analysis.use.credal import CredalDecision, CredalSet
-from verifier.analysis.use.curves import Sweep
 from verifier.analysis.use.decide import Decision
-from verifier.analysis.use.evaluate import Scores
 from verifier.scheme import Scheme
 
 
@@ -126,71 +121,3 @@ def spreadsheet_safe(text: str) -> str:
 
 
 TIE_RULE = "among tied optima the smallest set is reported, then the first in class order"
-
-
-def _frac(x: Fraction | None) -> str | None:
-    return None if x is None else str(x)
-
-
-def scores_json(s: Scores) -> dict:
-    return {"classifier": s.name, "n": s.n, "mean_cost": str(s.mean_cost), "mean_cost_float": s.mean_cost_float,
-            "bootstrap_interval": {"level": s.level, "low": s.interval[0], "high": s.interval[1]},
-            "determinacy": str(s.determinacy), "mean_set_size": str(s.mean_size),
-            "single_set_accuracy": _frac(s.single_accuracy), "set_accuracy": str(s.set_accuracy),
-            "discounted_accuracy": str(s.discounted_accuracy), "u65": str(s.u65), "u80": str(s.u80),
-            "f_beta": {b: str(v) for b, v in s.f_beta.items()}}
-
-
-def scores_text(scores: list[Scores]) -> list[str]:
-    lines = []
-    for s in scores:
-        mean = str(s.mean_cost) if s.mean_cost.is_Rational else f"{s.mean_cost} ≈ {s.mean_cost_float:.6g}"
-        lines += [f"{s.name} ({s.n} predictions)",
-                  f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
-                                                                and not s.mean_cost.is_Integer else ""),
-                  f"  {int(s.level * 100)}% bootstrap interval        [{s.interval[0]:.4f}, {s.interval[1]:.4f}] "
-                  "(a statistical estimate)",
-                  f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
-                  f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
-                  "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
-                                                          is None else f"{float(s.single_accuracy):.4f}"),
-                  f"  set accuracy                  {float(s.set_accuracy):.4f}",
-                  f"  discounted accuracy           {float(s.discounted_accuracy):.4f}",
-                  f"  u65 / u80                     {float(s.u65):.4f} / {float(s.u80):.4f}"]
-        lines += [f"  F{b}".ljust(32) + f"{float(v):.4f}" for b, v in s.f_beta.items()]
-    return lines
-
-
-def comparison_json(pairs: list[PairTest], friedman: Friedman | None, alpha: float) -> dict:
-    """Every float is finite here (NaN is not JSON): undefined tests are left out or given as null."""
-    out = {"alpha": alpha, "wilcoxon": [{"a": p.a, "b": p.b, "statistic": p.statistic, "p_value": p.p_value,
-                                         "better": p.better, "note": p.note} for p in pairs]}
-    if friedman is not None:
-        out["friedman"] = {"statistic": friedman.statistic, "p_value": friedman.p_value,
-                           "average_ranks": friedman.ranks, "nemenyi_critical_difference": friedman.critical_difference,
-                           "different": [list(pair) for pair in friedman.different]}
-    return out
-
-
-def comparison_text(pairs: list[PairTest], friedman: Friedman | None, alpha: float) -> list[str]:
-    lines = ["", f"Paired comparison of per-instance costs (Wilcoxon signed-rank, level {alpha}):"]
-    for p in pairs:
-        if p.p_value is None:
-            lines.append(f"  {p.a} vs {p.b}: {p.note}")
-        else:
-            verdict = f"{p.better} costs less (significant)" if p.better else "no significant difference"
-            lines.append(f"  {p.a} vs {p.b}: p = {p.p_value:.4g}; {verdict}")
-    if friedman is None and len({p.a for p in pairs} | {p.b for p in pairs}) >= 3:
-        lines.append("Friedman: not applicable (every classifier costs the same on every instance)")
-    if friedman is not None:
-        ranks = ", ".join(f"{name} {rank:.3f}" for name, rank in sorted(friedman.ranks.items(), key=lambda t: t[1]))
-        lines.append(f"Friedman: p = {friedman.p_value:.4g}; average ranks (1 = cheapest): {ranks}; Nemenyi "
-                     f"critical difference {friedman.critical_difference:.4f}")
-        lines.append("  ranks differ significantly (Nemenyi, after a significant Friedman test): " +
-                     ("; ".join(f"{a} vs {b}" for a, b in friedman.different) or "no pair"))
-    return lines
-
-
-def sweep_json(s: Sweep) -> dict:
-    return {"parameter": s.parameter, "grid": [str(x) for x in s.grid], "excluded": [str(x) for x in s.excluded],
-            "curves": [{"classifier": c.name, "mean_cost": str(c.expression), "values": c.values} for c in s.curves]}

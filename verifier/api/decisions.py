@@ -1,0 +1,58 @@
+"""`decide`: the spec that was verified, used unchanged to predict sets: the optimal set for a precise
+distribution, for each row of a file, or for a credal set under a rule.
+
+    >>> import verifier
+    >>> verifier.decide("specs/obstacle-discounted.yaml", {"h": "0.1", "b": "0.3", "n": "0.6"}).prediction
+    ['b']
+"""
+
+from __future__ import annotations
+
+from verifier import limits
+from verifier.analysis.use import credal as credal_rules
+from verifier.analysis.use.batch import BatchDecider
+from verifier.analysis.use.decide import decide as decide_precise
+from verifier.analysis.use.distribution import intervals
+from verifier.analysis.use.p_file import DistributionFile
+from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
+from verifier.errors import UsageError
+from verifier.report import decisions as words
+
+
+def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
+           rule: str = "maximality", p_file: str | None = None,
+           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
+    """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
+    (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), or for every row of `p_file`. `time_limit`:
+    seconds for the whole decision (None: no bound)."""
+    return within(time_limit, "the decision", lambda: _decide(source, p, intervals_text, vertices, rule, p_file))
+
+
+def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file) -> UseReport:
+    given = [x is not None for x in (p, intervals_text, vertices, p_file)]
+    if sum(given) != 1:
+        raise UsageError("give exactly one of --p, --intervals, --vertex (repeated) or --p-file")
+    spec, scheme = numeric_scheme(source, "verify decide")
+    if scheme.orbits is not None or scheme.partial:
+        raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
+    classes = scheme.classes
+    if p is not None:
+        d = decide_precise(scheme, as_p(p, classes))
+        record = words.decision_json(scheme, d)
+        return UseReport(words.decision_text(scheme, d), record, record["prediction"])
+    if p_file is not None:
+        source, decider = DistributionFile(p_file, classes), BatchDecider(scheme)
+        for rows in source.blocks():
+            decider.add(rows)
+        record = words.batch_json(scheme, decider.result, source.rescaled)
+        return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"])
+    if intervals_text is not None:
+        credal = credal_rules.CredalSet(len(classes), bounds=intervals(intervals_text, classes))
+    else:
+        if not vertices:
+            raise UsageError("--vertex: a credal set needs at least one vertex")
+        points = [as_p(v, classes, f"--vertex {i + 1}") for i, v in enumerate(vertices)]
+        credal = credal_rules.CredalSet(len(classes), vertices=points)
+    d = credal_rules.decide_credal(scheme, credal, rule)
+    record = words.credal_json(scheme, credal, d)
+    return UseReport(words.credal_text(scheme, credal, d), record, record["prediction"])
