@@ -69,7 +69,7 @@ def test_the_dependency_check_is_not_vacuous():
     seen = {m for p in pathlib.Path(ROOT, "verifier").rglob("*.py")
             for m, _ in _imports(ast.parse(p.read_text(encoding="utf-8")))}
     assert {"scipy", "numpy", "z3"} <= seen
-    assert "pandas" not in required  # optional: a data frame is duck-typed, never imported
+    assert "pandas" not in required  # optional (extra "frames"): imported by UseReport.to_frame() only
 
 
 def _readme_commands() -> list[str]:

@@ -128,10 +128,10 @@ def test_batch_routes_agree_with_each_other_and_with_exact_decisions(K):
     symmetric = batch._symmetric(K, rows, *batch.symmetric_costs(scheme))
     vectorised = batch._vectorised(scheme, rows)
     assert symmetric.predictions == vectorised.predictions
-    assert symmetric.optimal_counts == vectorised.optimal_counts
+    assert symmetric.tied_optima == vectorised.tied_optima
     for i in range(0, len(rows), 15):
         d = decide(scheme, rows[i])
-        assert vectorised.predictions[i] == d.prediction and vectorised.optimal_counts[i] == len(d.optimal)
+        assert vectorised.predictions[i] == d.prediction and vectorised.tied_optima[i] == len(d.optimal)
 
 
 def test_batch_file_csv_and_npy(tmp_path):
@@ -196,10 +196,11 @@ def test_evaluate_accepts_numpy_masks_and_compares_classifiers(tmp_path):
     assert code == 0
     record = json.loads(out)
     assert [s["mean_cost"] for s in record["scores"]][0] == "0"
-    friedman = record["comparison"]["friedman"]
-    assert friedman["p_value"] < 0.05 and ["classifier 1", "classifier 3"] in friedman["different"]
-    better = {(p["a"], p["b"]): p["better"] for p in record["comparison"]["wilcoxon"]}
-    assert better[("classifier 1", "classifier 3")] == "classifier 1"
+    assert "friedman" not in record["comparison"]  # one data set: Friedman/Nemenyi compare over several
+    pairs = {(p["a"], p["b"]): p for p in record["comparison"]["pairs"]}
+    one_three = pairs[("classifier 1", "classifier 3")]
+    assert one_three["lower_mean_cost"] == "classifier 1" and one_three["significant"]
+    assert one_three["a_lower"] == 40 and one_three["p_holm"] >= one_three["p_value"]
 
 
 def test_sweep_gives_exact_curves_and_a_picture(tmp_path):
@@ -309,7 +310,7 @@ def test_batch_and_single_decisions_resolve_ties_to_the_same_set(tmp_path):
     single = verifier.decide(str(spec), ",".join(f"{i}=0.125" for i in range(1, 9)))
     many = verifier.decide(str(spec), p_file=str(probs))
     assert many.record["route"] == "symmetric" and many.prediction == [single.prediction]
-    assert many.record["optimal_counts"] == [len(single.record["optimal"])]
+    assert many.record["tied_optima"] == [len(single.record["optimal"])]
 
 
 def test_wilcoxon_names_the_side_the_signed_ranks_favour(tmp_path):
@@ -322,11 +323,13 @@ def test_wilcoxon_names_the_side_the_signed_ranks_favour(tmp_path):
     rows += ["a,a,A", "a,b,B"]
     path = tmp_path / "pred.csv"
     path.write_text("\n".join(rows) + "\n")
-    record = verifier.evaluate(str(spec), predictions=str(path)).record
-    (pair,) = record["comparison"]["wilcoxon"]
-    scores = {s["classifier"]: float(F(s["mean_cost"])) for s in record["scores"]}
+    result = verifier.evaluate(str(spec), predictions=str(path))
+    (pair,) = result.record["comparison"]["pairs"]
+    scores = {s["classifier"]: float(F(s["mean_cost"])) for s in result.record["scores"]}
     assert scores["A"] < scores["B"]  # the means say A ...
-    assert pair["better"] == "B"  # ... the signed ranks say B
+    assert pair["mean_difference"] == str(F(20, 21) - F(100, 21)) and pair["lower_mean_cost"] == "A"
+    assert pair["signed_ranks_favour"] == "B" and pair["significant"]  # ... the signed ranks say B
+    assert "the signed ranks favour B, but A has the lower mean cost" in result.text
 
 
 def test_paired_tests_need_the_same_instances():

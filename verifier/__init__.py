@@ -10,7 +10,8 @@ words, fit to the filtering and choice settings, the exact extended matrix, and 
 `verify_all(directory)` returns one per spec; `sweep_classes(source, "2..8")` checks a formula spec at every
 class count; `design(source, setting="filtering")` completes or calibrates a scheme for a setting (the
 paper's "how to determine them?"); `decide(source, p)` predicts the optimal set for a precise or imprecise
-probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme. An invalid spec raises `SpecError`. `explain("P4")` states a property in
+probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme (or their
+`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. An invalid spec raises `SpecError`. `explain("P4")` states a property in
 plain words.
 
 The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
@@ -26,13 +27,13 @@ from verifier.version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
     from verifier.api import (ClassSweepReport, DesignReport, Report, UseReport, decide, design, evaluate,
-                              sweep_classes, verify, verify_all)
+                              scorer, sweep_classes, verify, verify_all)
     from verifier.properties.explain import explain
 
 __all__ = ["ClassSweepReport", "DesignReport", "Report", "SpecError", "UsageError", "UseReport", "__version__",
-           "decide", "design", "evaluate", "explain", "sweep_classes", "verify", "verify_all"]
-_API = {"ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate", "sweep_classes",
-        "verify", "verify_all"}
+           "decide", "design", "evaluate", "explain", "scorer", "sweep_classes", "verify", "verify_all"]
+_API = {"ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate", "scorer",
+        "sweep_classes", "verify", "verify_all"}
 
 
 def __getattr__(name: str):

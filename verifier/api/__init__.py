@@ -19,13 +19,14 @@ if TYPE_CHECKING:
     from verifier.api.designer import DesignReport, design
     from verifier.api.decisions import decide
     from verifier.api.evaluation import evaluate
+    from verifier.api.set_scorer import scorer
     from verifier.api.use import UseReport
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
-           "load", "spec_paths", "sweep_classes", "verify", "verify_all"]
+           "load", "scorer", "spec_paths", "sweep_classes", "verify", "verify_all"]
 _LAZY = {"DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
          "UseReport": "verifier.api.use", "decide": "verifier.api.decisions",
-         "evaluate": "verifier.api.evaluation"}
+         "evaluate": "verifier.api.evaluation", "scorer": "verifier.api.set_scorer"}
 
 
 def __getattr__(name: str):

@@ -1,5 +1,6 @@
 """`decide`: the spec that was verified, used unchanged to predict sets: the optimal set for a precise
-distribution, for each row of a file, or for a credal set under a rule.
+distribution, for each row of a file, or for a credal set under a rule (one, or one per row of a file). A batch
+ends with a summary (`UseReport.summary_text`, and `summary` in the record).
 
     >>> import verifier
     >>> verifier.decide("specs/obstacle-discounted.yaml", {"h": "0.1", "b": "0.3", "n": "0.6"}).prediction
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from verifier import limits
 from verifier.analysis.use import credal as credal_rules
-from verifier.analysis.use.batch import BatchDecider
+from verifier.analysis.use.batch import BatchDecider, CredalBatchDecider
 from verifier.analysis.use.decide import decide as decide_precise
 from verifier.analysis.use.distribution import intervals
+from verifier.analysis.use.intervals_file import IntervalsFile
 from verifier.analysis.use.p_file import DistributionFile
 from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
@@ -20,18 +22,20 @@ from verifier.report import decisions as words
 
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
-           rule: str = "maximality", p_file: str | None = None,
+           rule: str = "maximality", p_file: str | None = None, intervals_file: str | None = None,
            time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
-    (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), or for every row of `p_file`. `time_limit`:
-    seconds for the whole decision (None: no bound)."""
-    return within(time_limit, "the decision", lambda: _decide(source, p, intervals_text, vertices, rule, p_file))
+    (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), for every row of `p_file`, or for every credal
+    set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `time_limit`: seconds for the whole
+    decision (None: no bound)."""
+    return within(time_limit, "the decision",
+                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file))
 
 
-def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file) -> UseReport:
-    given = [x is not None for x in (p, intervals_text, vertices, p_file)]
+def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file) -> UseReport:
+    given = [x is not None for x in (p, intervals_text, vertices, p_file, intervals_file)]
     if sum(given) != 1:
-        raise UsageError("give exactly one of --p, --intervals, --vertex (repeated) or --p-file")
+        raise UsageError("give exactly one of --p, --intervals, --intervals-file, --vertex (repeated) or --p-file")
     spec, scheme = numeric_scheme(source, "verify decide")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
@@ -44,8 +48,12 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file) -> U
         source, decider = DistributionFile(p_file, classes), BatchDecider(scheme)
         for rows in source.blocks():
             decider.add(rows)
-        record = words.batch_json(scheme, decider.result, source.rescaled)
-        return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"])
+        summary = decider.result.summary()
+        record = words.batch_json(scheme, decider.result, source.rescaled, summary)
+        return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"],
+                         summary_text=words.summary_text(scheme, summary))
+    if intervals_file is not None:
+        return _decide_intervals_file(scheme, intervals_file, rule)
     if intervals_text is not None:
         credal = credal_rules.CredalSet(len(classes), bounds=intervals(intervals_text, classes))
     else:
@@ -56,3 +64,15 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file) -> U
     d = credal_rules.decide_credal(scheme, credal, rule)
     record = words.credal_json(scheme, credal, d)
     return UseReport(words.credal_text(scheme, credal, d), record, record["prediction"])
+
+
+def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:
+    decider = CredalBatchDecider(scheme, rule)  # the rule, K and the costs are checked before the file is read
+    lines: list[int] = []
+    for block in IntervalsFile(path, scheme.classes).blocks():
+        decider.add([bounds for bounds, _ in block])
+        lines += [line for _, line in block]
+    summary = decider.summary()
+    record = words.credal_batch_json(scheme, rule, decider.rows, lines, summary)
+    return UseReport(words.credal_batch_csv(scheme, rule, decider.rows), record, record["predictions"],
+                     summary_text=words.summary_text(scheme, summary))

@@ -3,34 +3,49 @@ summaries of set predictions, paired comparisons), or their mean cost as a symbo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from verifier import limits
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.compare import friedman_nemenyi, wilcoxon_pairs
+from verifier.analysis.use.compare import compare
 from verifier.analysis.use.curves import parse_sweep, sweep
-from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_predictions
+from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
 from verifier.analysis.use.evaluate import score
+from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.verify import load
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import comparison, scores as words
+from verifier.report import comparison, score_table, scores as words
 
 
-def evaluate(source: Source, y_true=None, sets=None, *, predictions: str | list[Predictions] | None = None,
+def evaluate(source: Source, y_true=None, sets=None, *,
+             predictions: str | list[str] | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
-             sweep_text: str | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
+             sweep_text: str | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
+             probabilities=None) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
-    `y_true` alone (columns as in the CSV: true, predicted, optionally classifier), or a `predictions` file
-    (CSV, or `.npy` masks with `truth`). `sweep_text` 'r=0.1:2:20' sweeps a symbolic parameter instead.
-    `time_limit`: seconds for the whole evaluation (None: no bound)."""
+    `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
+    file (CSV, or `.npy` masks with `truth`) or a list of them (one data set each, named by the file stem unless
+    the file has a dataset column). Or score a classifier's `probabilities` (an (N, K) array in the spec's
+    class order with `y_true`, a dict of them by classifier, or a file with `truth`): each row's optimal set
+    under the scheme is predicted first, as `decide` does. `sweep_text` 'r=0.1:2:20' sweeps a symbolic
+    parameter instead. `time_limit`: seconds for the whole evaluation (None: no bound)."""
     return within(time_limit, "the evaluation", lambda: _evaluate(source, y_true, sets, predictions, truth,
-                                                                   f_beta, level, alpha, sweep_text))
+                                                                   f_beta, level, alpha, sweep_text, probabilities))
 
 
 def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
-              sweep_text: str | None) -> UseReport:
+              sweep_text: str | None, probabilities=None) -> UseReport:
     spec = load(source)
     classes = tuple(spec.classes)
+    decided = []
+    if probabilities is not None:
+        if predictions is not None or sets is not None or sweep_text is not None:
+            raise UsageError("give probabilities or set predictions, not both (and --sweep scores set predictions)")
+        spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
+        decided = decided_predictions(scheme, probabilities, y_true, truth)
+        predictions, truth = [d.predictions for d in decided], None
     if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
         predictions = frame_predictions(classes, y_true)
     if predictions is None:
@@ -39,6 +54,8 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
         found = [from_arrays(classes, y_true, sets)]
     elif isinstance(predictions, str):
         found = read_predictions(predictions, classes, truth)
+    elif predictions and all(isinstance(p, str) for p in predictions):  # several files: one data set each
+        found = read_datasets(list(predictions), classes, truth)
     else:
         found = list(predictions)
     if isinstance(f_beta, (str, bytes)) or not hasattr(f_beta, "__iter__"):
@@ -50,34 +67,44 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
             not 0 < level < 1 or not 0 < alpha < 1:
         raise UsageError("--level and --alpha must lie strictly between 0 and 1")
     if sweep_text is not None:
-        return _swept(spec, found, sweep_text)
+        return _swept(spec, found, sweep_text, level)
     spec, scheme = numeric_scheme(spec, "verify evaluate")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify evaluate reads every set's costs; {spec.path} has {scheme.K} classes, beyond that")
     scores = [score(scheme, pred, betas, level) for pred in found]
-    record = {"spec": spec.path, "scores": [words.scores_json(s) for s in scores]}
-    lines = words.scores_text(scores)
-    if len(scores) > 1:
-        pairs, friedman = wilcoxon_pairs(scores, alpha), friedman_nemenyi(scores, alpha)
-        record["comparison"] = comparison.comparison_json(pairs, friedman, alpha)
-        lines += comparison.comparison_text(pairs, friedman, alpha)
-    return UseReport("\n".join(lines) + "\n", record, scores=scores)
+    record = {"spec": spec.path, "scores": [{**words.scores_json(s), "dataset": s.dataset} for s in scores]}
+    lines = (decided_lines(decided) if decided else []) + _score_lines(scores)
+    if decided:
+        record["decided_from_probabilities"] = decided_json(decided)
+    compared = compare(scores, alpha, level) if len(scores) > 1 else None
+    if compared is not None:
+        record["comparison"] = comparison.comparison_json(compared)
+        lines += comparison.comparison_text(compared)
+    return UseReport("\n".join(lines) + "\n", record, scores=scores, comparison=compared,
+                     title=f"{spec.name}: critical difference diagram (Nemenyi, alpha = {alpha})")
 
 
-def _swept(spec, found: list[Predictions], text: str) -> UseReport:
+def _score_lines(scores) -> list[str]:
+    """The scores table, one per data set when the predictions name data sets."""
+    datasets = list(dict.fromkeys(s.dataset for s in scores))
+    if datasets == [None]:
+        return score_table.console_lines(scores)
+    lines = []
+    for d in datasets:
+        lines += [f"Data set {d}:"] + [f"  {line}" if line else line for line in
+                                        score_table.console_lines([s for s in scores if s.dataset == d])]
+    return lines
+
+
+def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> UseReport:
+    found = [replace(p, name=f"{p.name} ({p.dataset})") if p.dataset is not None else p for p in found]
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
     name, grid = parse_sweep(text, symbolic)
     others = [s for s in symbolic if s != name]
     if others:
         raise unfixed(spec, others, "--sweep varies one parameter and")
     scheme = build(spec)
-    s = sweep(scheme, found, name, grid)
+    s = sweep(scheme, found, name, grid, level)
     record = {"spec": spec.path, "sweep": words.sweep_json(s)}
-    lines = [f"Mean cost as {name} goes from {grid[0]} to {grid[-1]} ({len(grid)} points):"]
-    for c in s.curves:
-        shown = [v for v in c.values if v is not None]
-        lines.append(f"  {c.name}: {c.expression}" + (f"  (from {shown[0]:.4f} to {shown[-1]:.4f})" if shown else ""))
-    if s.excluded:
-        lines.append(f"  {len(s.excluded)} grid point(s) lie outside the spec's assumptions and are left out "
-                     f"(from {s.excluded[0]} to {s.excluded[-1]}).")
+    lines = words.sweep_lines(s)
     return UseReport("\n".join(lines) + "\n", record, sweep=s, title=f"{spec.name}: mean cost as {name} varies")

@@ -8,11 +8,13 @@ from fractions import Fraction
 
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
+from verifier.analysis.use.compare import Comparison
 from verifier.analysis.use.curves import Sweep
 from verifier.analysis.use.distribution import checked, distribution
 from verifier.analysis.use.evaluate import Scores
 from verifier.api.verify import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError
+from verifier.report import score_table
 
 
 @dataclass
@@ -23,16 +25,44 @@ class UseReport:
     scores: list[Scores] = field(default_factory=list)
     sweep: Sweep | None = None
     title: str = ""
+    summary_text: str = ""  # a batch's summary, which the command line writes to standard error
+    comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
 
     def to_json(self) -> dict:
         return self.record
 
+    def records(self) -> list[dict]:
+        """The scores as one dict per classifier (floats, the exact mean cost as text, the interval's ends)."""
+        return score_table.records(self.scores)
+
+    def table(self, fmt: str = "markdown") -> str:
+        """The classifiers x measures table for a paper: 'csv', 'markdown' or 'latex' (booktabs)."""
+        if fmt not in score_table.FORMATS:
+            raise UsageError(f"table format {fmt!r}: expected one of {', '.join(score_table.FORMATS)}")
+        if not self.scores:
+            raise UsageError("this result holds no scores (a table comes from verify evaluate without --sweep)")
+        return score_table.table(self.scores, fmt)
+
+    def to_frame(self):
+        """The scores as a pandas DataFrame, one row per classifier (pandas is optional: pip install pandas)."""
+        try:
+            import pandas
+        except ImportError:
+            raise UsageError("to_frame() needs pandas, an optional dependency: pip install 'verifier[frames]' (or "
+                             "pandas), or use records()") from None
+        return pandas.DataFrame.from_records(self.records())
+
     def picture(self, fmt: str = "svg") -> bytes | None:
-        """The mean-cost curves of a sweep as SVG or PNG bytes (None without a sweep)."""
+        """The mean-cost curves of a sweep, or else the critical difference diagram of a comparison over several
+        data sets, as SVG or PNG bytes (None without either)."""
         if fmt not in ("svg", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg or png")
         if self.sweep is None:
-            return None
+            if self.comparison is None or self.comparison.friedman is None:
+                return None
+            from verifier.report.cd_plot import cd_figure
+
+            return cd_figure(self.comparison.friedman, self.title, fmt)
         from verifier.report.curve_plot import curve_figure
 
         return curve_figure(self.sweep, self.title, fmt)

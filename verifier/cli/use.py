@@ -1,9 +1,12 @@
 """`verify decide SPEC` and `verify evaluate SPEC PREDICTIONS`: the verified spec, used unchanged.
 
 decide: `--p h=0.1,b=0.3,n=0.6` (the optimal set, ties, exact expected costs), `--p-file probs.csv|.npy` (one
-prediction per row, as CSV on standard output), or a credal set (`--intervals h=0:0.2,...` or `--vertex ...`
-repeated) with `--rule`. evaluate: scores per classifier, paired tests, and `--sweep r=0.1:2:20 [--plot FILE]`
-for the mean cost along a parameter. Exit status: 0 done, 2 an invalid spec, input file or option.
+prediction per row, as CSV on standard output, its summary on standard error), or a credal set (`--intervals
+h=0:0.2,...` or `--vertex ...` repeated; `--intervals-file` for one per row) with `--rule`.
+evaluate: scores per classifier, paired tests, and `--sweep r=0.1:2:20 [--plot FILE]`
+for the mean cost along a parameter; several PREDICTIONS files (or a dataset column) are several data sets, with
+the Friedman test over them and `--plot FILE` for its critical difference diagram.
+Exit status: 0 done, 2 an invalid spec, input file or option.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ def _decide_parser() -> options.Parser:
                    "h=0:0.2,b=0.3:0.4,n=0.4:0.6")
     p.add_argument("--vertex", action="append", default=None, metavar="DIST",
                    help="a vertex of the credal set (repeat for each)")
+    p.add_argument("--intervals-file", default=None, metavar="FILE", help="one credal set per row: CSV with the "
+                   "columns <class>_lo and <class>_hi for every class")
     p.add_argument("--rule", default="maximality", help="maximality, interval-dominance, e-admissibility or "
-                   "gamma-maximin (for --intervals / --vertex)")
+                   "gamma-maximin (for --intervals / --intervals-file / --vertex)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
                    help="overall time bound (default %(default)g; 'none' for no bound)")
@@ -45,16 +50,23 @@ def _evaluate_parser() -> options.Parser:
                        description="Score set-valued classifiers under the spec: mean cost (Eq. 4) with a bootstrap "
                                    "interval, determinacy, set size, accuracies, u65/u80, F-beta, and paired tests.")
     p.add_argument("spec", metavar="SPEC", nargs="?")
-    p.add_argument("predictions", metavar="PREDICTIONS", nargs="?",
-                   help="CSV with columns true, predicted[, classifier], or boolean masks .npy with --truth")
-    p.add_argument("--truth", default=None, metavar="FILE", help="true classes for .npy masks (.npy of indices, or "
-                   "class names one per line)")
+    p.add_argument("predictions", metavar="PREDICTIONS", nargs="*",
+                   help="CSV with columns true, predicted[, classifier][, dataset], or boolean masks .npy with "
+                   "--truth; several files are several data sets (named by their file stems)")
+    p.add_argument("--truth", default=None, metavar="FILE", help="true classes for .npy masks or --probabilities (.npy "
+                   "of indices, or class names one per line)")
+    p.add_argument("--probabilities", action="append", default=None, metavar="FILE",
+                   help="a classifier's class probabilities (CSV with a header of class names, or an (N, K) .npy): "
+                   "each row's optimal set under the scheme is predicted, then scored (repeat for more classifiers)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
     p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95, help="bootstrap interval level (default 0.95)")
     p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
     p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
-    p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (.svg or .png)")
+    p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves; with several data "
+                   "sets: the critical difference diagram (.svg or .png)")
+    p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
+                   help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
                    help="overall time bound (default %(default)g; 'none' for no bound)")
@@ -73,21 +85,31 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
 
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
-                                rule=args.rule, p_file=args.p_file, time_limit=args.time_limit)
+                                rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
+                                time_limit=args.time_limit)
         else:
-            if not args.predictions:
-                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv")
+            if not args.predictions and not args.probabilities:
+                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, or "
+                                 "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv")
             fmt = _plot_format(args.plot, args.sweep)
+            if args.table and (args.sweep or args.format == "json"):
+                raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
             from verifier.report.files import refuse_overwriting_inputs
 
-            refuse_overwriting_inputs({"--plot": args.plot}, [args.spec, args.predictions, args.truth])
-            result = api.evaluate(args.spec, predictions=args.predictions, truth=args.truth, f_beta=args.f_beta,
+            refuse_overwriting_inputs({"--plot": args.plot},
+                                      [args.spec, *args.predictions, args.truth, *(args.probabilities or [])])
+            files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
+            result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
+                                  probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=args.sweep,
                                   time_limit=args.time_limit)
             if fmt:
                 from verifier.report.files import write_output
 
-                write_output(args.plot, result.picture(fmt), "--plot")
+                picture = result.picture(fmt)
+                if picture is None:
+                    raise UsageError(f"{PLOT_NEEDS}; {_why_no_picture(result)}")
+                write_output(args.plot, picture, "--plot")
                 print(f"verify: wrote {args.plot}", file=stderr)
     except UsageError as exc:
         print(f"verify {command}: usage error: {exc}", file=stderr)
@@ -99,14 +121,28 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         print(f"verify {command}: internal error ({type(exc).__name__}: {exc}); this is a bug in verify, please "
               "report it with the spec and the input.", file=stderr)
         return EXIT_INVALID
-    if args.format == "json":
+    if getattr(args, "table", None):
+        stdout.write(result.table(args.table))
+    elif args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         stdout.write(result.text)
+        if getattr(result, "summary_text", ""):  # a batch: the CSV stays clean on stdout, the summary beside it
+            stderr.write(result.summary_text)
     return EXIT_OK
 
 
+PLOT_NEEDS = "--plot draws the curves of --sweep or, with several data sets, the critical difference diagram"
+
+
 def _plot_format(path: str | None, sweep: str | None) -> str | None:
-    if path is not None and sweep is None:
-        raise UsageError("--plot draws the curves of --sweep; give --sweep NAME=FROM:TO:POINTS")
+    """The --plot file's format; whether there is something to draw is known once the predictions are read."""
     return options.plot_format(path)
+
+
+def _why_no_picture(result) -> str:
+    comparison = getattr(result, "comparison", None)
+    if comparison is not None and comparison.why_no_friedman:
+        return comparison.why_no_friedman
+    return ("give --sweep NAME=FROM:TO:POINTS, or several classifiers on several data sets (one file per data set, "
+            "or a 'dataset' column)")

@@ -1,9 +1,10 @@
 """What `verify decide` says, as text, JSON and CSV: the optimal set for a distribution, for each row of a batch,
-or for a credal set under a rule, every value exact; how a tie was resolved is always said."""
+or for a credal set under a rule (one, or one per row of a file), and a batch's summary, every value exact; how a
+tie was resolved is always said."""
 
 from __future__ import annotations
 
-from verifier.analysis.use.batch import BatchDecision
+from verifier.analysis.use.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.analysis.use.credal import CredalDecision, CredalSet
 from verifier.analysis.use.decide import Decision
 from verifier.scheme import Scheme
@@ -98,10 +99,10 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     return "\n".join(lines) + "\n"
 
 
-def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int) -> dict:
-    return {"predictions": [names(scheme, m) for m in b.predictions], "optimal_counts": b.optimal_counts,
+def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
+    return {"predictions": [names(scheme, m) for m in b.predictions], "tied_optima": b.tied_optima,
             "undecided_rows": b.undecided, "route": b.route, "rows_decided_exactly_one_by_one": b.exact_rows,
-            "rows_rescaled": rescaled}
+            "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
 def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
@@ -109,10 +110,57 @@ def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
     +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection)."""
     lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
     undecided = set(b.undecided)
-    for i, (m, count) in enumerate(zip(b.predictions, b.optimal_counts)):
-        cell = spreadsheet_safe(",".join(names(scheme, m))).replace('"', '""')
-        lines.append(f'{i},"{cell}",{count},{int(i in undecided)}')
+    for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima)):
+        lines.append(f'{i},{_set_cell(scheme, m)},{count},{int(i in undecided)}')
     return "\n".join(lines) + "\n"
+
+
+def _set_cell(scheme: Scheme, members) -> str:
+    return '"' + spreadsheet_safe(",".join(names(scheme, members))).replace('"', '""') + '"'
+
+
+def credal_batch_json(scheme: Scheme, rule: str, rows: list[CredalRow], lines: list[int],
+                      summary: BatchSummary) -> dict:
+    detail = []
+    for r, line in zip(rows, lines):
+        item = {"line": line, "prediction": names(scheme, r.prediction),
+                "undecided": [scheme.classes[i] for i in r.undecided],
+                "expected_cost": None if r.cost is None else {"lower": str(r.cost[0]), "upper": str(r.cost[1])}}
+        if rule == "gamma-maximin":
+            item["ties"] = [names(scheme, m) for m in r.ties]
+        detail.append(item)
+    return {"rule": rule, "predictions": [d["prediction"] for d in detail], "rows": detail,
+            "summary": summary_json(scheme, summary)}
+
+
+def credal_batch_csv(scheme: Scheme, rule: str, rows: list[CredalRow]) -> str:
+    """One row per credal set: the prediction (spreadsheet-safe), the rule, how many sets tie at gamma-maximin's
+    optimum (1 otherwise) and how many classes z3 left undecided (e-admissibility)."""
+    lines = ["row,prediction,rule,tied_sets,undecided_classes"]
+    for i, r in enumerate(rows):
+        lines.append(f"{i},{_set_cell(scheme, r.prediction)},{rule},{max(1, len(r.ties))},{len(r.undecided)}")
+    return "\n".join(lines) + "\n"
+
+
+def summary_json(scheme: Scheme, s: BatchSummary) -> dict:
+    return {"rows": s.rows, "predicted_sets": [{"set": names(scheme, m), "count": n} for m, n in s.predicted],
+            "determinacy": str(s.determinacy), "determinacy_float": float(s.determinacy),
+            "mean_set_size": str(s.mean_size), "mean_set_size_float": float(s.mean_size),
+            "rows_with_ties": s.rows_with_ties, "rows_with_undecided": s.rows_with_undecided}
+
+
+SHOWN_SETS = 20  # sets listed in the text summary (the JSON lists them all)
+
+
+def summary_text(scheme: Scheme, s: BatchSummary) -> str:
+    """A few lines for standard error, so that the CSV on standard output stays clean."""
+    shown = ", ".join(f"{scheme.label(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
+    more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
+    return (f"Summary of {s.rows} row(s):\n"
+            f"  predicted sets, most frequent first: {shown}{more}\n"
+            f"  determinacy (single-class predictions): {s.determinacy} ≈ {float(s.determinacy):.4f}\n"
+            f"  mean set size: {s.mean_size} ≈ {float(s.mean_size):.4f}\n"
+            f"  rows with ties: {s.rows_with_ties}; rows with undecided comparisons: {s.rows_with_undecided}\n")
 
 
 def spreadsheet_safe(text: str) -> str:

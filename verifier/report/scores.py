@@ -3,10 +3,17 @@ bootstrap interval labelled as a statistical estimate; and a sweep's curves."""
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 
+from verifier.analysis.use.crossings import Crossing
 from verifier.analysis.use.curves import Sweep
 from verifier.analysis.use.evaluate import Scores
+from verifier.formula import certified
+from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
+
+
+WIDTH = 110
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -44,4 +51,70 @@ def scores_text(scores: list[Scores]) -> list[str]:
 
 def sweep_json(s: Sweep) -> dict:
     return {"parameter": s.parameter, "grid": [str(x) for x in s.grid], "excluded": [str(x) for x in s.excluded],
-            "curves": [{"classifier": c.name, "mean_cost": str(c.expression), "values": c.values} for c in s.curves]}
+            "band_level": s.level, "band_method": "percentile bootstrap, the same resamples at every grid point "
+                                                  "(a statistical estimate)",
+            "curves": [{"classifier": c.name, "mean_cost": str(c.expression), "mean_cost_text": paper_text(c.expression),
+                        "values": c.values, "band": [None if b is None else list(b) for b in c.band]}
+                       for c in s.curves],
+            "crossings": [_crossing_json(c) for c in s.crossings]}
+
+
+def _crossing_json(c: Crossing) -> dict:
+    return {"a": c.a, "b": c.b, "identical": c.identical,
+            "zeros": [{"value": str(p), "text": paper_text(p), "float": certified.to_float(p)} for p in c.points],
+            "enclosed_zeros": [[str(lo), str(hi)] for lo, hi in c.enclosures],
+            "flips_at": [{"enclosed_in": [str(f[0]), str(f[1])]} if isinstance(f, tuple) else {"value": str(f)}
+                         for f in c.flips],
+            "pieces": [{"low": str(p.low), "high": str(p.high), "cheaper": p.cheaper} for p in c.pieces],
+            "undecided": c.reason or None}
+
+
+def _point(p, name: str) -> str:
+    if isinstance(p, tuple):
+        mid, half = (p[0] + p[1]) / 2, (p[1] - p[0]) / 2
+        return f"{name} = {float(mid):.10g} ± {float(half):.0e} (certified enclosure)"
+    return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {certified.to_float(p):.10g}")
+
+
+def _end(x: Fraction) -> str:
+    return str(x) if x.denominator < 10**6 else f"{float(x):.10g}"
+
+
+def sweep_lines(s: Sweep) -> list[str]:
+    """The curves as exact expressions in the paper's notation, and where each pair's order flips."""
+    name, grid = s.parameter, s.grid
+    lines = [f"Mean cost (Eq. 4, exact) as {name} goes from {grid[0]} to {grid[-1]} ({len(grid)} points):"]
+    for c in s.curves:
+        shown = [v for v in c.values if v is not None]
+        lines += textwrap.wrap(f"  {c.name}: {paper_text(c.expression)}" +
+                               (f"  (from {shown[0]:.4f} to {shown[-1]:.4f})" if shown else ""), WIDTH,
+                               subsequent_indent="    ", break_on_hyphens=False)
+    if any("M_{" in paper_text(c.expression) for c in s.curves):
+        lines.append(f"  where {POWER_MEAN_LEGEND}")
+    if s.excluded:
+        lines.append(f"  {len(s.excluded)} grid point(s) lie outside the spec's assumptions and are left out "
+                     f"(from {s.excluded[0]} to {s.excluded[-1]}).")
+    if s.crossings:
+        lines += [""] + textwrap.wrap(f"Where the curves cross (exact zeros of the difference of mean costs; the "
+                                      f"order between them decided exactly at a rational {name}):", WIDTH)
+    for c in s.crossings:
+        if c.identical:
+            lines.append(f"  {c.a} and {c.b}: the same mean cost for every {name}")
+        elif c.reason:
+            lines.append(f"  {c.a} vs {c.b}: undecided: {c.reason}")
+        else:
+            flips = c.flips
+            order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else
+                               "equal or undecided") + f" for {name} in ({_end(p.low)}, {_end(p.high)})"
+                              for p in c.pieces)
+            head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
+                                            if flips else "no crossing")
+            open_boxes = [b for b in c.enclosures if b not in flips]
+            if open_boxes:
+                order += ("; " if order else "") + "not excluded by certified bisection: a zero within " + \
+                    ", ".join(f"[{float(lo):.12g}, {float(hi):.12g}]" for lo, hi in open_boxes)
+            lines += textwrap.wrap(head + (f"; {order}" if order else ""), WIDTH, subsequent_indent="    ")
+    if s.curves:
+        lines.append(f"The plot's bands are {int(round(s.level * 100))}% percentile bootstrap intervals of each mean "
+                     "cost (statistical estimates).")
+    return lines

@@ -6,18 +6,24 @@ likely, so each row needs a sort and K exact comparisons in rationals, never 2^K
 expected cost is computed as floats in one product, widened by a proven bound on the rounding (Higham's bound
 for a K-term dot product, plus each cell's own error); a row whose best set is certainly below every other is
 decided there, and any other row (a tie, a near tie) is decided exactly by `decide`.
+
+Credal sets (one interval credal set per row) are decided one by one by `decide_credal`, the path of a single
+set, with what the scheme contributes built once (`SchemeRows`). Every batch ends with a `BatchSummary`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
 import numpy as np
 
+from verifier.analysis.use.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, SchemeRows, decide_credal
 from verifier.analysis.use.decide import decide
 from verifier.engines.expected import ExpectedCosts
+from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
 _U = 2.0 ** -52
@@ -27,10 +33,33 @@ CHUNK = 1 << 22  # rows x sets of floats per block
 @dataclass
 class BatchDecision:
     predictions: list[ClassSet]
-    optimal_counts: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
+    tied_optima: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
     undecided: list[int]  # rows where some difference was not decided (irrational costs only)
     route: str  # "symmetric" or "vectorised"
     exact_rows: int  # rows the vectorised route had to decide exactly
+
+    def summary(self) -> BatchSummary:
+        return summarise(self.predictions, sum(1 for n in self.tied_optima if n > 1), len(self.undecided))
+
+
+@dataclass
+class BatchSummary:
+    rows: int
+    predicted: list[tuple[ClassSet, int]]  # each set predicted, with its count: most frequent first, then by set
+    determinacy: Fraction  # the share of rows predicting a single class
+    mean_size: Fraction
+    rows_with_ties: int  # several sets tied for the optimum (gamma-maximin: for the least upper expected cost)
+    rows_with_undecided: int  # some comparison was not decided (irrational costs; z3 without an answer)
+
+
+def summarise(predictions: list[ClassSet], rows_with_ties: int, rows_with_undecided: int) -> BatchSummary:
+    n = len(predictions)
+    counts = Counter(predictions)
+    predicted = sorted(counts.items(), key=lambda t: (-t[1], len(t[0]), sorted(t[0])))
+    singletons = sum(c for m, c in counts.items() if len(m) == 1)
+    sizes = sum(len(m) * c for m, c in counts.items())
+    return BatchSummary(n, predicted, Fraction(singletons, n or 1), Fraction(sizes, n or 1), rows_with_ties,
+                        rows_with_undecided)
 
 
 def symmetric_costs(scheme: Scheme) -> tuple[list[Fraction], list[Fraction]] | None:
@@ -89,7 +118,7 @@ class BatchDecider:
         b = _symmetric(self.scheme.K, rows, *self.ab) if self.ab is not None else \
             _vectorised(self.scheme, rows, self.costs)
         self.result.predictions += b.predictions
-        self.result.optimal_counts += b.optimal_counts
+        self.result.tied_optima += b.tied_optima
         self.result.undecided += [offset + i for i in b.undecided]
         self.result.exact_rows += b.exact_rows
 
@@ -162,6 +191,38 @@ def _vectorised(scheme: Scheme, rows: list[list[Fraction]], costs: ExpectedCosts
             if d.undecided:
                 undecided.append(i)
     return BatchDecision(predictions, counts, undecided, "vectorised", exact_rows)
+
+
+@dataclass
+class CredalRow:
+    prediction: ClassSet
+    undecided: list[int]  # e-admissibility: classes z3 gave no answer for
+    ties: list[ClassSet]  # gamma-maximin: every set of the least upper expected cost (the prediction first)
+    cost: tuple[Fraction, Fraction] | None  # lower and upper expected cost of the prediction (None: empty)
+
+
+class CredalBatchDecider:
+    """One rule applied to many interval credal sets, each by `decide_credal` exactly as a single set is, with
+    the scheme's exact rows (and z3 context) built once; the rule, the number of classes and the costs'
+    rationality are checked before any row is read."""
+
+    def __init__(self, scheme: Scheme, rule: str):
+        if rule not in RULES:
+            raise UsageError(f"--rule {rule!r}: expected one of {', '.join(RULES)}")
+        if scheme.K > MAX_CREDAL_CLASSES:
+            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES} classes, not {scheme.K}")
+        self.scheme, self.rule, self.shared = scheme, rule, SchemeRows(scheme)
+        self.rows: list[CredalRow] = []
+
+    def add(self, sets: list[list[tuple[Fraction, Fraction]]]) -> None:
+        for bounds in sets:
+            d = decide_credal(self.scheme, CredalSet(self.scheme.K, bounds=bounds), self.rule, self.shared)
+            prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
+            self.rows.append(CredalRow(prediction, d.undecided, d.ties, d.bounds.get(prediction)))
+
+    def summary(self) -> BatchSummary:
+        return summarise([r.prediction for r in self.rows], sum(1 for r in self.rows if len(r.ties) > 1),
+                         sum(1 for r in self.rows if r.undecided))
 
 
 def _cell_radius(costs: ExpectedCosts) -> np.ndarray:

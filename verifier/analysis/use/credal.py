@@ -9,7 +9,8 @@ set makes a class optimal: an exact LP decided by z3, its witness re-checked in 
 
 The rules compare the determinate predictions (classes), as in the paper's Example 4, and predict the classes
 no other dominates; Γ-minimax instead picks, among every set of the extended matrix, the one of least upper
-expected cost. Costs must be rational here (irrational costs would need certified LPs).
+expected cost. Costs must be rational here (irrational costs would need certified LPs). What the scheme
+contributes (its exact rows, a z3 context) is built once in `SchemeRows`, which a batch shares across its sets.
 """
 
 from __future__ import annotations
@@ -89,6 +90,28 @@ def rational_row(scheme: Scheme, members: ClassSet) -> list[Fraction]:
     return row
 
 
+class SchemeRows:
+    """What the rules need of a scheme, built once and shared by every credal set decided under it (a batch):
+    the exact rows of the cost matrix, each computed on first use, and one z3 context for e-admissibility."""
+
+    def __init__(self, scheme: Scheme):
+        self.scheme = scheme
+        self._rows: dict[ClassSet, list[Fraction]] = {}
+        self.det = [self.row(frozenset((i,))) for i in range(scheme.K)]  # the determinate predictions' rows
+        self._context = None
+
+    def row(self, members: ClassSet) -> list[Fraction]:
+        if members not in self._rows:
+            self._rows[members] = rational_row(self.scheme, members)
+        return self._rows[members]
+
+    @property
+    def context(self) -> z3.Context:
+        if self._context is None:
+            self._context = z3.Context()
+        return self._context
+
+
 @dataclass
 class Comparison:
     better: int  # class index
@@ -108,15 +131,17 @@ class CredalDecision:
     undecided: list[int] = field(default_factory=list)  # e-admissibility: classes z3 gave no answer for
 
 
-def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecision:
+def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows | None = None) -> CredalDecision:
+    """The prediction of `rule` for `credal`. `rows`: the scheme's rows built once for many credal sets (made
+    here when not given, so that one set and a batch take the same path)."""
     if rule not in RULES:
         raise UsageError(f"--rule {rule!r}: expected one of {', '.join(RULES)}")
-    K = scheme.K
-    det = [rational_row(scheme, frozenset((i,))) for i in range(K)]
+    rows = rows if rows is not None else SchemeRows(scheme)
+    K, det = scheme.K, rows.det
     out = CredalDecision(rule, [])
     if rule == "gamma-maximin":
         for members in scheme.all_sets:
-            row = rational_row(scheme, members)
+            row = rows.row(members)
             out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
         best = min(u for _, u in out.bounds.values())
         out.ties = sorted((m for m, (_, u) in out.bounds.items() if u == best), key=lambda m: (len(m), sorted(m)))
@@ -124,7 +149,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecisio
         return out
     if rule == "e-admissibility":
         for i in range(K):
-            p = _admissible_at(credal, det, i)
+            p = _admissible_at(credal, det, i, rows.context)
             if p == "unknown":
                 out.undecided.append(i)
             elif p is not None:
@@ -145,15 +170,16 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str) -> CredalDecisio
         out.prediction = [i for i in range(K) if i not in dominated]
     members = frozenset(out.prediction)
     if members:
-        row = rational_row(scheme, members)
+        row = rows.row(members)
         out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
     return out
 
 
-def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int) -> tuple[Fraction, ...] | str | None:
+def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int,
+                   ctx: z3.Context) -> tuple[Fraction, ...] | str | None:
     """A distribution of the credal set under which class i has the least expected cost, None when z3 proves
-    there is none, or "unknown" when z3 gives no answer (never read as "not admissible")."""
-    ctx = z3.Context()
+    there is none, or "unknown" when z3 gives no answer (never read as "not admissible"). A fresh solver in
+    `ctx` (shared by a batch: making a context costs more than this small LP)."""
     K = credal.K
     solver = z3.Solver(ctx=ctx)
     if credal.bounds is not None:

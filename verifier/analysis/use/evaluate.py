@@ -42,6 +42,9 @@ class Scores:
     f_beta: dict[str, Fraction] = field(default_factory=dict)
     costs: np.ndarray | None = None  # per-instance costs (floats, for the paired tests)
     truth: np.ndarray | None = None  # the true classes, so that paired tests can check the instances match
+    dataset: str | None = None  # the data set the predictions come from (None: the input names none)
+    cell_costs: list[sp.Expr] | None = None  # exact cost of each distinct (set, true class) cell ...
+    cell_of: np.ndarray | None = None  # ... and each instance's cell: exact per-instance cost differences
 
 
 def u65(k: int, hit: bool) -> Fraction:
@@ -73,14 +76,15 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
     sizes = pred.masks.sum(axis=1)
     hits = pred.masks[np.arange(n), pred.truth]
     cells, inverse = grouped(pred)
-    total, floats = sp.Integer(0), np.empty(len(cells))
+    total, floats, exact = sp.Integer(0), np.empty(len(cells)), []
     for j, (members, y, count) in enumerate(cells):
         cost = scheme.cost(members, y)
+        exact.append(cost)
         total += count * cost
         floats[j] = certified.to_float(cost)
     per_instance = floats[inverse]
     mean = total / n
-    interval = _bootstrap(per_instance, level)
+    interval = bootstrap_interval(per_instance, level)
 
     by_size = {}  # (k, hit) -> count: the closed forms need only these
     for k, h in zip(sizes.tolist(), hits.tolist()):
@@ -96,10 +100,14 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
         Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
         Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),
         mean_of(u65), mean_of(u80),
-        {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance, pred.truth)
+        {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance, pred.truth,
+        dataset=pred.dataset, cell_costs=exact, cell_of=inverse)
 
 
-def _bootstrap(values: np.ndarray, level: float) -> tuple[float, float]:
+def bootstrap_interval(values: np.ndarray, level: float) -> tuple[float, float]:
+    """The percentile bootstrap interval of the mean of `values` (BOOTSTRAP resamples of the instance indices,
+    seed SEED). For a paired comparison, `values` holds per-instance differences: the same resampled indices
+    then serve both classifiers, since the mean of d[idx] is mean(a[idx]) - mean(b[idx])."""
     rng = np.random.default_rng(SEED)
     n = len(values)
     means = np.empty(BOOTSTRAP)

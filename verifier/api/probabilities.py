@@ -1,0 +1,67 @@
+"""`evaluate(..., probabilities=...)`: a classifier's class probabilities turned into set predictions under the
+verified scheme (each row's optimal set, as `decide` finds it), before they are scored.
+
+`probabilities` is a file (a CSV with a header of class names, or an (N, K) `.npy`; the true classes in
+`truth`; several files, one per classifier, on the same instances), an (N, K) array or list of rows in the spec's class order (the true classes in `y_true`), or a dict
+from a classifier's name to such an array (several classifiers on the same instances).
+"""
+
+from __future__ import annotations
+
+import os
+
+from verifier.analysis.use.data import labels as true_labels, read_truth
+from verifier.analysis.use.from_probabilities import ProbabilityPredictions, predict_sets, rows_from_array
+from verifier.analysis.use.p_file import DistributionFile
+from verifier.errors import UsageError
+from verifier.numbers import shown
+from verifier.report.decisions import TIE_RULE
+from verifier.scheme import Scheme
+
+
+def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None) -> list[ProbabilityPredictions]:
+    classes = scheme.classes
+    if isinstance(probabilities, (list, tuple)) and probabilities and \
+            all(isinstance(p, (str, os.PathLike)) for p in probabilities):  # several files, one classifier each
+        return [d for path in probabilities for d in decided_predictions(scheme, path, y_true, truth)]
+    if isinstance(probabilities, (str, os.PathLike)):
+        path = os.fspath(probabilities)
+        if truth is None:
+            raise UsageError(f"--probabilities {path}: the true classes go in --truth FILE (class names one per line, "
+                             "or a .npy of class indices)")
+        labels = read_truth(truth, classes)
+        blocks = DistributionFile(path, classes)
+        name = os.path.splitext(os.path.basename(path))[0] or "classifier"
+        decided = predict_sets(scheme, blocks.blocks(), labels, name, f"--probabilities {path}")
+        decided.rescaled = blocks.rescaled
+        return [decided]
+    if truth is not None:
+        raise UsageError("truth= names a file of true classes for a probabilities file; with arrays, give y_true")
+    if y_true is None:
+        raise UsageError("probabilities need the true classes: y_true")
+    labels = true_labels(classes, y_true)
+    named = probabilities if isinstance(probabilities, dict) else {"classifier": probabilities}
+    out = []
+    for name, values in named.items():
+        if not isinstance(name, str) or not name.strip():
+            raise UsageError(f"probabilities: a classifier's name must be a non-empty text, got {shown(name)}")
+        where = f"probabilities[{name!r}]" if isinstance(probabilities, dict) else "probabilities"
+        out.append(predict_sets(scheme, rows_from_array(values, scheme.K, where), labels, name, where))
+    return out
+
+
+def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:
+    return [{"classifier": d.predictions.name, "rows": d.rows, "rows_rescaled": d.rescaled, "rows_with_ties": d.ties,
+             "undecided_rows": d.undecided, "tie_rule": TIE_RULE} for d in decided]
+
+
+def decided_lines(decided: list[ProbabilityPredictions]) -> list[str]:
+    lines = ["Set predictions from the probabilities: each row's optimal set under the scheme, exactly, as verify "
+             "decide finds it"]
+    for d in decided:
+        lines.append(f"  {d.predictions.name}: {d.rows} rows, {d.ties} with tied optima"
+                     + (f", {d.rescaled} rescaled to sum to 1 exactly" if d.rescaled else "")
+                     + (f", {len(d.undecided)} not separated exactly from a rival set" if d.undecided else ""))
+    if any(d.ties for d in decided):
+        lines.append(f"  Ties: {TIE_RULE}.")
+    return lines + [""]
