@@ -30,13 +30,13 @@ def test_every_line_fits_the_width(stem, width):
 
 
 def test_a_wide_matrix_is_folded_with_the_set_column_repeated():
-    _, out, _ = _run([os.path.join(SPECS, "ordinal-l1-9.yaml"), "--width", "80", "--color", "never"])
+    _, out, _ = _run([os.path.join(SPECS, "ordinal-l1-9.yaml"), "--width", "80", "--color", "never", "-v"])
     headers = [line for line in out.splitlines() if re.match(r"  Y +y = \d", line)]
     assert len(headers) == 2 and "y = 1" in headers[0] and "y = 9" in headers[1]
 
 
 def test_long_evidence_wraps_inside_its_column():
-    _, out, _ = _run([os.path.join(SPECS, "ha-numeric.yaml"), "--width", "80", "--color", "never"])
+    _, out, _ = _run([os.path.join(SPECS, "ha-numeric.yaml"), "--width", "80", "--color", "never", "-v"])
     section = out.split("Each predicted set")[1].split("Possible (Definition 4)")[0]
     evidence_column = section.splitlines()[3].index("evidence")
     continued = [line for line in section.splitlines()[5:] if line.strip() and not line.lstrip().startswith("{")]
@@ -109,7 +109,7 @@ def test_the_analysis_reports_each_stage_to_the_progress_callback():
 
 def test_the_progress_bar_moves_within_one_spec_and_stays_out_of_the_report():
     err = _Terminal()
-    code, out, _ = _run([os.path.join(SPECS, "ordinal-l1-9.yaml"), "--no-cache"], stderr=err)
+    code, out, _ = _run([os.path.join(SPECS, "ordinal-l1-9.yaml"), "--no-cache", "-v"], stderr=err)
     percents = {int(p) for p in re.findall(r"(\d+)%", err.getvalue())}
     assert code == 0 and "Extended cost matrix" in out
     assert len({p for p in percents if 0 < p < 100}) >= 2  # it moved before the spec was finished

@@ -1,4 +1,5 @@
-"""Snapshots of the console report: reports/<stem>.txt is what `verify specs/<stem>.yaml` prints.
+"""Snapshots of the console report: reports/<stem>.txt is what `verify specs/<stem>.yaml` prints (the compact
+report), reports/<stem>.verbose.txt what `verify -v specs/<stem>.yaml` prints (the full one).
 
 Run with UPDATE_SNAPSHOTS=1 to rewrite them after an intended change (and review the diff).
 """
@@ -16,22 +17,23 @@ from verifier.cli.main import check
 STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
 
 
-def _report(stem: str) -> str:
+def _report(stem: str, *flags: str) -> str:
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()
     os.chdir(ROOT)  # the report names the spec by the path it was given
     try:
-        code = check([f"specs/{stem}.yaml", "--width", "120", "--color", "never"], out, err)
+        code = check([f"specs/{stem}.yaml", "--width", "120", "--color", "never", *flags], out, err)
     finally:
         os.chdir(cwd)
     assert code == 0, err.getvalue()
     return out.getvalue()
 
 
+@pytest.mark.parametrize("kind", ["txt", "verbose.txt"])
 @pytest.mark.parametrize("stem", STEMS)
-def test_report_matches_snapshot(stem):
-    text = _report(stem)
-    path = os.path.join(REPORTS, f"{stem}.txt")
+def test_report_matches_snapshot(stem, kind):
+    text = _report(stem, *(["-v"] if kind == "verbose.txt" else []))
+    path = os.path.join(REPORTS, f"{stem}.{kind}")
     if os.environ.get("UPDATE_SNAPSHOTS"):
         os.makedirs(REPORTS, exist_ok=True)
         with open(path, "w", encoding="utf-8") as handle:
@@ -42,13 +44,26 @@ def test_report_matches_snapshot(stem):
     if text != expected:  # name the first differing line (pytest's full diff of 500 KB texts takes minutes)
         new, old = text.splitlines(), expected.splitlines()
         line = next((i for i, (a, b) in enumerate(zip(new, old)) if a != b), min(len(new), len(old)))
-        pytest.fail(f"reports/{stem}.txt is out of date (UPDATE_SNAPSHOTS=1 to refresh); first difference at "
+        pytest.fail(f"reports/{stem}.{kind} is out of date (UPDATE_SNAPSHOTS=1 to refresh); first difference at "
                     f"line {line + 1}:\n  now:      {new[line] if line < len(new) else '<end>'!r}\n"
                     f"  snapshot: {old[line] if line < len(old) else '<end>'!r}")
 
 
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_verdicts_are_on_the_first_screen(stem, width):
+    """The compact report: every verdict within the first 30 lines, about 40 lines in all for 3 classes."""
+    out, err = io.StringIO(), io.StringIO()
+    assert check([os.path.join(SPECS, f"{stem}.yaml"), "--width", str(width)], out, err) == 0, err.getvalue()
+    lines = out.getvalue().splitlines()
+    rows = [i for i, line in enumerate(lines) if re.match(r"P(10|[1-9]) ", line)]
+    assert len(rows) == 10 and rows[-1] < 30
+    assert len(lines) <= 45 and all(len(line) <= width for line in lines)
+    assert any(line.startswith("Fit to the paper's Table VIII") for line in lines)
+
+
 def test_report_sections_are_present():
-    text = _report("ha-numeric")
+    text = _report("ha-numeric", "-v")
     for heading in ("Extended cost matrix", "Possible (Definition 4)", "Optimal:", "Properties (Yang",
                     "Fit to the paper's Table VIII", "Expectations (expect:)"):
         assert heading in text

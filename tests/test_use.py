@@ -223,7 +223,7 @@ def test_sweep_gives_exact_curves_and_a_picture(tmp_path):
     (["decide", OBSTACLE], "give exactly one of"),
     (["decide", OBSTACLE, "--intervals", "h=0.5:0.2"], "not an interval inside [0, 1]"),
     (["decide", OBSTACLE, "--intervals", "h=0.6:1,b=0.6:1"], "no distribution fits"),
-    (["decide", OBSTACLE, "--intervals", EXAMPLE_3, "--rule", "best"], "--rule 'best'"),
+    (["decide", OBSTACLE, "--intervals", EXAMPLE_3, "--rule", "best"], "--rule: invalid choice: 'best'"),
     (["decide", P_SYMBOLIC, "--p", "h=1"], "needs every parameter fixed"),
 ])
 def test_bad_decide_inputs_are_located_usage_errors(argv, words):

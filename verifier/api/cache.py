@@ -36,11 +36,12 @@ def directory() -> str | None:
 def key(content: object, options: dict) -> str:
     """Comments, key order and layout do not matter (`content` is the spec's plain data); content, options
     and the version do."""
-    canonical = json.dumps({"spec": content, "options": options, "version": __version__}, sort_keys=True,
-                           default=str)
+    canonical = json.dumps({"spec": content, "options": options, "version": __version__, "format": ENTRY_FORMAT},
+                           sort_keys=True, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+ENTRY_FORMAT = 2  # the shape of a stored summary and its outputs: a change makes older entries misses
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _SECRET_BYTES = 32
 

@@ -18,7 +18,7 @@ from verifier.analysis.class_sweep import Sweep
 from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
 from verifier.properties import PROPERTIES
-from verifier.report import console, html, json_record, markdown
+from verifier.report import brief, compact, console, html, json_record, markdown
 from verifier.report import sweep as sweep_report
 from verifier.report import words
 from verifier.report.files import write_reports
@@ -97,7 +97,10 @@ class Report(_Rendered):
             "kind": "report", "source": a.spec.path, "name": a.spec.name, "classes": list(a.scheme.classes),
             "verdicts": {r.property.id: r.verdict.value for r in a.results},
             "evidence": {r.property.id: words.explain(r, a.scheme) for r in a.results},
+            "why": {r.property.id: brief.reason(r, a.scheme) for r in a.results},  # one line each
             "fits": {name: fit.fits for name, fit in a.settings.items()},
+            "fit_lines": {name: brief.fit_line(fit) for name, fit in a.settings.items()},
+            "setting": a.spec.setting,
             "expectations": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
                              for e in a.expectations},
             "expectations_met": a.expectations_met,
@@ -169,6 +172,12 @@ class Report(_Rendered):
 
     def _text(self, analysis: Analysis, width: int, color: bool) -> str:
         return console.to_text(analysis, width, color)
+
+    def to_summary(self, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+        """The compact console report (the command's default): verdicts with one line of why each, the fit to
+        each setting and what to change; `to_text` is the full report (`verify -v`)."""
+        return self._output(f"summary:{int(width)}:{bool(color)}",
+                            lambda a: compact.to_text(a, int(width), bool(color)))
 
 
 class ClassSweepReport(_Rendered):

@@ -148,7 +148,8 @@ def spec_paths(paths: Iterable[str]) -> list[str]:
 
 
 _SUMMARY = {"report": {"source": str, "name": str, "classes": list, "verdicts": dict, "evidence": dict,
-                       "fits": dict, "expectations": dict, "expectations_met": bool, "disagreements": list},
+                       "why": dict, "fits": dict, "fit_lines": dict, "expectations": dict, "expectations_met": bool,
+                       "disagreements": list},
             "sweep": {"source": str, "name": str, "counts": list, "verdicts": dict, "first_failure": dict,
                       "expectations_met": bool, "disagreements": list}}
 _OUTPUT = {"json": dict, "markdown": str, "html": str, "fragment": str}
@@ -163,7 +164,7 @@ def _usable(entry: dict | None, kind: str) -> bool:
         return False
     if kind == "report" and set(summary["verdicts"]) != {f"P{i}" for i in range(1, 11)}:
         return False
-    return all(isinstance(v, _OUTPUT.get(k, str)) and (k in _OUTPUT or k.startswith("text:"))
+    return all(isinstance(v, _OUTPUT.get(k, str)) and (k in _OUTPUT or k.startswith(("text:", "summary:")))
                for k, v in outputs.items())
 
 

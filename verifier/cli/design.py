@@ -15,15 +15,24 @@ from verifier.errors import SpecError, UsageError
 from verifier.cli import options
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
+EXAMPLES = """\
+  verify design specs/design/obstacle-open.yaml --setting filtering -o designed.yaml
+  verify design specs/design/obstacle-conflict.yaml            # why not, and the least repair
+  verify design specs/design/ha-delta.yaml --setting choice    # calibrate a family's parameter"""
+EXIT_CODES = """\
+  0  designed (or calibrated)
+  1  no design meets the firm demands (the reasons are printed)
+  2  an invalid spec or option (a message says where)"""
 
 
 def _parser() -> options.Parser:
-    p = options.Parser(prog="verify design", add_help=False,
+    p = options.Parser(prog="verify design", examples=EXAMPLES, exit_codes=EXIT_CODES,
                 description="Fill the set rows of an extended cost matrix so that it fits a setting (the paper's "
                             "Table VIII), with the freedom that remains, or say why it cannot be done. With one "
                             "symbolic parameter in 'set_cost': the exact values for which the family fits.")
     p.add_argument("spec", metavar="SPEC", nargs="?")
-    p.add_argument("--setting", choices=("filtering", "choice"), default="filtering")
+    p.add_argument("--setting", choices=("filtering", "choice"), default="filtering",
+                   help="the setting to design for (the paper's Table VIII; default filtering)")
     p.add_argument("--with", dest="with_", action="append", default=[], metavar="P",
                    help="demand that property P holds (may be repeated)")
     p.add_argument("--without", action="append", default=[], metavar="P", help="demand that property P fails")
@@ -36,16 +45,13 @@ def _parser() -> options.Parser:
                    help="discounted, p-discounted=R, p-discounted-averse=R, ha=DELTA, or a set_cost formula")
     p.add_argument("--margin", default=None, metavar="M", help="the margin for strict inequalities, e.g. 1/100")
     p.add_argument("-o", "--output", default=None, metavar="OUT", help="write the designed spec to OUT")
-    p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-ranges", action="store_true", help="skip the freedom left in each open cell")
     p.add_argument("--region", action="append", default=[], metavar="SET:CLASS",
                    help="an open cell whose joint freedom with the others named to show, e.g. h,b:n (name 2 or 3; "
                         "by default every open cell when there are 2 or 3)")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="draw the feasible region on each pair of those cells to FILE (.svg or .png)")
-    p.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
-                   help="time limit per solver question (default 20)")
-    p.add_argument("-h", "--help", action="store_true")
+    options.add_shared(p, "format", "timeout")
     return p
 
 

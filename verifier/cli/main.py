@@ -10,41 +10,47 @@ a disagreement; 2 an invalid spec or a usage error (message, no traceback).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import Progress
-from rich.rule import Rule
-
+from verifier import limits
+from verifier.cli import options
+from verifier.errors import UsageError
 from verifier.version import __version__
 
-from verifier import limits
-from verifier.api import PROGRESS_STAGES as STAGES, spec_paths
-from verifier.cli import options
-from verifier.cli.run import Outcome, run
-from verifier.errors import UsageError
-from verifier.report import terminal
-from verifier.report.files import prepare_directory
-from verifier.report.terminal import DEFAULT_WIDTH
+# Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
+# solvers (sympy, z3) or rich; the work loads them when there is a spec to verify.
+DEFAULT_WIDTH = 120  # verifier.report.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 
+EXAMPLES = """\
+  verify specs/ha.yaml                       the verdicts, the fit to each setting and what to change
+  verify -v specs/ha.yaml                    ... with the matrix, the full evidence and the witnesses
+  verify specs/ --format markdown            one table of every spec (e.g. >> "$GITHUB_STEP_SUMMARY")
+  verify specs/ha.yaml --report reports      also write reports/ha.md, .html and .json
+  verify --classes 2.. specs/accuracy-u65.yaml   every class count at once
+  verify explain P4 | verify schema | verify design SPEC | verify decide SPEC | verify evaluate SPEC FILE"""
+
+EXIT_CODES = """\
+  0  every spec ran and met its expect: block (and every --require)
+  1  an expectation is not met, a --require'd setting is not fitted, or --cross-check disagrees
+  2  an invalid spec, option or input (a message says where; never a traceback)"""
+
+
 def _parser() -> options.Parser:
-    parser = options.Parser(prog="verify", add_help=False,
-                     description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
-                                 "schemes of set-valued predictions, exactly. `verify schema` prints the JSON "
-                                 "Schema of the spec format; `verify explain [P]` states the properties; "
-                                 "`verify design SPEC` completes or calibrates a scheme for a setting; `verify decide SPEC` "
-                                 "and `verify evaluate SPEC PREDICTIONS` use it.")
+    parser = options.Parser(prog="verify", examples=EXAMPLES, exit_codes=EXIT_CODES,
+                            description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
+                                        "schemes of set-valued\npredictions, exactly, and judge each scheme against the "
+                                        "filtering and choice settings (Table VIII).\nSubcommands: schema, explain, "
+                                        "design, decide, evaluate (verify SUBCOMMAND -h).")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
-    parser.add_argument("--format", choices=("text", "json", "junit"), default="text", help="output format")
-    parser.add_argument("--report", default=None, metavar="DIR",
-                        help="also write <stem>.md, .html and .json into the directory DIR")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="the full report: matrix, possibility of every set, full evidence, notation")
+    options.add_shared(parser, "format", formats=("text", "json", "junit", "markdown"))
     parser.add_argument("--require", choices=("filtering", "choice"), action="append", default=[],
                         help="exit 1 unless the scheme fits this setting (Table VIII); may be repeated")
     parser.add_argument("--classes", metavar="LO..HI", default=None,
@@ -61,30 +67,20 @@ def _parser() -> options.Parser:
     parser.add_argument("--lemmas", action="store_true",
                         help="decide a power-mean set cost (genmean(E, [c(yh, y) for yh in Y])) by lemmas over the "
                              "K x K costs and a few sets, at any class count (automatic beyond enumeration)")
-    parser.add_argument("--timeout", type=options.seconds, default=20.0, metavar="SECONDS",
-                        help="time limit per solver question for symbolic parameters (default 20)")
-    parser.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S,
-                        metavar="SECONDS", help="overall time bound per spec (default %(default)g; 'none' for no "
-                        "bound): what is not decided by then is reported as unknown, with the reason")
-    parser.add_argument("--rlimit", type=options.count(1, "resource units", options.MAX_RLIMIT), default=None, metavar="UNITS",
-                        help="z3 resource limit per solver question (deterministic, unlike --timeout)")
-    parser.add_argument("--memory", type=options.count(options.MIN_MEMORY_MB, "MB", options.MAX_MEMORY_MB), default=None, metavar="MB",
+    parser.add_argument("--rlimit", type=options.count(1, "resource units", options.MAX_RLIMIT), default=None,
+                        metavar="UNITS", help="z3 resource limit per solver question (deterministic, unlike "
+                                              "--timeout)")
+    parser.add_argument("--memory", type=options.count(options.MIN_MEMORY_MB, "MB", options.MAX_MEMORY_MB),
+                        default=None, metavar="MB",
                         help="address-space limit for this process; exceeding it gives no verdict, not a crash")
-    parser.add_argument("--no-cache", action="store_true", help="verify afresh even when a cached result exists")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--width", type=options.count(options.MIN_WIDTH, "columns", options.MAX_WIDTH), default=None, help="console width (default: terminal or 120)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    options.add_shared(parser, "report", "timeout", "time-limit", "no-cache", "quiet", "color", "width")
     return parser
 
 
 def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
-        from verifier.spec.schema import schema_text
-
-        stdout.write(schema_text())
-        return EXIT_OK
+        return _schema(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
         return _explain(argv[1:], stdout, stderr)
     if argv[:1] == ["design"] and not os.path.exists("design"):
@@ -110,16 +106,21 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                              "write --report DIR before or after the specs, e.g. verify SPEC --report reports")
         if not args.paths:
             raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
+        from verifier.api import spec_paths  # the solver stack loads only when there is work for it
+
         paths = spec_paths(args.paths)
         if args.report is not None:
+            from verifier.report.files import prepare_directory
+
             prepare_directory(args.report)  # a directory we cannot write into is an error before any work
         if args.classes:
             from verifier.analysis.class_sweep import open_range, parse_range
 
             if open_range(args.classes) is None:
                 parse_range(args.classes)
-            if args.format == "junit":
-                raise UsageError("--format junit reports one test case per property; use it without --classes")
+            if args.format in ("junit", "markdown"):
+                raise UsageError(f"--format {args.format} reports properties of one class count; use it without "
+                                 "--classes")
     except UsageError as exc:
         print(f"verify: usage error: {exc}", file=stderr)
         return EXIT_INVALID
@@ -127,7 +128,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
 
     def work(out: TextIO, err: TextIO) -> int:
-        return _report(_run_all(paths, args, out, err, width, color, show_progress), args, out, err)
+        from verifier.cli.outcomes import report_all, run_all
+
+        return report_all(run_all(paths, args, out, err, width, color, show_progress), args, out, err, width,
+                          color)
 
     if args.memory and hasattr(os, "fork"):
         from verifier.cli.capped import run_capped
@@ -137,16 +141,40 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     return work(stdout, stderr)
 
 
-def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    from verifier.properties.explain import explain
-
-    if len(argv) > 1 or (argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
-        print("verify: usage error: verify explain [PROPERTY], e.g. verify explain P4", file=stderr)
-        return EXIT_INVALID
+def _schema(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    parser = options.Parser(prog="verify schema", description="Print the JSON Schema of the spec format (for "
+                            "editors: yaml-language-server, VS Code).", examples="  verify schema > spec.schema.json",
+                            exit_codes="  0  printed\n  2  a usage error")
     try:
-        stdout.write(explain(None if not argv or argv[0] in ("-h", "--help") else argv[0]))
+        args = parser.parse_args(argv)
     except UsageError as exc:
-        print(f"verify: usage error: {exc}", file=stderr)
+        print(f"verify schema: usage error: {exc}", file=stderr)
+        return EXIT_INVALID
+    if args.help:
+        parser.print_help(file=stdout)
+        return EXIT_OK
+    from verifier.spec.schema import schema_text
+
+    stdout.write(schema_text())
+    return EXIT_OK
+
+
+def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    parser = options.Parser(prog="verify explain", description="State the ten properties in plain words, or one "
+                            "in full: its meaning, its formal statement, and how the filtering and choice settings "
+                            "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "
+                            "explain non-dominance", exit_codes="  0  printed\n  2  an unknown property or option")
+    parser.add_argument("property", nargs="?", metavar="PROPERTY", help="P1..P10 or a property's name")
+    try:
+        args = parser.parse_args(argv)
+        if args.help:
+            parser.print_help(file=stdout)
+            return EXIT_OK
+        from verifier.properties.explain import explain
+
+        stdout.write(explain(args.property))
+    except UsageError as exc:
+        print(f"verify explain: usage error: {exc}", file=stderr)
         return EXIT_INVALID
     return EXIT_OK
 
@@ -157,81 +185,6 @@ def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
     color = args.color == "always" or (args.color == "auto" and terminal and "NO_COLOR" not in os.environ)
     width = args.width or (shutil.get_terminal_size((80, 24)).columns if terminal else DEFAULT_WIDTH)
     return width, color
-
-
-def _run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
-             show_progress: bool) -> list[Outcome]:
-    taken: set[str] = set()  # report file names used in this run: two specs never share one
-    outcomes = []
-    console = Console(file=stderr, force_terminal=show_progress or None)
-    with Progress(console=console, transient=True, disable=not show_progress) as progress:
-        task = progress.add_task("verifying", total=len(paths) * STAGES)
-        for index, path in enumerate(paths):
-            name = os.path.basename(path)
-            progress.update(task, completed=index * STAGES, description=f"verifying {name}")
-            outcome = run(path, args, width, color, taken, step=_stepper(progress, task, name, index))
-            outcomes.append(outcome)
-            if show_progress:
-                progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed
-            if args.format == "text" and not outcome.error:  # stream reports as they finish
-                if len(outcomes) > 1:
-                    terminal.console(stdout, width, color).print(Rule())
-                if outcome.cached_at:
-                    print(f"(cached result from {outcome.cached_at} for this exact spec, options and verify "
-                          f"{__version__}; --no-cache to verify afresh)", file=stdout)
-                stdout.write(outcome.text)
-            if outcome.error:
-                print(outcome.error, file=stderr)
-            if outcome.written:
-                print("verify: wrote " + ", ".join(outcome.written), file=stderr)
-            progress.update(task, completed=(index + 1) * STAGES)
-            if show_progress and index + 1 < len(paths):
-                progress.start()
-    return outcomes
-
-
-def _stepper(progress: Progress, task, name: str, index: int):
-    """Each stage moves the bar a little within this spec's share (never past it)."""
-    done = [0]
-
-    def step(text: str) -> None:
-        done[0] = min(done[0] + 1, STAGES - 1)
-        progress.update(task, completed=index * STAGES + done[0], description=f"verifying {name}: {text}",
-                        refresh=True)  # stages can be quicker than the bar's own refresh: show each one
-
-    return step
-
-
-def _report(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO) -> int:
-    records = []
-    for o in outcomes:
-        record = dict(o.record)
-        if o.cached_at:
-            record["cached"] = {"stored_at": o.cached_at, "verify_version": __version__}
-        records.append(record)
-    if args.format == "json":
-        stdout.write(json.dumps(records[0] if len(records) == 1 else records, indent=2, ensure_ascii=False) + "\n")
-    elif args.format == "junit":
-        from verifier.report.junit import to_junit
-
-        stdout.write(to_junit(records))
-    unfit = [f"{o.path} does not fit the {s} setting" for o in outcomes if not o.error
-             for s in args.require if o.fits.get(s) is not True]
-    if args.format == "text" and len(outcomes) > 1:
-        valid = [o for o in outcomes if not o.error]
-        unmet = [o.path for o in valid if not o.expectations_met]
-        print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
-              f"expectations" + "".join(f"\n  {p}: expectations not met" for p in unmet), file=stdout)
-    for line in unfit:
-        print(f"verify: required setting not fitted: {line}", file=stderr)
-    disagreements = [d for o in outcomes for d in o.disagreements]
-    for line in disagreements:
-        print(f"verify: CROSS-CHECK DISAGREEMENT: {line}", file=stderr)
-    if any(o.error for o in outcomes):
-        return EXIT_INVALID
-    if disagreements or unfit or not all(o.expectations_met for o in outcomes):
-        return EXIT_UNMET
-    return EXIT_OK
 
 
 def main() -> int:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from verifier import limits, numbers
-from verifier.errors import UsageError
+from verifier.errors import UsageError, did_you_mean
 
 MIN_MEMORY_MB = 384  # below this the solver stack cannot load; 384 runs symbolic Ha, 512 every bundled spec
 MIN_WIDTH = 40  # narrower consoles cannot show a table
@@ -56,10 +57,65 @@ def count(minimum: int, what: str, maximum: int):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that raises UsageError instead of printing and exiting (the commands stay testable)."""
+    """argparse that raises UsageError instead of printing and exiting (the commands stay testable), keeps the
+    description and the examples as written, and answers a misspelled option or choice with "did you mean"."""
+
+    def __init__(self, *args, examples: str = "", exit_codes: str = "", **kwargs):
+        epilog = "\n\n".join(part for part in (("examples:\n" + examples) if examples else "",
+                                                 ("exit status:\n" + exit_codes) if exit_codes else "") if part)
+        super().__init__(*args, add_help=False, epilog=epilog or None,
+                         formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+        self.add_argument("-h", "--help", action="store_true", help="show this help and exit")
 
     def error(self, message: str):
-        raise UsageError(message)
+        raise UsageError(message + self._suggestion(message))
+
+    def _suggestion(self, message: str) -> str:
+        unknown = re.match(r"unrecognized arguments: (\S+)", message)
+        if unknown:
+            word = unknown.group(1).split("=", 1)[0]
+            return did_you_mean(word, [o for a in self._actions for o in a.option_strings]) if word.startswith("-") \
+                else ""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            return did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        return ""
+
+
+SHARED = ("format", "width", "quiet", "color", "report", "timeout", "no-cache", "time-limit")
+
+
+def add_shared(parser: Parser, *names: str, formats: tuple[str, ...] = ("text", "json"),
+               timeout_default: float = 20.0) -> None:
+    """The options every subcommand spells and explains the same way (the subset that makes sense for it)."""
+    for name in names:
+        if name not in SHARED:
+            raise ValueError(name)
+    if "format" in names:
+        parser.add_argument("--format", choices=formats, default=formats[0],
+                            help=f"output format: {', '.join(formats)} (default {formats[0]})")
+    if "width" in names:
+        parser.add_argument("--width", type=count(MIN_WIDTH, "columns", MAX_WIDTH), default=None,
+                            help="console width in columns (default: the terminal's, or 120 in a pipe)")
+    if "quiet" in names:
+        parser.add_argument("--quiet", "-q", action="store_true",
+                            help="no progress bars and no summaries on stderr (files written and errors are still "
+                                 "reported)")
+    if "color" in names:
+        parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                            help="colour the console output (default auto: in a terminal, unless NO_COLOR is set)")
+    if "report" in names:
+        parser.add_argument("--report", default=None, metavar="DIR",
+                            help="also write <stem>.md, .html and .json into the directory DIR")
+    if "timeout" in names:
+        parser.add_argument("--timeout", type=seconds, default=timeout_default, metavar="SECONDS",
+                            help=f"time limit per solver question (default {timeout_default:g})")
+    if "time-limit" in names:
+        parser.add_argument("--time-limit", type=time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
+                            help=f"overall time bound (default {limits.DEFAULT_TIME_LIMIT_S:g}; 'none' for no "
+                                 "bound)")
+    if "no-cache" in names:
+        parser.add_argument("--no-cache", action="store_true", help="compute afresh even when a cached result exists")
 
 
 def subcommand_args(parser: "Parser", argv: list[str], stdout, usage: str):

@@ -21,12 +21,15 @@ class Outcome:
     disagreements: list[str] = field(default_factory=list)
     cached_at: str | None = None
     written: list[str] = field(default_factory=list)
+    summary: dict = field(default_factory=dict)  # the report's summary: verdicts, one line of why, fits
 
 
-def run(path: str, args, width: int, color: bool, taken: set[str] | None = None, step=None) -> Outcome:
-    """Verify one spec as the command line asks (`args`); `step(text)` reports progress inside long runs."""
+def run(path: str, args, width: int, color: bool, taken: set[str] | None = None, step=None,
+        text: str = "full") -> Outcome:
+    """Verify one spec as the command line asks (`args`); `step(text)` reports progress inside long runs;
+    `text`: the console report to make, "full", "compact", or "none" (a directory's one line per spec)."""
     try:
-        return _run(path, args, width, color, taken, step)
+        return _run(path, args, width, color, taken, step, text)
     except SpecError as exc:
         message = str(exc.located(file=path))
         return Outcome(path, {"spec": path, "error": message}, error=message)
@@ -50,7 +53,7 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
         return Outcome(path, {"spec": path, "error": message}, error=message)
 
 
-def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
+def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Outcome:
     use_cache = not (args.no_cache or args.report)  # report files are always made afresh
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
@@ -62,12 +65,14 @@ def _run(path: str, args, width: int, color: bool, taken, step) -> Outcome:
                         exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step,
                         time_limit=args.time_limit)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
-                      fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]))
+                      fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]),
+                      summary=dict(report.summary))
     if args.report and not args.classes:
         outcome.written = report.write(args.report, taken)
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
     outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
         {"spec": path, "name": report.name}
-    if args.format == "text":
-        outcome.text = report.to_text(width, color)
+    if args.format == "text" and (text != "none" or args.classes):
+        outcome.text = report.to_summary(width, color) if text == "compact" and hasattr(report, "to_summary") \
+            else report.to_text(width, color)
     return outcome

@@ -14,15 +14,25 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from verifier import limits
 from verifier.cli import options
 from verifier.errors import SpecError, UsageError
 
 EXIT_OK, EXIT_INVALID = 0, 2
+RULES = ("maximality", "interval-dominance", "e-admissibility", "gamma-maximin")
+EXIT_CODES = "  0  done\n  2  an invalid spec, input file or option (a message says where)"
+DECIDE_EXAMPLES = """\
+  verify decide specs/obstacle-discounted.yaml --p h=0.1,b=0.3,n=0.6
+  verify decide specs/obstacle-discounted.yaml --p-file probs.csv > predictions.csv
+  verify decide specs/obstacle-discounted.yaml --intervals h=0:0.2,b=0.3:0.4,n=0.4:0.6 --rule maximality"""
+EVALUATE_EXAMPLES = """\
+  verify evaluate specs/accuracy-u65.yaml predictions.csv --f-beta 1
+  verify evaluate specs/accuracy-u65.yaml predictions.csv --table latex
+  verify evaluate specs/accuracy-u65.yaml --probabilities probs.csv --truth truth.csv
+  verify evaluate specs/p-discounted-symbolic.yaml predictions.csv --sweep r=0:1:21 --plot curves.svg"""
 
 
 def _decide_parser() -> options.Parser:
-    p = options.Parser(prog="verify decide", add_help=False,
+    p = options.Parser(prog="verify decide", examples=DECIDE_EXAMPLES, exit_codes=EXIT_CODES,
                        description="The optimal set to predict under the spec's extended matrix, for a precise "
                                    "distribution, a batch of them, or a credal set.")
     p.add_argument("spec", metavar="SPEC", nargs="?")
@@ -36,17 +46,14 @@ def _decide_parser() -> options.Parser:
                    help="a vertex of the credal set (repeat for each)")
     p.add_argument("--intervals-file", default=None, metavar="FILE", help="one credal set per row: CSV with the "
                    "columns <class>_lo and <class>_hi for every class")
-    p.add_argument("--rule", default="maximality", help="maximality, interval-dominance, e-admissibility or "
-                   "gamma-maximin (for --intervals / --intervals-file / --vertex)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
-                   help="overall time bound (default %(default)g; 'none' for no bound)")
-    p.add_argument("-h", "--help", action="store_true")
+    p.add_argument("--rule", default="maximality", choices=RULES, metavar="RULE",
+                   help="for a credal set: " + ", ".join(RULES) + " (default maximality)")
+    options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
 
 def _evaluate_parser() -> options.Parser:
-    p = options.Parser(prog="verify evaluate", add_help=False,
+    p = options.Parser(prog="verify evaluate", examples=EVALUATE_EXAMPLES, exit_codes=EXIT_CODES,
                        description="Score set-valued classifiers under the spec: mean cost (Eq. 4) with a bootstrap "
                                    "interval, determinacy, set size, accuracies, u65/u80, F-beta, and paired tests.")
     p.add_argument("spec", metavar="SPEC", nargs="?")
@@ -59,7 +66,8 @@ def _evaluate_parser() -> options.Parser:
                    help="a classifier's class probabilities (CSV with a header of class names, or an (N, K) .npy): "
                    "each row's optimal set under the scheme is predicted, then scored (repeat for more classifiers)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
-    p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95, help="bootstrap interval level (default 0.95)")
+    p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95,
+                   help="bootstrap interval level (default 0.95)")
     p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
     p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
@@ -67,10 +75,7 @@ def _evaluate_parser() -> options.Parser:
                    "sets: the critical difference diagram (.svg or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--time-limit", type=options.time_limit, default=limits.DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
-                   help="overall time bound (default %(default)g; 'none' for no bound)")
-    p.add_argument("-h", "--help", action="store_true")
+    options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
 
@@ -127,7 +132,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         stdout.write(result.text)
-        if getattr(result, "summary_text", ""):  # a batch: the CSV stays clean on stdout, the summary beside it
+        if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
             stderr.write(result.summary_text)
     return EXIT_OK
 

@@ -1,0 +1,114 @@
+"""Running every spec of a `verify` command and turning the outcomes into output and an exit status.
+
+One spec prints its compact report (its full report with -v). Several specs print one line each as they
+finish, then one table, schemes x P1-P10 plus fit (every full report with -v). `--format json|junit|markdown`
+prints one document at the end; Markdown is the table (and, for one spec, each verdict's reason), for
+`$GITHUB_STEP_SUMMARY`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.rule import Rule
+
+from verifier.api import PROGRESS_STAGES as STAGES
+from verifier.cli.run import Outcome, run
+from verifier.report import summary_table, terminal
+from verifier.version import __version__
+
+EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
+
+
+def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
+            show_progress: bool) -> list[Outcome]:
+    taken: set[str] = set()  # report file names used in this run: two specs never share one
+    outcomes = []
+    many = len(paths) > 1
+    console = Console(file=stderr, force_terminal=show_progress or None)
+    with Progress(console=console, transient=True, disable=not show_progress) as progress:
+        task = progress.add_task("verifying", total=len(paths) * STAGES)
+        for index, path in enumerate(paths):
+            name = os.path.basename(path)
+            progress.update(task, completed=index * STAGES, description=f"verifying {name}")
+            mode = "full" if args.verbose else "none" if many else "compact"
+            outcome = run(path, args, width, color, taken, step=_stepper(progress, task, name, index), text=mode)
+            outcomes.append(outcome)
+            if show_progress:
+                progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed
+            if args.format == "text" and not outcome.error:  # stream reports as they finish
+                _print_one(outcome, args, stdout, width, color, many, first=len(outcomes) == 1)
+            if outcome.error:
+                print(outcome.error, file=stderr)
+            if outcome.written:
+                print("verify: wrote " + ", ".join(outcome.written), file=stderr)
+            progress.update(task, completed=(index + 1) * STAGES)
+            if show_progress and index + 1 < len(paths):
+                progress.start()
+    return outcomes
+
+
+def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, many: bool, first: bool) -> None:
+    if many and not args.verbose and not args.classes:
+        stdout.write(summary_table.spec_line(outcome.summary, outcome.path, width) + "\n")
+        return
+    if many and not first:
+        terminal.console(stdout, width, color).print(Rule())
+    if outcome.cached_at:
+        print(textwrap.fill(f"(cached result from {outcome.cached_at} for this exact spec, options and verify "
+                            f"{__version__}; --no-cache to verify afresh)", max(20, width - 1)), file=stdout)
+    stdout.write(outcome.text)
+
+
+def _stepper(progress: Progress, task, name: str, index: int):
+    """Each stage moves the bar a little within this spec's share (never past it)."""
+    done = [0]
+
+    def step(text: str) -> None:
+        done[0] = min(done[0] + 1, STAGES - 1)
+        progress.update(task, completed=index * STAGES + done[0], description=f"verifying {name}: {text}",
+                        refresh=True)  # stages can be quicker than the bar's own refresh: show each one
+
+    return step
+
+
+def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, width: int, color: bool) -> int:
+    records = []
+    for o in outcomes:
+        record = dict(o.record)
+        if o.cached_at:
+            record["cached"] = {"stored_at": o.cached_at, "verify_version": __version__}
+        records.append(record)
+    valid = [o for o in outcomes if not o.error]
+    if args.format == "json":
+        stdout.write(json.dumps(records[0] if len(records) == 1 else records, indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "junit":
+        from verifier.report.junit import to_junit
+
+        stdout.write(to_junit(records))
+    elif args.format == "markdown":
+        stdout.write(summary_table.markdown([(o.path, o.summary) for o in valid],
+                                            [(o.path, o.error) for o in outcomes if o.error]))
+    unfit = [f"{o.path} does not fit the {s} setting" for o in valid for s in args.require
+             if o.fits.get(s) is not True]
+    if args.format == "text" and len(outcomes) > 1:
+        if valid and not args.classes:
+            stdout.write("\n" + summary_table.text([(o.path, o.summary) for o in valid], width))
+        unmet = [o.path for o in valid if not o.expectations_met]
+        print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
+              f"expectations" + "".join(f"\n  {p}: expectations not met" for p in unmet), file=stdout)
+    for line in unfit:
+        print(f"verify: required setting not fitted: {line}", file=stderr)
+    disagreements = [d for o in outcomes for d in o.disagreements]
+    for line in disagreements:
+        print(f"verify: CROSS-CHECK DISAGREEMENT: {line}", file=stderr)
+    if any(o.error for o in outcomes):
+        return EXIT_INVALID
+    if disagreements or unfit or not all(o.expectations_met for o in outcomes):
+        return EXIT_UNMET
+    return EXIT_OK

@@ -1,0 +1,81 @@
+"""Many specs at a glance: one line per spec as it is verified, then one table, schemes x P1-P10 plus the fit
+to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Everything
+here reads a report's summary (verdicts, one line of why, fits), so a cached result renders without the
+analysis."""
+
+from __future__ import annotations
+
+import os
+
+from verifier.properties import PROPERTIES
+
+MARK = {"holds": "✓", "fails": "✗", "unknown": "?"}
+FIT = {True: "✓", False: "✗", None: "?"}
+SETTINGS = ("filtering", "choice")
+LEGEND = ("✓ holds / fits, ✗ fails / does not fit, ? undecided; * the spec's intended setting; expect: its "
+          "expect: block")
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(str(path)))[0]
+
+
+def _fit(summary: dict, setting: str) -> str:
+    return FIT[summary["fits"].get(setting)] + ("*" if summary.get("setting") == setting else "")
+
+
+def _expect(summary: dict) -> str:
+    if not summary.get("expectations"):
+        return "-"
+    return "met" if summary["expectations_met"] else "NOT MET"
+
+
+def spec_line(summary: dict, path: str, width: int) -> str:
+    fits = "  ".join(f"{s} {_fit(summary, s)}" for s in SETTINGS)
+    line = f"{_stem(path)}  {fits}  expect {_expect(summary)}  {summary['name']}"
+    return line if len(line) <= width - 1 else line[:width - 2] + "…"
+
+
+def text(items: list[tuple[str, dict]], width: int) -> str:
+    ids = [p.id for p in PROPERTIES]
+    stems = [_stem(path) for path, _ in items]
+    name_width = min(max([len(s) for s in stems] + [4]), max(12, width - 4 * len(ids) - 30))
+    head = f"{'spec':<{name_width}}  " + " ".join(f"{i:<3}" for i in ids) + "  filtering  choice  expect"
+    lines = [head, "─" * min(len(head), width - 1)]
+    for stem, (_, summary) in zip(stems, items):
+        stem = stem if len(stem) <= name_width else stem[:name_width - 1] + "…"
+        marks = " ".join(f"{MARK[summary['verdicts'][i]]:<3}" for i in ids)
+        lines.append(f"{stem:<{name_width}}  {marks}  {_fit(summary, 'filtering'):<9}  {_fit(summary, 'choice'):<6}"
+                     f"  {_expect(summary)}")
+    lines.append(LEGEND)
+    return "\n".join(lines) + "\n"
+
+
+def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) -> str:
+    ids = [p.id for p in PROPERTIES]
+    lines = ["## verify: " + (f"{items[0][1]['name']}" if len(items) == 1 and not errors else
+                              f"{len(items)} spec(s)"), ""]
+    if items:
+        lines += ["| spec | " + " | ".join(ids) + " | filtering | choice | expect |",
+                  "|:---|" + ":---:|" * len(ids) + ":---:|:---:|:---:|"]
+        for path, summary in items:
+            lines.append(f"| `{_md(str(path))}` | " + " | ".join(MARK[summary["verdicts"][i]] for i in ids) +
+                         f" | {_fit(summary, 'filtering')} | {_fit(summary, 'choice')} | {_expect(summary)} |")
+        lines += ["", LEGEND, ""]
+    if len(items) == 1:
+        summary = items[0][1]
+        lines += ["| | property | verdict | why |", "|:---|:---|:---|:---|"]
+        for p in PROPERTIES:
+            lines.append(f"| {p.id} | {p.name} | {summary['verdicts'][p.id]} | "
+                         f"{_md(summary.get('why', {}).get(p.id, ''))} |")
+        lines.append("")
+        lines += [f"- **{s}**{' (intended)' if summary.get('setting') == s else ''}: "
+                  f"{_md(summary.get('fit_lines', {}).get(s, ''))}" for s in SETTINGS]
+        lines.append("")
+    for path, error in errors:
+        lines.append(f"- `{_md(str(path))}`: invalid: {_md(error)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
