@@ -91,7 +91,8 @@ def test_spec_error_is_located_and_reads_as_the_command_line_says(tmp_path):
     with pytest.raises(verifier.SpecError) as caught:
         verifier.verify(str(bad), cache=False)
     error = caught.value
-    assert (error.path, error.key, error.line, error.column) == (str(bad), "set_cost", 4, 11)
+    # the column is the offending token's (`__import__`, after the opening quote), not the value's start
+    assert (error.path, error.key, error.line, error.column) == (str(bad), "set_cost", 4, 12)
     out, err = _run([str(bad)])
     assert err.strip() == str(error)
 

@@ -33,6 +33,8 @@ class SpecError(Exception):
     text: str | None = None
     expected: str | None = None
     also: list["SpecError"] = field(default_factory=list)  # further independent problems in the same spec
+    # the source line to show under the message, and the [start, end) characters of it to underline
+    snippet: tuple[str, int, int] | None = None
 
     def __post_init__(self) -> None:
         if not self.line:  # 0 is "no position" (data given to the Python API)
@@ -63,6 +65,8 @@ class SpecError(Exception):
         if self.expected:
             parts.append(f"— expected {self.expected}")
         text = " ".join(parts) + "."
+        if self.snippet is not None:
+            text += "\n" + caret_lines(*self.snippet)
         return "\n".join([text, *(str(other) for other in self.also)])
 
     @property
@@ -78,6 +82,33 @@ class SpecError(Exception):
 
 class UsageError(ValueError):
     """A bad command line (exit 2)."""
+
+
+SNIPPET_WIDTH = 100
+
+
+def caret_lines(line: str, start: int, end: int) -> str:
+    """Two indented lines, as compilers print them: `line` and a caret under its characters [start, end)
+    (`^` under one character, `^~~~` under a longer token). Leading blanks are dropped, a long line is cut to a
+    window around the caret, and unprintable characters are shown as '?' (never sent to a terminal)."""
+    shown = "".join(" " if ch == "\t" else ch if ch.isprintable() else "?" for ch in line)
+    lead = len(shown) - len(shown.lstrip())
+    shown = shown.strip()
+    start = min(max(start - lead, 0), len(shown))
+    width = max(1, min(end - lead, len(shown)) - start)
+    if len(shown) > SNIPPET_WIDTH:
+        low = max(0, min(start - SNIPPET_WIDTH // 3, len(shown) - SNIPPET_WIDTH))
+        high = low + SNIPPET_WIDTH
+        before, after = ("..." if low else ""), ("..." if high < len(shown) else "")
+        width = max(1, min(width, high - start))
+        shown, start = before + shown[low:high] + after, start - low + len(before)
+    return f"  {shown}\n  {' ' * start}^{'~' * (width - 1)}"
+
+
+def listed(items, opening: str = "", closing: str = "") -> str:
+    """Names as a spec writes them: 'K, Y, y' (or '[a, b]' and '{h, b}' with brackets), never Python's
+    ['K', 'Y', 'y']."""
+    return opening + ", ".join(str(item) for item in items) + closing
 
 
 def did_you_mean(word: str, choices) -> str:

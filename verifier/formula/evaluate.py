@@ -11,7 +11,7 @@ import ast
 
 import sympy as sp
 
-from verifier.errors import did_you_mean
+from verifier.errors import did_you_mean, listed
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, guarded
 from verifier.formula.builtins import BUILTINS
@@ -66,7 +66,7 @@ class Evaluator:
         if isinstance(node.value, str):
             if node.value not in self._class_index:
                 raise f.error(f"'{node.value}' is not a class", node,
-                              expected=f"one of {list(self.vocab.classes)}")
+                              expected=f"one of {listed(self.vocab.classes)}")
             return ClassRef(self._class_index[node.value])
         return sp.Rational(f.number(node))
 
@@ -85,7 +85,7 @@ class Evaluator:
             return name == "True"
         context = sorted(set(local) | {"K"} | set(self.vocab.params))
         raise f.error(f"unknown name '{name}'" + did_you_mean(name, context), node,
-                      expected=f"one of {context} or a function call")
+                      expected=f"one of {listed(context)} or a function call")
 
     def _Subscript(self, f, node, local, depth):
         name = node.value.id
@@ -214,7 +214,8 @@ class Evaluator:
         if name not in self.vocab.functions and name not in ("c", "rank") and \
                 (name not in BUILTINS or name.startswith("__")):  # the name first: foo('zz') is about foo
             known = sorted([n for n in BUILTINS if not n.startswith("__")] + ["c", "rank"] + list(self.vocab.functions))
-            raise f.error(f"unknown function '{name}'" + did_you_mean(name, known), node, expected=f"one of {known}")
+            raise f.error(f"unknown function '{name}'" + did_you_mean(name, known), node.func,
+                          expected=f"one of {listed(known)}")
         args = [self._eval(f, arg, local, depth) for arg in node.args]
         if name in self.vocab.functions:
             return self._call_user(f, node, self.vocab.functions[name], args, depth)

@@ -2,16 +2,21 @@
 
 A formula is Python expression *syntax* only: `ast.parse` builds a tree, and every node is checked against
 the whitelist below before the interpreter in `formula_eval` walks it. Number literals are re-read from the
-source text as exact fractions (0.35 is 7/20, never a binary float).
+source text as exact fractions (0.35 is 7/20, never a binary float). `parse_syntax` only parses (the spec reader
+checks the whitelist and the names of all formulas together, in `scope`); `parse_formula` does both for one
+formula.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import io
+import tokenize
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from verifier.errors import Mark, SpecError
+from verifier.errors import Mark, SpecError, raise_all
+from verifier.formula.diagnostics import Origin, located_error, node_span, operator_span, syntax_problem
 
 MAX_FORMULA_CHARS = 5000
 MAX_AST_NODES = 2000
@@ -68,26 +73,16 @@ class Formula:
     file: str
     key: str
     mark: Mark | None
+    origin: Origin | None = field(default=None, compare=False, repr=False)  # its characters in the file
 
-    def error(self, message: str, node: ast.AST | None = None, expected: str | None = None) -> SpecError:
-        """A SpecError pointing at this formula (and at the node's column inside it when given)."""
-        col = getattr(node, "col_offset", None)
-        if col is not None:
-            segment = ast.get_source_segment(self.source, node) or self.source
-            if segment != self.source:  # a column inside a lone number such as 1e999 would only confuse
-                message = f"{message} at column {col + 1} of the formula"
-            text = segment
-        else:
-            text = self.source
-        return SpecError(
-            message,
-            file=self.file,
-            key=self.key,
-            line=self.mark.line if self.mark else None,
-            column=self.mark.column if self.mark else None,
-            text=text,
-            expected=expected,
-        )
+    def error(self, message: str, node: ast.AST | None = None, expected: str | None = None,
+              span: tuple[int, int] | None = None) -> SpecError:
+        """A SpecError pointing at this formula: at the node (or at `span`, characters of the source) in the
+        file when given, with the line and a caret under it."""
+        node_at = node_span(self.source, node) if node is not None else None
+        text = self.source[node_at[0]:node_at[1]] if node_at else self.source
+        return located_error(self.source, self.origin, dict(file=self.file, key=self.key, mark=self.mark), message,
+                             span or node_at, text, expected)
 
     def number(self, node: ast.Constant) -> Fraction:
         """The exact value of a number literal, read from its source text."""
@@ -97,29 +92,60 @@ class Formula:
         return Fraction(segment.replace("_", ""))
 
 
-def parse_formula(text: object, file: str, key: str, mark: Mark | None) -> Formula:
-    """Parse and whitelist-check one formula. Raises SpecError naming file, key, position and text."""
-    if not isinstance(text, str):
-        raise SpecError("a formula must be a string", file=file, key=key, text=repr(text),
-                        line=mark.line if mark else None, column=mark.column if mark else None)
+def parse_formula(text: object, file: str, key: str, mark: Mark | None, origin: Origin | None = None) -> Formula:
+    """Parse and whitelist-check one formula. Raises SpecError naming file, key, position and text (every
+    construct outside the whitelist at once)."""
+    formula = parse_syntax(text, file, key, mark, origin)
+    raise_all(whitelist_problems(formula)[0])
+    return formula
+
+
+def parse_syntax(text: object, file: str, key: str, mark: Mark | None, origin: Origin | None = None) -> Formula:
+    """Parse one formula (its tree is not whitelist-checked yet: `whitelist_problems` does that). Raises
+    SpecError for text that is not an expression, or too long or deep to be read safely."""
     where = dict(file=file, key=key, line=mark.line if mark else None, column=mark.column if mark else None)
+    if not isinstance(text, str):
+        raise SpecError("a formula must be a string", text=repr(text), **where)
     if len(text) > MAX_FORMULA_CHARS:
         raise SpecError(f"formula longer than {MAX_FORMULA_CHARS} characters", text=text, **where)
     if not text.strip():
         raise SpecError("empty formula", text=text, expected="an expression", **where)
+    source = text.strip()
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        raise SpecError(f"formula is not valid expression syntax ({exc.msg}, column {exc.offset})",
-                        text=text, expected=ALLOWED_SUMMARY, **where) from None
+        message, span, expected = syntax_problem(source, exc)
+        raise located_error(source, origin, dict(file=file, key=key, mark=mark), message, span, source,
+                            expected or ALLOWED_SUMMARY) from None
     except (RecursionError, MemoryError, ValueError):
         raise SpecError("formula is nested too deeply to parse", text=text[:60], **where) from None
-    formula = Formula(text.strip(), tree.body, file, key, mark)
-    _check(formula, tree)
+    comment = _comment_at(source)
+    if comment is not None:  # ast drops a comment silently: "1 # + foo" would mean 1
+        raise located_error(source, origin, dict(file=file, key=key, mark=mark), "`#` would start a comment and "
+                            "silently drop the rest of the formula; formulas have no comments",
+                            (comment, comment + 1), source, "the formula without `#`")
+    formula = Formula(source, tree.body, file, key, mark, origin)
+    if _depth(tree) > MAX_DEPTH:
+        raise formula.error(f"the formula is nested more than {MAX_DEPTH} levels deep",
+                            expected="fewer nested parentheses or calls")
+    if sum(1 for _ in ast.walk(tree)) > MAX_AST_NODES:
+        raise formula.error(f"formula has more than {MAX_AST_NODES} syntax nodes")
     return formula
 
 
 MAX_DEPTH = 60
+
+
+def _comment_at(source: str) -> int | None:
+    """The offset of a `#` outside string literals (a Python comment), or None."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                row, column = token.start
+                return sum(len(line) for line in source.splitlines(keepends=True)[:row - 1]) + column
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
 
 
 def _depth(node: ast.AST) -> int:
@@ -135,19 +161,64 @@ def _depth(node: ast.AST) -> int:
     return best
 
 
-def _check(formula: Formula, tree: ast.AST) -> None:
-    if _depth(tree) > MAX_DEPTH:
-        raise formula.error(f"the formula is nested more than {MAX_DEPTH} levels deep",
-                            expected="fewer nested parentheses or calls")
-    count = 0
-    for node in ast.walk(tree):
-        count += 1
-        if count > MAX_AST_NODES:
-            raise formula.error(f"formula has more than {MAX_AST_NODES} syntax nodes")
-        if not isinstance(node, _ALLOWED):
-            what = _FORBIDDEN_WORDS.get(type(node), type(node).__name__)
-            raise formula.error(f"{what} not allowed in formulas", node, expected=ALLOWED_SUMMARY)
+def whitelist_problems(formula: Formula) -> tuple[list[SpecError], set[int]]:
+    """Every construct of the formula outside the whitelist, in source order, and the ids of their nodes (whose
+    insides are not examined further: one problem per offending construct)."""
+    problems: list[tuple[tuple[int, int], SpecError]] = []
+    flagged: set[int] = set()
+    stack: list[ast.AST] = [formula.tree]
+    while stack:
+        node = stack.pop()
+        problem = _problem(formula, node)
+        if problem is not None:
+            at = node.iter if isinstance(node, ast.comprehension) else node
+            problems.append(((getattr(at, "lineno", 0), getattr(at, "col_offset", 0)), problem))
+            if isinstance(node, ast.BinOp) and type(node.op) in _OPERATOR_HINTS:
+                stack.extend([node.right, node.left])  # a wrong operator: its operands are examined still
+            elif isinstance(node, ast.Compare):  # one report per comparison chain; its operands are examined
+                others = [op for op in node.ops if type(op) not in _OPERATOR_HINTS]
+                stack.extend(reversed([node.left, *others, *node.comparators]))
+            else:
+                flagged.add(id(node))
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return [p for _, p in sorted(problems, key=lambda item: item[0])], flagged
+
+
+_OPERATOR_HINTS = {  # an operator of Python that a formula writer most likely meant as something else
+    ast.BitXor: ("^", "`^` is not a power in formulas; did you mean `**`?", "x ** 2 for a power"),
+    ast.BitAnd: ("&", "`&` is not a logical operator in formulas; did you mean `and`?", "`and`"),
+    ast.BitOr: ("|", "`|` is not a logical operator in formulas; did you mean `or`?", "`or`"),
+    ast.FloorDiv: ("//", "`//` (floor division) is not allowed in formulas; did you mean `/`?", "`/` (exact)"),
+    ast.Is: ("is", "`is` is not allowed in formulas; did you mean `==`?", "`==`"),
+    ast.IsNot: ("is", "`is not` is not allowed in formulas; did you mean `!=`?", "`!=`"),
+    ast.Mod: ("%", "`%` (remainder) is not allowed in formulas", ALLOWED_SUMMARY),
+    ast.MatMult: ("@", "`@` is not allowed in formulas; did you mean `*`?", "`*`"),
+    ast.LShift: ("<<", "bitwise operators not allowed in formulas", ALLOWED_SUMMARY),
+    ast.RShift: (">>", "bitwise operators not allowed in formulas", ALLOWED_SUMMARY),
+}
+
+
+def _problem(formula: Formula, node: ast.AST) -> SpecError | None:
+    if isinstance(node, (ast.BinOp, ast.Compare)):
+        ops = [node.op] if isinstance(node, ast.BinOp) else node.ops
+        index = next((i for i, op in enumerate(ops) if type(op) in _OPERATOR_HINTS), None)
+        if index is not None:
+            word, message, expected = _OPERATOR_HINTS[type(ops[index])]
+            return formula.error(message, node, expected=expected,
+                                 span=operator_span(formula.source, node, word, index))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        start = node_span(formula.source, node)
+        return formula.error("`~` is not allowed in formulas; did you mean `not`?", node, expected="`not`",
+                             span=(start[0], start[0] + 1) if start else None)
+    if not isinstance(node, _ALLOWED):
+        what = _FORBIDDEN_WORDS.get(type(node), type(node).__name__)
+        return formula.error(f"{what} not allowed in formulas", node, expected=ALLOWED_SUMMARY)
+    try:
         _check_node(formula, node)
+    except SpecError as problem:
+        return problem
+    return None
 
 
 def _check_node(formula: Formula, node: ast.AST) -> None:
@@ -190,5 +261,16 @@ def _check_node(formula: Formula, node: ast.AST) -> None:
         if not isinstance(node.target, ast.Name):
             raise formula.error("a comprehension variable must be a plain name", node.target)
         if not (isinstance(node.iter, ast.Name) and node.iter.id == "Y"):
-            raise formula.error("comprehensions may only run over the predicted set Y", node.iter,
-                                expected="'for yh in Y'")
+            raise formula.error("comprehensions may only run over the predicted set Y, not over "
+                                f"{_what(node.iter)}", node.iter, expected="`for yh in Y`")
+
+
+def _what(node: ast.AST) -> str:
+    """What a comprehension runs over, in words."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return "a list"
+    if isinstance(node, ast.Name):
+        return f"'{node.id}'"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return f"the result of {node.func.id}(...)"
+    return "an expression"

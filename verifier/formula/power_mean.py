@@ -42,7 +42,7 @@ def power_mean_form(formula: Formula, functions: dict[str, UserFunction],
         why = _reads_a_class(args[0], functions, per_class)
         if why:
             return None, f"genmean's exponent {why}"
-        exponent_formula = Formula(formula.source, args[0], formula.file, formula.key, formula.mark)
+        exponent_formula = Formula(formula.source, args[0], formula.file, formula.key, formula.mark, formula.origin)
     else:
         return None, f"the set cost calls {name}(...), not genmean(E, [...]) or mean([...])"
     if not _members_costs(args[-1]):

@@ -10,11 +10,13 @@ import re
 from fractions import Fraction
 
 from verifier import properties
-from verifier.errors import SpecError, did_you_mean, raise_all
-from verifier.formula.parse import Formula, parse_formula
+from verifier.errors import SpecError, did_you_mean, listed, raise_all
+from verifier.formula.parse import Formula, parse_syntax
 from verifier.formula.values import UserFunction
 from verifier.spec.class_names import read_classes
+from verifier.spec.formulas import formula_problems
 from verifier.spec.model import PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
+from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
@@ -28,7 +30,7 @@ def load_spec(path: str, open_cells: bool = False) -> Spec:
 def spec_from_text(text: str, path: str = "<text>", open_cells: bool = False) -> Spec:
     """A spec as YAML text (`path` names it; `open_cells`: nulls in set_costs are open, for `verify design`)."""
     root = load_yaml(text, path)
-    spec = _Reader(path, root, open_cells).spec()
+    spec = _Reader(path, root, open_cells, text).spec()
     spec.text, spec.content = text, root.plain()
     return spec
 
@@ -42,9 +44,10 @@ def spec_from_data(data: object, path: str = "<dict>", open_cells: bool = False)
 
 
 class _Reader:
-    def __init__(self, path: str, root: Located, open_cells: bool = False):
-        self.path, self.root, self.open_cells = path, root, open_cells
+    def __init__(self, path: str, root: Located, open_cells: bool = False, text: str = ""):
+        self.path, self.root, self.open_cells, self.text, self.lines = path, root, open_cells, text, FileLines(text)
         self.opened: set[tuple[frozenset[int], int]] = set()
+        self.parsed: list[Formula] = []  # every formula read, checked against the whitelist and its scope at the end
 
     def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
         return SpecError(message, file=self.path, key=key, line=at.mark.line if at and at.mark else None,
@@ -93,13 +96,17 @@ class _Reader:
         for optional in ("description", "source"):
             if optional in top:
                 setattr(spec, optional, attempt(self.string, top[optional], optional))
+        before, params_known = len(errors), classes is not None  # names are checked once all are known
         if classes is not None:  # these need the class names
             spec.parameters = attempt(self.parameters, top.get("parameters"), classes) or {}
+            params_known = len(errors) == before
             if "cost_matrix" in top:
                 spec.cost_matrix = attempt(self.cost_matrix, top["cost_matrix"], classes)
             if "set_costs" in top:
                 spec.set_costs = attempt(self.set_costs, top["set_costs"], classes)
+        before = len(errors)
         spec.functions = attempt(self.functions, top.get("functions")) or {}
+        functions_known = len(errors) == before
         spec.assume = attempt(self.assume, top.get("assume")) or []
         if "cost" in top and "cost_matrix" in top:
             errors.append(self.fail("give 'cost' or 'cost_matrix', not both", "cost_matrix", top["cost_matrix"]))
@@ -117,6 +124,7 @@ class _Reader:
                                         "setting", top["setting"], spec.setting, "filtering or choice"))
         spec.expect = attempt(self.expect, top.get("expect")) or {}
         spec.open_cells = frozenset(self.opened)
+        errors += formula_problems(spec, self.parsed, params_known, functions_known)
         raise_all(sorted(errors, key=lambda e: (e.line or 0, e.column or 0)))
         return spec
 
@@ -135,11 +143,17 @@ class _Reader:
         raise self.fail(f"a {_kind(node)} where a number belongs", key, node, _show(node), "a number or a formula")
 
     def formula(self, node: Located, key: str) -> Formula:
+        """The formula's tree; its whitelist and names are checked once the whole spec is read."""
         if isinstance(node.value, (int, Fraction)) and not isinstance(node.value, bool):
-            return parse_formula(str(node.value), self.path, key, node.mark)
-        if not isinstance(node.value, str):
+            formula = parse_syntax(str(node.value), self.path, key, node.mark)
+        elif not isinstance(node.value, str):
             raise self.fail(f"a {_kind(node)} where a formula belongs", key, node, _show(node), "a formula string")
-        return parse_formula(node.value, self.path, key, node.mark)
+        else:
+            origin = ScalarOrigin(self.lines, node.start, node.mark.line, node.value) if self.text and \
+                node.start >= 0 else None
+            formula = parse_syntax(node.value, self.path, key, node.mark, origin)
+        self.parsed.append(formula)
+        return formula
 
     def row(self, node: Located, key: str, classes: tuple[str, ...]) -> tuple[Entry, ...]:
         if not isinstance(node.value, list):
@@ -147,7 +161,7 @@ class _Reader:
                             f"a list of {len(classes)} costs")
         if len(node.value) != len(classes):
             raise self.fail(f"the row has {len(node.value)} entries", key, node, _show(node),
-                            f"{len(classes)} entries, one per class {list(classes)}")
+                            f"{len(classes)} entries, one per class {listed(classes, '[', ']')}")
         return tuple(self.entry(item, f"{key}[{i}]") for i, item in enumerate(node.value))
 
     def cost_matrix(self, node: Located, classes) -> dict[int, tuple[Entry, ...]]:
@@ -156,11 +170,11 @@ class _Reader:
         out = {}
         for name, row in rows.items():
             if name not in index:
-                raise self.fail(f"unknown class '{name}'", f"cost_matrix.{name}", row, name, f"one of {list(classes)}")
+                raise self.fail(f"unknown class '{name}'", f"cost_matrix.{name}", row, name, f"one of {listed(classes)}")
             out[index[name]] = self.row(row, f"cost_matrix.{name}", classes)
         missing = [c for c in classes if index[c] not in out]
         if missing:
-            raise self.fail(f"rows missing for {missing}", "cost_matrix", node, None, "one row per class")
+            raise self.fail(f"rows missing for {listed(missing)}", "cost_matrix", node, None, "one row per class")
         return out
 
     def set_costs(self, node: Located, classes) -> dict[frozenset[int], tuple[Entry, ...]]:
@@ -183,8 +197,8 @@ class _Reader:
         names = [part.strip() for part in label.strip().strip("{}").split(",")]
         unknown = [n for n in names if n not in index]
         if unknown or not names:
-            raise self.fail(f"unknown class(es) {unknown} in the set key", key, row, label,
-                            f"comma-separated classes from {list(classes)}")
+            raise self.fail(f"unknown class(es) {listed(unknown)} in the set key", key, row, label,
+                            f"comma-separated classes from {listed(classes)}")
         members = frozenset(index[n] for n in names)
         if len(members) != len(names):
             raise self.fail("a class is repeated in the set key", key, row, label)
@@ -223,8 +237,8 @@ class _Reader:
             index = {c: i for i, c in enumerate(classes)}
             unknown = [k for k in node.value if k not in index]
             if unknown or len(node.value) != len(classes):
-                raise self.fail("a per-class value needs exactly one entry per class", key, node, sorted(node.value),
-                                f"keys {list(classes)}")
+                raise self.fail("a per-class value needs exactly one entry per class", key, node,
+                                listed(node.value, "{", "}"), f"keys {listed(classes)}")
             return tuple(self.entry(node.value[c], f"{key}.{c}") for c in classes)
         raise self.fail("a per-class value must be a list or a mapping", key, node, _show(node),
                         "[1, 2, 3] or {a: 1, b: 2, c: 3}")

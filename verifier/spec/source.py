@@ -39,6 +39,7 @@ class Located:
     mark: Mark
     tag: str
     source: str = ""  # the node's text as written in the file (for error messages)
+    start: int = -1  # where the node starts in the file's text (an index; -1 for data given to the API)
 
     def plain(self) -> Any:
         if isinstance(self.value, dict):
@@ -139,6 +140,7 @@ def _attach_source(located: Located, node: yaml.Node, text: str, seen: set[int])
         return
     seen.add(id(node))
     located.source = text[node.start_mark.index:node.end_mark.index][:200]
+    located.start = node.start_mark.index
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             child = located.value.get(str(key_node.value))
