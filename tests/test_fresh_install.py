@@ -80,6 +80,26 @@ def _readme_commands() -> list[str]:
     return [out, test]
 
 
+def copy_checkout(dest: pathlib.Path) -> None:
+    """The checkout's files as git sees them (tracked, and new files that are not ignored) copied to `dest`:
+    nothing built, installed or cached in the working tree comes along. Shared with tests/test_packaging.py."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        if os.path.isfile(os.path.join(ROOT, name)):
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(os.path.join(ROOT, name), dest / name)
+
+
+def fresh_env(tmp_path: pathlib.Path) -> dict[str, str]:
+    """This environment without anything that points Python at the checkout or another environment, no user
+    site packages, and a cache directory of the test's own (pip keeps its cache and configuration: the same
+    index, and no download twice)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.update(PYTHONNOUSERSITE="1", VERIFY_CACHE_DIR=str(tmp_path / "cache"))
+    return env
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git to make a clean copy of the checkout")
 def test_readme_setup_commands_work_in_a_fresh_virtual_environment(tmp_path):
     """The README's first command verbatim, then the install part of the second and a part of the suite, in a
@@ -87,15 +107,9 @@ def test_readme_setup_commands_work_in_a_fresh_virtual_environment(tmp_path):
     `git ls-files` so that nothing installed or cached in the working tree can help."""
     main, test = _readme_commands()
     clone = tmp_path / "clone"
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        if os.path.isfile(os.path.join(ROOT, name)):
-            (clone / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(os.path.join(ROOT, name), clone / name)
+    copy_checkout(clone)
     venv = tmp_path / "venv"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(PYTHONNOUSERSITE="1", VERIFY_CACHE_DIR=str(tmp_path / "cache"))
+    env = fresh_env(tmp_path)
     run = subprocess.run(["bash", "-c", main.replace(".venv", str(venv))], cwd=clone, env=env,
                          capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]

@@ -48,8 +48,8 @@ class UseReport:
         try:
             import pandas
         except ImportError:
-            raise UsageError("to_frame() needs pandas, an optional dependency: pip install 'verifier[frames]' (or "
-                             "pandas), or use records()") from None
+            raise UsageError("to_frame() needs pandas, an optional dependency: pip install "
+                             "'verify-set-costs[frames]' (or pandas), or use records()") from None
         return pandas.DataFrame.from_records(self.records())
 
     def picture(self, fmt: str = "svg") -> bytes | None:
