@@ -1,4 +1,4 @@
-"""The CI recipes work as written: the README's GitHub Actions job and pre-commit config, and the repository's
+"""The CI recipes work as written: docs/ci.md's GitHub Actions job and pre-commit config, and the repository's
 own `.pre-commit-hooks.yaml`, parse, name real options and paths, and select the specs that pass; the hook
 runs as pre-commit runs it (its entry, then the file names its regexes select) in a temporary git
 repository."""
@@ -21,16 +21,17 @@ from test_packaging import require
 from verifier.api import cache
 from verifier.cli.main import _parser
 
-README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+CI_DOC = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()  # the recipes (linked from the README)
 HOOKS = yaml.safe_load(open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8"))
 SCRIPTS = tomllib.load(open(os.path.join(ROOT, "pyproject.toml"), "rb"))["project"]["scripts"]
 BIN = os.path.dirname(sys.executable)  # where this environment's `verify` is installed
 
 
 def _readme_yaml(top_key: str) -> dict:
-    blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", README, re.S)]
+    """The one YAML block of docs/ci.md with this top-level key (the recipes lived in the README before)."""
+    blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", CI_DOC, re.S)]
     found = [b for b in blocks if isinstance(b, dict) and top_key in b]
-    assert len(found) == 1, f"expected one README YAML block with {top_key!r}, found {len(found)}"
+    assert len(found) == 1, f"expected one docs/ci.md YAML block with {top_key!r}, found {len(found)}"
     return found[0]
 
 

@@ -72,7 +72,7 @@ def test_the_sdist_holds_what_a_rebuild_needs(dists):
         pkg_info = Parser().parsestr(archive.extractfile(f"{top}/PKG-INFO").read().decode("utf-8"))
     for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "verifier/__init__.py",
                  "verifier/cli/__init__.py", "verifier/version.py", "verifier/py.typed",
-                 "verifier/spec/spec.schema.json", "specs/ha.yaml"):
+                 "verifier/spec/spec.schema.json", "specs/ha.yaml", "docs/verify.md", "docs/ci.md"):
         assert f"{top}/{name}" in names, name
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
     assert not any(n.startswith(f"{top}/tests/") for n in names)  # not shipped half: see MANIFEST.in
@@ -85,7 +85,7 @@ def test_the_wheel_metadata_is_complete(dists):
     assert meta["License-Expression"] == "MIT" and meta.get_all("License-File") == ["LICENSE"]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert {"verifier/py.typed", "verifier/spec/spec.schema.json", "verifier/__init__.py"} <= set(names)
-    assert not any(n.startswith(("tests/", "specs/", "benchmarks/")) for n in names)
+    assert not any(n.startswith(("tests/", "specs/", "benchmarks/", "docs/")) for n in names)
     assert re.search(r"^verify = verifier\.cli:main$", entry_points, re.M)
     urls = {u.split(",")[0] for u in meta.get_all("Project-URL")}
     assert {"Homepage", "Documentation", "Changelog", "Issues"} <= urls
@@ -159,7 +159,8 @@ def test_the_distribution_name_is_used_wherever_one_is_named():
     """`verifier` and `verify` are other projects on PyPI: every install hint names this distribution."""
     assert DIST not in ("verifier", "verify")
     hints = []
-    for path in [pathlib.Path(ROOT, "README.md"), *pathlib.Path(ROOT, "verifier").rglob("*.py")]:
+    for path in [pathlib.Path(ROOT, "README.md"), *sorted(pathlib.Path(ROOT, "docs").glob("*.md")),
+                 *pathlib.Path(ROOT, "verifier").rglob("*.py")]:
         text = path.read_text(encoding="utf-8")
         hints += [(path.name, m) for m in re.findall(r"pip install[^`\"\n]*", text)]
         assert not re.search(r"""(version|metadata|distribution)\(\s*["']verifier["']""", text), path

@@ -1,4 +1,6 @@
-"""The README's two set-up commands stay true, and .ci/run runs the README's test command."""
+"""The README's two set-up commands stay true, and .ci/run runs the README's test command; the README stands
+alone, the architecture page maps every layer, and the Python API page's example runs (tests/test_docs.py checks
+the links and commands of every page)."""
 
 import os
 import re
@@ -39,21 +41,25 @@ def test_readme_main_command_names_a_bundled_spec():
 def test_readme_stands_alone_and_maps_every_layer():
     text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     assert "../shared" not in text and "DESIGN.md" not in text
-    architecture = text.split("## Architecture", 1)[1]
+    assert "(docs/architecture.md)" in text  # the map moved out of the README; the README links it
+    architecture = open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8").read()
+    assert "../shared" not in architecture and "DESIGN.md" not in architecture
     for layer in ("cli/", "api/", "report/", "analysis/", "check/", "engines/", "scheme/", "spec/", "formula/",
                   "properties/"):
         assert f"`{layer}`" in architecture, layer
     for name in os.listdir(os.path.join(ROOT, "verifier")):
         if os.path.isdir(os.path.join(ROOT, "verifier", name)) and not name.startswith("__"):
-            assert f"`{name}/`" in architecture, f"verifier/{name} is missing from the README's map"
+            assert f"`{name}/`" in architecture, f"verifier/{name} is missing from docs/architecture.md's map"
 
 
 def test_readme_python_example_runs(tmp_path, monkeypatch):
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    """The Python API page's first example (it was the README's; the README links the page)."""
+    assert "(docs/python-api.md)" in open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "docs", "python-api.md"), encoding="utf-8").read()
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     monkeypatch.chdir(ROOT)
     code = code.replace('report.write("reports")', f'report.write({str(tmp_path)!r})')
     scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)  # our own documentation, not spec text
+    exec(compile(code, "docs/python-api.md", "exec"), scope)  # our own documentation, not spec text
     assert scope["report"].verdicts["P3"] == "fails"
     assert sorted(os.listdir(tmp_path)) == ["ha-numeric.html", "ha-numeric.json", "ha-numeric.md"]
