@@ -318,4 +318,4 @@ def test_design_input_errors_are_located(text, needle):
 
 def test_an_unreachable_margin_is_a_usage_error_not_an_internal_one():
     code, _, err = _run("design", OPEN, "--margin", "1")
-    assert code == 2 and err.startswith("verify: usage error: --margin 1 is not achievable")
+    assert code == 2 and err.startswith("verify design: usage error: --margin 1 is not achievable")

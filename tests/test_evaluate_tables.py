@@ -18,7 +18,7 @@ from verifier.analysis.pipeline import build
 from verifier.analysis.use.data import from_arrays
 from verifier.analysis.use.decide import decide
 from verifier.analysis.use.evaluate import score
-from verifier.api.verify import load
+from verifier.api.entry import load
 from verifier.cli import check
 from verifier.formula.genmean import GenMean
 from verifier.formula.notation import paper_text

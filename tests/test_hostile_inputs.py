@@ -159,7 +159,7 @@ def test_a_tight_memory_cap_is_a_message_or_a_verdict_never_a_crash(tmp_path, me
 def test_a_native_failure_under_the_cap_names_the_cap_and_without_a_cap_is_a_bug(monkeypatch):
     # gmpy/z3 allocations that fail under RLIMIT_AS may return NULL without an exception: Python's SystemError
     from verifier import limits
-    from verifier.cli import run as run_module
+    from verifier.api import entry as run_module  # the command runs verifier.api's verify
 
     def native_failure(*args, **kwargs):
         raise SystemError("error return without exception set")

@@ -17,7 +17,7 @@ from verifier.analysis.pipeline import build
 from verifier.analysis.use import batch
 from verifier.analysis.use.credal import CredalSet, decide_credal
 from verifier.analysis.use.decide import decide
-from verifier.api.verify import load
+from verifier.api.entry import load
 from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # Table I's determinate costs (Example 1)

@@ -55,8 +55,18 @@ class Analysis:
     seconds: float = 0.0
     symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
     cross_checks: list = field(default_factory=list)  # --cross-check: the second method's verdicts
-    optimality: dict[frozenset[int], SetOptimality] = field(default_factory=dict)  # numeric schemes: every set
+    # numeric schemes: every set's optimality, computed and re-checked when a report first reads it (the
+    # compact console does not: a 9-class check then skips one LP per set)
+    optimality_data: dict[frozenset[int], SetOptimality] | None = None
     stopped: str = ""  # why the analysis ended early (the overall time bound), when it did
+    optimality_source: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def optimality(self) -> dict[frozenset[int], SetOptimality]:
+        if self.optimality_data is None:
+            source, self.optimality_source = self.optimality_source, None
+            self.optimality_data = source() if source is not None else {}
+        return self.optimality_data
 
     @property
     def determinate_never_alone(self) -> bool:
@@ -83,7 +93,7 @@ def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
 EXACT_MAX_CLASSES = 12  # cell-by-cell exact evaluation and enumeration: 4095 rows
 FAST_MAX_CLASSES = 16  # the fast path's arrays: 65535 rows
 OPTIMALITY_MAX_SETS = 2**10 - 1  # optimality of each set: one LP over all other rows per set (K <= 10)
-STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, optimality, settings
+STAGES = limits.PROGRESS_STAGES
 
 
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
@@ -139,10 +149,18 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
         state.checked = results
         possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
         if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and not scheme.partial:
-            tell(f"optimality of the {len(scheme.all_sets)} sets")
-            optimality = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
-            check_optimality(scheme, optimality, checker)
+            optimality = _optimality_of(scheme, possibility, checker)
     return _finish(spec, scheme, results, possibility, symbolic, optimality, start)
+
+
+def _optimality_of(scheme: Scheme, possibility: list[SetPossibility], checker: Checker) -> Callable[[], dict]:
+    """Every set's optimality and its independent re-check, made on first use."""
+    def make() -> dict:
+        found = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
+        check_optimality(scheme, found, checker)
+        return found
+
+    return make
 
 
 def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibility, symbolic, optimality,
@@ -150,7 +168,8 @@ def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibili
     """The verdicts judged against the settings and the expectations, and the two-class decision regions."""
     _mark_tight_and_vacuous(results, scheme.K)
     analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
-                        optimality=optimality)
+                        optimality_data=optimality if isinstance(optimality, dict) else None,
+                        optimality_source=optimality if callable(optimality) else None)
     analysis.expectations = [Expectation(pid, want, analysis.by_id[pid].verdict.value)
                              for pid, want in spec.expect.items()]
     if scheme.K == 2 and not scheme.symbolic:
@@ -213,7 +232,7 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
                             f"for this spec); the symmetry route does not apply ({not_symmetric}), nor the "
                             f"power-mean route ({not_power_mean})",
                             f"at most {enumerable} classes, a scheme that treats every class alike, or a power-mean "
-                            "set cost (see 'Beyond enumeration' in the README)")
+                            "set cost (see docs/how-verdicts-are-decided.md, 'Beyond enumeration')")
     try:
         scheme = _enumerated(spec, classes, exact, reason)
     except SpecError:
@@ -248,7 +267,7 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
                                 f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
                                 f"{EXACT_MAX_CLASSES} classes; it has {len(names)}",
                                 f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path evaluates (see "
-                                "'Beyond enumeration' in the README)") from None
+                                "docs/how-verdicts-are-decided.md, 'Beyond enumeration')") from None
     elif len(names) > EXACT_MAX_CLASSES:
         raise _too_many(spec, "parameters", f"symbolic parameters are verified by enumerating every set, limited "
                         f"to {EXACT_MAX_CLASSES} classes; this spec has {len(names)}",

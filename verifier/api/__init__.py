@@ -5,17 +5,19 @@ scheme: optimal set predictions, scores of set-valued classifiers) and their `Us
 Owns: turning a spec source into a report, and caching it. May import every layer below (analysis, report,
 check, spec, ...); only `cli` imports it.
 
-`design`, `decide` and `evaluate` load on first use: checking a spec never pays for the design solver or the
-statistics stack (scipy.stats alone takes longer to import than a 9-class check takes to run).
+Everything loads on first use: checking a spec never pays for the design solver or the statistics stack
+(scipy.stats alone takes longer to import than a 9-class check takes to run), and a cached re-run of the
+command (`api.cache`) pays for neither the solvers nor sympy.
 """
 
 from typing import TYPE_CHECKING
 
-from verifier.analysis.pipeline import STAGES as PROGRESS_STAGES
-from verifier.api.report import ClassSweepReport, Report
-from verifier.api.verify import load, spec_paths, sweep_classes, verify, verify_all
+from verifier.limits import PROGRESS_STAGES
 
 if TYPE_CHECKING:
+    from verifier.api.report import ClassSweepReport, Report
+    from verifier.api.entry import load, sweep_classes, verify, verify_all
+    from verifier.api.paths import spec_paths
     from verifier.api.designer import DesignReport, design
     from verifier.api.decisions import decide
     from verifier.api.evaluation import evaluate
@@ -24,7 +26,10 @@ if TYPE_CHECKING:
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
            "load", "scorer", "spec_paths", "sweep_classes", "verify", "verify_all"]
-_LAZY = {"DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
+_LAZY = {"ClassSweepReport": "verifier.api.report", "Report": "verifier.api.report",
+         "load": "verifier.api.entry", "spec_paths": "verifier.api.paths", "sweep_classes": "verifier.api.entry",
+         "verify": "verifier.api.entry", "verify_all": "verifier.api.entry",
+         "DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
          "UseReport": "verifier.api.use", "decide": "verifier.api.decisions",
          "evaluate": "verifier.api.evaluation", "scorer": "verifier.api.set_scorer"}
 

@@ -41,7 +41,7 @@ def key(content: object, options: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-ENTRY_FORMAT = 2  # the shape of a stored summary and its outputs: a change makes older entries misses
+ENTRY_FORMAT = 3  # the shape of a stored summary and its outputs: a change makes older entries misses
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _SECRET_BYTES = 32
 
@@ -136,3 +136,51 @@ def _read_regular(path: str, limit: int) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def report_options(path: str, timeout, time_limit, classes, cross_check: bool, exact: bool, symmetry: bool,
+                   lemmas: bool) -> dict:
+    """What, beside the spec's content and the version, a cached report depends on (one definition, read by
+    `verify` and by the command's cache-hit path)."""
+    from verifier import limits
+
+    return {"timeout": timeout, "time_limit": time_limit, "classes": classes, "cross_check": cross_check,
+            "exact": exact, "symmetry": symmetry, "lemmas": lemmas, "rlimit": limits.RLIMIT,
+            "memory": limits.MEMORY_MB, "kind": "report", "path": path}  # reports name their file
+
+
+SUMMARY_SHAPE = {"report": {"source": str, "name": str, "classes": list, "verdicts": dict, "evidence": dict,
+                            "why": dict, "fits": dict, "fit_lines": dict, "expectations": dict,
+                            "expectations_met": bool, "disagreements": list},
+                 "sweep": {"source": str, "name": str, "counts": list, "verdicts": dict, "first_failure": dict,
+                           "expectations_met": bool, "disagreements": list}}
+OUTPUT_SHAPE = {"json": dict, "markdown": str, "html": str, "fragment": str}
+
+
+def usable(entry: dict | None, kind: str) -> bool:
+    """A cache entry of the right kind and shape (anything else is a miss, never a crash)."""
+    if entry is None or entry["summary"].get("kind") != kind:
+        return False
+    summary, outputs = entry["summary"], entry["outputs"]
+    if any(not isinstance(summary.get(k), t) for k, t in SUMMARY_SHAPE[kind].items()):
+        return False
+    if kind == "report" and set(summary["verdicts"]) != {f"P{i}" for i in range(1, 11)}:
+        return False
+    return all(isinstance(v, OUTPUT_SHAPE.get(k, str)) and (k in OUTPUT_SHAPE or k.startswith(("text:", "summary:")))
+               for k, v in outputs.items())
+
+
+def entry_for_file(path: str, options: dict) -> dict | None:
+    """The usable cached entry of a spec file, found from its YAML alone (no spec validation, no sympy): the
+    entry was stored for exactly this content and these options, by a run that validated it."""
+    from verifier.errors import SpecError
+    from verifier.spec.source import load_yaml
+    from verifier.spec.text import read_text
+
+    try:
+        root = load_yaml(read_text(path), path)
+    except (SpecError, RecursionError):
+        return None  # the full path reports what is wrong with it
+    entry = load(key(root.plain(), options))
+    return entry if usable(entry, options["kind"]) else None
+

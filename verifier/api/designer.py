@@ -19,7 +19,7 @@ from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
-from verifier.api.verify import Source, checked_timeout_ms, load
+from verifier.api.entry import Source, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import design as words, why_not

@@ -13,7 +13,7 @@ from verifier.analysis.use.data import Predictions, frame_predictions, from_arra
 from verifier.analysis.use.evaluate import score
 from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
-from verifier.api.verify import load
+from verifier.api.entry import load
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report import comparison, score_table, scores as words

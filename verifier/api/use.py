@@ -12,7 +12,7 @@ from verifier.analysis.use.compare import Comparison
 from verifier.analysis.use.curves import Sweep
 from verifier.analysis.use.distribution import checked, distribution
 from verifier.analysis.use.evaluate import Scores
-from verifier.api.verify import Source, checked_time_limit, load
+from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError
 from verifier.report import score_table
 

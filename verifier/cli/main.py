@@ -106,7 +106,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                              "write --report DIR before or after the specs, e.g. verify SPEC --report reports")
         if not args.paths:
             raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
-        from verifier.api import spec_paths  # the solver stack loads only when there is work for it
+        from verifier.api.paths import spec_paths  # light: the solvers load only when there is work for them
 
         paths = spec_paths(args.paths)
         if args.report is not None:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.rule import Rule
 
-from verifier.api import PROGRESS_STAGES as STAGES
+from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.run import Outcome, run
 from verifier.report import summary_table, terminal
 from verifier.version import __version__

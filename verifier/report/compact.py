@@ -110,7 +110,8 @@ def _fit(a: Analysis, width: int) -> list[Text]:
             shown[step] = setting
             lines += [Text(w) for w in _wrapped(step, width)]
         if repeated:
-            lines.append(Text(f"  - and {len(repeated)} step(s) given for the {repeated[0]} setting above"))
+            what = "the step" if len(repeated) == 1 else f"the {len(repeated)} steps"
+            lines.append(Text(f"  - {'and ' if fresh else ''}{what} given above for the {repeated[0]} setting"))
         if len(fresh) > MAX_STEPS:
             lines.append(Text(f"  - and {len(fresh) - MAX_STEPS} more (verify -v)", style="dim"))
     return lines

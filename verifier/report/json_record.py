@@ -43,8 +43,7 @@ def to_json(a: Analysis) -> dict:
         "power_mean": ({"exponent": str(s.lemma.exponent), "sets": 2 ** s.K - s.K - 1,
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
-        "matrix": [{"Y": _names(s, m), "costs": [_exact(v) for v in s.rows[m]],
-                    "decimal": [_decimal(v) for v in s.rows[m]], "from": s.origin[m]} for m in s.all_sets],
+        "matrix": _matrix(s),
         "possibility": [_possibility(s, e) | {"optimal": _optimal(s, a.optimality.get(e.members))}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
@@ -70,6 +69,33 @@ def to_json(a: Analysis) -> dict:
         "notation": words.NOTATION,
         "seconds": round(a.seconds, 3),
     }
+
+
+def _matrix(s) -> list[dict]:
+    """Every row, exact; the decimals of a fast-path matrix come from its certified enclosures (one float
+    format per cell instead of one exact evaluation), the exact interpreter's cells from the exact values."""
+    cells = s.cells
+    index = getattr(s.rows, "index", None)
+    out = []
+    for m in s.all_sets:
+        row = s.rows[m]
+        if cells is None or index is None:
+            decimals = [_decimal(v) for v in row]
+        else:
+            k = index[m]
+            decimals = [_enclosed_decimal(cells.rows.lo[k, y], cells.rows.hi[k, y], v) for y, v in enumerate(row)]
+        out.append({"Y": _names(s, m), "costs": [_exact(v) for v in row], "decimal": decimals,
+                    "from": s.origin[m]})
+    return out
+
+
+def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
+    """The 4-digit decimal of a value known to lie in [lo, hi]: read off the enclosure when both ends round
+    alike, else from the exact value."""
+    low, high = f"{lo:.4g}", f"{hi:.4g}"
+    if low == high:
+        return float(low) if float(low) != 0 else 0.0
+    return _decimal(value)
 
 
 def _names(s, members) -> list[str]:

@@ -218,7 +218,7 @@ def read_truth(path: str, classes) -> np.ndarray:
 
 
 _HOW = ('a set of several classes is one field: quote it ("h,b"), or write it as {h,b} in quotes or as h|b; '
-        'the columns are true, predicted and optionally classifier')
+        'the columns are true, predicted and optionally classifier and dataset')
 
 
 def _from_csv(path: str, classes) -> list[Predictions]:

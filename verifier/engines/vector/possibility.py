@@ -33,6 +33,8 @@ class LazyWitness(SetPossibility):
     def margin(self):
         if self._margin is None and self._scheme is not None:
             self._margin = _rational_margin(self._scheme, self.members, self.witness)
+            if self._margin is None:
+                self._margin = _margin_over_rational_members(self._scheme, self.members, self.witness)
             if self._margin is None:  # irrational cells: the exact interpreter and certified comparisons
                 checked = check_witness(self._scheme, self.members, list(self.witness), method=self.method)
                 self._margin = checked.margin if checked is not None else None
@@ -63,6 +65,22 @@ def _rational_margin(scheme: Scheme, members: ClassSet, witness: tuple) -> sp.Ra
     gaps = [sum((w * int(rows.num[h, y]) for w, y in zip(p, support)), Fraction(0)) - mine for h in order]
     gap = min(gaps) / rows.den
     return sp.Rational(gap.numerator, gap.denominator)
+
+
+def _margin_over_rational_members(scheme: Scheme, members: ClassSet, witness: tuple) -> sp.Expr | None:
+    """min over ŷ in Y of E_p[c_ŷ] − E_p[c_Y] when the members' rows are exact rationals on the support (the
+    minimum is then taken in Fractions) and only the set's own row is irrational: one exact sum, no
+    comparison of irrational numbers (the witness itself was confirmed when the set was found possible)."""
+    cells, K = scheme.cells, scheme.K
+    support = [y for y in range(K) if witness[y] != 0]
+    order = sorted(members)
+    rows = cells.rows
+    if not rows.exact[np.ix_(order, support)].all():
+        return None
+    p = [Fraction(int(witness[y].p), int(witness[y].q)) for y in support]
+    best = min(sum((w * int(rows.num[h, y]) for w, y in zip(p, support)), Fraction(0)) for h in order) / rows.den
+    own = scheme.rows[members]
+    return sp.Rational(best.numerator, best.denominator) - sp.Add(*[witness[y] * own[y] for y in support])
 
 
 def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:

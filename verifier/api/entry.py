@@ -19,6 +19,7 @@ from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import cache as result_cache
+from verifier.api.paths import spec_paths
 from verifier.api.report import ClassSweepReport, EveryKReport, Report
 from verifier.errors import UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
@@ -49,9 +50,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     time_limit = checked_time_limit(time_limit)
     spec = load(source)
     names = _class_names(spec, classes)
-    options = {"timeout": timeout, "time_limit": time_limit, "classes": names, "cross_check": cross_check, "exact": exact,
-               "symmetry": symmetry, "lemmas": lemmas, "rlimit": limits.RLIMIT,
-               "memory": limits.MEMORY_MB, "kind": "report", "path": spec.path}  # reports name their file
+    options = result_cache.report_options(spec.path, timeout, time_limit, names, cross_check, exact, symmetry,
+                                          lemmas)
 
     def run() -> Analysis:
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
@@ -131,41 +131,8 @@ def load(source: Source, open_cells: bool = False) -> Spec:
     raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
 
 
-def spec_paths(paths: Iterable[str]) -> list[str]:
-    """Files as given; directories become their *.yaml / *.yml files in sorted order."""
-    out = []
-    for path in paths:
-        if os.path.isdir(path):
-            # every *.yaml entry but a directory: a FIFO, device or broken link there is reported, not skipped
-            found = sorted(os.path.join(path, name) for name in os.listdir(path)
-                           if name.endswith((".yaml", ".yml")) and not os.path.isdir(os.path.join(path, name)))
-            if not found:
-                raise UsageError(f"{path}: the directory holds no *.yaml spec")
-            out += found
-        else:
-            out.append(path)
-    return out
-
-
-_SUMMARY = {"report": {"source": str, "name": str, "classes": list, "verdicts": dict, "evidence": dict,
-                       "why": dict, "fits": dict, "fit_lines": dict, "expectations": dict, "expectations_met": bool,
-                       "disagreements": list},
-            "sweep": {"source": str, "name": str, "counts": list, "verdicts": dict, "first_failure": dict,
-                      "expectations_met": bool, "disagreements": list}}
-_OUTPUT = {"json": dict, "markdown": str, "html": str, "fragment": str}
-
-
 def _usable(entry: dict | None, kind: str) -> bool:
-    """A cache entry of the right kind and shape (anything else is a miss, never a crash)."""
-    if entry is None or entry["summary"].get("kind") != kind:
-        return False
-    summary, outputs = entry["summary"], entry["outputs"]
-    if any(not isinstance(summary.get(k), t) for k, t in _SUMMARY[kind].items()):
-        return False
-    if kind == "report" and set(summary["verdicts"]) != {f"P{i}" for i in range(1, 11)}:
-        return False
-    return all(isinstance(v, _OUTPUT.get(k, str)) and (k in _OUTPUT or k.startswith(("text:", "summary:")))
-               for k, v in outputs.items())
+    return result_cache.usable(entry, kind)
 
 
 def _remember(key: str | None, stored_at: str | None = None):
