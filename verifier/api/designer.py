@@ -22,7 +22,7 @@ from verifier.analysis.pipeline import analyse
 from verifier.api.entry import Source, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import design as words, why_not
+from verifier.report import design as words, notebook, why_not
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
 
@@ -45,9 +45,14 @@ class DesignReport:
     correction_smallest: bool = False
 
     def picture(self, fmt: str = "svg") -> bytes | None:
-        """The feasible region on pairs of open cells as SVG or PNG bytes; None when no region was computed."""
-        if fmt not in ("svg", "png"):
-            raise UsageError(f"picture format {fmt!r}: expected svg or png")
+        """The feasible region on pairs of open cells, or for a calibration the runs of the parameter where each
+        property holds and each setting fits, as SVG, PDF or PNG bytes; None when there is nothing to draw."""
+        if fmt not in ("svg", "pdf", "png"):
+            raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        if self.calibration is not None:
+            from verifier.report.interval_plot import calibration_picture
+
+            return calibration_picture(self.calibration, self.record.get("name", "")).render(fmt)
         if self.completion is None or not self.completion.regions:
             return None
         from verifier.report.region_plot import figure
@@ -55,7 +60,7 @@ class DesignReport:
         c = self.completion
         title = (f"{c.spec.name}: {c.request.setting} setting, the feasible region on each pair of open cells "
                  "(the other open cells free)")
-        return figure(c.regions, title, fmt)
+        return figure(c.regions, title, fmt, c.spec.classes)
 
     @property
     def ok(self) -> bool:
@@ -63,6 +68,15 @@ class DesignReport:
 
     def to_json(self) -> dict:
         return self.record
+
+    def __repr__(self) -> str:  # one line: the status and its answer (the dataclass's own would be pages long)
+        return notebook.design_repr(self)
+
+    def _repr_html_(self) -> str:
+        return notebook.design_html(self)
+
+    def _repr_markdown_(self) -> str:
+        return notebook.design_markdown(self)
 
 
 def design(source: Source, *, setting: str = "filtering", with_: list[str] = (), without: list[str] = (),

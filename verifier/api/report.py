@@ -18,7 +18,7 @@ from verifier.analysis.class_sweep import Sweep
 from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
 from verifier.properties import PROPERTIES
-from verifier.report import brief, compact, console, html, json_record, markdown
+from verifier.report import brief, compact, console, html, json_record, markdown, notebook
 from verifier.report import sweep as sweep_report
 from verifier.report import words
 from verifier.report.files import write_reports
@@ -162,10 +162,25 @@ class Report(_Rendered):
         is added to it."""
         return write_reports(self.analysis, directory, taken)
 
-    def __repr__(self) -> str:
+    def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"),
+                taken: set[str] | None = None) -> dict[str, bytes] | dict[str, str]:
+        """Every picture of the report (those the HTML shows) as its own file, one column wide: names
+        `<spec stem>-<picture>.<format>` (e.g. `ha-numeric-ternary.svg`), formats svg, pdf (fonts embedded) or
+        png. Without `directory`: {file name: bytes}; with one: the files are written there (created if needed,
+        never through a symbolic link) and the result is {file name: path}."""
+        from verifier.report import figure_files  # matplotlib loads only here
+
+        bad = [f for f in formats if f not in ("svg", "pdf", "png")]
+        if bad or not formats:
+            raise UsageError(f"figure formats {list(formats)!r}: expected some of svg, pdf, png")
+        if directory is None:
+            return figure_files.figure_files(self.analysis, tuple(formats))
+        return figure_files.write_figures(self.analysis, directory, taken, tuple(formats))
+
+    def __repr__(self) -> str:  # one line: the verdicts and the fit (the name cut to keep it under 200 characters)
         verdicts = ", ".join(f"{pid}={v}" for pid, v in self.summary["verdicts"].items())
         fits = ", ".join(f"{k}={'fits' if v else 'undecided' if v is None else 'no'}" for k, v in self.fits.items())
-        return f"<Report {self.name!r}: {verdicts}; {fits}>"
+        return notebook.one_line("Report", self.name, f"{verdicts}; {fits}")
 
     def _json(self, analysis: Analysis) -> dict:
         return json_record.to_json(analysis)
@@ -213,7 +228,14 @@ class ClassSweepReport(_Rendered):
         return self._subject_now()
 
     def __repr__(self) -> str:
-        return f"<ClassSweepReport {self.name!r}: K = {self.counts[0]}..{self.counts[-1]}>"
+        return notebook.one_line("ClassSweepReport", self.name, f"K = {self.counts[0]}..{self.counts[-1]}; "
+                                 + notebook.first_failures(self.first_failure))
+
+    def _repr_html_(self) -> str:  # from the summary alone: a cached sweep shows without re-running
+        return notebook.sweep_html(self.summary)
+
+    def _repr_markdown_(self) -> str:
+        return notebook.sweep_markdown(self.summary)
 
     def _json(self, result: Sweep) -> dict:
         return sweep_report.to_json(result)
@@ -241,7 +263,14 @@ class EveryKReport(_Rendered):
         return dict(self.summary["first_failure"])
 
     def __repr__(self) -> str:
-        return f"<EveryKReport {self.name!r}: K >= {self.summary['low']}>"
+        return notebook.one_line("EveryKReport", self.name, f"K >= {self.summary['low']}; "
+                                 + notebook.first_failures(self.first_failure))
+
+    def _repr_html_(self) -> str:
+        return notebook.sweep_html(self.summary)
+
+    def _repr_markdown_(self) -> str:
+        return notebook.sweep_markdown(self.summary)
 
     def _json(self, subject) -> dict:
         from verifier.report import every_k as every_k_report  # loads z3 (the every-K engine), only here

@@ -14,7 +14,7 @@ from verifier.analysis.use.distribution import checked, distribution
 from verifier.analysis.use.evaluate import Scores
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError
-from verifier.report import score_table
+from verifier.report import score_table, use_notebook
 
 
 @dataclass
@@ -30,6 +30,15 @@ class UseReport:
 
     def to_json(self) -> dict:
         return self.record
+
+    def __repr__(self) -> str:  # one line: the prediction, the classifiers' mean costs, or the swept parameter
+        return use_notebook.use_repr(self)
+
+    def _repr_html_(self) -> str:
+        return use_notebook.use_html(self)
+
+    def _repr_markdown_(self) -> str:
+        return use_notebook.use_markdown(self)
 
     def records(self) -> list[dict]:
         """The scores as one dict per classifier (floats, the exact mean cost as text, the interval's ends)."""

@@ -50,7 +50,8 @@ def _parser() -> options.Parser:
                    help="an open cell whose joint freedom with the others named to show, e.g. h,b:n (name 2 or 3; "
                         "by default every open cell when there are 2 or 3)")
     p.add_argument("--plot", default=None, metavar="FILE",
-                   help="draw the feasible region on each pair of those cells to FILE (.svg or .png)")
+                   help="draw the feasible region on each pair of those cells (for a calibration: where each "
+                        "property holds and each setting fits, over the parameter) to FILE (.svg or .png)")
     options.add_shared(p, "format", "timeout")
     return p
 
@@ -81,7 +82,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                                  "them)")
             write_output(args.plot, picture, "--plot")
     except UsageError as exc:
-        print(f"verify: usage error: {exc}", file=stderr)
+        print(f"verify design: usage error: {exc}", file=stderr)
         return EXIT_INVALID
     except SpecError as exc:
         print(str(exc.located(file=args.spec)), file=stderr)

@@ -75,6 +75,9 @@ def _parser() -> options.Parser:
                         help="address-space limit for this process; exceeding it gives no verdict, not a crash")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     options.add_shared(parser, "report", "timeout", "time-limit", "no-cache", "quiet", "color", "width")
+    parser.add_argument("--figures", default=None, metavar="DIR",
+                        help="also write each picture of the report as <stem>-<picture>.svg and .pdf into DIR "
+                             "(one column wide, for a paper)")
     return parser
 
 
@@ -113,6 +116,12 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             from verifier.report.files import prepare_directory
 
             prepare_directory(args.report)  # a directory we cannot write into is an error before any work
+        if args.figures is not None:
+            from verifier.report.files import prepare_directory
+
+            if args.figures.endswith((".yaml", ".yml")):
+                raise UsageError(f"--figures takes a directory to write into, not the spec {args.figures!r}")
+            prepare_directory(args.figures, "--figures")  # a file there is refused; the directory is created
         if args.classes:
             from verifier.analysis.class_sweep import open_range, parse_range
 

@@ -55,7 +55,7 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
 
 def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Outcome:
     use_cache = not (args.no_cache or args.report)  # report files are always made afresh
-    if use_cache and not args.classes:
+    if use_cache and not args.classes and not getattr(args, "figures", None):  # figures need the analysis
         hit = _cached(path, args, width, color, text)
         if hit is not None:
             return hit
@@ -74,6 +74,8 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
                       summary=dict(report.summary))
     if args.report and not args.classes:
         outcome.written = report.write(args.report, taken)
+    if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
+        outcome.written += list(report.figures(args.figures, taken=taken).values())
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
     outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
         {"spec": path, "name": report.name}

@@ -6,6 +6,9 @@ the tool uses (they are the same definitions every engine reads, printed by `Pro
 
 from __future__ import annotations
 
+import html
+import re
+
 from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
 from verifier.properties.settings import LEVELS, SETTINGS, TABLE_VIII
 from verifier.errors import UsageError, did_you_mean
@@ -50,14 +53,76 @@ MEANING = {
 }
 
 
-def explain(name: str | None = None) -> str:
-    """The text `verify explain` prints: one property in full, or the list of all ten."""
+class Explanation(str):
+    """The text of `explain` (a `str`: compare it, print it, split it), which a notebook shows rendered:
+    headings, the formal statement in a code block and the Table VIII levels as a table (`_repr_html_`,
+    `_repr_markdown_`); its `repr` is one line naming the property."""
+
+    def __new__(cls, text: str, property_id: str | None = None):
+        made = super().__new__(cls, text)
+        made.property_id = property_id  # None: the list of all ten
+        return made
+
+    def __repr__(self) -> str:
+        if self.property_id is None:
+            return "<Explanation of the ten properties P1..P10 (Table VIII levels, notation)>"
+        p = BY_ID[self.property_id]
+        levels = ", ".join(f"{LEVELS[TABLE_VIII[s][p.id]]} for {s}" for s in TABLE_VIII)
+        return f"<Explanation {p.id} {p.name}: {levels}>"
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython's plain text: the text itself
+        printer.text(str(self))
+
+    def _repr_markdown_(self) -> str:
+        notation = NOTATION.replace("\n", " ")
+        if self.property_id is None:
+            rows = [f"| {p.id} | {p.name} | " + " | ".join(LEVELS[TABLE_VIII[s][p.id]] for s in TABLE_VIII)
+                    + f" | {_md_cell(p.plain)} |" for p in PROPERTIES]
+            return "\n".join(["### The ten properties", "", "| | property | " + " | ".join(TABLE_VIII)
+                              + " | in short |", "|:---|:---|" + ":---|" * (len(TABLE_VIII) + 1), *rows, "",
+                              notation, ""])
+        p = BY_ID[self.property_id]
+        rows = [f"| {s} | {LEVELS[levels[p.id]]} | {_md_cell(SETTINGS[s])} |" for s, levels in TABLE_VIII.items()]
+        return "\n".join([f"### {p.id} {p.name}", "", MEANING[p.id], "", "```text", p.statement(), "```", "",
+                          "How the settings judge it (the paper's Table VIII):", "",
+                          "| setting | level | the setting |", "|:---|:---|:---|", *rows, "", notation, ""])
+
+    def _repr_html_(self) -> str:
+        left = ' style="text-align:left;vertical-align:top"'  # inline: a notebook's right-aligned cells lose
+        e = html.escape
+
+        def table(head, rows):
+            return ('<table style="margin:.5em 0 1em"><thead><tr>' + "".join(f"<th{left}>{e(h)}</th>" for h in head)
+                    + "</tr></thead><tbody>"
+                    + "".join("<tr>" + "".join(f"<td{left}>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
+                    + "</tbody></table>")
+
+        notation = re.sub(r"\*([^*]+)\*", r"<em>\1</em>", e(NOTATION.replace("\n", " ")))
+        if self.property_id is None:
+            body = ("<h3>The ten properties</h3>" + table(["", "property", *TABLE_VIII, "in short"], [
+                [p.id, p.name, *(LEVELS[TABLE_VIII[s][p.id]] for s in TABLE_VIII), p.plain] for p in PROPERTIES]))
+        else:
+            p = BY_ID[self.property_id]
+            body = (f"<h3>{e(p.id)} {e(p.name)}</h3><p>{e(MEANING[p.id])}</p>"
+                    f"<pre><code>{e(p.statement())}</code></pre><p>How the settings judge it (the paper's Table "
+                    "VIII):</p>" + table(["setting", "level", "the setting"],
+                                          [[s, LEVELS[levels[p.id]], SETTINGS[s]] for s, levels in TABLE_VIII.items()]))
+        return f'<div class="verify-explain">{body}<p><small>{notation}</small></p></div>'
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def explain(name: str | None = None) -> Explanation:
+    """The text `verify explain` prints: one property in full, or the list of all ten (a `str`, which a
+    notebook shows rendered)."""
     if name is None:
         lines = ["The ten properties (verify explain P4 for one in full):", ""]
         for p in PROPERTIES:
             levels = ", ".join(f"{s}: {LEVELS[TABLE_VIII[s][p.id]]}" for s in TABLE_VIII)
             lines += [f"  {p.id:<4} {p.name} ({levels})", f"       {p.plain}"]
-        return "\n".join(lines + ["", NOTATION, ""])
+        return Explanation("\n".join(lines + ["", NOTATION, ""]))
     pid = resolve(name) if isinstance(name, str) else None
     if pid is None:
         raise UsageError(f"unknown property {shown(name)}; expected P1..P10 or a property name such as "
@@ -68,7 +133,7 @@ def explain(name: str | None = None) -> str:
              "(the paper's Table VIII):"]
     for setting, levels in TABLE_VIII.items():
         lines.append(f"  {setting}: {LEVELS[levels[pid]]} ({SETTINGS[setting]})")
-    return "\n".join(lines + ["", NOTATION, ""])
+    return Explanation("\n".join(lines + ["", NOTATION, ""]), pid)
 
 
 def _wrap(text: str, width: int = 100) -> str:

@@ -60,4 +60,4 @@ def cd_figure(f: Friedman, title: str, fmt: str) -> bytes:
                f"{name} p = {p:.3g} ≥ {f.alpha}: no pair told apart")
     ax.set_title(f"{title}\naverage ranks over {len(f.datasets)} data sets (1 = lowest mean cost); {verdict}",
                  fontsize=8)
-    return figure_bytes(fig, fmt)
+    return figure_bytes(fig, fmt, title)

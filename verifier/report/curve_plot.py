@@ -29,7 +29,7 @@ def curve_figure(sweep: Sweep, title: str, fmt: str) -> bytes:
     ax.grid(True, lw=0.3, alpha=0.5)
     band = f"shaded: {int(round(sweep.level * 100))}% bootstrap band" + ("; dotted: curves cross" if flips else "")
     ax.legend(fontsize=7, frameon=False, title=band, title_fontsize=6)
-    return figure_bytes(fig, fmt)
+    return figure_bytes(fig, fmt, title)
 
 
 def _where(flip) -> float:

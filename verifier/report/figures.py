@@ -1,24 +1,80 @@
-"""Saving a matplotlib figure as the bytes of an SVG (deterministic: fixed hash salt, no date) or a PNG."""
+"""The one matplotlib set-up of the reports and the bytes of a figure: SVG (deterministic: fixed hash salt, no
+date, text kept as text), PDF (TrueType fonts embedded, no date) or PNG; and `Picture`, one named figure of a
+report (a stable name for its files, a title, a caption for the HTML page, and how to draw it).
+
+Sizes are for a one-column paper figure (3.5 inches wide). Text from a spec (class names, the scheme's name,
+classifiers) is never parsed as mathtext: `text.parse_math` is off for every text, and the labels we typeset
+ourselves turn it on for their own text object only, with every name from the spec escaped (`typeset`).
+"""
 
 from __future__ import annotations
 
 import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# text from a spec (class names, the scheme's name, classifiers) is never mathtext: '$\foo$' in a class name
-# would otherwise be parsed, and raise, while the figure is drawn
-plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "font.size": 9, "text.parse_math": False})
+from verifier.report.safe_text import clean  # noqa: E402
+
+ONE_COLUMN = (3.5, 2.6)  # inches: one column of a two-column paper
+plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42,
+                     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 6.5,
+                     "xtick.labelsize": 7, "ytick.labelsize": 7, "text.parse_math": False,
+                     "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],  # DejaVu ships with matplotlib
+                     "mathtext.fontset": "dejavusans", "path.simplify": True})
+
+# Okabe & Ito's palette (colour-blind safe), without black: one colour per predicted set of three classes
+PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
+FORMATS = ("svg", "pdf", "png")
 
 
-def figure_bytes(fig, fmt: str) -> bytes:
+def figure_bytes(fig, fmt: str, title: str | None = None) -> bytes:
+    """The figure as `fmt` bytes (the figure is closed); `title` goes into the file's metadata."""
+    if fmt not in FORMATS:
+        raise ValueError(f"figure format {fmt!r}: expected one of {', '.join(FORMATS)}")
     buffer = io.BytesIO()
+    named = {"Title": clean(title)} if title else {}  # no control or bidi characters in a file's metadata
     if fmt == "svg":
-        fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(buffer, format="svg", metadata={"Date": None, **named}, bbox_inches="tight")
+    elif fmt == "pdf":
+        fig.savefig(buffer, format="pdf", metadata={"CreationDate": None, "ModDate": None, **named},
+                    bbox_inches="tight")
     else:
         fig.savefig(buffer, format="png", dpi=150, metadata={"Software": None}, bbox_inches="tight")
     plt.close(fig)
     return buffer.getvalue()
+
+
+def inline_svg(data: bytes, scale: float = 1.5) -> str:
+    """SVG bytes as markup for an HTML page: without the XML prolog, the doctype and the RDF metadata (the
+    <title> stays), shown `scale` times its paper size (a one-column figure is small on a screen)."""
+    text = data.decode("utf-8")
+    text = text[text.index("<svg"):]
+    start, end = text.find(" <metadata>"), text.find("</metadata>\n")
+    if start != -1 and end != -1:
+        text = text[:start] + text[end + len("</metadata>\n"):]
+    head = text[:text.index(">")]
+    sized = re.sub(r'(width|height)="([\d.]+)pt"', lambda m: f'{m.group(1)}="{float(m.group(2)) * scale:.2f}pt"',
+                   head)
+    return sized + text[len(head):]
+
+
+@dataclass
+class Picture:
+    """One figure of a report: `name` is stable (file `<spec stem>-<name>.svg`), `title` is drawn on it and
+    stored in its files, `caption` says in words what it shows, `draw()` makes a new matplotlib figure."""
+
+    name: str
+    title: str
+    caption: str
+    draw: Callable[[], object]
+    document: str = ""  # the scheme's name, for the files' metadata title
+    details: list[str] = field(default_factory=list)  # exact facts behind the picture, in words (HTML)
+
+    def render(self, fmt: str) -> bytes:
+        return figure_bytes(self.draw(), fmt, f"{self.document}: {self.title}" if self.document else self.title)

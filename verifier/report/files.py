@@ -22,16 +22,16 @@ from verifier.report.json_record import to_json
 from verifier.report.markdown import markdown
 
 
-def prepare_directory(directory: str) -> None:
+def prepare_directory(directory: str, option: str = "--report") -> None:
     """Make sure reports can be written into `directory` before any work is done (UsageError otherwise)."""
     if os.path.lexists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"--report {directory!r}: not a directory")
+        raise UsageError(f"{option} {directory!r}: not a directory")
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"--report {directory!r}: cannot create the directory ({exc.strerror or exc})") from None
+        raise UsageError(f"{option} {directory!r}: cannot create the directory ({exc.strerror or exc})") from None
     if not os.access(directory, os.W_OK | os.X_OK):
-        raise UsageError(f"--report {directory!r}: the directory is not writable")
+        raise UsageError(f"{option} {directory!r}: the directory is not writable")
 
 
 def stem_for(spec_path: str, taken: set[str] | None = None) -> str:

@@ -12,24 +12,65 @@ from verifier.report import set_facts
 from verifier.report.tables import MAX_ROWS, fit_steps, matrix_rows, summary
 
 
-_CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}
-th{background:#f3f3f3}.holds{color:#1b7f2a;font-weight:bold}.fails{color:#b3261e;font-weight:bold}
-.unknown{color:#8a6d00;font-weight:bold}.num{text-align:right;font-family:monospace}figure{margin:1em 0}
-.fits{background:#e7f5e9}.notfit{background:#fbe9e7}.undecided{background:#fff7d6}"""
+# Every rule is confined to the report's root element, `.verify-report`, so that a notebook's own page keeps its
+# styles. Inside the report, the rules name the root class twice (specificity 0,2,x): they then outrank the
+# notebooks' own table rules (Jupyter's `.rendered_html td {text-align: right}`, JupyterLab's
+# `.jp-RenderedHTMLCommon td`, their striped rows and centred tables) wherever their style sheets come.
+_ROOT = ".verify-report"
+_IN = ".verify-report.verify-report"
+# Colours by role: (light theme, dark theme). The report picks one of each pair with CSS `light-dark()`, from its
+# colour scheme: the reader's (prefers-color-scheme), unless the page says which theme it shows (JupyterLab's
+# data-jp-theme-light, VS Code's vscode-light / vscode-dark / vscode-high-contrast body classes).
+_COLOURS = {"text": ("#222", "#e3e3e3"), "back": ("#fff", "#1e1e1e"), "quiet": ("#555", "#a8a8a8"),
+            "line": ("#ccc", "#4d4d4d"), "head": ("#f3f3f3", "#2b2b2b"), "holds": ("#1b7f2a", "#7fd491"),
+            "fails": ("#b3261e", "#ff8c82"), "unknown": ("#8a6d00", "#e4c552"), "fits": ("#e7f5e9", "#1f3a25"),
+            "notfit": ("#fbe9e7", "#47241f"), "undecided": ("#fff7d6", "#3b3317")}
+_LIGHT_PAGES = '[data-jp-theme-light="true"] *,body.vscode-light *,body.vscode-high-contrast-light *'
+_DARK_PAGES = ('[data-jp-theme-light="false"] *,body.vscode-dark *,'
+               'body.vscode-high-contrast:not(.vscode-high-contrast-light) *')
+_RULES = """h1,h2,h3{color:var(--vr-text);font-weight:600;line-height:1.25;margin:1em 0 .4em;padding:0;border:0}
+h1{font-size:1.6em}
+h2{font-size:1.35em}
+h3{font-size:1.12em}
+p,li{color:var(--vr-text);text-align:left}
+code{background:var(--vr-head);color:inherit;font-size:.95em;padding:0 .2em;border-radius:3px}
+table{border-collapse:collapse;border-spacing:0;border:0;margin:.5em 0 1.5em;table-layout:auto;width:auto;
+font-size:1em;color:var(--vr-text)}
+table th,table td{border:1px solid var(--vr-line);padding:.25em .5em;vertical-align:top;text-align:left;
+background:var(--vr-back);color:var(--vr-text);line-height:1.4;white-space:normal;max-width:none}
+table th{background:var(--vr-head);font-weight:600}
+table td.num{text-align:right;font-family:ui-monospace,monospace}
+.holds{color:var(--vr-holds);font-weight:bold}
+.fails{color:var(--vr-fails);font-weight:bold}
+.unknown{color:var(--vr-unknown);font-weight:bold}
+.fits{background:var(--vr-fits)}
+.notfit{background:var(--vr-notfit)}
+.undecided{background:var(--vr-undecided)}
+.notation,figcaption,summary{color:var(--vr-quiet)}
+figure{margin:1em 0}
+figure svg{background:#fff}
+pre{background:var(--vr-head);color:var(--vr-text);padding:.5em .75em;margin:.5em 0 1em;border-radius:3px;
+overflow-x:auto;white-space:pre-wrap;font-size:.92em;line-height:1.35;text-align:left}"""
 
 
-def _scoped(css: str, scope: str) -> str:
-    """The same rules confined to one element, so that a notebook's own styles are left alone."""
-    out = [f"{scope}{{font-family:system-ui,sans-serif;color:#222}}"]
-    for rule in filter(str.strip, css.replace("\n", "").split("}")):
+def _scoped(rules: str) -> str:
+    """The report's style sheet: its root (fonts, colours, theme), then `rules`, each confined to the root."""
+    colours = ";".join(f"--vr-{role}:light-dark({light},{dark})" for role, (light, dark) in _COLOURS.items())
+    out = [f"{_ROOT}{{color-scheme:light dark;{colours};color:var(--vr-text);background:var(--vr-back);"
+           "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:14px;line-height:1.45;"
+           "text-align:left;padding:.25em 1em 1px}",
+           f"{_ROOT}:is({_LIGHT_PAGES}){{color-scheme:light}}", f"{_ROOT}:is({_DARK_PAGES}){{color-scheme:dark}}"]
+    for rule in filter(str.strip, rules.replace("\n", "").split("}")):
         selectors, body = rule.split("{", 1)
-        if selectors.strip() != "body":
-            out.append(",".join(f"{scope} {s.strip()}" for s in selectors.split(",")) + "{" + body + "}")
+        out.append(",".join(f"{_IN} {s.strip()}" for s in selectors.split(",")) + "{" + body + "}")
     return "".join(out)
 
 
-_SCOPED_CSS = _scoped(_CSS, ".verify-report")
+_SCOPED_CSS = _scoped(_RULES)
+SCOPED_CSS = _SCOPED_CSS  # the same style for every result a notebook shows (report.notebook)
+# the page: the same report filling the window (the browser's own canvas follows the colour scheme too)
+_PAGE_CSS = ("body{margin:0}" + _SCOPED_CSS +
+             f"{_IN}.verify-page{{min-height:100vh;box-sizing:border-box;padding:1em max(1em,calc(50% - 550px))}}")
 
 
 def _html_table(headers, rows, classes=None) -> str:
@@ -54,8 +95,10 @@ def _e(text: object) -> str:
 def page(a: Analysis) -> str:
     """One self-contained HTML file: inline CSS and SVG, no network, no JavaScript."""
     e = _e
-    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(a.spec.name)}</title>"
-            f"<style>{_CSS}</style></head><body><h1>{e(a.spec.name)}</h1>" + "".join(_sections(a)) + "</body></html>\n")
+    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"color-scheme\" "
+            f"content=\"light dark\"><title>{e(a.spec.name)}</title><style>{_PAGE_CSS}</style></head><body>"
+            f"<div class=\"verify-report verify-page\"><h1>{e(a.spec.name)}</h1>" + "".join(_sections(a))
+            + "</div></body></html>\n")
 
 
 def fragment(a: Analysis) -> str:
@@ -85,9 +128,15 @@ def _sections(a: Analysis) -> list[str]:
                  + (f"<ul>{warnings}</ul>" if warnings else "")
                  + "".join(f"<h3>To fit the {e(setting)} setting</h3><ul>" + "".join(f"<li>{e(x)}</li>" for x in steps)
                            + "</ul>" for setting, steps in fit_steps(a)) + "</section>")
-    from verifier.report.plots import plots  # matplotlib loads only when a report file is written
+    from verifier.report.figures import inline_svg
+    from verifier.report.plots import pictures  # matplotlib loads only when a report is rendered
 
-    figures = "".join(f"<figure>{svg}<figcaption>{e(caption)}</figcaption></figure>" for caption, svg in plots(a))
+    drawn, notes = pictures(a)  # the same pictures as `Report.figures()` writes, inline
+    figures = "".join(
+        f"<figure id=\"figure-{e(p.name)}\">{inline_svg(p.render('svg'))}<figcaption>{e(p.caption)}</figcaption>"
+        + (f"<details><summary>{e(p.details[0])}</summary><ul>" + "".join(f"<li>{e(d)}</li>" for d in p.details[1:])
+           + "</ul></details>" if p.details else "") + "</figure>" for p in drawn)
+    figures += "".join(f"<p>{e(note)}</p>" for note in notes)
     if figures:
         parts.append(f"<section id=\"plots\"><h2>Pictures</h2>{figures}</section>")
     parts.append("<section id=\"matrix\"><h2>Extended cost matrix</h2>" + _html_table(

@@ -3,7 +3,8 @@
 The pieces come exact from `analysis.design.region`; floats only place pixels. A solid edge is included, a
 dashed edge is excluded (a strict bound), a hollow dot an excluded corner, and an edge along the frame is where
 the region goes on beyond the picture (no line is drawn there; the caption says so). The designed point is a
-star. Finite vertices are labelled with their exact coordinates.
+star. Finite vertices are labelled with their exact coordinates. The axes are the cells, typeset (c_{h,b}(n) as a
+c with a subscript; class names escaped, see `typeset`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from fractions import Fraction
 from verifier.analysis.design.region import Region
 from verifier.engines.plane import Point
 from verifier.report.figures import figure_bytes, plt
+from verifier.report.typeset import cell_label, math, put
 
 FILL, EDGE = "#4c78a8", "#1d3557"
 MAX_LABELS = 8  # vertex labels per panel; more would cover the picture
@@ -22,29 +24,34 @@ def _num(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def figure(regions: list[Region], title: str, fmt: str) -> bytes:
-    """The panels as SVG (deterministic text) or PNG bytes."""
+def figure(regions: list[Region], title: str, fmt: str, classes=None) -> bytes:
+    """The panels as SVG (deterministic text), PDF or PNG bytes; `classes` (the spec's class names) typesets
+    the axes."""
     shown = [r for r in regions if r.exact]
     fig, axes = plt.subplots(1, max(1, len(regions)), figsize=(4.2 * max(1, len(regions)), 4.0), squeeze=False)
     for ax, region in zip(axes[0], regions):
-        _panel(ax, region)
+        _panel(ax, region, classes)
     goes_on = any(not r.bounded for r in shown)
     caption = title + ("\nEdges along the frame: the region goes on beyond the picture." if goes_on else "")
     fig.suptitle(caption, fontsize=9)
     fig.tight_layout()
-    return figure_bytes(fig, fmt)
+    return figure_bytes(fig, fmt, title)
 
 
 def _f(p: Point) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def _panel(ax, region: Region) -> None:
+def _axis(cell, classes) -> tuple[str, bool]:
+    return math(cell_label(classes, cell.members, cell.y), cell.label) if classes else (cell.label, False)
+
+
+def _panel(ax, region: Region, classes=None) -> None:
     (x0, y0), (x1, y1) = region.frame
     ax.set_xlim(float(x0), float(x1))
     ax.set_ylim(float(y0), float(y1))
-    ax.set_xlabel(region.x.label)
-    ax.set_ylabel(region.y.label)
+    put(ax.set_xlabel, label=_axis(region.x, classes))
+    put(ax.set_ylabel, label=_axis(region.y, classes))
     ax.grid(True, lw=0.3, alpha=0.5)
     if not region.exact:
         ax.text(0.5, 0.5, "not computed:\nz3 gave no answer in time\n(the per-cell ranges still hold)",
