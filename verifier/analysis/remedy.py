@@ -37,8 +37,10 @@ class Remedy:
     counts_are_lower_bounds: dict[str, bool] = field(default_factory=dict)
 
 
-def how_to_fit(analysis) -> dict[str, Remedy]:
-    """For each setting the scheme does not fit, what would make it fit."""
+def how_to_fit(analysis, brief: bool = False) -> dict[str, Remedy]:
+    """For each setting the scheme does not fit, what would make it fit. `brief`: list only the first few
+    failing cells of a numeric scheme (the count still covers all of them): the compact console shows no
+    more, and the full list costs an exact comparison per cell."""
     out = {}
     for setting, fit in analysis.settings.items():
         if fit.fits is not False:
@@ -46,7 +48,7 @@ def how_to_fit(analysis) -> dict[str, Remedy]:
         failing = [analysis.by_id[pid] for pid in fit.failing_necessary]
         parametric = analysis.symbolic is not None or analysis.scheme.symbolic  # (the power-mean route by cases)
         out[setting] = _parametric(analysis, setting, failing) if parametric \
-            else _numeric(analysis, setting, failing)
+            else _numeric(analysis, setting, failing, MAX_CELLS if brief else MAX_LISTED)
     return out
 
 
@@ -86,11 +88,11 @@ def _calibrates(spec) -> bool:
         and len(spec.classes) <= MAX_DESIGN_CLASSES
 
 
-def _numeric(analysis, setting: str, failing) -> Remedy:
+def _numeric(analysis, setting: str, failing, limit: int) -> Remedy:
     remedy = Remedy(setting)
     terms = TermValues(analysis.scheme)
     for r in failing:
-        step, cells, total, at_least = _property_fix(analysis, terms, r.property)
+        step, cells, total, at_least = _property_fix(analysis, terms, r.property, limit)
         remedy.steps.append(step)
         if cells:
             remedy.cells[r.property.id] = cells
@@ -99,8 +101,10 @@ def _numeric(analysis, setting: str, failing) -> Remedy:
     return remedy
 
 
-def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, list[str], int, bool]:
-    """The sentence, the failing places listed, how many there are, and whether that is a lower bound."""
+def _property_fix(analysis, terms: TermValues, prop: Property, limit: int = MAX_LISTED
+                  ) -> tuple[str, list[str], int, bool]:
+    """The sentence, the failing places listed (at most `limit` when the arrays count them all), how many there
+    are, and whether that is a lower bound."""
     s = analysis.scheme
     name = f"{prop.id} ({prop.name})"
     if isinstance(prop.atom, Possible):
@@ -110,7 +114,7 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     stopped = False
     for members in candidates:
         fixes += _fixes(s, terms, prop, members)
-        if len(fixes) >= MAX_LISTED and len(s.all_sets) > MAX_LISTED:  # many sets: list the first ones exactly
+        if len(fixes) >= limit and (len(s.all_sets) > MAX_LISTED or limit < MAX_LISTED):  # the first ones, exactly
             stopped = True
             break
     total = max(len(fixes), counted) if stopped else len(fixes)
@@ -123,7 +127,7 @@ def _property_fix(analysis, terms: TermValues, prop: Property) -> tuple[str, lis
     elif s.lemma is not None and not s.lemma.every_set:  # a few sets built: the places found are a lower bound
         where, at_least = f"in at least {total} place{'s' if total != 1 else ''} among the sets built", True
         more = f"; and at least {total - MAX_CELLS} more" if total > MAX_CELLS else ""
-    listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped else ""
+    listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped and limit == MAX_LISTED else ""
     lemma = _lemma_condition(s, prop.id)
     return (f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more + lemma, fixes, total,
             at_least)

@@ -101,7 +101,7 @@ def _fit(a: Analysis, width: int) -> list[Text]:
         lines.append(Text.assemble(f"  {name:<{name_width}}  ",
                                    (brief.clip(brief.fit_line(fit), width - name_width - 4), FIT_STYLE[fit.fits])))
     shown: dict[str, str] = {}
-    for setting, remedy in how_to_fit(a).items():
+    for setting, remedy in how_to_fit(a, brief=True).items():
         lines.append(Text(f"To fit the {setting} setting:", style="bold"))
         steps = remedy.steps[:1] if remedy.condition else _merged(remedy.steps)  # the condition says it all
         fresh = [step for step in steps if step not in shown]
