@@ -69,9 +69,9 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
 def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:
     decider = CredalBatchDecider(scheme, rule)  # the rule, K and the costs are checked before the file is read
     lines: list[int] = []
-    for block in IntervalsFile(path, scheme.classes).blocks():
-        decider.add([bounds for bounds, _ in block])
-        lines += [line for _, line in block]
+    for block, where in IntervalsFile(path, scheme.classes).blocks():
+        decider.add(block)
+        lines += where
     summary = decider.summary()
     record = words.credal_batch_json(scheme, rule, decider.rows, lines, summary)
     return UseReport(words.credal_batch_csv(scheme, rule, decider.rows), record, record["predictions"],

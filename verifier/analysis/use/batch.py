@@ -1,14 +1,17 @@
 """Decisions for many distributions at once (one row per instance), exact in every result.
 
-Two routes. When every class is treated alike (c_Y(y) depends only on |Y| and on whether y ∈ Y: a_k inside,
-b_k outside, rational), the best set of each size k is the k likeliest classes (when a_k ≤ b_k) or the k least
-likely, so each row needs a sort and K exact comparisons in rationals, never 2^K. Otherwise every set's
-expected cost is computed as floats in one product, widened by a proven bound on the rounding (Higham's bound
-for a K-term dot product, plus each cell's own error); a row whose best set is certainly below every other is
-decided there, and any other row (a tie, a near tie) is decided exactly by `decide`.
+Rows arrive as `ExactRows` (integers over each row's exact sum, with floats beside them; lists of Fractions
+are converted). Two routes. When every class is treated alike (c_Y(y) depends only on |Y| and on whether
+y ∈ Y: a_k inside, b_k outside, rational), the best set of each size k is the k likeliest classes or the k
+least likely, so each row needs a sort and K comparisons (`symmetric`: floats under a proven bound, integers
+for the rows it cannot separate), never 2^K. Otherwise every set's expected cost is computed as floats in one
+product, widened by a proven bound on the rounding (Higham's bound for a K-term dot product, plus each cell's
+own error); a row whose best set is certainly below every other is decided there, and any other row (a tie, a
+near tie) is decided exactly by `decide`.
 
-Credal sets (one interval credal set per row) are decided one by one by `decide_credal`, the path of a single
-set, with what the scheme contributes built once (`SchemeRows`). Every batch ends with a `BatchSummary`.
+Credal sets (one interval credal set per row) are decided by `credal_batch`, vectorised over the rows, except
+e-admissibility, decided set by set in z3 for the classes maximality leaves; what the scheme contributes is
+built once (`SchemeRows`). Every batch ends with a `BatchSummary`.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 
 import numpy as np
 
-from verifier.analysis.use.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, SchemeRows, decide_credal
+from verifier.analysis.use.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, SchemeRows, _admissible_at
+from verifier.analysis.use.credal_batch import CredalRow, decide_rows, prediction_costs, undominated
 from verifier.analysis.use.decide import decide
+from verifier.analysis.use.exact_rows import ExactRows, IntervalRows, interval_rows, rational_rows
+from verifier.analysis.use.symmetric import decide_symmetric, symmetric_costs
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
@@ -36,7 +41,7 @@ class BatchDecision:
     tied_optima: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
     undecided: list[int]  # rows where some difference was not decided (irrational costs only)
     route: str  # "symmetric" or "vectorised"
-    exact_rows: int  # rows the vectorised route had to decide exactly
+    exact_rows: int  # rows the floats could not separate, decided in exact arithmetic (either route)
 
     def summary(self) -> BatchSummary:
         return summarise(self.predictions, sum(1 for n in self.tied_optima if n > 1), len(self.undecided))
@@ -62,46 +67,7 @@ def summarise(predictions: list[ClassSet], rows_with_ties: int, rows_with_undeci
                         rows_with_undecided)
 
 
-def symmetric_costs(scheme: Scheme) -> tuple[list[Fraction], list[Fraction]] | None:
-    """(a, b) with c_Y(y) = a[|Y|] for y ∈ Y and b[|Y|] otherwise, when that holds exactly for every cell."""
-    K = scheme.K
-    cells = getattr(scheme, "cells", None)
-    if cells is not None:
-        return _symmetric_arrays(cells)
-    a: list[Fraction | None] = [None] * (K + 1)
-    b: list[Fraction | None] = [None] * (K + 1)
-    for members in scheme.all_sets:
-        for y in range(K):
-            v = scheme.cost(members, y)
-            if not getattr(v, "is_Rational", False):
-                return None
-            value = Fraction(int(v.p), int(v.q))
-            table = a if y in members else b
-            if table[len(members)] is None:
-                table[len(members)] = value
-            elif table[len(members)] != value:
-                return None
-    return [x or Fraction(0) for x in a], [x or Fraction(0) for x in b]
-
-
-def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
-    """The same test on the fast path's exact integer arrays, without a cell-by-cell pass."""
-    rows = cells.rows
-    if not rows.exact.all():
-        return None
-    num, member, size = np.asarray(rows.num), cells.members, cells.sizes[:, None]
-    a, b = [Fraction(0)] * (cells.K + 1), [Fraction(0)] * (cells.K + 1)
-    for k in range(1, cells.K + 1):
-        for table, where in ((a, member & (size == k)), (b, ~member & (size == k))):
-            values = num[where]
-            if values.size and np.any(values != values.flat[0]):
-                return None
-            if values.size:
-                table[k] = Fraction(int(values.flat[0]), int(rows.den))
-    return a, b
-
-
-SYMMETRIC_FROM = 8  # below, the vectorised product over 2^K sets is cheaper than sorting in rationals
+SYMMETRIC_FROM = 8  # below, the product over 2^K sets is as fast as the sort (measured: 10,000 rows in ~5 ms)
 
 
 class BatchDecider:
@@ -113,8 +79,10 @@ class BatchDecider:
         self.costs = None if self.ab is not None else ExpectedCosts(scheme)
         self.result = BatchDecision([], [], [], "symmetric" if self.ab is not None else "vectorised", 0)
 
-    def add(self, rows: list[list[Fraction]]) -> None:
+    def add(self, rows: ExactRows | list[list[Fraction]]) -> None:
+        """A block of rows: exact rows read from a file, or exact (normalised) distributions."""
         offset = len(self.result.predictions)
+        rows = rows if isinstance(rows, ExactRows) else rational_rows(rows, self.scheme.K)
         b = _symmetric(self.scheme.K, rows, *self.ab) if self.ab is not None else \
             _vectorised(self.scheme, rows, self.costs)
         self.result.predictions += b.predictions
@@ -129,45 +97,20 @@ def decide_batch(scheme: Scheme, rows: list[list[Fraction]]) -> BatchDecision:
     return decider.result
 
 
-def _symmetric(K: int, rows: list[list[Fraction]], a: list[Fraction], b: list[Fraction]) -> BatchDecision:
-    predictions, counts = [], []
-    for p in rows:
-        # likeliest (or least likely) first, and the lower class index among equals, so that a tie resolves
-        # to the same set `decide` reports: the smallest optimum, then the first in class order
-        order = sorted(range(K), key=lambda y: (-p[y], y))
-        rising = sorted(range(K), key=lambda y: (p[y], y))
-        best, chosen, count = None, None, 0
-        for k in range(1, K + 1):
-            top = order[:k] if a[k] <= b[k] else rising[:k]
-            mass = sum((p[y] for y in top), Fraction(0))
-            value = b[k] + (a[k] - b[k]) * mass
-            ways = _ways(p, order, k, a[k] <= b[k]) if a[k] != b[k] else comb(K, k)
-            if best is None or value < best:
-                best, chosen, count = value, frozenset(top), ways
-            elif value == best:
-                count += ways
-        predictions.append(chosen)
-        counts.append(count)
-    return BatchDecision(predictions, counts, [], "symmetric", 0)
+def _symmetric(K: int, rows, a: list[Fraction], b: list[Fraction]) -> BatchDecision:
+    block = rows if isinstance(rows, ExactRows) else rational_rows(rows, K)
+    predictions, counts, exact = decide_symmetric(block, a, b)
+    return BatchDecision(predictions, counts, [], "symmetric", exact)
 
 
-def _ways(p, order, k: int, likeliest: bool) -> int:
-    """How many sets of size k reach the same mass as the chosen k (ties in probability at the cut)."""
-    ranked = order if likeliest else order[::-1]
-    K = len(order)
-    if k == K:
-        return 1
-    cut = p[ranked[k - 1]]
-    inside = sum(1 for y in ranked[:k] if p[y] == cut)
-    equal = sum(1 for y in ranked if p[y] == cut)
-    return comb(equal, inside)
-
-
-def _vectorised(scheme: Scheme, rows: list[list[Fraction]], costs: ExpectedCosts | None = None) -> BatchDecision:
+def _vectorised(scheme: Scheme, rows, costs: ExpectedCosts | None = None) -> BatchDecision:
+    """Every set's expected cost (times the row's sum) in one float product per chunk; a row not separated by
+    the bound is decided by `decide` on its exact row."""
     costs = costs or ExpectedCosts(scheme)
+    rows = rows if isinstance(rows, ExactRows) else rational_rows(rows, scheme.K)
     sets, F = costs.sets, costs.floats
     radius = _cell_radius(costs)
-    P = np.array([[float(x) for x in p] for p in rows], dtype=float).reshape(len(rows), scheme.K)
+    P = rows.floats  # the exact row times a positive scale, each value within 2^-53 relative (Higham: K + 4)
     predictions: list[ClassSet | None] = [None] * len(rows)
     counts, undecided, exact_rows = [1] * len(rows), [], 0
     step = max(1, CHUNK // max(1, len(sets)))
@@ -193,18 +136,13 @@ def _vectorised(scheme: Scheme, rows: list[list[Fraction]], costs: ExpectedCosts
     return BatchDecision(predictions, counts, undecided, "vectorised", exact_rows)
 
 
-@dataclass
-class CredalRow:
-    prediction: ClassSet
-    undecided: list[int]  # e-admissibility: classes z3 gave no answer for
-    ties: list[ClassSet]  # gamma-maximin: every set of the least upper expected cost (the prediction first)
-    cost: tuple[Fraction, Fraction] | None  # lower and upper expected cost of the prediction (None: empty)
-
-
 class CredalBatchDecider:
-    """One rule applied to many interval credal sets, each by `decide_credal` exactly as a single set is, with
-    the scheme's exact rows (and z3 context) built once; the rule, the number of classes and the costs'
-    rationality are checked before any row is read."""
+    """One rule applied to many interval credal sets: maximality, interval dominance and gamma-maximin
+    vectorised over the rows (`credal_batch`: floats with a proven bound, exact integers where it cannot
+    separate); e-admissibility set by set in z3 (`credal`), for the maximal classes only (the e-admissible
+    classes are maximal, and a single maximal class is e-admissible, as the set is not empty). The scheme's
+    exact rows (and z3 context) are built once; the rule, the number of classes and the costs' rationality are
+    checked before any row is read. `exact_comparisons` counts what the floats left to exact arithmetic."""
 
     def __init__(self, scheme: Scheme, rule: str):
         if rule not in RULES:
@@ -213,12 +151,31 @@ class CredalBatchDecider:
             raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES} classes, not {scheme.K}")
         self.scheme, self.rule, self.shared = scheme, rule, SchemeRows(scheme)
         self.rows: list[CredalRow] = []
+        self.exact_comparisons = 0
 
-    def add(self, sets: list[list[tuple[Fraction, Fraction]]]) -> None:
-        for bounds in sets:
-            d = decide_credal(self.scheme, CredalSet(self.scheme.K, bounds=bounds), self.rule, self.shared)
-            prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
-            self.rows.append(CredalRow(prediction, d.undecided, d.ties, d.bounds.get(prediction)))
+    def add(self, sets: IntervalRows | list[list[tuple[Fraction, Fraction]]]) -> None:
+        block = sets if isinstance(sets, IntervalRows) else interval_rows(sets, self.scheme.K)
+        if self.rule != "e-admissibility":
+            rows, exact = decide_rows(block, self.rule, self.shared.det, list(self.scheme.all_sets), self.shared.row)
+            self.rows += rows
+            self.exact_comparisons += exact
+            return
+        maximal, exact = undominated(block, self.shared.det, "maximality")
+        self.exact_comparisons += exact
+        predictions, undecided = [], []
+        for i, classes in enumerate(maximal):
+            if len(classes) == 1:  # some class is optimal somewhere in the (non-empty) set, and only a
+                predictions.append(classes)  # maximal one can be: the single maximal class is e-admissible
+                undecided.append([])
+                continue
+            credal, admissible, unknown = CredalSet(self.scheme.K, bounds=block.bounds(i)), [], []
+            for y in sorted(classes):  # a dominated class is never optimal: z3 only for the maximal ones
+                p = _admissible_at(credal, self.shared.det, y, self.shared.context)
+                (unknown if p == "unknown" else admissible if p is not None else []).append(y)
+            predictions.append(frozenset(admissible))
+            undecided.append(unknown)
+        costs = prediction_costs(block, predictions, self.shared.row)
+        self.rows += [CredalRow(p, u, [], c) for p, u, c in zip(predictions, undecided, costs)]
 
     def summary(self) -> BatchSummary:
         return summarise([r.prediction for r in self.rows], sum(1 for r in self.rows if len(r.ties) > 1),

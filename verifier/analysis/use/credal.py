@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 
-import z3
-
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
@@ -108,6 +106,8 @@ class SchemeRows:
     @property
     def context(self) -> z3.Context:
         if self._context is None:
+            import z3  # only e-admissibility needs z3; the other rules never load it
+
             self._context = z3.Context()
         return self._context
 
@@ -180,6 +180,7 @@ def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int,
     """A distribution of the credal set under which class i has the least expected cost, None when z3 proves
     there is none, or "unknown" when z3 gives no answer (never read as "not admissible"). A fresh solver in
     `ctx` (shared by a batch: making a context costs more than this small LP)."""
+    import z3
     K = credal.K
     solver = z3.Solver(ctx=ctx)
     if credal.bounds is not None:
@@ -218,4 +219,5 @@ def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int,
 
 
 def _q(x: Fraction, ctx) -> z3.ArithRef:
+    import z3
     return z3.RealVal(f"{x.numerator}/{x.denominator}", ctx)

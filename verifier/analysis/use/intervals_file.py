@@ -7,10 +7,13 @@ refused with the nearest expected name. Cells are exact decimals (0.35, 1/3, 2e-
 when a bound lies outside [0, 1], when a lower bound exceeds its upper bound, or when no distribution fits
 (the lower bounds sum above 1, or the upper bounds below 1): the same sets `--intervals` accepts, so that a row
 and the same intervals typed as one set are one credal set. The limits are the p-file's: at most 1 GiB, at
-most as many values as a `.npy` p-file may hold, `BLOCK_ROWS` rows at a time.
+most as many values as a `.npy` p-file may hold, `BLOCK_ROWS` rows at a time, each block an `IntervalRows`
+(a row's bounds as integers over one denominator, with floats beside them). A row of plain decimals is checked
+in those integers; any other row, and any row that fails a check, is read again value by value in Fractions,
+so that the first problem of the row is the one reported.
 
 Owns: `IntervalsFile`. May import: `analysis.use.csv_text`, `analysis.use.distribution`, `analysis.use.npy`,
-`analysis.use.p_file`, `errors`.
+`analysis.use.p_file`, `analysis.use.exact_rows`, `errors`.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from fractions import Fraction
+from math import lcm
 
 from verifier.analysis.use.csv_text import csv_rows, excerpt, regular_file
 from verifier.analysis.use.distribution import exact_number, total_text
+from verifier.analysis.use.exact_rows import IntervalRows, decimal_row, interval_block
 from verifier.analysis.use.npy import MAX_ELEMENTS
 from verifier.analysis.use.p_file import BLOCK_ROWS
 from verifier.errors import UsageError
@@ -44,9 +49,9 @@ class IntervalsFile:
         self.max_rows = MAX_ELEMENTS // (2 * len(classes))  # the .npy p-file's bound on values, rows × 2K here
         self.count = 0
 
-    def blocks(self) -> Iterator[list[tuple[Bounds, int]]]:
-        """(bounds per class in the spec's order, line number) for every row, BLOCK_ROWS at a time."""
-        block, columns = [], None
+    def blocks(self) -> Iterator[tuple[IntervalRows, list[int]]]:
+        """(the credal sets, their line numbers), BLOCK_ROWS rows at a time; bounds in the spec's class order."""
+        num, den, floats, lines, columns = [], [], [], [], None
         for header, line, fields in csv_rows(self.path, WHAT, HOW):
             if columns is None:
                 columns = self._columns(header)
@@ -54,12 +59,16 @@ class IntervalsFile:
             if self.count > self.max_rows:
                 raise UsageError(f"{WHAT} {self.path}:{line}: more than {self.max_rows:,} rows ({MAX_ELEMENTS:,} "
                                  f"values, the bound of a .npy p-file); split the file")
-            block.append((self._bounds(fields, columns, line), line))
-            if len(block) == BLOCK_ROWS:
-                yield block
-                block = []
-        if block:
-            yield block
+            n, d, f = self._row(fields, columns, line)
+            num.append(n)
+            den.append(d)
+            floats.append(f)
+            lines.append(line)
+            if len(lines) == BLOCK_ROWS:
+                yield interval_block(num, den, floats, len(self.classes)), lines
+                num, den, floats, lines = [], [], [], []
+        if lines:
+            yield interval_block(num, den, floats, len(self.classes)), lines
         if self.count == 0:
             raise UsageError(f"{WHAT} {self.path}: no rows; expected a header ({excerpt(','.join(column_names(self.classes)))})"
                              " and one row of bounds per credal set")
@@ -80,6 +89,20 @@ class IntervalsFile:
                              f"{', '.join(lacking)}; every class needs both <class>_lo and <class>_hi (a class left "
                              "out is not read as probability 0)")
         return [(header.index(f"{c}_lo"), header.index(f"{c}_hi")) for c in self.classes]
+
+    def _row(self, fields: list[str], columns: list[tuple[int, int]], line: int) -> tuple[list[int], int, list]:
+        """lo, hi of each class as integers over one denominator, and as floats; checked in those integers."""
+        texts = [fields[j] for pair in columns for j in pair]
+        try:
+            num, den, floats = decimal_row(texts, lambda k: exact_number(texts[k], ""))
+        except UsageError:
+            num = None
+        if num is not None and all(0 <= x <= den for x in num) and all(a <= b for a, b in zip(num[0::2], num[1::2])) \
+                and sum(num[0::2]) <= den <= sum(num[1::2]):
+            return num, den, floats
+        values = [x for pair in self._bounds(fields, columns, line) for x in pair]  # raises the first problem
+        d = lcm(*(x.denominator for x in values))
+        return [x.numerator * (d // x.denominator) for x in values], d, [float(x) for x in values]
 
     def _bounds(self, fields: list[str], columns: list[tuple[int, int]], line: int) -> Bounds:
         where = f"{WHAT} {self.path}:{line}"

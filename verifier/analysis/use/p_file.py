@@ -3,10 +3,13 @@
 A CSV names every class in its header (other columns, such as an id, are ignored) and holds exact decimals; a
 `.npy` is an (N, K) array of float64 or float32, each value read as the exact binary rational it is. A row
 must sum to 1 within 1e-6; it is then divided by its exact sum, so that every decision is about an exact
-distribution. Rows come in blocks of `BLOCK_ROWS`, so that memory stays bounded whatever the file's length;
-the file's size and declared shape are checked before anything is read.
+distribution. Rows come in blocks of `BLOCK_ROWS` (`ExactRows`: integers over each row's exact sum, with
+floats beside them), so that memory stays bounded whatever the file's length; the file's size and declared
+shape are checked before anything is read. The sum is checked in integers: a binary row over its least power
+of two, a decimal row over its common power of ten, never one Fraction per value.
 
-Owns: `DistributionFile`. May import: `analysis.use.csv_text`, `analysis.use.npy`, `analysis.use.distribution`.
+Owns: `DistributionFile`. May import: `analysis.use.csv_text`, `analysis.use.npy`, `analysis.use.distribution`,
+`analysis.use.exact_rows`.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.analysis.use.csv_text import csv_rows, excerpt, regular_file
-from verifier.analysis.use.distribution import ROW_TOLERANCE, exact_number, total_text
+from verifier.analysis.use.distribution import exact_number, total_text
+from verifier.analysis.use.exact_rows import ExactRows, binary_rows, decimal_row
 from verifier.analysis.use.npy import open_npy
 from verifier.errors import UsageError
 
 BLOCK_ROWS = 10_000
 WHAT = "--p-file"
+MILLION = 10 ** 6  # the tolerance on a row's sum is 1/MILLION
 
 
 class DistributionFile:
@@ -38,24 +43,27 @@ class DistributionFile:
                 raise UsageError(f"{WHAT} {path}: {self.array.dtype} of shape {self.array.shape}, expected float64 "
                                  f"(or float32) of shape (N, {len(classes)}), one column per class in the spec's order")
 
-    def blocks(self) -> Iterator[list[list[Fraction]]]:
+    def blocks(self) -> Iterator[ExactRows]:
         """The rows, exact and normalised, BLOCK_ROWS at a time (a located UsageError on a bad row)."""
-        source = self._npy() if self.array is not None else self._csv()
-        for rows, where in source:
-            yield [self._normalised(p, w) for p, w in zip(rows, where)]
+        for block in (self._npy() if self.array is not None else self._csv()):
+            yield block
         if self.count == 0:
             raise UsageError(f"{WHAT} {self.path}: no rows")
 
-    def _normalised(self, p: list[Fraction], where: str) -> list[Fraction]:
-        self.count += 1
-        total = sum(p, Fraction(0))
-        if any(x < 0 for x in p) or abs(total - 1) > ROW_TOLERANCE:
-            problem = "a negative probability" if any(x < 0 for x in p) else f"the row sums to {total_text(total)}"
-            raise UsageError(f"{where}: {problem}; expected non-negative probabilities summing to 1 (within 1e-6)")
-        if total != 1:
+    def _checked(self, block: ExactRows, sums: list[tuple[int, int]], where) -> ExactRows:
+        """Each row's exact sum (numerator, denominator) within the tolerance of 1; counts the rows rescaled."""
+        negative = (block.floats < 0).any(axis=1).tolist()  # a float has its value's sign
+        for i, (total, den) in enumerate(sums):
+            if total == den and not negative[i]:
+                continue
+            if negative[i] or abs(total - den) * MILLION > den:
+                problem = "a negative probability" if negative[i] else \
+                    f"the row sums to {total_text(Fraction(total, den))}"
+                raise UsageError(f"{where(i)}: {problem}; expected non-negative probabilities summing to 1 "
+                                 "(within 1e-6)")
             self.rescaled += 1
-            return [x / total for x in p]
-        return p
+        self.count += len(block)
+        return block
 
     def _npy(self):
         for start in range(0, self.array.shape[0], BLOCK_ROWS):
@@ -63,11 +71,12 @@ class DistributionFile:
             finite = np.isfinite(block).all(axis=1)
             if not finite.all():
                 raise UsageError(f"{WHAT} {self.path}: row {start + int(np.flatnonzero(~finite)[0])} holds nan or inf")
-            rows = [[Fraction(x) for x in row] for row in block.tolist()]  # a float is an exact binary rational
-            yield rows, [f"{WHAT} {self.path}: row {start + i}" for i in range(len(rows))]
+            rows, shifts = binary_rows(block)  # a float is an exact binary rational: row i is num·2^shift
+            sums = [(t << s, 1) if s >= 0 else (t, 1 << -s) for t, s in zip(rows.total, shifts)]
+            yield self._checked(rows, sums, lambda i, start=start: f"{WHAT} {self.path}: row {start + i}")
 
     def _csv(self):
-        rows, where, columns = [], [], None
+        num, total, floats, sums, lines, columns = [], [], [], [], [], None
         for header, line, fields in csv_rows(self.path, WHAT, "write one probability per class column, with a "
                                              "dot as the decimal separator (0.35, 1/3 or 2e-3)"):
             if columns is None:
@@ -76,11 +85,21 @@ class DistributionFile:
                     raise UsageError(f"{WHAT} {self.path}:1: the header {excerpt(','.join(header))} lacks the class "
                                      f"column(s) {', '.join(missing)}")
                 columns = [header.index(c) for c in self.classes]
-            rows.append([exact_number(fields[j], f"{WHAT} {self.path}:{line}: column {excerpt(header[j])}")
-                         for j in columns])
-            where.append(f"{WHAT} {self.path}:{line}")
-            if len(rows) == BLOCK_ROWS:
-                yield rows, where
-                rows, where = [], []
-        if rows:
-            yield rows, where
+            texts = [fields[j] for j in columns]
+            n, den, f = decimal_row(texts, lambda k, line=line: exact_number(
+                texts[k], f"{WHAT} {self.path}:{line}: column {excerpt(header[columns[k]])}"))
+            num.append(n)
+            total.append(sum(n))
+            floats.append(f)
+            sums.append((total[-1], den))
+            lines.append(line)
+            if len(num) == BLOCK_ROWS:
+                yield self._block(num, total, floats, sums, lines)
+                num, total, floats, sums, lines = [], [], [], [], []
+        if num:
+            yield self._block(num, total, floats, sums, lines)
+
+    def _block(self, num, total, floats, sums, lines) -> ExactRows:
+        block = ExactRows(np.array(floats, dtype=np.float64).reshape(len(num), len(self.classes)), num, total,
+                          2.0 ** -53)
+        return self._checked(block, sums, lambda i: f"{WHAT} {self.path}:{lines[i]}")
