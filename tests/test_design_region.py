@@ -127,7 +127,7 @@ def test_region_names_chosen_cells_among_many(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--plot", "r.pdf"], "must end in .svg or .png"),
+    (["--plot", "r.eps"], "must end in .svg, .pdf or .png"),
     (["--region", "h,x:n", "--region", "h,b:h"], "expected an open cell written SET:CLASS"),
     (["--region", "h,b:n"], "name two or three distinct open cells"),
     (["--plot", "r.svg"], "no region to draw"),

@@ -63,9 +63,9 @@ class UseReport:
 
     def picture(self, fmt: str = "svg") -> bytes | None:
         """The mean-cost curves of a sweep, or else the critical difference diagram of a comparison over several
-        data sets, as SVG or PNG bytes (None without either)."""
-        if fmt not in ("svg", "png"):
-            raise UsageError(f"picture format {fmt!r}: expected svg or png")
+        data sets, as SVG, PDF or PNG bytes (None without either)."""
+        if fmt not in ("svg", "pdf", "png"):
+            raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
         if self.sweep is None:
             if self.comparison is None or self.comparison.friedman is None:
                 return None

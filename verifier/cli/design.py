@@ -51,7 +51,7 @@ def _parser() -> options.Parser:
                         "by default every open cell when there are 2 or 3)")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="draw the feasible region on each pair of those cells (for a calibration: where each "
-                        "property holds and each setting fits, over the parameter) to FILE (.svg or .png)")
+                        "property holds and each setting fits, over the parameter) to FILE (.svg, .pdf or .png)")
     options.add_shared(p, "format", "timeout")
     return p
 

@@ -134,6 +134,6 @@ def plot_format(path: str | None) -> str | None:
     if path is None:
         return None
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    if fmt not in ("svg", "png"):
-        raise UsageError(f"--plot {path!r}: the file name must end in .svg or .png")
+    if fmt not in ("svg", "pdf", "png"):
+        raise UsageError(f"--plot {path!r}: the file name must end in .svg, .pdf or .png")
     return fmt

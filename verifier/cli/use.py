@@ -72,7 +72,7 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves; with several data "
-                   "sets: the critical difference diagram (.svg or .png)")
+                   "sets: the critical difference diagram (.svg, .pdf or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
     options.add_shared(p, "format", "time-limit", "quiet")
