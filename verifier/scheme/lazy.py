@@ -74,6 +74,7 @@ class LazyRows(Mapping):
         self.index = {frozenset(c): s for s, c in enumerate(table_order(cells.K))}
         self._rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
         self.exponent = exponent
+        self._by_multiset: dict[tuple, sp.Expr] = {}  # equal multisets of member costs, equal cells
 
     def __getitem__(self, members: ClassSet) -> tuple[sp.Expr, ...]:
         row = self._rows.get(members)
@@ -89,7 +90,11 @@ class LazyRows(Mapping):
         members = members if members is not None else self.members(s)
         if self.exponent is None or len(members) < 2:
             return self.exact.cell(members, y)
-        return genmean(self.exponent, tuple(self.exact.determinate(h, y) for h in sorted(members)))
+        costs = tuple(sorted((self.exact.determinate(h, y) for h in members), key=hash))  # the multiset
+        value = self._by_multiset.get(costs)
+        if value is None:
+            value = self._by_multiset[costs] = genmean(self.exponent, costs)
+        return value
 
     def members(self, s: int) -> ClassSet:
         return frozenset(np.flatnonzero(self.cells.members[s]).tolist())
