@@ -213,9 +213,9 @@ def test_open_cells_are_an_error_outside_design():
 
 
 def test_too_many_classes_and_symbolic_costs_are_located_errors():
-    five = "name: six\nclasses: 6\ncost: \"0 if yhat == y else 1\"\n"
-    code, _, err = _run("design", _write(five))
-    assert code == 2 and "at most 5 classes" in err
+    eight = "name: eight\nclasses: 8\ncost: \"0 if yhat == y else 1\"\n"
+    code, _, err = _run("design", _write(eight))
+    assert code == 2 and "at most 7 classes" in err
     two = "name: sym\nclasses: 2\nparameters: {a: {}, b: {}}\ncost: \"0 if yhat == y else a\"\nset_cost: \"b\"\n"
     code, _, err = _run("design", _write(two))
     assert code == 2 and "exactly one symbolic parameter" in err

@@ -20,6 +20,7 @@ import time
 DEFAULT_TIMEOUT_MS = 20_000  # per solver question (z3, optimisation), overridable with --timeout
 MAX_TIMEOUT_S = 86_400  # one day per question; z3 takes milliseconds as a 32-bit count (about 49 days)
 MAX_DESIGN_CLASSES = 5  # design and calibration: 26 sets of 5 cells (Property 1's witnesses grow fast beyond)
+MAX_COMPLETION_CLASSES = 7  # completing open cells (`verify design` without a parameter): 120 sets of 7 cells
 PROGRESS_STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, settings (a bar's steps)
 DEFAULT_TIME_LIMIT_S = 600.0  # per spec, overall (--time-limit): generous; a hang is never the answer
 

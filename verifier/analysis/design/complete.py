@@ -3,6 +3,10 @@
 The designed matrix is written as a spec and verified by the ordinary checker before it is returned; its
 verdicts fill `expect:`, and a firm demand or kept wish that the checker does not confirm is a bug, raised.
 When no matrix meets the firm demands, `why_not` says which parts conflict and what lifts the conflict.
+
+Route: beyond MAX_DESIGN_CLASSES classes (or with `method="fast"`) the optimum is found by the fast path
+(`fast.py`: HiGHS, every block's optimum confirmed exactly); what it cannot confirm, and every infeasible
+problem, goes to the exact z3 path (`solve.py`), and `route` says which one answered and why.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from verifier.analysis.design.fast import Unconfirmed, fast_run
 from verifier.analysis.design.freedom import CellRange, freedom
 from verifier.analysis.design.objective import Objective, make_objective
 from verifier.analysis.design.problem import DesignProblem
@@ -19,6 +24,7 @@ from verifier.analysis.design.solve import Conflict, Solution, Solver
 from verifier.analysis.design.spec_text import spec_text
 from verifier.analysis.design.why_not import Diagnosis, Repair, diagnose, repair
 from verifier.analysis.pipeline import Analysis, analyse
+from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.spec.model import Spec
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
@@ -45,33 +51,51 @@ class Completion:
     text: str = ""  # the designed spec
     check: Analysis | None = None  # the checker's report on it
     problem: DesignProblem | None = None
+    route: str = "exact"  # "fast" (HiGHS, confirmed exactly) or "exact" (z3), with why in `route_note`
+    route_note: str = ""
 
 
 def complete(spec: Spec, request: Request, objective: str = "closest", to: str | None = None,
              margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True,
-             region: list[str] = ()) -> Completion:
-    """`region`: open cells ('h,b:n') whose feasible region to compute; by default all of them when 2 or 3."""
+             region: list[str] = (), method: str = "auto") -> Completion:
+    """`region`: open cells ('h,b:n') whose feasible region to compute; by default all of them when 2 or 3.
+    `method`: "auto" (the fast path beyond MAX_DESIGN_CLASSES classes), "fast" or "exact"."""
     problem = DesignProblem(spec)
-    pictured = pick_cells(problem, list(region)) if ranges or region else []
+    large = len(spec.classes) > MAX_DESIGN_CLASSES
+    pictured = pick_cells(problem, list(region)) if (ranges and not large) or region else []
     goal = make_objective(problem, objective, to)
     solver = Solver(problem, timeout_ms)
-    phases = solver.run(request, goal, margin)
+    route, note, phases = "exact", "", None
+    if method == "fast" or (method == "auto" and large):
+        try:
+            phases, route = fast_run(problem, request, goal, margin, timeout_ms), "fast"
+            note = ("The optimum was found by HiGHS and confirmed exactly, set by set (exact vertex and dual "
+                    "certificate in rationals); the demands that are disjunctions were checked exactly at it.")
+        except Unconfirmed as exc:
+            note = f"The fast path could not confirm this ({exc}); the exact path (z3) answered."
+    if phases is None:
+        phases = solver.run(request, goal, margin)
     out = Completion(spec, request, goal, phases.feasible, phases.conflict, kept=phases.kept,
-                     dropped=phases.dropped, solution=phases.solution, problem=problem)
+                     dropped=phases.dropped, solution=phases.solution, problem=problem, route=route,
+                     route_note=note)
     if not phases.feasible:
         out.diagnosis = diagnose(solver, request, phases.conflict)
         out.repair = repair(problem, solver, request, margin)
         return out
-    conditions = [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]
-    if ranges:
+    conditions = [] if large and not pictured else \
+        [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]
+    if ranges and large:
+        out.route_note += (f" The freedom left (each cell's range) is not computed beyond {MAX_DESIGN_CLASSES} "
+                           "classes.")
+    elif ranges:
         out.ranges = freedom(problem, conditions, timeout_ms)
     if pictured:
         out.regions = regions(problem, conditions, pictured, phases.solution.values, timeout_ms)
-    out.text, out.check = _verified(problem, request, phases, goal, spec.path)
+    out.text, out.check = _verified(problem, request, phases, goal, spec.path, out.route_note.strip())
     return out
 
 
-def _verified(problem: DesignProblem, request: Request, phases, goal: Objective, source: str):
+def _verified(problem: DesignProblem, request: Request, phases, goal: Objective, source: str, route: str = ""):
     solution = phases.solution
     how = (f"verify design {__version__} from {source}: {request.setting} setting, objective "
            f"{goal.text}, strict inequalities met with a margin of at least {solution.margin}")
@@ -79,6 +103,8 @@ def _verified(problem: DesignProblem, request: Request, phases, goal: Objective,
     if goal.rounded:
         notes.append(f"{goal.rounded} irrational target value(s) were rounded to 12 significant digits to steer "
                      "the choice; the costs below are exact.")
+    if route:
+        notes.append(route)
     draft = spec_text(problem, solution.values, request.setting, how, {}, notes)
     analysis = analyse(spec_from_text(draft, "<designed>"), timeout_ms=20_000)
     verdicts = {r.property.id: r.verdict.value for r in analysis.results}

@@ -21,7 +21,7 @@ from verifier.engines.margins import with_margin
 from verifier.engines.smt_translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
-from verifier.limits import MAX_DESIGN_CLASSES
+from verifier.limits import MAX_COMPLETION_CLASSES as MAX_DESIGN_CLASSES
 from verifier.properties import BY_ID
 from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
