@@ -150,10 +150,10 @@ def test_sixty_four_classes_in_json_and_too_many_without_symmetry(tmp_path):
     assert record["properties"]["P3"]["verdict"] == "holds"
     lopsided = tmp_path / "ordinal-17.yaml"
     lopsided.write_text('name: o\nclasses: 17\ncost: "abs(rank(yhat) - rank(y))"\n'
-                        'set_cost: "max([c(v, y) for v in Y])"\n')
+                        'set_cost: "log(len(Y)) + max([c(v, y) for v in Y])"\n')  # beyond every route
     code, _, err = _run([str(lopsided)])
     assert code == 2 and "symmetry route does not apply" in err and "determinate costs" in err
-    assert "nor the power-mean route" in err and "not genmean" in err
+    assert "nor the power-mean route" in err and "nor the boolean-set encoding" in err and "log()" in err
 
 
 # -- every class count at once (`--classes 2..`) -----------------------------------------------------------------

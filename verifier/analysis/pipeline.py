@@ -23,7 +23,8 @@ from verifier.properties import BY_ID, PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
-from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme, merge_lemmas
+from verifier.analysis.power_mean_route import merge_lemmas
+from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
 from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.spec import Spec, load_spec
 from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
@@ -99,29 +100,31 @@ STAGES = limits.PROGRESS_STAGES
 def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
             progress: Callable[[str], None] | None = None, exact: bool = False,
             optimality: bool = True, symmetry: bool = False, lemmas: bool = False,
-            time_limit_s: float | None = None) -> Analysis:
+            time_limit_s: float | None = None, structured: bool = False) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
     each set (class sweeps report verdicts only). Beyond what enumeration reaches, or with `symmetry`, a
     scheme proved class-symmetric is checked on one set per size (`scheme.orbits`); a power-mean set cost by
-    lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count.
+    lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count;
+    other set costs by z3 over K booleans per set (`analysis.structured_route`; `structured` asks for it).
     `time_limit_s` bounds the whole analysis: what is not decided and re-checked by then is `unknown`, with
     the reason (`analysis.stopped`)."""
     progress_state = Progress(progress)
     start = time.perf_counter()
     try:
         with limits.time_limit(time_limit_s):
-            return _analyse(spec, timeout_ms, classes, progress_state, exact, optimality, symmetry, lemmas, start)
+            return _analyse(spec, timeout_ms, classes, progress_state, exact, optimality, symmetry, lemmas, start,
+                            structured)
     except limits.TimeLimitReached as stop:
         return stopped_analysis(spec, progress_state, stop, _finish, time.perf_counter() - start)
 
 
 def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: bool, optimality: bool,
-             symmetry: bool, lemmas: bool, start: float) -> Analysis:
+             symmetry: bool, lemmas: bool, start: float, structured: bool = False) -> Analysis:
     tell = state.tell
     tell("building the extended matrix")
-    scheme = state.scheme = _build(spec, classes, exact, symmetry=symmetry, lemmas=lemmas)
+    scheme = state.scheme = _build(spec, classes, exact, "", symmetry, lemmas, structured, timeout_ms)
     built = time.perf_counter() - start
     symbolic, wanted, optimality = None, optimality, {}
     if scheme.symbolic and scheme.lemma is not None:
@@ -143,6 +146,8 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
             engine, results = _decide_all(scheme, tell, rate, state)
         if scheme.lemma is not None:
             results = merge_lemmas(scheme, results)
+        elif getattr(scheme, "structured", None) is not None:
+            results = merge_structured(scheme, results)
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
@@ -205,7 +210,8 @@ def build(spec: Spec) -> Scheme:
 
 
 def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "",
-           symmetry: bool = False, lemmas: bool = False) -> Scheme:
+           symmetry: bool = False, lemmas: bool = False, structured: bool = False,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Scheme:
     """Class-symmetric schemes beyond enumeration (or with `symmetry`) as one set per size; numeric schemes as
     arrays (the fast path) when every formula vectorises; otherwise cell by cell, which is exact and slow, so
     limited to EXACT_MAX_CLASSES."""
@@ -213,26 +219,22 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
     numeric = all(p.value is not None for p in spec.parameters.values())
     enumerable = FAST_MAX_CLASSES if numeric and not exact and not reason else EXACT_MAX_CLASSES
     not_symmetric = ""
-    if lemmas:
-        try:
-            return build_power_mean_scheme(spec, classes)
-        except NotPowerMean as exc:
-            raise UsageError(f"{spec.path}: the power-mean route (--lemmas) does not apply: {exc}") from None
+    if lemmas or structured:  # a route asked for by name: UsageError when it does not apply
+        return asked_route(spec, classes, lemmas, timeout_ms)
     if symmetry or len(names) > enumerable:
         try:
             return build_reduced_scheme(spec, classes)
         except NotSymmetric as exc:
             not_symmetric = str(exc)
         if len(names) > enumerable:
-            try:
-                return build_power_mean_scheme(spec, classes)
-            except NotPowerMean as exc:
-                not_power_mean = str(exc)
+            found = beyond_enumeration(spec, classes, timeout_ms, not exact and not reason)  # not cell by cell
+            if not isinstance(found, str):
+                return found
             raise _too_many(spec, "classes", f"{len(names)} classes are beyond enumeration ({enumerable} classes "
-                            f"for this spec); the symmetry route does not apply ({not_symmetric}), nor the "
-                            f"power-mean route ({not_power_mean})",
-                            f"at most {enumerable} classes, a scheme that treats every class alike, or a power-mean "
-                            "set cost (see docs/how-verdicts-are-decided.md, 'Beyond enumeration')")
+                            f"for this spec); the symmetry route does not apply ({not_symmetric}), nor {found}",
+                            f"at most {enumerable} classes, a scheme that treats every class alike, a power-mean "
+                            "set cost, or one of sums, means, min and max over the members (see "
+                            "docs/how-verdicts-are-decided.md, 'Beyond enumeration')")
     try:
         scheme = _enumerated(spec, classes, exact, reason)
     except SpecError:

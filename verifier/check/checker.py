@@ -15,6 +15,7 @@ from mpmath import iv
 
 from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
+from verifier.check.structured import check_structured, is_structured
 from verifier.properties import Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, PropertyResult, SetPossibility, Truth, Verdict
@@ -57,6 +58,8 @@ class Checker:
             for entry in evidence.possibility:  # P1: the sets built still carry their own certificates
                 self.check_possibility(entry)
             try:
+                if is_structured(evidence.lemma):  # the boolean-set encoding: its terms against the builder's rows
+                    return check_structured(self.scheme, evidence.lemma, self._premises)
                 return check_lemma(self.scheme, evidence.lemma, self._premises)
             except LemmaUnconfirmed as exc:
                 raise _Unconfirmed(str(exc)) from None

@@ -18,6 +18,10 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
     if verdict is Verdict.UNKNOWN:
         return "undecided: " + (result.reason or "no method decided it")
     if ev.kind == "lemma" and ev.parameters is None:
+        if getattr(scheme, "structured", None) is not None:
+            found = "counterexample" if verdict is Verdict.HOLDS else "set that has it"
+            return (f"{'holds' if verdict is Verdict.HOLDS else 'fails'} for every set: z3 finds no {found} over "
+                    f"sets encoded as {scheme.K} booleans (unsat at every size)")
         lemma = ev.lemma.name if ev.lemma is not None else "a lemma"
         return f"for every set, by the {lemma} lemma (premises checked on the {scheme.K} x {scheme.K} costs)"
     if ev.kind == "proof" and verdict is Verdict.HOLDS:

@@ -128,7 +128,8 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
                     + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
                        f"{count} of the {len(ev.possibility)} sets built are possible (the others are not listed)"
-                       if scheme.lemma is not None and not scheme.lemma.every_set else
+                       if (scheme.lemma is not None and not scheme.lemma.every_set)
+                       or getattr(scheme, "structured", None) is not None else
                        f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
         if scheme.orbits is not None:
             return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
@@ -216,6 +217,8 @@ def _by_lemma(result: PropertyResult, scheme: Scheme) -> str:
         head = f"fails: none of the {sets:,} indeterminate sets is possible"
     else:
         head = f"fails: {result.property.everywhere} (all {sets:,} indeterminate sets)"
+    if getattr(scheme, "structured", None) is not None:  # a z3 proof over sets encoded as booleans, no premises
+        return f"{head}, by the {proof.name} ({proof.statement})"
     return f"{head}, by the {proof.name} lemma ({proof.statement}); premises checked exactly: {premises}"
 
 

@@ -41,6 +41,7 @@ class Scheme:
     orbits: object = None  # only singletons and one set per size are built (`scheme.orbits.Orbits`)
     partial: bool = False  # rows exist for some indeterminate sets only (`build_scheme(sets=...)`)
     lemma: object = None  # the power-mean route decides what the built sets cannot (`analysis.power_mean_route`)
+    structured: object = None  # the boolean-set encoding proves what the built sets cannot (structured_route)
     given: dict[tuple[int, int], sp.Expr] | None = field(default=None, repr=False)  # what c(ŷ, y) reads
     _labels: dict[ClassSet, str] = field(default_factory=dict, repr=False)
     _columns: dict[tuple[ClassSet, int], tuple[sp.Expr, ...]] = field(default_factory=dict, repr=False)
