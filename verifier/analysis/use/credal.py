@@ -15,6 +15,11 @@ contributes (its exact rows, a z3 context) is built once in `SchemeRows`, which 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import z3
+
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -104,7 +109,7 @@ class SchemeRows:
         return self._rows[members]
 
     @property
-    def context(self) -> z3.Context:
+    def context(self) -> "z3.Context":
         if self._context is None:
             import z3  # only e-admissibility needs z3; the other rules never load it
 
@@ -176,7 +181,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows
 
 
 def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int,
-                   ctx: z3.Context) -> tuple[Fraction, ...] | str | None:
+                   ctx: "z3.Context") -> tuple[Fraction, ...] | str | None:
     """A distribution of the credal set under which class i has the least expected cost, None when z3 proves
     there is none, or "unknown" when z3 gives no answer (never read as "not admissible"). A fresh solver in
     `ctx` (shared by a batch: making a context costs more than this small LP)."""
@@ -218,6 +223,6 @@ def _admissible_at(credal: CredalSet, det: list[list[Fraction]], i: int,
     return witness
 
 
-def _q(x: Fraction, ctx) -> z3.ArithRef:
+def _q(x: Fraction, ctx) -> "z3.ArithRef":
     import z3
     return z3.RealVal(f"{x.numerator}/{x.denominator}", ctx)

@@ -76,7 +76,7 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
         return [], [], 0
     F = block.floats
     ks = np.arange(1, K + 1)
-    af, bf = np.array([float(a[k]) for k in ks]), np.array([float(b[k]) for k in ks])
+    bf = np.array([float(b[k]) for k in ks])
     df = np.array([float(a[k] - b[k]) for k in ks])
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
