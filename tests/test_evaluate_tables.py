@@ -233,3 +233,12 @@ def test_conformal_libraries_sets_are_read_as_they_come():
     assert means == {"7/40"}  # (0 + 0.35 + 0 + 0.35) / 4 with u65's cost 1 - u65 of a pair
     with pytest.raises(verifier.UsageError, match="pick one level"):
         verifier.evaluate(U65, truth, np.repeat(mapie, 2, axis=2))
+
+
+def test_a_bad_probabilities_file_is_named_by_its_own_option(tmp_path):
+    (tmp_path / "p.csv").write_text("h,b\n0.5,0.5\n")
+    (tmp_path / "t.csv").write_text("h\n")
+    code, out, err = _run("evaluate", U65, "--probabilities", str(tmp_path / "p.csv"), "--truth",
+                          str(tmp_path / "t.csv"))
+    assert code == 2 and not out and "--probabilities" in err and ":1:" in err and "lacks the class column(s) n" in err
+    assert "--p-file" not in err and "Traceback" not in err

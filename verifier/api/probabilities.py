@@ -30,7 +30,7 @@ def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None
             raise UsageError(f"--probabilities {path}: the true classes go in --truth FILE (class names one per line, "
                              "or a .npy of class indices)")
         labels = read_truth(truth, classes)
-        blocks = DistributionFile(path, classes)
+        blocks = DistributionFile(path, classes, "--probabilities")
         name = os.path.splitext(os.path.basename(path))[0] or "classifier"
         decided = predict_sets(scheme, blocks.blocks(), labels, name, f"--probabilities {path}")
         decided.rescaled = blocks.rescaled

@@ -23,7 +23,8 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
             return (f"{'holds' if verdict is Verdict.HOLDS else 'fails'} for every set: z3 finds no {found} over "
                     f"sets encoded as {scheme.K} booleans (unsat at every size)")
         lemma = ev.lemma.name if ev.lemma is not None else "a lemma"
-        return f"for every set, by the {lemma} lemma (premises checked on the {scheme.K} x {scheme.K} costs)"
+        return (f"{'holds' if verdict is Verdict.HOLDS else 'fails'} for every set, by the {lemma} lemma "
+                f"(premises checked on the {scheme.K} x {scheme.K} costs)")
     if ev.kind == "proof" and verdict is Verdict.HOLDS:
         return "for every admissible parameter value (proof)"
     if ev.parameters is not None and verdict is Verdict.FAILS:

@@ -32,7 +32,11 @@ def _float(x) -> float | None:
         return float(x)
     if hasattr(x, "low") and hasattr(x, "high") and not isinstance(x, sp.Basic):  # an enclosed zero
         return float((x.low + x.high) / 2)
-    return certified.to_float(sp.sympify(x))
+    if isinstance(x, int):
+        x = sp.Integer(x)
+    if not isinstance(x, sp.Basic):  # ends are exact numbers the calibration made, never text
+        raise TypeError(f"a calibration end must be an exact number, not {type(x).__name__}")
+    return certified.to_float(x)
 
 
 def calibration_picture(cal, document: str) -> Picture:

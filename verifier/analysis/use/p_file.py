@@ -31,24 +31,26 @@ MILLION = 10 ** 6  # the tolerance on a row's sum is 1/MILLION
 
 
 class DistributionFile:
-    def __init__(self, path: str, classes: tuple[str, ...]):
-        regular_file(path, WHAT)
+    def __init__(self, path: str, classes: tuple[str, ...], what: str = WHAT):
+        self.what = what  # the option that named the file, for every message
+        regular_file(path, what)
         self.path, self.classes = path, classes
         self.rescaled = 0  # rows whose sum was within the tolerance of 1 but not exactly 1
         self.count = 0
         self.array = None
         if str(path).endswith(".npy"):
-            self.array = open_npy(path, WHAT, ("f",), (2,))
+            self.array = open_npy(path, what, ("f",), (2,))
             if self.array.shape[1] != len(classes) or self.array.dtype.itemsize > 8:
-                raise UsageError(f"{WHAT} {path}: {self.array.dtype} of shape {self.array.shape}, expected float64 "
-                                 f"(or float32) of shape (N, {len(classes)}), one column per class in the spec's order")
+                raise UsageError(f"{self.what} {path}: {self.array.dtype} of shape {self.array.shape}, expected "
+                                 f"float64 (or float32) of shape (N, {len(classes)}), one column per class in the "
+                                 "spec's order")
 
     def blocks(self) -> Iterator[ExactRows]:
         """The rows, exact and normalised, BLOCK_ROWS at a time (a located UsageError on a bad row)."""
         for block in (self._npy() if self.array is not None else self._csv()):
             yield block
         if self.count == 0:
-            raise UsageError(f"{WHAT} {self.path}: no rows")
+            raise UsageError(f"{self.what} {self.path}: no rows")
 
     def _checked(self, block: ExactRows, sums: list[tuple[int, int]], where) -> ExactRows:
         """Each row's exact sum (numerator, denominator) within the tolerance of 1; counts the rows rescaled."""
@@ -70,24 +72,25 @@ class DistributionFile:
             block = np.asarray(self.array[start:start + BLOCK_ROWS], dtype=np.float64)  # float32 widens exactly
             finite = np.isfinite(block).all(axis=1)
             if not finite.all():
-                raise UsageError(f"{WHAT} {self.path}: row {start + int(np.flatnonzero(~finite)[0])} holds nan or inf")
+                bad = start + int(np.flatnonzero(~finite)[0])
+                raise UsageError(f"{self.what} {self.path}: row {bad} holds nan or inf")
             rows, shifts = binary_rows(block)  # a float is an exact binary rational: row i is num·2^shift
             sums = [(t << s, 1) if s >= 0 else (t, 1 << -s) for t, s in zip(rows.total, shifts)]
-            yield self._checked(rows, sums, lambda i, start=start: f"{WHAT} {self.path}: row {start + i}")
+            yield self._checked(rows, sums, lambda i, start=start: f"{self.what} {self.path}: row {start + i}")
 
     def _csv(self):
         num, total, floats, sums, lines, columns = [], [], [], [], [], None
-        for header, line, fields in csv_rows(self.path, WHAT, "write one probability per class column, with a "
+        for header, line, fields in csv_rows(self.path, self.what, "write one probability per class column, with a "
                                              "dot as the decimal separator (0.35, 1/3 or 2e-3)"):
             if columns is None:
                 missing = [c for c in self.classes if c not in header]
                 if missing:
-                    raise UsageError(f"{WHAT} {self.path}:1: the header {excerpt(','.join(header))} lacks the class "
-                                     f"column(s) {', '.join(missing)}")
+                    raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
+                                     f"class column(s) {', '.join(missing)}")
                 columns = [header.index(c) for c in self.classes]
             texts = [fields[j] for j in columns]
             n, den, f = decimal_row(texts, lambda k, line=line: exact_number(
-                texts[k], f"{WHAT} {self.path}:{line}: column {excerpt(header[columns[k]])}"))
+                texts[k], f"{self.what} {self.path}:{line}: column {excerpt(header[columns[k]])}"))
             num.append(n)
             total.append(sum(n))
             floats.append(f)
@@ -102,4 +105,4 @@ class DistributionFile:
     def _block(self, num, total, floats, sums, lines) -> ExactRows:
         block = ExactRows(np.array(floats, dtype=np.float64).reshape(len(num), len(self.classes)), num, total,
                           2.0 ** -53)
-        return self._checked(block, sums, lambda i: f"{WHAT} {self.path}:{lines[i]}")
+        return self._checked(block, sums, lambda i: f"{self.what} {self.path}:{lines[i]}")
