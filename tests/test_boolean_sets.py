@@ -5,7 +5,6 @@ is re-checked against the builder's exact rows (a corrupted encoding is caught),
 and what the encoding cannot express is refused with the reason."""
 
 import os
-import time
 from dataclasses import replace
 
 import pytest
@@ -44,13 +43,9 @@ def test_ha_eta_rank_agrees_with_full_enumeration(K):
 
 
 @pytest.mark.parametrize("K", [24, 40])
-def test_ha_eta_rank_beyond_enumeration(K, capsys):
+def test_ha_eta_rank_beyond_enumeration(K):  # speed: benchmarks/bench_beyond.py
     spec = replace(load_spec(HA_ETA_RANK), classes=_names(K))
-    start = time.perf_counter()
     analysis = analyse(spec)  # beyond 16 classes: neither symmetric nor a power mean, so the encoding decides
-    seconds = time.perf_counter() - start
-    with capsys.disabled():
-        print(f"\nHa eta = 1 + rank(y), delta = 1/5, K = {K}: {seconds:.1f} s (target: under 60 s)")
     assert getattr(analysis.scheme, "structured", None) is not None
     assert _verdicts(analysis) == EXPECTED
     assert all(r.checked for r in analysis.results)
@@ -60,7 +55,6 @@ def test_ha_eta_rank_beyond_enumeration(K, capsys):
     assert by_id["P3"].evidence.kind == "counterexample"  # a concrete set, built and checked exactly
     assert by_id["P1"].evidence.kind == "witness"
     assert "boolean-set encoding" in " ".join(analysis.scheme.notes)
-    assert seconds < 120  # 3 s and 14 s on the 2-core machine; generous for a loaded one
 
 
 def test_the_checker_catches_an_encoding_that_is_not_the_set_cost():

@@ -32,13 +32,13 @@ def ordinal_7():
     return report, time.monotonic() - start
 
 
-def test_seven_classes_all_open_complete_for_the_choice_setting_in_time(ordinal_7):
+def test_seven_classes_all_open_complete_for_the_choice_setting(ordinal_7):
     report, seconds = ordinal_7
     assert report.status == "designed"
     c = report.completion
     assert c.route == "fast"
     assert len(c.problem.open_cells) == 840
-    assert seconds < 60, f"{seconds:.1f} s"  # measured about 7 s on 2 shared cores (HiGHS, checker included)
+    del seconds  # the speed target lives in benchmarks/bench_beyond.py, not in a timed test
     assert c.check.settings["choice"].fits
     s = c.solution
     assert s.margin == Fraction(3, 50) and s.largest_margin.value == Fraction(1, 2) and s.largest_margin.attained
