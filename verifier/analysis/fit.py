@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from verifier.properties import BY_ID
 from verifier.properties.settings import TABLE_VIII
 from verifier.verdict import PropertyResult, Verdict
 
@@ -44,3 +45,19 @@ def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
         fit.fits = False if fit.failing_necessary else (None if fit.unknown_necessary else True)
         out[setting] = fit
     return out
+
+
+def mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:
+    by_id = {r.property.id: r for r in results}
+    p6, p7 = by_id["P6"], by_id["P7"]
+    if K == 2:  # no class lies outside an indeterminate set: P6 and P7 hold vacuously
+        for r in (p6, p7):
+            if r.verdict is Verdict.HOLDS:
+                r.evidence.instances = 0
+                r.evidence.kind = "exhaustive"
+                r.reason = "vacuous: no instance to check (no class lies outside any indeterminate set)"
+    elif p6.verdict is p7.verdict is Verdict.HOLDS:
+        for r in (p6, p7):
+            r.tight = True
+            r.reason = "tight: c_Y(y) equals the mean of its members' costs for every y outside Y"
+    assert set(by_id) == set(BY_ID)

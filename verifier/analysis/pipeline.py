@@ -11,7 +11,7 @@ from verifier.check.checker import Checker, check_results
 from verifier.check.optimality import check_optimality
 from verifier import limits
 from verifier.analysis.decision import BinaryDecision, binary_decision
-from verifier.analysis.fit import SettingFit, judge
+from verifier.analysis.fit import SettingFit, judge, mark_tight_and_vacuous
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
@@ -19,15 +19,16 @@ from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
 from verifier.engines.optimality import analyse_optimality
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import BY_ID, PROPERTIES
+from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
 from verifier.analysis.power_mean_route import merge_lemmas
+from verifier.analysis.family_route import family_scheme
 from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
 from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.spec import Spec, load_spec
-from verifier.verdict import PropertyResult, SetOptimality, SetPossibility, Verdict
+from verifier.verdict import PropertyResult, SetOptimality, SetPossibility
 
 if TYPE_CHECKING:
     from verifier.analysis.symbolic import SymbolicAnalysis
@@ -171,7 +172,7 @@ def _optimality_of(scheme: Scheme, possibility: list[SetPossibility], checker: C
 def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibility, symbolic, optimality,
             start: float) -> Analysis:
     """The verdicts judged against the settings and the expectations, and the two-class decision regions."""
-    _mark_tight_and_vacuous(results, scheme.K)
+    mark_tight_and_vacuous(results, scheme.K)
     analysis = Analysis(spec, scheme, results, possibility, judge(results), symbolic=symbolic,
                         optimality_data=optimality if isinstance(optimality, dict) else None,
                         optimality_source=optimality if callable(optimality) else None)
@@ -200,7 +201,7 @@ def _decided_by_lemmas(scheme: Scheme) -> list[PropertyResult]:
     _, results = _decide_all(scheme, lambda text: None, "")
     results = merge_lemmas(scheme, results)
     check_results(scheme, results)
-    _mark_tight_and_vacuous(results, scheme.K)
+    mark_tight_and_vacuous(results, scheme.K)
     return results
 
 
@@ -219,6 +220,9 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
     numeric = all(p.value is not None for p in spec.parameters.values())
     enumerable = FAST_MAX_CLASSES if numeric and not exact and not reason else EXACT_MAX_CLASSES
     not_symmetric = ""
+    if spec.predictions.restricted:  # the family's own sets are enumerated, however many classes
+        return family_scheme(spec, classes, exact, reason, "--lemmas" if lemmas else "--structured" if structured
+                             else "--symmetry" if symmetry else "")
     if lemmas or structured:  # a route asked for by name: UsageError when it does not apply
         return asked_route(spec, classes, lemmas, timeout_ms)
     if symmetry or len(names) > enumerable:
@@ -281,19 +285,3 @@ def _too_many(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key) or spec.marks.get("classes")
     return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
                      column=mark.column if mark else None, expected=expected)
-
-
-def _mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:
-    by_id = {r.property.id: r for r in results}
-    p6, p7 = by_id["P6"], by_id["P7"]
-    if K == 2:  # no class lies outside an indeterminate set: P6 and P7 hold vacuously
-        for r in (p6, p7):
-            if r.verdict is Verdict.HOLDS:
-                r.evidence.instances = 0
-                r.evidence.kind = "exhaustive"
-                r.reason = "vacuous: no instance to check (no class lies outside any indeterminate set)"
-    elif p6.verdict is p7.verdict is Verdict.HOLDS:
-        for r in (p6, p7):
-            r.tight = True
-            r.reason = "tight: c_Y(y) equals the mean of its members' costs for every y outside Y"
-    assert set(by_id) == set(BY_ID)

@@ -3,6 +3,8 @@ summaries of set predictions, paired comparisons), or their mean cost as a symbo
 
 from __future__ import annotations
 
+import numpy as np
+
 from dataclasses import replace
 
 from verifier import limits
@@ -71,6 +73,8 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
     spec, scheme = numeric_scheme(spec, "verify evaluate")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify evaluate reads every set's costs; {spec.path} has {scheme.K} classes, beyond that")
+    for pred in found:
+        _within_family(spec, scheme, pred)
     scores = [score(scheme, pred, betas, level) for pred in found]
     record = {"spec": spec.path, "scores": [{**words.scores_json(s), "dataset": s.dataset} for s in scores]}
     lines = (decided_lines(decided) if decided else []) + _score_lines(scores)
@@ -82,6 +86,23 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
         lines += comparison.comparison_text(compared)
     return UseReport("\n".join(lines) + "\n", record, scores=scores, comparison=compared,
                      title=f"{spec.name}: critical difference diagram (Nemenyi, alpha = {alpha})")
+
+
+def _within_family(spec, scheme, pred) -> None:
+    """A prediction outside the spec's `predictions:` family has no row to score: refuse it, naming the first
+    such row."""
+    if not scheme.family_restricted or not len(pred.masks):
+        return
+    distinct, first = np.unique(pred.masks, axis=0, return_index=True)
+    outside = [(int(i), row) for row, i in zip(distinct, first) if frozenset(np.flatnonzero(row).tolist())
+               not in scheme.rows]
+    if outside:
+        i, row = min(outside, key=lambda t: t[0])
+        family = spec.predictions.describe(scheme.K).split(":")[0]
+        where = f" (data set {pred.dataset})" if pred.dataset is not None else ""
+        raise UsageError(f"{pred.name}{where}: row {i + 1} predicts {scheme.label(frozenset(np.flatnonzero(row).tolist()))}, "
+                         f"which is not an allowed prediction of {spec.path} (its 'predictions' are {family}); "
+                         f"{len(outside)} distinct set(s) outside the family in all")
 
 
 def _score_lines(scores) -> list[str]:
@@ -104,6 +125,8 @@ def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> Us
     if others:
         raise unfixed(spec, others, "--sweep varies one parameter and")
     scheme = build(spec)
+    for pred in found:
+        _within_family(spec, scheme, pred)
     s = sweep(scheme, found, name, grid, level)
     record = {"spec": spec.path, "sweep": words.sweep_json(s)}
     lines = words.sweep_lines(s)

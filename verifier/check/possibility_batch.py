@@ -61,7 +61,8 @@ def _witness(entry: SetPossibility, K: int) -> list[Fraction] | None:
     if p is None or len(p) != K:
         return None
     out = [_fraction(x) for x in p]
-    return out if all(x >= 0 for x in out) and sum(out) == 1 else None
+    nonzero = [x for x in out if x]
+    return out if all(x > 0 for x in nonzero) and sum(nonzero) == 1 else None
 
 
 def _certificate(entry: SetPossibility, K: int) -> list[Fraction] | None:
@@ -94,8 +95,8 @@ def _confirm(cells, rows: np.ndarray, weights: list[list[Fraction]], witness: bo
 
 def _integers(cells, rows, weights, witness: bool) -> np.ndarray:
     K = cells.K
-    q = [lcm(*(w.denominator for w in ws)) for ws in weights]
-    a = [[int(w * d) for w in ws] for ws, d in zip(weights, q)]
+    q = [lcm(*(w.denominator for w in ws if w)) for ws in weights]
+    a = [[w.numerator * (d // w.denominator) if w else 0 for w in ws] for ws, d in zip(weights, q)]
     num = np.where(cells.rows.exact, cells.rows.num, 0)
     det, row = num[:K], num[rows]
     magnitude = int(np.abs(num).max()) if num.dtype != object else max(abs(int(num.max())), abs(int(num.min())))
@@ -106,7 +107,18 @@ def _integers(cells, rows, weights, witness: bool) -> np.ndarray:
         A, det, row = np.array(a, dtype=object), det.astype(object), row.astype(object)
     members = cells.members[rows]
     if witness:  # (n, K_h): Σ_y a_y c_h(y) − Σ_y a_y c_Y(y)
-        gap = A @ det.T - (A * row).sum(axis=1)[:, None]
+        index, w = _support(weights)
+        if index.shape[1] * 4 > K:  # wide supports: one product over every class
+            gap = A @ det.T - (A * row).sum(axis=1)[:, None]
+        else:  # narrow ones (two-point p at 200 classes): gathered over each p's support, in blocks
+            coefficients = np.where(w > 0, np.take_along_axis(A, index, 1), 0).astype(A.dtype)  # padding: 0
+            own = np.take_along_axis(row, index, 1)  # (n, j)
+            gap = np.empty((len(rows), K), dtype=A.dtype)
+            step = max(1, 4_000_000 // (K * index.shape[1]))
+            for start in range(0, len(rows), step):
+                part = slice(start, start + step)
+                terms = det.T[index[part]].transpose(0, 2, 1) - own[part][:, None, :]  # (n, h, j)
+                gap[part] = (coefficients[part][:, None, :] * terms).sum(axis=2)
         return ((gap > 0) | ~members).all(axis=1)
     slack = row * np.array(q, dtype=A.dtype)[:, None] - A @ det  # (n, K_y): q c_Y(y) − Σ_h a_h c_h(y)
     return (slack >= 0).all(axis=1)
@@ -115,19 +127,34 @@ def _integers(cells, rows, weights, witness: bool) -> np.ndarray:
 def _intervals(cells, rows, weights, witness: bool) -> np.ndarray:
     K = cells.K
     lo, hi = cells.rows.lo, cells.rows.hi
-    w = np.array([[float(x) for x in ws] for ws in weights])
-    w_lo, w_hi = np.maximum(np.nextafter(w, -np.inf), 0.0), np.nextafter(w, np.inf)
     members = cells.members[rows]
-    if witness:  # terms p_y (c_h(y) − c_Y(y)) as intervals, [n, h, y]
-        d_lo = _down(lo[None, :K, :] - hi[rows][:, None, :])
-        d_hi = _up(hi[None, :K, :] - lo[rows][:, None, :])
+    if witness:  # terms p_y (c_h(y) − c_Y(y)) as intervals, [n, h, j] over the support y = index[n, j] of p
+        index, w = _support(weights)
+        w_lo, w_hi = np.maximum(np.nextafter(w, -np.inf), 0.0), np.where(w > 0, np.nextafter(w, np.inf), 0.0)
+        det_lo, det_hi = lo[:K].T[index], hi[:K].T[index]  # (n, j, h)
+        own_lo, own_hi = np.take_along_axis(lo[rows], index, 1), np.take_along_axis(hi[rows], index, 1)
+        d_lo = _down(np.swapaxes(det_lo, 1, 2) - own_hi[:, None, :])
+        d_hi = _up(np.swapaxes(det_hi, 1, 2) - own_lo[:, None, :])
         t_lo, t_hi = _times_nonnegative(w_lo[:, None, :], w_hi[:, None, :], d_lo, d_hi)
         low, _ = _sum(t_lo, t_hi)
         return ((low > 0) | ~members).all(axis=1)
+    w = np.array([[float(x) for x in ws] for ws in weights])
+    w_lo, w_hi = np.maximum(np.nextafter(w, -np.inf), 0.0), np.nextafter(w, np.inf)
     # c_Y(y) − Σ_h λ_h c_h(y): terms [n, h, y]
     t_lo, t_hi = _times_nonnegative(w_lo[:, :, None], w_hi[:, :, None], lo[None, :K, :], hi[None, :K, :])
     mix_lo, mix_hi = _sum(np.swapaxes(t_lo, 1, 2), np.swapaxes(t_hi, 1, 2))  # (n, y)
     return (_down(lo[rows] - mix_hi) >= 0).all(axis=1)
+
+
+def _support(weights: list[list[Fraction]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each p's nonzero classes and their weights as floats, padded (weight exactly 0) with its first class."""
+    support = [[y for y, x in enumerate(ws) if x] for ws in weights]
+    width = max(1, max(len(s) for s in support))
+    index, w = np.zeros((len(weights), width), dtype=np.int64), np.zeros((len(weights), width))
+    for i, s in enumerate(support):
+        index[i] = s + [s[0]] * (width - len(s))
+        w[i, :len(s)] = [float(weights[i][y]) for y in s]
+    return index, w
 
 
 def _times_nonnegative(w_lo, w_hi, x_lo, x_hi):

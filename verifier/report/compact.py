@@ -36,6 +36,9 @@ def render(a: Analysis, console: Console) -> None:
     console.print(Text(brief.clip(clean(s.name), width), style="bold"), soft_wrap=True)
     facts = [clean(str(s.path)), f"{a.scheme.K} classes" + (f": {', '.join(a.scheme.classes)}" if a.scheme.K <= 8
                                                              else "")]
+    family = a.scheme.spec.predictions.describe(a.scheme.K)
+    if family:
+        facts.append(f"predictions: {family}")
     if a.scheme.parameters:
         facts.append("parameters: " + ", ".join(parameter(k, v) for k, v in a.scheme.parameters.items()))
     if s.setting:

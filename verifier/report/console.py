@@ -48,6 +48,9 @@ def _header(a: Analysis) -> Panel:
     s = a.spec
     lines = [Text(clean(s.name), style="bold"), Text(f"spec: {clean(s.path)}")]
     lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
+    family = a.scheme.spec.predictions.describe(a.scheme.K)
+    if family:
+        lines.append(Text(f"predictions: {family}"))
     if a.scheme.parameters:
         shown = ", ".join(f"{k} = {_param(v)}" if not _is_symbol(v) else f"{k} (symbolic)"
                           for k, v in a.scheme.parameters.items())

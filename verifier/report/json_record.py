@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from verifier.version import __version__
 from verifier.report import words
 from verifier.analysis.pipeline import Analysis
@@ -33,6 +35,7 @@ def to_json(a: Analysis) -> dict:
         "setting": a.spec.setting or None,
         "verify_version": __version__,
         "classes": list(s.classes),
+        **({"predictions": s.spec.predictions.record(s.K)} if s.family_restricted else {}),
         "parameters": _parameters(a),
         "assumptions": [text for _, text in s.assumptions],
         "symbolic": a.symbolic is not None,
@@ -44,7 +47,8 @@ def to_json(a: Analysis) -> dict:
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
         "matrix": _matrix(s),
-        "possibility": [_possibility(s, e) | {"optimal": _optimal(s, a.optimality.get(e.members))}
+        "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS)
+                        | {"optimal": _optimal(s, a.optimality.get(e.members))}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
@@ -71,11 +75,16 @@ def to_json(a: Analysis) -> dict:
     }
 
 
+MATRIX_SYMBOLIC_SETS = 1023  # beyond: rational cells from the arrays, irrational ones by their defining form
+
+
 def _matrix(s) -> list[dict]:
     """Every row, exact; the decimals of a fast-path matrix come from its certified enclosures (one float
     format per cell instead of one exact evaluation), the exact interpreter's cells from the exact values."""
     cells = s.cells
     index = getattr(s.rows, "index", None)
+    if cells is not None and index is not None and len(s.all_sets) > MATRIX_SYMBOLIC_SETS:
+        return _large_matrix(s, cells, index)
     out = []
     for m in s.all_sets:
         row = s.rows[m]
@@ -89,12 +98,40 @@ def _matrix(s) -> list[dict]:
     return out
 
 
+def _large_matrix(s, cells, index) -> list[dict]:
+    """Thousands of rows: a rational cell is written from the arrays' exact numerator (no sympy, each distinct
+    text once); an irrational one is null, its decimal read off the certified enclosure (its exact value is the
+    spec's formula at that set: `verify` and the Python API evaluate it on demand)."""
+    rows = cells.rows
+    num, den, exact = rows.num, rows.den, rows.exact
+    texts: dict = {}
+    out = []
+    for m in s.all_sets:
+        k = index[m]
+        costs = []
+        for y in range(s.K):
+            if exact[k, y]:
+                key = int(num[k, y])
+                text = texts.get(key)
+                if text is None:
+                    text = texts[key] = str(Fraction(key, den))
+            else:
+                text = None  # irrational: the spec's set cost at this set (its decimal is beside it)
+            costs.append(text)
+        lo, hi = rows.lo[k], rows.hi[k]
+        decimals = [_enclosed_decimal(lo[y], hi[y], None) for y in range(s.K)]
+        out.append({"Y": _names(s, m), "costs": costs, "decimal": decimals, "from": s.origin[m]})
+    return out
+
+
 def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
     """The 4-digit decimal of a value known to lie in [lo, hi]: read off the enclosure when both ends round
     alike, else from the exact value."""
     low, high = f"{lo:.4g}", f"{hi:.4g}"
     if low == high:
         return float(low) if float(low) != 0 else 0.0
+    if value is None:  # no exact value at hand: the enclosure's midpoint, within its (tiny) width
+        return float(f"{(lo + hi) / 2:.4g}")
     return _decimal(value)
 
 
@@ -116,11 +153,16 @@ def _values(values: dict | None) -> dict[str, str] | None:
     return None if values is None else {k: str(v) for k, v in values.items()}
 
 
-def _possibility(s, e: SetPossibility) -> dict:
+def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     out = {"Y": _names(s, e.members),
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
            "method": e.method}
-    if e.witness is not None:
+    if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
+        margin, approx = e.quick_margin()
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0},
+                          "margin": None if margin is None else words.exact(margin),
+                          "margin_decimal": float(f"{approx:.4g}")}
+    elif e.witness is not None:
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)},
                           "margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin))}
     if e.certificate is not None:

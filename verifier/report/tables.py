@@ -30,6 +30,9 @@ def summary(a: Analysis) -> list[str]:
     fits = ", ".join(f"{name}: **{fit.label}**" for name, fit in a.settings.items())
     lines = [a.spec.description.strip()] if a.spec.description else []
     lines.append(f"Classes: {', '.join(a.scheme.classes)}. Fit to the paper's Table VIII: {fits}.")
+    family = a.scheme.spec.predictions.describe(a.scheme.K)
+    if family:  # with every set allowed, nothing new is said
+        lines.append(f"Predictions: {family}; every property and every set's facts range over these sets only.")
     if a.spec.setting:
         lines.append(f"Intended setting: {a.spec.setting}.")
     if a.scheme.parameters:

@@ -174,12 +174,14 @@ def _no_members_differ(scheme: Scheme) -> bool:
             return False
         import numpy as np
 
+        from verifier.engines.vector.pairs import multiset_ids
         from verifier.engines.vector.terms import TermArrays
 
         terms = TermArrays(scheme.cells, lambda *_: False)
-        keys, members = terms.multiset_keys(), terms.members
-        first = keys[np.arange(len(members)), np.argmax(members, axis=1)]
-        return bool(((keys == first[:, None, :]).all(axis=-1) | ~members).all())
+        members = terms.members
+        ids = multiset_ids(members, terms.det_ids())  # equal within a set exactly when the multisets are
+        first = ids[np.arange(len(members)), np.argmax(members, axis=1)]
+        return bool(((ids == first[:, None]) | ~members).all())
     for members in scheme.indeterminate_sets:
         lists = [scheme.members_costs(members, y) for y in sorted(members)]
         if not all(v.is_Rational for costs in lists for v in costs):

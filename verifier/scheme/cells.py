@@ -1,7 +1,7 @@
 """The extended matrix of a numeric scheme as arrays, evaluated for all sets at once.
 
-`SchemeCells` holds the membership matrix of every non-empty set (in the paper's table order: singletons,
-then by size, then in class order) and c_Y(y) as `Cells` (exact rationals where rational, certified
+`SchemeCells` holds the membership matrix of every allowed set (in the paper's table order: singletons,
+then by size, then in class order; with `predictions:` the family's sets only) and c_Y(y) as `Cells` (exact rationals where rational, certified
 enclosures otherwise). It is built by the vectorised interpreter, in chunks of sets so that a comprehension
 over Y never holds more than a few million elements. `NotVectorised` means: use the exact interpreter.
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from verifier.formula.cells import Cells, CellsError, compare, TRUE
 from verifier.formula.vector import NotVectorised, VectorEvaluator
+from verifier.spec.family import ALL, Family
 from verifier.spec.model import Spec
 
 CHUNK_ELEMENTS = 1 << 21  # sets x classes x classes per chunk of a comprehension
@@ -49,12 +50,15 @@ class SchemeCells:
 ORIGINS = ("set_cost", "set_costs", "cost", "cost_matrix")
 
 
-def table_order(K: int) -> list[tuple[int, ...]]:
-    return [c for n in range(1, K + 1) for c in combinations(range(K), n)]
+def table_order(K: int, family: Family = ALL) -> list[tuple[int, ...]]:
+    """Singletons, then the family's indeterminate sets (by size, then in class order)."""
+    if not family.restricted:
+        return [c for n in range(1, K + 1) for c in combinations(range(K), n)]
+    return [(h,) for h in range(K)] + family.indeterminate(K)
 
 
-def membership(K: int) -> np.ndarray:
-    sets = table_order(K)
+def membership(K: int, family: Family = ALL) -> np.ndarray:
+    sets = table_order(K, family)
     out = np.zeros((len(sets), K), dtype=bool)
     sizes = np.fromiter((len(c) for c in sets), dtype=np.int64, count=len(sets))
     flat = np.fromiter((i for c in sets for i in c), dtype=np.int64, count=int(sizes.sum()))
@@ -77,7 +81,7 @@ def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
     evaluator = VectorEvaluator(classes, params, spec.functions)
     determinate = _determinate(spec, evaluator, K)
     evaluator.determinate = determinate
-    members = membership(K)
+    members = membership(K, spec.predictions)
     S = len(members)
     lo, hi = np.empty((S, K)), np.empty((S, K))
     num = np.zeros((S, K), dtype=object)
@@ -97,7 +101,7 @@ def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
             raise NotVectorised("rows are missing (the exact builder reports which)")
         _store(determinate, slice(0, K), lo, hi, num, exact, dens)
         origin[:K] = 2 if spec.cost is not None else 3
-    index = {frozenset(c): s for s, c in enumerate(table_order(K))}
+    index = {frozenset(c): s for s, c in enumerate(table_order(K, spec.predictions))}
     for key, entries in spec.set_costs.items():
         s = index[key]
         row = [_entry(evaluator, e, members[s:s + 1], y) for y, e in enumerate(entries)]

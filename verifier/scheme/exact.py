@@ -70,12 +70,18 @@ class Scheme:
             text = self._labels[members] = "{" + ", ".join(self.classes[i] for i in sorted(members)) + "}"
         return text
 
+    @property
+    def family_restricted(self) -> bool:
+        """Whether `predictions:` allows some sets only (the rows are the family's)."""
+        return self.spec.predictions.restricted
+
     @cached_property
     def all_sets(self) -> list[ClassSet]:
-        """Singletons first, then by size, then in class order (the paper's table layout). A reduced scheme
-        (`orbits`) has the singletons and one representative set per size."""
-        if self.partial:
-            return list(self.rows)  # singletons, then the requested sets in order
+        """Singletons first, then by size, then in class order (the paper's table layout); with `predictions:`
+        the family's sets only. A reduced scheme (`orbits`) has the singletons and one representative set per
+        size."""
+        if self.partial or self.family_restricted:
+            return list(self.rows)  # singletons, then the requested (or allowed) sets in order
         return [frozenset(c) for n in range(1, self.K + 1) for c in combinations(range(self.K), n)]
 
     @cached_property
@@ -168,8 +174,11 @@ def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: 
 
     rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
     origin: dict[ClassSet, str] = {}
-    sets = ([frozenset(c) for n in range(1, K + 1) for c in combinations(range(K), n)] if only is None
-            else [frozenset((h,)) for h in range(K)] + list(only))
+    if only is None and spec.predictions.restricted:  # the family's rows only: a complete scheme of its own
+        sets = [frozenset((h,)) for h in range(K)] + [frozenset(c) for c in spec.predictions.indeterminate(K)]
+    else:
+        sets = ([frozenset(c) for n in range(1, K + 1) for c in combinations(range(K), n)] if only is None
+                else [frozenset((h,)) for h in range(K)] + list(only))
     for members in sets:
         if members in spec.set_costs:
             local = {"Y": members}

@@ -71,7 +71,7 @@ class LazyRows(Mapping):
 
     def __init__(self, cells: SchemeCells, exact: ExactCells, exponent: sp.Expr | None = None):
         self.cells, self.exact = cells, exact
-        self.index = {frozenset(c): s for s, c in enumerate(table_order(cells.K))}
+        self.index = {frozenset(c): s for s, c in enumerate(table_order(cells.K, exact.spec.predictions))}
         self._rows: dict[ClassSet, tuple[sp.Expr, ...]] = {}
         self.exponent = exponent
         self._by_multiset: dict[tuple, sp.Expr] = {}  # equal multisets of member costs, equal cells

@@ -2,10 +2,13 @@
 `set_cost`, a function's own parameters in its body, ...), and the check of every formula the reader parsed
 against the whitelist and its scope, so that all their problems are reported together.
 
-Owns: `formula_problems`. May import: `formula`, `spec.model`, `errors`.
+Owns: `formula_problems`, `spec_identifier`. May import: `formula`, `spec.model`, `errors`.
 """
 
 from __future__ import annotations
+
+import keyword
+import re
 
 from verifier.errors import SpecError
 from verifier.formula.parse import Formula
@@ -66,3 +69,14 @@ def _scopes(spec: Spec, functions_known: bool) -> dict[int, Scope]:
             if isinstance(entry, Formula):
                 out[id(entry)] = Scope(frozenset(), {}, {}, spec.classes, constants)
     return out
+
+
+def spec_identifier(name: str, local: bool = False) -> bool:
+    """A name a spec may define: ASCII, not a Python keyword (None, import, lambda, ...) and, unless it is a
+    function's own parameter (local to its body, so it may be called y), not a word of the formula language."""
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name)) and not keyword.iskeyword(name) \
+        and (local or name not in _RESERVED)
+
+
+_RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
+             "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}

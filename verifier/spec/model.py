@@ -11,6 +11,7 @@ from fractions import Fraction
 from verifier.errors import Mark
 from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
+from verifier.spec.family import ALL, Family
 from verifier.spec.source import Located
 
 MAX_CLASSES = 64  # enumeration reaches 16 (12 symbolic); beyond: the symmetry and power-mean routes
@@ -26,6 +27,7 @@ TOP_KEYS = {
     "cost_matrix": "determinate costs: predicted class -> costs in class order",
     "set_cost": "c_Y(y) as a formula for every non-empty Y",
     "set_costs": "explicit rows: 'a,b' -> costs in class order",
+    "predictions": "the sets a classifier may predict: all, intervals, {max_size: k}, {hierarchy: TREE}, {sets: [...]}",
     "setting": "filtering or choice",
     "expect": "expected verdicts, e.g. {P1: holds}",
 }
@@ -61,4 +63,5 @@ class Spec:
     text: str = ""
     content: object = None  # the file's plain data (comments and layout gone): what a cache key is made of
     marks: dict[str, Mark] = field(default_factory=dict)  # where each top-level key sits in the file
+    predictions: Family = ALL  # the allowed sets (`spec.family`): every property ranges over these only
     open_cells: frozenset = frozenset()  # (set, class) cells written as null, for `verify design` to fill

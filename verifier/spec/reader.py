@@ -5,7 +5,6 @@ Every problem is a `SpecError` naming the file, the key, the position, the offen
 
 from __future__ import annotations
 
-import keyword
 import re
 from fractions import Fraction
 
@@ -14,8 +13,9 @@ from verifier.errors import SpecError, did_you_mean, listed, raise_all
 from verifier.formula.parse import Formula, parse_syntax
 from verifier.formula.values import UserFunction
 from verifier.spec.class_names import read_classes
-from verifier.spec.formulas import formula_problems
-from verifier.spec.model import PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
+from verifier.spec.family import ALL, MAX_FAMILY_CLASSES, read_family, wants_family
+from verifier.spec.formulas import formula_problems, spec_identifier as _identifier
+from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
@@ -47,6 +47,7 @@ class _Reader:
     def __init__(self, path: str, root: Located, open_cells: bool = False, text: str = ""):
         self.path, self.root, self.open_cells, self.text, self.lines = path, root, open_cells, text, FileLines(text)
         self.opened: set[tuple[frozenset[int], int]] = set()
+        self.family = ALL  # `predictions:`, read before the set rows it restricts
         self.parsed: list[Formula] = []  # every formula read, checked against the whitelist and its scope at the end
 
     def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
@@ -90,7 +91,8 @@ class _Reader:
             errors.append(self.fail("the key 'classes' is missing", "classes", self.root, None,
                                     "classes: [a, b, c] or an integer"))
         name = attempt(self.string, top["name"], "name") if "name" in top else None
-        classes = attempt(self.classes, top["classes"]) if "classes" in top else None
+        limit = MAX_FAMILY_CLASSES if wants_family(top.get("predictions")) else MAX_CLASSES
+        classes = attempt(read_classes, top["classes"], self.fail, limit) if "classes" in top else None
         spec = Spec(self.path, name or "", classes or ("?", "?"))
         spec.marks = {key: node.mark for key, node in top.items()} | {"": self.root.mark}
         for optional in ("description", "source"):
@@ -100,6 +102,7 @@ class _Reader:
         if classes is not None:  # these need the class names
             spec.parameters = attempt(self.parameters, top.get("parameters"), classes) or {}
             params_known = len(errors) == before
+            spec.predictions = self.family = attempt(read_family, top.get("predictions"), classes, self.fail) or ALL
             if "cost_matrix" in top:
                 spec.cost_matrix = attempt(self.cost_matrix, top["cost_matrix"], classes)
             if "set_costs" in top:
@@ -127,9 +130,6 @@ class _Reader:
         errors += formula_problems(spec, self.parsed, params_known, functions_known)
         raise_all(sorted(errors, key=lambda e: (e.line or 0, e.column or 0)))
         return spec
-
-    def classes(self, node: Located) -> tuple[str, ...]:
-        return read_classes(node, self.fail)
 
     def entry(self, node: Located, key: str) -> Entry:
         if isinstance(node.value, bool) or node.value is None:
@@ -202,6 +202,9 @@ class _Reader:
         members = frozenset(index[n] for n in names)
         if len(members) != len(names):
             raise self.fail("a class is repeated in the set key", key, row, label)
+        if not self.family.allows(members):
+            raise self.fail("this set is not in the prediction family", key, row, label,
+                            f"a set of the family ({self.family.describe(len(classes)).split(':')[0]})")
         if self.open_cells and isinstance(row.value, list) and len(row.value) == len(classes):  # nulls: open
             self.opened |= {(members, y) for y, item in enumerate(row.value) if item.value is None}
             return members, tuple(None if item.value is None else self.entry(item, f"{key}[{y}]")
@@ -286,13 +289,3 @@ class _Reader:
 
 
 _PROPERTY_NAMES = tuple(p.id for p in properties.PROPERTIES) + tuple(p.name for p in properties.PROPERTIES)
-
-def _identifier(name: str, local: bool = False) -> bool:
-    """A name a spec may define: ASCII, not a Python keyword (None, import, lambda, ...) and, unless it is a
-    function's own parameter (local to its body, so it may be called y), not a word of the formula language."""
-    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name)) and not keyword.iskeyword(name) \
-        and (local or name not in _RESERVED)
-
-
-_RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
-             "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}

@@ -48,9 +48,14 @@ def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
         raise _error(spec, "parameters", "a symbolic parameter is calibrated through a 'set_cost' formula; open "
                      "cells are designed for numeric determinate costs", "a 'set_cost' formula using the parameter, "
                      "or numeric parameters (value:) with open cells")
-    if len(spec.classes) > MAX_DESIGN_CLASSES:
+    K, family = len(spec.classes), spec.predictions
+    small = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # set cells of 5 classes
+    if family.restricted and (family.count(K) * K > small or K > 12):
+        raise _error(spec, "predictions", f"calibration works on at most {small} set cells (and 12 classes); the "
+                     f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
+    if K > MAX_DESIGN_CLASSES and not family.restricted:
         raise _error(spec, "classes", f"calibration works on at most {MAX_DESIGN_CLASSES} classes",
-                     f"at most {MAX_DESIGN_CLASSES} classes")
+                     f"at most {MAX_DESIGN_CLASSES} classes, or a restricted 'predictions' family")
     try:
         return _calibrate(spec, timeout_ms)
     except (Unsupported, NotImplementedError) as exc:

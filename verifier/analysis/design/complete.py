@@ -4,7 +4,7 @@ The designed matrix is written as a spec and verified by the ordinary checker be
 verdicts fill `expect:`, and a firm demand or kept wish that the checker does not confirm is a bug, raised.
 When no matrix meets the firm demands, `why_not` says which parts conflict and what lifts the conflict.
 
-Route: beyond MAX_DESIGN_CLASSES classes (or with `method="fast"`) the optimum is found by the fast path
+Route: beyond 130 set cells (5 classes, or a prediction family as large; or with `method="fast"`) the optimum is found by the fast path
 (`fast.py`: HiGHS, every block's optimum confirmed exactly); what it cannot confirm, and every infeasible
 problem, goes to the exact z3 path (`solve.py`), and `route` says which one answered and why.
 """
@@ -25,6 +25,8 @@ from verifier.analysis.design.spec_text import spec_text
 from verifier.analysis.design.why_not import Diagnosis, Repair, diagnose, repair
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.limits import MAX_DESIGN_CLASSES
+
+SMALL_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 130 set cells
 from verifier.spec.model import Spec
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
@@ -59,9 +61,9 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
              margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True,
              region: list[str] = (), method: str = "auto") -> Completion:
     """`region`: open cells ('h,b:n') whose feasible region to compute; by default all of them when 2 or 3.
-    `method`: "auto" (the fast path beyond MAX_DESIGN_CLASSES classes), "fast" or "exact"."""
+    `method`: "auto" (the fast path beyond SMALL_DESIGN_CELLS set cells), "fast" or "exact"."""
     problem = DesignProblem(spec)
-    large = len(spec.classes) > MAX_DESIGN_CLASSES
+    large = len(problem.cells) > SMALL_DESIGN_CELLS  # 5 classes of every set, or a family as large
     pictured = pick_cells(problem, list(region)) if (ranges and not large) or region else []
     goal = make_objective(problem, objective, to)
     solver = Solver(problem, timeout_ms)
@@ -85,8 +87,8 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
     conditions = [] if large and not pictured else \
         [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]
     if ranges and large:
-        out.route_note += (f" The freedom left (each cell's range) is not computed beyond {MAX_DESIGN_CLASSES} "
-                           "classes.")
+        out.route_note += (f" The freedom left (each cell's range) is not computed beyond {SMALL_DESIGN_CELLS} set "
+                           f"cells ({MAX_DESIGN_CLASSES} classes).")
     elif ranges:
         out.ranges = freedom(problem, conditions, timeout_ms)
     if pictured:

@@ -22,6 +22,8 @@ from verifier.engines.smt_translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
 from verifier.limits import MAX_COMPLETION_CLASSES as MAX_DESIGN_CLASSES
+
+MAX_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 840 unknowns
 from verifier.properties import BY_ID
 from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
@@ -45,27 +47,32 @@ class DesignProblem:
     def __init__(self, spec: Spec):
         self.spec = spec
         K = len(spec.classes)
-        if K > MAX_DESIGN_CLASSES:
+        family = spec.predictions
+        cells = family.count(K) * K
+        if family.restricted and cells > MAX_DESIGN_CELLS:
+            raise _spec_error(spec, "predictions", f"design works on at most {MAX_DESIGN_CELLS} set cells; the "
+                              f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
+        if K > MAX_DESIGN_CLASSES and not family.restricted:
             raise _spec_error(spec, "classes", f"design works on at most {MAX_DESIGN_CLASSES} classes "
-                              f"({2 ** K - K - 1} set rows here)", f"at most {MAX_DESIGN_CLASSES} classes")
+                              f"({2 ** K - K - 1} set rows here)", f"at most {MAX_DESIGN_CLASSES} classes, or a "
+                              "restricted 'predictions' family (intervals, a hierarchy, max_size)")
         self.determinate = _determinate(spec)
         self.cells: list[Cell] = []
         rows: dict[frozenset[int], tuple] = {frozenset((h,)): tuple(sp.Rational(v.numerator, v.denominator)
                                                                      for v in self.determinate[h]) for h in range(K)}
         base = _fixed_rows(spec)
         self.symbols: dict[str, sp.Symbol] = {}
-        for n in range(2, K + 1):
-            for members in _sets(K, n):
-                row = []
-                for y in range(K):
-                    given = base.get(members, {}).get(y)
-                    label = "c_{" + ",".join(spec.classes[i] for i in sorted(members)) + "}(" + spec.classes[y] + ")"
-                    cell = Cell(members, y, label, given)
-                    self.cells.append(cell)
-                    symbol = sp.Symbol(label, real=True)
-                    self.symbols[cell.key] = symbol
-                    row.append(symbol)
-                rows[members] = tuple(row)
+        for members in (frozenset(c) for c in family.indeterminate(K)):  # every set, or the family's
+            row = []
+            for y in range(K):
+                given = base.get(members, {}).get(y)
+                label = "c_{" + ",".join(spec.classes[i] for i in sorted(members)) + "}(" + spec.classes[y] + ")"
+                cell = Cell(members, y, label, given)
+                self.cells.append(cell)
+                symbol = sp.Symbol(label, real=True)
+                self.symbols[cell.key] = symbol
+                row.append(symbol)
+            rows[members] = tuple(row)
         origin = {m: "design" for m in rows}
         self.scheme = Scheme(spec, spec.classes, rows, origin)
         self.ctx = z3.Context()
@@ -109,12 +116,6 @@ class DesignProblem:
             v = model.eval(self.var(cell), model_completion=True)
             out[cell.key] = Fraction(v.numerator_as_long(), v.denominator_as_long())
         return out
-
-
-def _sets(K: int, n: int):
-    from itertools import combinations
-
-    return [frozenset(c) for c in combinations(range(K), n)]
 
 
 def _determinate(spec: Spec) -> list[list[Fraction]]:

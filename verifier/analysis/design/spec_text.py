@@ -27,6 +27,7 @@ def spec_text(problem: DesignProblem, values: dict[str, Fraction], setting: str,
                                       f"determinate costs of {spec.name!r}."] + notes)),
         f"source: {q(how)}",
         "classes: [" + ", ".join(q(c) for c in classes) + "]",
+        *spec.predictions.spec_lines(classes),
         "cost_matrix:",
     ]
     for h, name in enumerate(classes):

@@ -75,7 +75,8 @@ class BatchDecider:
 
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
-        self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM else None
+        # the top-k sort ranges over every set: with a restricted family, the family's rows are compared instead
+        self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM and not scheme.family_restricted else None
         self.costs = None if self.ab is not None else ExpectedCosts(scheme)
         self.result = BatchDecision([], [], [], "symmetric" if self.ab is not None else "vectorised", 0)
 

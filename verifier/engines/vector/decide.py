@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engines.enumerate import EnumerationEngine, Outcome
+from verifier.engines.vector.pairs import decide_pairs
 from verifier.engines.vector.possibility import analyse_possibility_fast
 from verifier.engines.vector.terms import TermArrays
 from verifier.formula import certified
@@ -24,6 +25,7 @@ from verifier.scheme import Scheme
 from verifier.verdict import PropertyResult, Truth
 
 RESOLVE_LIMIT = 20_000  # instances decided one by one exactly, per property, before the answer is `unknown`
+PAIRS_GRID_LIMIT = 2_000_000  # sets x K x K beyond which two-class properties are decided by groups (`pairs`)
 EXACT_WALK_CLASSES = 12  # up to here, a property with more undecided instances is walked by the exact engine
 _TRUTH = {TRUE: Truth.TRUE, FALSE: Truth.FALSE, UNDECIDED: Truth.UNKNOWN}
 
@@ -48,6 +50,9 @@ class VectorEngine:
         if isinstance(prop.atom, Possible):
             truth = np.array([_code(self.possibility[m].status) for m in self.sets], dtype=np.int8)
             domains: list[np.ndarray] = []
+        elif len(prop.quantifiers) == 3 and self.terms.count * self.scheme.K ** 2 > PAIRS_GRID_LIMIT and \
+                (grouped := decide_pairs(self, prop)) is not None:  # two classes: group sizes, not a K x K grid
+            return self.exact.result(prop, grouped)
         else:
             domains = self._domains(prop)
             truth = self._atoms(prop, len(domains))

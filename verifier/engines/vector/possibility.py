@@ -22,6 +22,12 @@ from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
 
 
+def words_float(value) -> float:
+    from verifier.formula import certified
+
+    return certified.to_float(value)
+
+
 class LazyWitness(SetPossibility):
     """Possible, with a confirmed witness p; the exact margin is computed when something reads it."""
 
@@ -39,6 +45,21 @@ class LazyWitness(SetPossibility):
                 checked = check_witness(self._scheme, self.members, list(self.witness), method=self.method)
                 self._margin = checked.margin if checked is not None else None
         return self._margin
+
+    def quick_margin(self) -> tuple[sp.Expr | None, float]:
+        """The margin exactly when every cell involved is rational (integers, no sympy), else None; and its
+        decimal from the arrays (each witness was confirmed with certified arithmetic when it was found)."""
+        if self._margin is not None or self._scheme is None:
+            return self._margin, float(words_float(self._margin))
+        exact = _rational_margin(self._scheme, self.members, self.witness)
+        if exact is not None:
+            self._margin = exact
+            return exact, float(exact)
+        cells, s = self._scheme.cells, self._scheme.rows.index[self.members]
+        rows = sorted(self.members) + [s]
+        mid = (cells.rows.lo[rows] + cells.rows.hi[rows]) / 2
+        p = np.array([float(x) for x in self.witness])
+        return None, float((mid[:-1] @ p).min() - mid[-1] @ p)
 
     @margin.setter
     def margin(self, value):
@@ -207,11 +228,23 @@ def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]
 
 
 def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
-    p = _probabilities(ps, terms.K)  # (n, K)
-    cost = terms.cost.take(rows)  # (n, K)
-    own = masked_sum(p.take((slice(None), None, slice(None))) * terms.det.take((None,)),
-                     np.ones((1, 1, terms.K), bool))  # (n, K_h): Σ_y p_y c_h(y)
-    mine = masked_sum(p * cost, np.ones((1, terms.K), bool))  # (n,)
+    """E_p[c_h] and E_p[c_Y] gathered over each p's support (a few classes), not multiplied out over K x K."""
+    n = len(rows)
+    support = [[y for y, f in enumerate(q) if f] for q in ps]
+    width = max(1, max(len(s) for s in support))
+    index, weight = np.zeros((n, width), dtype=np.int64), np.zeros((n, width))
+    for i, s in enumerate(support):
+        index[i, :len(s)] = s
+        weight[i, :len(s)] = [float(ps[i][y]) for y in s]
+    det_by_class = terms.det.transpose()  # [y, h]
+    cost = terms.cost.take(rows)
+    own = mine = None
+    for j in range(width):
+        w = Cells.enclosure(np.maximum(np.nextafter(weight[:, j], -np.inf), 0.0), np.nextafter(weight[:, j], np.inf))
+        part_own = det_by_class.take(index[:, j]) * w.take((slice(None), None))  # (n, K_h): p_y c_h(y)
+        part_mine = cost.take((np.arange(n), index[:, j])) * w  # (n,): p_y c_Y(y)
+        own = part_own if own is None else own + part_own
+        mine = part_mine if mine is None else mine + part_mine
     beats = compare(own, ">", mine.take((slice(None), None))) == TRUE
     return (beats | ~terms.members[rows]).all(axis=1)
 

@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from verifier.formula.cells import UNDECIDED, Cells, compare, where
+from verifier.formula.cells import UNDECIDED, Cells, compare
+from verifier.formula.rationals import CellsError
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
-_DIGITS_PER_KEY = 15  # (K + 1)^15 < 2^62 for K <= 16
 
 
 class TermArrays:
@@ -44,6 +44,12 @@ class TermArrays:
                                  "max": lambda: self._extreme("max")}[kind]()
         return self._cache[kind]
 
+    def cached(self, name: str, make):
+        """A derived array, made once per scheme (several properties read the same one)."""
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]
+
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
         if "sum" not in self._cache:
@@ -54,36 +60,52 @@ class TermArrays:
         return self.member_sums() * Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
 
     def _extreme(self, kind: str) -> Cells:
-        out, seen = None, None
-        for h in range(self.K):
-            here = self.members[:, h:h + 1]
-            row = self.det.take(slice(h, h + 1))  # (1, K)
-            if out is None:
-                out, seen = row.broadcast((self.count, self.K)), np.broadcast_to(here, (self.count, 1))
-                continue
-            better = row.minimum(out) if kind == "min" else row.maximum(out)
-            out = where(here & ~seen, row, where(here, better, out))
-            seen = seen | here
-        return out
+        """min or max over each set's members, sets of one size at a time, from the members' gathered rows
+        (Σ|Y| x K numbers: a family of a few thousand sets at 1,000 classes, not sets x K x K)."""
+        S, K, det = self.count, self.K, self.det
+        lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
+        num = None if det.num is None else np.zeros((S, K), dtype=np.asarray(det.num).dtype)
+        for size, rows, index in member_lists(self.members):
+            out = det.take(index[:, 0])
+            for i in range(1, size):
+                row = det.take(index[:, i])
+                out = out.minimum(row) if kind == "min" else out.maximum(row)
+            lo[rows], hi[rows], exact[rows] = out.lo, out.hi, out.exact
+            if num is not None and out.exact.any():  # picked among the members' own cells: one denominator
+                if out.den != det.den:
+                    raise CellsError("min/max of cells over different denominators")
+                num[rows] = np.where(out.exact, out.num, 0)
+        return Cells(lo, hi, num, det.den, exact)
 
     # -- multisets -------------------------------------------------------------------------------------------
     def multiset_keys(self) -> np.ndarray:
         """[s, y, part]: equal along the last axis exactly when the multisets C_Y(y) are equal."""
         if "keys" not in self._cache:
-            ids = self._cost_numbers()
+            ids = self.det_ids()
             distinct = int(ids.max()) + 1
             parts = []
             base = self.K + 1
-            for start in range(0, distinct, _DIGITS_PER_KEY):
+            digits = _digits_per_key(self.K)
+            for start in range(0, distinct, digits):
                 weight = np.zeros(distinct, dtype=np.int64)
-                span = range(start, min(distinct, start + _DIGITS_PER_KEY))
+                span = range(start, min(distinct, start + digits))
                 weight[list(span)] = base ** np.arange(len(span), dtype=np.int64)
                 parts.append(self.members.astype(np.int64) @ weight[ids])  # [s, y]
             self._cache["keys"] = np.stack(parts, axis=-1)
         return self._cache["keys"]
 
+    def det_ids(self) -> np.ndarray:
+        """[h, y] -> a number per distinct exact value of the determinate costs (0, 1, ...)."""
+        if "det_ids" not in self._cache:
+            det = self.det
+            if det.num is not None and det.exact.all():  # rationals over one denominator: equal numerators
+                self._cache["det_ids"] = np.unique(np.asarray(det.num), return_inverse=True)[1].reshape(self.K, self.K)
+            else:
+                self._cache["det_ids"] = self._cost_numbers()
+        return self._cache["det_ids"]
+
     def _cost_numbers(self) -> np.ndarray:
-        """[h, y] -> a number per distinct exact value of the determinate costs."""
+        """[h, y] -> a number per distinct exact value of the determinate costs, pair by pair."""
         K, det = self.K, self.det
         ids = np.full((K, K), -1, dtype=np.int64)
         representatives: list[tuple[int, int]] = []
@@ -101,6 +123,22 @@ class TermArrays:
                 ids[h, y] = len(representatives)
                 representatives.append((h, y))
         return ids
+
+
+def member_lists(members: np.ndarray):
+    """(size, rows, index): the sets (rows of `members`) of each size and their member classes, in class order."""
+    sizes = members.sum(axis=1)
+    for size in np.unique(sizes):
+        rows = np.flatnonzero(sizes == size)
+        yield int(size), rows, np.nonzero(members[rows])[1].reshape(len(rows), int(size))
+
+
+def _digits_per_key(K: int) -> int:
+    """How many base-(K + 1) digits (counts of a cost among the members, 0..K) fit below 2^62 in one key."""
+    digits, top = 0, 1
+    while top * (K + 1) < 2**62:
+        top, digits = top * (K + 1), digits + 1
+    return max(1, digits)
 
 
 def member_sums(members: np.ndarray, det: Cells) -> Cells:

@@ -1,0 +1,265 @@
+"""The `predictions:` key: which sets a classifier may predict (the prediction family).
+
+`all` (the default) is every non-empty set, as in the paper; `intervals` the runs of consecutive classes in the
+declared order; `{max_size: k}` every set of at most k classes; `{hierarchy: TREE}` the leaf sets below each
+node of a class tree; `{sets: [...]}` an explicit list. Singletons are always allowed. Every property, every
+set-level fact, `decide` and `evaluate` range over the family's sets only; the matrix has their rows only.
+
+Owns: `Family` (the allowed indeterminate sets, in the paper's table order: by size, then in class order) and
+`read_family`. May import: `spec.source`, `errors`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+from verifier.errors import SpecError, did_you_mean, listed, raise_all
+from verifier.spec.source import Located, shown
+
+KINDS = ("all", "intervals", "max_size", "hierarchy", "sets")
+MAX_FAMILY_CLASSES = 1000  # a restricted family enumerates its own sets, not the 2^K - 1 of the power set
+MAX_FAMILY_SETS = 100_000  # allowed sets (singletons included); rows x classes is bounded too
+MAX_FAMILY_CELLS = 20_000_000
+MAX_TREE_NODES = 10_000
+
+
+@dataclass(frozen=True)
+class Family:
+    kind: str = "all"
+    max_size: int | None = None
+    listed_sets: tuple[tuple[int, ...], ...] = ()  # hierarchy / sets: the indeterminate sets, table order
+    node_names: tuple[tuple[tuple[int, ...], str], ...] = ()  # hierarchy: (leaf set, node name)
+
+    @property
+    def restricted(self) -> bool:
+        return self.kind != "all"
+
+    def indeterminate(self, K: int) -> list[tuple[int, ...]]:
+        """The allowed sets of two classes or more, by size, then in class order."""
+        if self.kind == "all":
+            return [c for n in range(2, K + 1) for c in combinations(range(K), n)]
+        if self.kind == "intervals":
+            return [tuple(range(start, start + n)) for n in range(2, K + 1) for start in range(K - n + 1)]
+        if self.kind == "max_size":
+            return [c for n in range(2, min(self.max_size, K) + 1) for c in combinations(range(K), n)]
+        return list(self.listed_sets)
+
+    def count(self, K: int) -> int:
+        """How many indeterminate sets the family allows (without making them)."""
+        if self.kind == "all":
+            return 2 ** K - K - 1
+        if self.kind == "intervals":
+            return K * (K - 1) // 2
+        if self.kind == "max_size":
+            return sum(math.comb(K, n) for n in range(2, min(self.max_size, K) + 1))
+        return len(self.listed_sets)
+
+    def allows(self, members) -> bool:
+        members = sorted(members)
+        if len(members) <= 1:
+            return len(members) == 1
+        if self.kind == "all":
+            return True
+        if self.kind == "intervals":
+            return members[-1] - members[0] == len(members) - 1
+        if self.kind == "max_size":
+            return len(members) <= self.max_size
+        return tuple(members) in self._listed
+
+    @property
+    def _listed(self) -> frozenset:
+        return frozenset(self.listed_sets)
+
+    def describe(self, K: int) -> str:
+        """What a report says about the family ('' for all sets: nothing new)."""
+        if self.kind == "all":
+            return ""
+        n = self.count(K)
+        what = {"intervals": "intervals of consecutive classes",
+                "max_size": f"sets of at most {self.max_size} classes",
+                "hierarchy": "the nodes of the class hierarchy",
+                "sets": "the listed sets"}[self.kind]
+        return f"{what}: {n:,} indeterminate set{'s' if n != 1 else ''} of the {_power(K)} (and every single class)"
+
+    def record(self, K: int) -> dict | None:
+        """The JSON entry (None for all sets)."""
+        if self.kind == "all":
+            return None
+        out = {"family": self.kind, "indeterminate_sets": self.count(K)}
+        if self.max_size is not None:
+            out["max_size"] = self.max_size
+        return out
+
+    def spec_lines(self, classes: tuple[str, ...]) -> list[str]:
+        """The `predictions:` key as spec text (names JSON-quoted); a hierarchy as the list of its node sets,
+        which allows exactly the same predictions."""
+        if self.kind == "all":
+            return []
+        if self.kind == "intervals":
+            return ["predictions: intervals"]
+        if self.kind == "max_size":
+            return [f"predictions: {{max_size: {self.max_size}}}"]
+        listed = ", ".join("[" + ", ".join(json.dumps(classes[i]) for i in members) + "]"
+                           for members in self.listed_sets)
+        return [f"predictions: {{sets: [{listed}]}}"]
+
+    def node_name(self, members) -> str | None:
+        key = tuple(sorted(members))
+        return next((name for leaves, name in self.node_names if leaves == key), None)
+
+
+ALL = Family()
+
+
+def _power(K: int) -> str:
+    return f"{2 ** K - K - 1:,}" if K <= 40 else f"2^{K} - {K + 1}"
+
+
+def wants_family(node: Located | None) -> bool:
+    """Whether `predictions:` asks for a restricted family (the class limit depends on it)."""
+    return node is not None and not (isinstance(node.value, str) and node.value.strip() == "all")
+
+
+def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
+    """The family a `predictions:` value names, validated against the classes; `fail(message, key, at, text,
+    expected)` makes the located error."""
+    if node is None:
+        return ALL
+    K = len(classes)
+    value = node.value
+    if isinstance(value, str):
+        word = value.strip()
+        if word in ("all", "intervals"):
+            family = Family(word)
+            _bounded(family, K, node, fail)
+            return family
+        raise fail(f"unknown prediction family '{word}'" + did_you_mean(word, KINDS), "predictions", node, word,
+                   "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")
+    if not isinstance(value, dict) or len(value) != 1:
+        raise fail("'predictions' must be all, intervals, or a mapping with one key", "predictions", node,
+                   shown(node), "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")
+    (kind, inner), = value.items()
+    key = f"predictions.{kind}"
+    if kind == "max_size":
+        k = inner.value
+        if isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= K:
+            raise fail("max_size must be a whole number of classes from 2 to the number of classes", key, inner,
+                       shown(inner), f"an integer from 2 to {K}")
+        family = Family("max_size", max_size=k)
+    elif kind == "hierarchy":
+        family = _hierarchy(inner, classes, key, fail)
+    elif kind == "sets":
+        family = _explicit(inner, classes, key, fail)
+    else:
+        raise fail(f"unknown prediction family '{kind}'" + did_you_mean(kind, KINDS), key, node, kind,
+                   "max_size, hierarchy or sets as the key")
+    _bounded(family, K, node, fail)
+    return family
+
+
+def _bounded(family: Family, K: int, node: Located, fail) -> None:
+    sets = family.count(K) + K
+    if sets > MAX_FAMILY_SETS or sets * K > MAX_FAMILY_CELLS:
+        raise fail(f"the family has {sets:,} sets of {K} classes ({sets * K:,} cells)", "predictions", node,
+                   shown(node), f"at most {MAX_FAMILY_SETS:,} sets and {MAX_FAMILY_CELLS:,} cells "
+                   "(a smaller max_size, or fewer classes)")
+
+
+def _set_of(item: Located, index: dict[str, int], classes, key: str, fail) -> tuple[int, ...]:
+    """One listed set: a list of class names, or 'a,b' as in set_costs."""
+    if isinstance(item.value, list):
+        names = [str(i.value).strip() if isinstance(i.value, (str, int)) and not isinstance(i.value, bool)
+                 else None for i in item.value]
+    elif isinstance(item.value, str):
+        names = [part.strip() for part in item.value.strip().strip("{}").split(",")]
+    else:
+        raise fail("a set must be a list of class names or 'a,b'", key, item, shown(item), "[a, b] or 'a,b'")
+    unknown = [n for n in names if n not in index]
+    if unknown or not names:
+        raise fail(f"unknown class(es) {listed(str(n) for n in unknown)} in a listed set", key, item, shown(item),
+                   f"classes from {listed(classes)}")
+    members = tuple(sorted(index[n] for n in names))
+    if len(set(members)) != len(members):
+        raise fail("a class is repeated in a listed set", key, item, shown(item), "distinct classes")
+    return members
+
+
+def _explicit(node: Located, classes, key: str, fail) -> Family:
+    if not isinstance(node.value, list) or not node.value:
+        raise fail("'sets' must be a non-empty list of sets", key, node, shown(node), "[[a, b], [b, c]]")
+    if len(node.value) > MAX_FAMILY_SETS:
+        raise fail(f"{len(node.value):,} listed sets", key, node, None, f"at most {MAX_FAMILY_SETS:,}")
+    index = {name: i for i, name in enumerate(classes)}
+    seen: dict[tuple[int, ...], Located] = {}
+    errors: list[SpecError] = []
+    for i, item in enumerate(node.value):
+        try:
+            members = _set_of(item, index, classes, f"{key}[{i}]", fail)
+            if members in seen:
+                raise fail("this set is listed twice", f"{key}[{i}]", item, shown(item), "each set once")
+            seen[members] = item
+        except SpecError as exc:
+            errors.append(exc)
+    raise_all(errors)
+    indeterminate = sorted((m for m in seen if len(m) >= 2), key=lambda m: (len(m), m))
+    return Family("sets", listed_sets=tuple(indeterminate))
+
+
+def _hierarchy(node: Located, classes, key: str, fail) -> Family:
+    """TREE: a mapping (node name -> subtree) or a list of subtrees; a leaf is a class name (a key whose value
+    is null is a leaf too). Its leaves must be exactly the classes, each once."""
+    index = {name: i for i, name in enumerate(classes)}
+    leaves_seen: dict[int, Located] = {}
+    nodes: dict[tuple[int, ...], str] = {}
+    budget = [MAX_TREE_NODES]
+    errors: list[SpecError] = []
+
+    def leaf(name, at: Located, where: str) -> tuple[int, ...]:
+        text = str(name).strip()
+        if text not in index:
+            errors.append(fail(f"unknown class '{text}' as a leaf of the hierarchy" + did_you_mean(text, classes),
+                               where, at, text, f"one of {listed(classes)}"))
+            return ()
+        i = index[text]
+        if i in leaves_seen:
+            errors.append(fail(f"class '{text}' appears twice in the hierarchy", where, at, text,
+                               "each class as exactly one leaf"))
+            return ()
+        leaves_seen[i] = at
+        return (i,)
+
+    def walk(at: Located, name: str, where: str, depth: int) -> tuple[int, ...]:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 100:
+            raise fail("the hierarchy is too large or too deep", key, node, None,
+                       f"at most {MAX_TREE_NODES:,} nodes and 100 levels")
+        value = at.value
+        if isinstance(value, dict):
+            parts = [walk(child, child_name, f"{where}.{child_name}", depth + 1) if child.value is not None
+                     else leaf(child_name, child, f"{where}.{child_name}") for child_name, child in value.items()]
+        elif isinstance(value, list):
+            parts = [walk(child, "", f"{where}[{i}]", depth + 1) for i, child in enumerate(value)]
+        elif isinstance(value, (str, int)) and not isinstance(value, bool):
+            return leaf(value, at, where)
+        else:
+            errors.append(fail("a node of the hierarchy must be a mapping, a list or a class name", where, at,
+                               shown(at), "{group: [a, b], other: [c]}"))
+            return ()
+        members = tuple(sorted(i for part in parts for i in part))
+        if len(members) >= 2:
+            nodes.setdefault(members, name)
+        return members
+
+    top = walk(node, "", key, 0)
+    missing = [classes[i] for i in range(len(classes)) if i not in leaves_seen]
+    if missing and not errors:
+        errors.append(fail(f"class(es) {listed(missing)} are not leaves of the hierarchy", key, node, None,
+                           "every class exactly once as a leaf"))
+    raise_all(errors)
+    del top
+    indeterminate = sorted(nodes, key=lambda m: (len(m), m))
+    return Family("hierarchy", listed_sets=tuple(indeterminate),
+                  node_names=tuple((m, nodes[m]) for m in indeterminate if nodes[m]))
