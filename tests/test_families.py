@@ -259,3 +259,17 @@ def test_design_completes_the_allowed_rows_only(tmp_path):
     designed = spec_from_text(done.text)
     assert designed.predictions.kind == "intervals"
     assert done.check.settings["choice"].fits
+
+
+def test_credal_rules_on_a_family_never_crash_and_say_when_the_classes_are_not_allowed():
+    bounds = "cat=0.3:0.5,sparrow=0.3:0.5,dog=0:0.2,eagle=0:0.2,salmon=0:0.1"
+    out = io.StringIO()
+    assert check(["decide", str(SPECS / "hierarchy-animals.yaml"), "--intervals", bounds, "--format", "json"], out,
+                 io.StringIO()) == 0
+    record = json.loads(out.getvalue())
+    assert record["in_family"] is False and record["expected_costs"] == {}
+    out = io.StringIO()
+    assert check(["decide", str(SPECS / "hierarchy-animals.yaml"), "--intervals", bounds, "--rule", "gamma-maximin",
+                  "--format", "json"], out, io.StringIO()) == 0
+    record = json.loads(out.getvalue())
+    assert record["in_family"] is True and len(record["expected_costs"]) == 13  # the 9 classes and 4 nodes

@@ -141,3 +141,17 @@ def test_a_margin_given_as_a_bound_is_below_the_true_gap():
             gaps = [sum(x * (a.scheme.rows[z][y] - a.scheme.rows[members][y]) for y, x in enumerate(p))
                     for z in a.scheme.all_sets if z != members]
             assert all(float(g) >= float(entry.margin) for g in gaps) and Fraction(str(entry.margin)) > 0
+
+
+def test_calibration_reads_a_chained_assumption():
+    # "0 <= r <= 1" is a conjunction for sympy; calibration took it for one inequality and crashed
+    from verifier.analysis.design.calibrate import calibrate
+    from verifier.spec import spec_from_text
+
+    text = ("name: p-discounted, chained bounds\nclasses: 3\nparameters: {r: {}}\nassume: '0 <= r <= 1'\n"
+            "cost: 'abs(rank(yhat) - rank(y))'\nset_cost: 'genmean(1 - r, [c(yh, y) for yh in Y])'\n")
+    chained = calibrate(spec_from_text(text))
+    split = calibrate(spec_from_text(text.replace("'0 <= r <= 1'", "['r >= 0', 'r <= 1']")))
+    ends = lambda c: (c.pieces[0].low, c.pieces[-1].high)
+    assert ends(chained) == ends(split) == (0, 1)
+    assert [p.verdicts for p in chained.pieces] == [p.verdicts for p in split.pieces]

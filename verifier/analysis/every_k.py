@@ -59,6 +59,12 @@ class EveryKResult:
 
 
 def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKResult:
+    if spec.predictions.restricted:
+        raise _refused(spec, "predictions", "a verdict for every class count reasons about every subset of the "
+                       "classes; this spec restricts the predictions to "
+                       f"{spec.predictions.describe(len(spec.classes)).split(':')[0]}",
+                       "a range of class counts (--classes LO..HI), each checked over the family, or no "
+                       "'predictions' key")
     try:
         _syntactic(spec)
         if spec.cost is None:

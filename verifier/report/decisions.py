@@ -57,6 +57,8 @@ def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
     out["expected_costs"] = {scheme.label(m): {"lower": str(lo), "upper": str(hi)} for m, (lo, hi) in d.bounds.items()}
     if d.rule == "gamma-maximin":
         out["ties"] = [names(scheme, m) for m in d.ties]
+    if scheme.family_restricted:
+        out["in_family"] = len(prediction) == 1 or prediction in scheme.rows
     return out
 
 
@@ -65,6 +67,10 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     lines = [f"Credal set with {len(credal.vertices)} extreme points: " +
              "; ".join(_p(scheme, v) for v in credal.vertices)]
     lines.append(f"Prediction by {d.rule}: {scheme.label(prediction) if prediction else 'no class'}")
+    if scheme.family_restricted and len(prediction) > 1 and prediction not in scheme.rows:
+        lines.append("  Note: this set of undominated classes is not an allowed prediction of the spec's family "
+                     f"({scheme.spec.predictions.describe(scheme.K).split(':')[0]}); gamma-maximin chooses among "
+                     "the allowed sets")
     if d.rule == "maximality":
         for c in d.dominances:
             lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: lower expectation of "
@@ -129,8 +135,12 @@ def credal_batch_json(scheme: Scheme, rule: str, rows: list[CredalRow], lines: l
         if rule == "gamma-maximin":
             item["ties"] = [names(scheme, m) for m in r.ties]
         detail.append(item)
-    return {"rule": rule, "predictions": [d["prediction"] for d in detail], "rows": detail,
-            "summary": summary_json(scheme, summary)}
+    out = {"rule": rule, "predictions": [d["prediction"] for d in detail], "rows": detail,
+           "summary": summary_json(scheme, summary)}
+    if scheme.family_restricted:  # undominated classes need not form an allowed set; gamma-maximin's always do
+        out["outside_family"] = sum(len(r.prediction) > 1 and frozenset(r.prediction) not in scheme.rows
+                                    for r in rows)
+    return out
 
 
 def credal_batch_csv(scheme: Scheme, rule: str, rows: list[CredalRow]) -> str:

@@ -263,9 +263,15 @@ def _admissible(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | None]:
     point verdicts (an end excluded by a strict assumption makes the point undefined, never a verdict)."""
     low, high = None, None
     for condition, text in scheme.assumptions:
-        solved = sp.solve_univariate_inequality(condition, theta, relational=False) if condition.has(theta) else None
-        if solved is None:
+        if not condition.has(theta):
             continue
+        try:  # a chained "0 <= r <= 1" is a conjunction: the intersection of its parts' solutions
+            solved = sp.S.Reals
+            for part in condition.args if isinstance(condition, sp.And) else (condition,):
+                if part.has(theta):
+                    solved = solved.intersect(sp.solve_univariate_inequality(part, theta, relational=False))
+        except (AttributeError, NotImplementedError, TypeError, ValueError):
+            solved = None
         if not isinstance(solved, sp.Interval):
             raise _error(scheme.spec, "assume", f"the assumption {text!r} does not give one interval of {theta}",
                          "bounds such as 'r >= 0' and 'r <= 1'")

@@ -103,7 +103,10 @@ class SchemeRows:
         self.det = [self.row(frozenset((i,))) for i in range(scheme.K)]  # the determinate predictions' rows
         self._context = None
 
-    def row(self, members: ClassSet) -> list[Fraction]:
+    def row(self, members: ClassSet) -> list[Fraction] | None:
+        """The set's exact row; None for a set outside the spec's prediction family (it has no row)."""
+        if members not in self.scheme.rows:
+            return None
         if members not in self._rows:
             self._rows[members] = rational_row(self.scheme, members)
         return self._rows[members]
@@ -174,8 +177,8 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows
         dominated = {c.worse for c in out.dominances}
         out.prediction = [i for i in range(K) if i not in dominated]
     members = frozenset(out.prediction)
-    if members:
-        row = rows.row(members)
+    row = rows.row(members) if members else None
+    if row is not None:  # undominated classes outside a restricted family have no row, hence no expected cost
         out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
     return out
 

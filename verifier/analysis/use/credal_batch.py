@@ -212,6 +212,8 @@ def prediction_costs(rows: IntervalRows, predictions: list[ClassSet], row_of) \
             groups.setdefault(m, []).append(i)
     for m, members in groups.items():
         c = row_of(m)
+        if c is None:  # outside a restricted prediction family: no row, no expected cost
+            continue
         which = np.array(members)
         vectors = Vectors([c, [-x for x in c]], K)
         for i, (low, minus_up) in zip(members, lower_exact(rows, which, vectors)):
