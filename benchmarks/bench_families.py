@@ -4,7 +4,7 @@ set), and the ratio to each target (target / measured; >= 1 met).
 
     python3 benchmarks/bench_families.py [--repeat N]
 
-- `verify specs/ordinal-intervals-100.yaml` (intervals of 100 ordinal classes: 4,950 sets, 505,000 cells), and
+- `verify specs/large/ordinal-intervals-100.yaml` (intervals of 100 ordinal classes: 4,950 sets, 505,000 cells), and
   the same with `--format json`: target 10 s;
 - Ha-style costs on a balanced hierarchy of 1,000 leaves (10 x 10 x 10): target 30 s;
 - 0/1 costs with u65 on `{max_size: 2}` at K = 200 (19,900 pairs, 4 million cells): target 30 s;
@@ -85,11 +85,11 @@ def main() -> None:
     hierarchy_spec(tree)
     pairs_spec(pairs)
     distributions(rows)
-    cases = [("intervals, K = 100", ["specs/ordinal-intervals-100.yaml"], 10.0),
-             ("intervals, K = 100, --format json", ["specs/ordinal-intervals-100.yaml", "--format", "json"], 10.0),
+    cases = [("intervals, K = 100", ["specs/large/ordinal-intervals-100.yaml"], 10.0),
+             ("intervals, K = 100, --format json", ["specs/large/ordinal-intervals-100.yaml", "--format", "json"], 10.0),
              ("hierarchy of 1,000 leaves", [tree], 30.0),
              ("max_size 2, K = 200", [pairs], 30.0),
-             ("decide 10,000 rows, intervals K = 100", ["decide", "specs/ordinal-intervals-100.yaml", "--p-file",
+             ("decide 10,000 rows, intervals K = 100", ["decide", "specs/large/ordinal-intervals-100.yaml", "--p-file",
                                                          rows, "-q"], 5.0)]
     print(f"{'path':40} {'median s':>9} {'target':>7} {'ratio':>6} {'peak MB':>8} {'ratio':>6}")
     for label, argv, target in cases:

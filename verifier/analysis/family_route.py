@@ -39,6 +39,9 @@ def family_scheme(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reas
             return build_fast_scheme(spec, classes)
         except NotVectorised as exc:
             why = str(exc)
+    if cells > EXACT_MAX_CELLS and exact and not reason:
+        raise UsageError(f"the cell-by-cell exact engine (--exact) is limited to {EXACT_MAX_CELLS:,} cells; "
+                         f"{spec.path} has {cells:,} (its family's sets x classes)")
     if cells > EXACT_MAX_CELLS:
         work = "symbolic parameters are" if not numeric else f"this spec needs cell-by-cell exact work ({why}), " \
             "which is" if why else "the cell-by-cell exact engine is"

@@ -71,6 +71,17 @@ class Analysis:
         return self.optimality_data
 
     @property
+    def optimality_reason(self) -> str:
+        """Why a numeric scheme's sets have no `optimal` entry (empty when they have one, or are symbolic)."""
+        s = self.scheme
+        if self.symbolic is not None or s.symbolic or self.optimality or s.orbits is not None or s.partial:
+            return ""
+        if len(s.all_sets) > OPTIMALITY_MAX_SETS:
+            return (f"not decided: one LP over every other set for each set, done for up to {OPTIMALITY_MAX_SETS:,} "
+                    f"sets; this scheme has {len(s.all_sets):,}")
+        return ""
+
+    @property
     def determinate_never_alone(self) -> bool:
         """Proved: whatever p, some indeterminate set costs no more than the best single class. Each singleton's
         certificate is a mixture of indeterminate rows only, each costing no more in every column, so

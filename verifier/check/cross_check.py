@@ -51,14 +51,36 @@ def cross_check(analysis, timeout_ms: int) -> list[CrossCheck]:
 
 
 # -- numeric: brute force with the checker's arithmetic --------------------------------------------------------
+MAX_BRUTE_INSTANCES = 50_000  # one exact atom each (mpmath and sympy where cells are irrational)
+
+
 def _brute_force(scheme, result: PropertyResult) -> CrossCheck:
     checker = Checker(scheme)
     method = "brute force over every instance (Fractions, mpmath intervals, sympy ties)"
+    count = _instances(checker, result.property)
+    if count > MAX_BRUTE_INSTANCES:
+        return CrossCheck(result.property.id, result.verdict.value, None, method,
+                          f"skipped: {count:,} instances, beyond the brute force's budget of "
+                          f"{MAX_BRUTE_INSTANCES:,}")
     try:
         truth = _walk(checker, result.property, result.property.quantifiers, {})
     except _Unconfirmed as exc:
         return CrossCheck(result.property.id, result.verdict.value, None, method, f"skipped: {exc}")
     return CrossCheck(result.property.id, result.verdict.value, "holds" if truth else "fails", method)
+
+
+def _instances(checker: Checker, prop: Property) -> int:
+    """How many innermost instances the brute force would evaluate (counted, not walked)."""
+    total = 0
+    for members in checker.scheme.indeterminate_sets:
+        n = 1
+        for q in prop.quantifiers[1:]:
+            size = len(checker._domain(q.domain, members))
+            n *= size - 1 if q.var == "y2" else size
+        total += n
+        if total > MAX_BRUTE_INSTANCES:
+            break
+    return total
 
 
 def _walk(checker: Checker, prop: Property, quants: tuple[Quantifier, ...], binding: dict) -> bool:
@@ -78,12 +100,16 @@ def _walk(checker: Checker, prop: Property, quants: tuple[Quantifier, ...], bind
 # -- numeric P1: cvc5 on each set's ∃p encoding ---------------------------------------------------------------------
 RLIMIT_PER_SET = 1_000_000  # z3 resource units: deterministic, unlike wall-clock limits
 MAX_SET_SIZE = 2  # larger sets (plus the reported witness set) are beyond the second method's budget
+MAX_CLASSES = 16  # beyond, each set's encoding takes z3 seconds (a family of 100 classes: minutes in all)
 
 
 def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossCheck:
     method = "z3 on each set's exact encoding ∃p (instead of HiGHS and rationalised certificates)"
     disagreements, skipped, why = [], [], ""
     witness = result.evidence.binding.members if result.evidence.binding else None
+    if analysis.scheme.K > MAX_CLASSES:
+        return CrossCheck(result.property.id, result.verdict.value, None, method,
+                          f"skipped: {analysis.scheme.K} classes, beyond the second method's {MAX_CLASSES}")
     for entry in analysis.possibility:
         if len(entry.members) > MAX_SET_SIZE and entry.members != witness:
             skipped.append(analysis.scheme.label(entry.members))

@@ -9,7 +9,7 @@ from verifier.properties.settings import TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
-from verifier.report.tables import MAX_ROWS, fit_steps, matrix_rows, summary
+from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
 
 
 # Every rule is confined to the report's root element, `.verify-report`, so that a notebook's own page keeps its
@@ -76,11 +76,12 @@ _PAGE_CSS = ("body{margin:0}" + _SCOPED_CSS +
 def _html_table(headers, rows, classes=None) -> str:
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = []
-    for row in rows[:MAX_ROWS]:
+    shown = rows_shown(len(headers))
+    for row in rows[:shown]:
         cells = "".join(f"<td class=\"{(classes or {}).get(i, '')}\">{c if isinstance(c, _Raw) else html.escape(str(c))}</td>"
                         for i, c in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
-    more = f"<p>… and {len(rows) - MAX_ROWS} more rows (all in the JSON report)</p>" if len(rows) > MAX_ROWS else ""
+    more = f"<p>… and {len(rows) - shown} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more}"
 
 

@@ -48,7 +48,7 @@ def to_json(a: Analysis) -> dict:
                        if s.lemma is not None else None),
         "matrix": _matrix(s),
         "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS)
-                        | {"optimal": _optimal(s, a.optimality.get(e.members))}
+                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason)}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
@@ -172,10 +172,10 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     return out
 
 
-def _optimal(s, e: SetOptimality | None) -> dict:
+def _optimal(s, e: SetOptimality | None, reason: str = "") -> dict:
     """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown."""
     if e is None:
-        return {"status": "unknown", "reason": "computed for numeric schemes only (fixed parameter values)"}
+        return {"status": "unknown", "reason": reason or "computed for numeric schemes only (fixed parameter values)"}
     out: dict = {"status": e.status}
     if e.witness is not None:
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)}}

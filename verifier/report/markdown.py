@@ -8,15 +8,16 @@ from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report.safe_text import markdown as md
 from verifier.report import set_facts
-from verifier.report.tables import MAX_ROWS, fit_steps, matrix_rows, summary
+from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
 
 
 def _md_table(headers, rows) -> list[str]:
     clean = lambda cell: md(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     out = ["| " + " | ".join(map(clean, headers)) + " |", "|" + "---|" * len(headers)]
-    out += ["| " + " | ".join(map(clean, row)) + " |" for row in rows[:MAX_ROWS]]
-    if len(rows) > MAX_ROWS:
-        out.append(f"\n… and {len(rows) - MAX_ROWS} more rows (all in the JSON report)")
+    shown = rows_shown(len(headers))
+    out += ["| " + " | ".join(map(clean, row)) + " |" for row in rows[:shown]]
+    if len(rows) > shown:
+        out.append(f"\n… and {len(rows) - shown} more rows (all in the JSON report)")
     return out
 
 

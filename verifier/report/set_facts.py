@@ -29,11 +29,13 @@ def summary(a: Analysis) -> list[str]:
                 "one admissible value per case of the exponent (see P1); which sets are optimal is not decided."]
     possible = sum(e.status is Truth.TRUE for e in a.possibility)
     counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
+    family = a.scheme.spec.predictions.describe(a.scheme.K)
     scope = (f"the sets of {possible} of the {len(a.possibility)} sizes (one representative each, by symmetry)"
              if a.scheme.orbits is not None else
              f"{possible} of the {len(a.possibility)} sets built (the power-mean route lists no others)"
              if a.scheme.lemma is not None and not a.scheme.lemma.every_set else
-             f"{possible} of {len(a.possibility)} indeterminate sets")
+             f"{possible} of {len(a.possibility)} indeterminate sets" + (f" allowed ({family.split(':')[0]})"
+                                                                       if family else ""))
     lines = [f"Possible (Definition 4): {scope} are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
              "This compares a set with its members only, not with other sets."]
@@ -48,8 +50,9 @@ def summary(a: Analysis) -> list[str]:
         lines.append("Optimal among all sets: not decided on the power-mean route"
                      + ("." if a.scheme.lemma.every_set else ", which builds a few sets only."))
     else:
-        lines.append(f"Optimal among all sets: not decided here; it takes one LP over every other set for each "
-                     f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes).")
+        among = "the allowed sets" if a.scheme.family_restricted else "all sets"
+        lines.append(f"Optimal among {among}: not decided here; it takes one LP over every other set for each "
+                     f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes of every set).")
     if len(a.scheme.all_sets) > LIST_ALL_UP_TO:
         shown = len(listed_sets(a))
         lines.append(f"With {len(a.scheme.all_sets):,} sets, the table lists only the indeterminate sets that are "

@@ -9,6 +9,12 @@ from verifier.report import words
 from verifier.analysis.remedy import how_to_fit
 
 MAX_ROWS = 64  # matrix and possibility rows shown in Markdown/HTML before "and N more" (all are in the JSON)
+MAX_CELLS = 2048  # and at most this many cells: 100 classes show 20 rows, not a 150 KB table
+
+
+def rows_shown(columns: int) -> int:
+    """How many rows of a table with this many columns a Markdown or HTML report shows."""
+    return max(8, min(MAX_ROWS, MAX_CELLS // max(1, columns)))
 
 
 class RowList(Sequence):
