@@ -177,6 +177,7 @@ BASE = "name: t\nclasses: [a, b, c, d]\ncost: '0 if y == yhat else 1'\nset_cost:
     ("predictions: {sets: [[a, e]]}\n", "predictions.sets[0]", "unknown class"),
     ("predictions: {sets: [[a, b], 'b,a']}\n", "predictions.sets[1]", "listed twice"),
     ("predictions: {sets: [[a, a]]}\n", "predictions.sets[0]", "repeated"),
+    ("predictions: {sets: [[a, b], []]}\n", "predictions.sets[1]", "a listed set is empty"),
     ("predictions: {pairs: 2}\n", "predictions.pairs", "unknown prediction family"),
     ("predictions: intervals\nset_costs: {'a,c': [1, 1, 1, 1]}\n", "set_costs.a,c", "not in the prediction family"),
 ])

@@ -177,8 +177,10 @@ def _set_of(item: Located, index: dict[str, int], classes, key: str, fail) -> tu
         names = [part.strip() for part in item.value.strip().strip("{}").split(",")]
     else:
         raise fail("a set must be a list of class names or 'a,b'", key, item, shown(item), "[a, b] or 'a,b'")
+    if not names or names == [""]:
+        raise fail("a listed set is empty", key, item, shown(item), "one class or more, e.g. [a, b]")
     unknown = [n for n in names if n not in index]
-    if unknown or not names:
+    if unknown:
         raise fail(f"unknown class(es) {listed(str(n) for n in unknown)} in a listed set", key, item, shown(item),
                    f"classes from {listed(classes)}")
     members = tuple(sorted(index[n] for n in names))
