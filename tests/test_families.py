@@ -219,7 +219,7 @@ def test_evaluate_refuses_a_prediction_outside_the_family(tmp_path):
     pred.write_text('true,predicted\ncat,"cat,dog,horse"\neel,"salmon,eel"\n')
     err = io.StringIO()
     assert check(["evaluate", str(SPECS / "hierarchy-animals.yaml"), str(pred)], io.StringIO(), err) == 2
-    assert "row 2 predicts {salmon, eel}, which is not an allowed prediction" in err.getvalue()
+    assert f"{pred}:3: classifier predicts {{salmon, eel}}, which is not an allowed prediction" in err.getvalue()
     pred.write_text('true,predicted\ncat,"cat,dog,horse"\neel,"salmon,trout,shark,eel"\n')
     out = io.StringIO()
     assert check(["evaluate", str(SPECS / "hierarchy-animals.yaml"), str(pred), "--format", "json"], out,
@@ -301,3 +301,16 @@ def test_exact_refuses_a_family_beyond_its_cells_as_a_usage_error():
     assert check([str(SPECS / "large" / "ordinal-intervals-100.yaml"), "--exact", "--no-cache"], io.StringIO(),
                  err) == 2
     assert "--exact) is limited to 49,140 cells" in err.getvalue()
+
+
+def test_pairs_the_groups_cannot_separate_go_to_the_grid_or_say_unknown(monkeypatch):
+    # log(3) and log(27)/3 are the same number written twice: enclosures overlap, no lemma applies
+    text = ("name: ties\nclasses: 4\ncost: '0 if y == yhat else 1'\npredictions: intervals\n"
+            "set_cost: '(log(3) if rank(y) == 1 else log(27) / 3) if y in Y else 1'\n")
+    monkeypatch.setattr(vector_decide, "PAIRS_GRID_LIMIT", -1)
+    a = analyse(spec_from_text(text))
+    assert a.by_id["P8"].verdict.value == "holds"  # the grid decided the ties exactly, one by one
+    monkeypatch.setattr(vector_decide, "DENSE_GRID_MAX", 0)
+    a = analyse(spec_from_text(text))
+    p8 = a.by_id["P8"]
+    assert p8.verdict.value == "unknown" and "too close for certified enclosures" in p8.reason

@@ -100,7 +100,10 @@ def _within_family(spec, scheme, pred) -> None:
         i, row = min(outside, key=lambda t: t[0])
         family = spec.predictions.describe(scheme.K).split(":")[0]
         where = f" (data set {pred.dataset})" if pred.dataset is not None else ""
-        raise UsageError(f"{pred.name}{where}: row {i + 1} predicts {scheme.label(frozenset(np.flatnonzero(row).tolist()))}, "
+        at = (f"{pred.source}:{pred.lines[i]}: " if pred.lines else f"{pred.source}: " if pred.source else "")
+        row_text = "" if pred.lines else f", instance {i + 1},"
+        raise UsageError(f"{at}{pred.name}{where}{row_text} predicts "
+                         f"{scheme.label(frozenset(np.flatnonzero(row).tolist()))}, "
                          f"which is not an allowed prediction of {spec.path} (its 'predictions' are {family}); "
                          f"{len(outside)} distinct set(s) outside the family in all")
 

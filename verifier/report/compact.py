@@ -65,7 +65,7 @@ def render(a: Analysis, console: Console) -> None:
         agree = sum(1 for c in a.cross_checks if c.second is not None and not c.disagrees)
         skipped = sum(1 for c in a.cross_checks if c.second is None)
         text = (f"cross-check: {agree} of {len(a.cross_checks)} agree with a second, independent method"
-                + (f"; {skipped} skipped (beyond its budget: -v says why)" if skipped else "") if not bad
+                + (f"; {skipped} skipped (-v says why)" if skipped else "") if not bad
                 else "cross-check: " + "; ".join(f"{c.property_id} DISAGREES (reported {c.first}, {c.method} gives "
                                                  f"{c.second})" for c in bad))
         console.print(Text(brief.clip(text, width), style="bold red" if bad else "green"), soft_wrap=True)

@@ -33,6 +33,8 @@ class Predictions:
     truth: np.ndarray
     masks: np.ndarray
     dataset: str | None = None
+    source: str | None = None  # the file read, and each instance's line in it (CSV), for messages
+    lines: list[int] | None = None
 
 
 def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier") -> Predictions:
@@ -196,8 +198,8 @@ def _from_npy(path: str, classes, truth: np.ndarray) -> list[Predictions]:
         masks = masks[None]
     if masks.shape[2] != len(classes) or masks.shape[0] == 0:
         raise UsageError(f"{path}: shape {masks.shape}, expected (N, {len(classes)}) or (C, N, {len(classes)})")
-    return [_checked(Predictions(f"classifier {c + 1}" if len(masks) > 1 else "classifier", truth, m), path)
-            for c, m in enumerate(masks)]
+    return [_checked(Predictions(f"classifier {c + 1}" if len(masks) > 1 else "classifier", truth, m,
+                                 source=str(path)), path) for c, m in enumerate(masks)]
 
 
 def read_truth(path: str, classes) -> np.ndarray:
@@ -222,7 +224,7 @@ _HOW = ('a set of several classes is one field: quote it ("h,b"), or write it as
 
 
 def _from_csv(path: str, classes) -> list[Predictions]:
-    groups: dict[tuple[str, str | None], tuple[list[int], list[list[int]]]] = {}
+    groups: dict[tuple[str, str | None], tuple[list[int], list[list[int]], list[int]]] = {}
     columns = None
     for header, line, row in csv_rows(path, "predictions", _HOW):
         if columns is None:
@@ -241,17 +243,19 @@ def _from_csv(path: str, classes) -> list[Predictions]:
         dataset = row[data_col].strip() if data_col is not None else None
         if dataset == "":
             raise UsageError(f"{path}:{line}: column {header[data_col]!r}: empty; expected the name of a data set")
-        truth, sets = groups.setdefault((name, dataset), ([], []))
+        truth, sets, where = groups.setdefault((name, dataset), ([], [], []))
         truth.append(y)
         sets.append(members)
+        where.append(line)
     if not groups:
         raise UsageError(f"{path}: no predictions (a header and one row per prediction are expected)")
     out = []
-    for (name, dataset), (truth, sets) in groups.items():
+    for (name, dataset), (truth, sets, where) in groups.items():
         masks = np.zeros((len(sets), len(classes)), dtype=bool)
         for i, members in enumerate(sets):
             masks[i, members] = True
-        out.append(_checked(Predictions(name, np.array(truth, dtype=np.int64), masks, dataset), path))
+        out.append(_checked(Predictions(name, np.array(truth, dtype=np.int64), masks, dataset, str(path), where),
+                            path))
     return out
 
 

@@ -25,6 +25,7 @@ from verifier.scheme import Scheme
 from verifier.verdict import PropertyResult, Truth
 
 RESOLVE_LIMIT = 20_000  # instances decided one by one exactly, per property, before the answer is `unknown`
+DENSE_GRID_MAX = 100_000_000  # beyond, a grid of sets x K x K would not fit in memory: `unknown`, with why
 PAIRS_GRID_LIMIT = 2_000_000  # sets x K x K beyond which two-class properties are decided by groups (`pairs`)
 EXACT_WALK_CLASSES = 12  # up to here, a property with more undecided instances is walked by the exact engine
 _TRUTH = {TRUE: Truth.TRUE, FALSE: Truth.FALSE, UNDECIDED: Truth.UNKNOWN}
@@ -50,9 +51,15 @@ class VectorEngine:
         if isinstance(prop.atom, Possible):
             truth = np.array([_code(self.possibility[m].status) for m in self.sets], dtype=np.int8)
             domains: list[np.ndarray] = []
-        elif len(prop.quantifiers) == 3 and self.terms.count * self.scheme.K ** 2 > PAIRS_GRID_LIMIT and \
-                (grouped := decide_pairs(self, prop)) is not None:  # two classes: group sizes, not a K x K grid
-            return self.exact.result(prop, grouped)
+        elif len(prop.quantifiers) == 3 and (grid := self.terms.count * self.scheme.K ** 2) > PAIRS_GRID_LIMIT and \
+                ((grouped := decide_pairs(self, prop)) is not None or grid > DENSE_GRID_MAX):
+            if grouped is not None:  # two classes: group sizes, not a K x K grid
+                return self.exact.result(prop, grouped)
+            result = self.exact.result(prop, Outcome(Truth.UNKNOWN, None, [], 0))
+            result.reason = (f"costs of one set lie too close for certified enclosures to tell equal from unequal, "
+                             f"and the {grid:,}-instance grid that would decide them one by one is beyond "
+                             f"{DENSE_GRID_MAX:,}")
+            return result
         else:
             domains = self._domains(prop)
             truth = self._atoms(prop, len(domains))

@@ -16,16 +16,11 @@ import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import TermArrays, member_sums
+from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
 from verifier.formula.cell_sums import masked_sum
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
-
-
-def words_float(value) -> float:
-    from verifier.formula import certified
-
-    return certified.to_float(value)
 
 
 class LazyWitness(SetPossibility):
@@ -50,7 +45,7 @@ class LazyWitness(SetPossibility):
         """The margin exactly when every cell involved is rational (integers, no sympy), else None; and its
         decimal from the arrays (each witness was confirmed with certified arithmetic when it was found)."""
         if self._margin is not None or self._scheme is None:
-            return self._margin, float(words_float(self._margin))
+            return self._margin, float(certified.to_float(self._margin))
         exact = _rational_margin(self._scheme, self.members, self.witness)
         if exact is not None:
             self._margin = exact
@@ -233,14 +228,15 @@ def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fracti
     support = [[y for y, f in enumerate(q) if f] for q in ps]
     width = max(1, max(len(s) for s in support))
     index, weight = np.zeros((n, width), dtype=np.int64), np.zeros((n, width))
-    for i, s in enumerate(support):
-        index[i, :len(s)] = s
+    for i, s in enumerate(support):  # padding: the row's first class again, with a weight of exactly 0
+        index[i] = s + [s[0]] * (width - len(s)) if s else 0
         weight[i, :len(s)] = [float(ps[i][y]) for y in s]
     det_by_class = terms.det.transpose()  # [y, h]
     cost = terms.cost.take(rows)
     own = mine = None
     for j in range(width):
-        w = Cells.enclosure(np.maximum(np.nextafter(weight[:, j], -np.inf), 0.0), np.nextafter(weight[:, j], np.inf))
+        w = Cells.enclosure(np.maximum(np.nextafter(weight[:, j], -np.inf), 0.0),
+                            np.where(weight[:, j] > 0, np.nextafter(weight[:, j], np.inf), 0.0))
         part_own = det_by_class.take(index[:, j]) * w.take((slice(None), None))  # (n, K_h): p_y c_h(y)
         part_mine = cost.take((np.arange(n), index[:, j])) * w  # (n,): p_y c_Y(y)
         own = part_own if own is None else own + part_own
