@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 from verifier.errors import SpecError, did_you_mean, listed, raise_all
@@ -69,7 +70,7 @@ class Family:
             return len(members) <= self.max_size
         return tuple(members) in self._listed
 
-    @property
+    @cached_property  # a frozen dataclass keeps a cached value in its __dict__: made once, not per call
     def _listed(self) -> frozenset:
         return frozenset(self.listed_sets)
 
