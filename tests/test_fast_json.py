@@ -1,6 +1,7 @@
 """The fast JSON keeps the exactness claims: on every bundled numeric spec and on random power-mean schemes,
 its matrix (exact values and decimals) and its possibility margins equal those of the cell-by-cell exact
-path; the power-mean cells it makes by one `genmean` call per cell are the interpreter's cells."""
+path, and so do its repairs (`how_to_fit`: the failing cells written from the certified arrays are the exact
+path's sentences); the power-mean cells it makes by one `genmean` call per cell are the interpreter's cells."""
 
 import os
 
@@ -32,6 +33,8 @@ def _compare(spec) -> None:
             assert _same_value(f["witness"]["margin"], e["witness"]["margin"])
     assert {k: v["verdict"] for k, v in fast["properties"].items()} == \
         {k: v["verdict"] for k, v in exact["properties"].items()}
+    assert {k: v["how_to_fit"] for k, v in fast["settings"].items()} == \
+        {k: v["how_to_fit"] for k, v in exact["settings"].items()}
 
 
 @pytest.mark.parametrize("stem", NUMERIC)
@@ -48,3 +51,20 @@ def test_fast_json_equals_the_exact_json_on_random_power_means(K, r, table):
             "cost_matrix": {str(h + 1): rows[h] for h in range(K)},
             "set_cost": "genmean(1 - r, [c(yh, y) for yh in Y])"}
     _compare(spec)
+
+
+def test_repairs_written_from_the_arrays_are_the_exact_sentences(monkeypatch):
+    """Ordinal p-discounted costs at 6 classes: P6 fails at irrational cells (sums of square roots); the
+    fast path writes those sentences from the certified enclosures, and they are the exact path's."""
+    from verifier.analysis import remedy
+
+    spec = {"name": "ordinal p-discounted", "classes": 6, "parameters": {"r": {"value": "1/2"}},
+            "cost": "abs(rank(yhat) - rank(y))", "set_cost": "genmean(1 - r, [c(yh, y) for yh in Y])"}
+    exact_calls = []
+    original = remedy._exact_cell_fix
+    monkeypatch.setattr(remedy, "_exact_cell_fix", lambda *a: exact_calls.append(a) or original(*a))
+    fast = verifier.verify(spec, cache=False).to_json()["settings"]["filtering"]["how_to_fit"]
+    from_arrays = fast["cells_total"]["P6"] - len(exact_calls)
+    assert from_arrays > 100 and any("≈" in cell for cell in fast["cells"]["P6"])
+    exact = verifier.verify(spec, cache=False, exact=True).to_json()["settings"]["filtering"]["how_to_fit"]
+    assert fast == exact

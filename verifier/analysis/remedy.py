@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from verifier.engines.terms import TermValues
-from verifier.engines.vector import VectorEngine
+from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
 from verifier.formula import certified
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.properties import Implies, Possible, Property
@@ -91,8 +91,9 @@ def _calibrates(spec) -> bool:
 def _numeric(analysis, setting: str, failing, limit: int) -> Remedy:
     remedy = Remedy(setting)
     terms = TermValues(analysis.scheme)
+    repairs = ArrayRepairs(analysis.scheme) if analysis.scheme.cells is not None else None
     for r in failing:
-        step, cells, total, at_least = _property_fix(analysis, terms, r.property, limit)
+        step, cells, total, at_least = _property_fix(analysis, terms, r.property, limit, repairs)
         remedy.steps.append(step)
         if cells:
             remedy.cells[r.property.id] = cells
@@ -101,19 +102,20 @@ def _numeric(analysis, setting: str, failing, limit: int) -> Remedy:
     return remedy
 
 
-def _property_fix(analysis, terms: TermValues, prop: Property, limit: int = MAX_LISTED
-                  ) -> tuple[str, list[str], int, bool]:
+def _property_fix(analysis, terms: TermValues, prop: Property, limit: int = MAX_LISTED,
+                  repairs: ArrayRepairs | None = None) -> tuple[str, list[str], int, bool]:
     """The sentence, the failing places listed (at most `limit` when the arrays count them all), how many there
-    are, and whether that is a lower bound."""
+    are, and whether that is a lower bound. `repairs`: the fast path's arrays, which decide most places."""
     s = analysis.scheme
     name = f"{prop.id} ({prop.name})"
     if isinstance(prop.atom, Possible):
         return f"{name}: {_possibility_fix(s)}", [], 0, False
-    candidates, counted, undecided = _candidates(s, prop)
+    candidates, counted, undecided = _candidates(s, prop, repairs)
     fixes: list[str] = []
     stopped = False
     for members in candidates:
-        fixes += _fixes(s, terms, prop, members)
+        plan = repairs.plan(prop, members) if repairs is not None else None
+        fixes += _fixes(s, terms, prop, members) if plan is None else _planned_fixes(s, terms, prop, members, plan)
         if len(fixes) >= limit and (len(s.all_sets) > MAX_LISTED or limit < MAX_LISTED):  # the first ones, exactly
             stopped = True
             break
@@ -140,12 +142,12 @@ def _lemma_condition(s, pid: str) -> str:
     return f". {condition}" if condition else ""
 
 
-def _candidates(s, prop: Property) -> tuple[list, int, bool]:
+def _candidates(s, prop: Property, repairs: ArrayRepairs | None) -> tuple[list, int, bool]:
     """The sets to repair and the number of failing instances the arrays certify: on the fast path, the sets
     its arrays do not certainly clear (the exact check below still decides each); otherwise every set."""
-    if s.cells is None or prop.quantifiers[0].kind != "forall" or len(prop.quantifiers) != 2:
+    if repairs is None or prop.quantifiers[0].kind != "forall" or len(prop.quantifiers) != 2:
         return s.indeterminate_sets, 0, False
-    return VectorEngine(s).sets_not_holding(prop)
+    return repairs.candidates(prop)
 
 
 def _possibility_fix(s) -> str:
@@ -206,11 +208,9 @@ def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:
     out = []
     for y in ys:
         if len(quantifiers) == 1:
-            comparison = terms.compare(atom, Binding(members, y, None))
-            if comparison.truth is not Truth.FALSE:
-                continue
-            lhs, rhs = comparison.values
-            out.append(_cell_fix(s, members, y, atom.op, lhs, rhs, comparison.sides[1].label))
+            fix = _exact_cell_fix(s, terms, atom, members, y)
+            if fix is not None:
+                out.append(fix)
             continue
         for y2 in _domain(s, quantifiers[1].domain, members):
             if y2 <= y:
@@ -230,15 +230,26 @@ def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:
     return out
 
 
-def _cell_fix(s, members, y, op: str, lhs, rhs, bound: str) -> str:
-    cell = f"c_{s.label(members)}({s.classes[y]}) {_is(lhs)}"
+def _planned_fixes(s, terms: TermValues, prop: Property, members, plan) -> list[str]:
+    """The places the arrays left: their sentences where the arrays wrote them, else decided exactly."""
+    out = []
+    for y, sentence in plan:
+        fix = sentence if sentence is not None else _exact_cell_fix(s, terms, prop.atom, members, y)
+        if fix is not None:
+            out.append(fix)
+    return out
+
+
+def _exact_cell_fix(s, terms: TermValues, atom, members, y) -> str | None:
+    """The repair of c_Y(y) when the comparison fails there, exactly; None when it holds."""
+    comparison = terms.compare(atom, Binding(members, y, None))
+    if comparison.truth is not Truth.FALSE:
+        return None
+    lhs, rhs = comparison.values
     gap = lhs - rhs
-    if op == "<" and certified.sign(gap).value == 0:
-        return f"{cell} equals {bound}, and must be below it: lower it by any positive amount"
-    if op in ("<", "<="):
-        how = "by more than" if op == "<" else "by at least"
-        return f"{cell} must be {op} {bound} {_is(rhs)}: lower it {how} {_num(gap)}"
-    return f"{cell} must be {op} {bound} {_is(rhs)}: raise it by at least {_num(-gap)}"
+    tie = atom.op == "<" and certified.sign(gap).value == 0
+    return cell_sentence(s.label(members), s.classes[y], atom.op, _is(lhs), _is(rhs), comparison.sides[1].label,
+                         tie, _num(gap if atom.op in ("<", "<=") else -gap))
 
 
 def _domain(s, domain: str, members) -> list[int]:

@@ -114,7 +114,10 @@ def _extreme(values, want: int):
 
 def _label(term: Term, scheme: Scheme, binding: Binding) -> str:
     y = binding.y if term.cls == "y" else binding.y2
-    Y = scheme.label(binding.members)
-    c = scheme.classes[y]
-    return {"cost": f"c_{Y}({c})", "mean": f"mean_{Y}({c})", "min": f"min_{Y}({c})",
-            "max": f"max_{Y}({c})", "sorted": f"C_{Y}({c})"}[term.kind]
+    return term_label(term.kind, scheme.label(binding.members), scheme.classes[y])
+
+
+def term_label(kind: str, set_label: str, cls: str) -> str:
+    """How a term is written at one set and class: c_{1, 2}(3), mean_{1, 2}(3), C_{1, 2}(3), ..."""
+    return {"cost": f"c_{set_label}({cls})", "mean": f"mean_{set_label}({cls})", "min": f"min_{set_label}({cls})",
+            "max": f"max_{set_label}({cls})", "sorted": f"C_{set_label}({cls})"}[kind]

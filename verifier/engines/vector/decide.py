@@ -83,6 +83,14 @@ class VectorEngine:
         undecided = bool(((truth == UNDECIDED) & domains[-1]).any()) if domains else True
         return [self.sets[i] for i in np.flatnonzero(sub != TRUE)], false, undecided
 
+    def instance_truth(self, prop: Property) -> tuple[np.ndarray, np.ndarray]:
+        """For a property over (Y, y): the certified truth of its atom at every [set, class] (TRUE, FALSE or
+        UNDECIDED, nothing resolved exactly) and the mask of the instances it quantifies over."""
+        domains = self._domains(prop)
+        if len(domains) != 1:
+            raise ValueError(f"{prop.id} does not range over one class")
+        return self._atoms(prop, 1), domains[0]
+
     # -- domains and atoms ---------------------------------------------------------------------------------
     def _domains(self, prop: Property) -> list[np.ndarray]:
         M = self.terms.members
