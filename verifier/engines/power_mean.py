@@ -48,6 +48,7 @@ class Premises:
     equal_to_diagonal: tuple[int, int] | None  # (y, ŷ ≠ y) with c_ŷ(y) = c_y(y)
     unequal_off_diagonal: tuple[int, int, int] | None  # (y, ŷ1, ŷ2), both ≠ y, with c_ŷ1(y) ≠ c_ŷ2(y)
     identical_rows: tuple[int, int] | None  # ŷ1 ≠ ŷ2 with c_ŷ1(y) = c_ŷ2(y) for every y
+    positive_pair: tuple[int, int] | None = None  # a ≠ b with c_b(a) > 0 and c_a(b) > 0
 
     @staticmethod
     def of(p: sp.Expr, det: list[list[sp.Expr]]) -> "Premises":
@@ -67,12 +68,17 @@ class Premises:
                 break
         identical = next(((a, b) for a, b in combinations(range(K), 2)
                           if all(same(det[a][y], det[b][y]) for y in range(K))), None)
+        positive = next(((a, b) for a, b in combinations(range(K), 2)
+                         if certified.sign(det[b][a]).value == 1 and certified.sign(det[a][b]).value == 1), None)
         return Premises(p_vs_1, p_sign, all(same(det[y][y], sp.Integer(0)) for y in range(K)),
-                        equal_to_diagonal, unequal, identical)
+                        equal_to_diagonal, unequal, identical, positive)
 
 
 POWER_MEAN = ("the power-mean inequality: M_p(x) < mean(x) for p < 1 and M_p(x) > mean(x) for p > 1 unless all "
               "x are equal, when every mean is that value")
+PAIR = ("with c_a(a) = c_b(b) = 0, x = c_b(a) > 0 and z = c_a(b) > 0, the distribution q_a = z/(x + z), q_b = x/(x + z) "
+        "gives both members the expected cost u = xz/(x + z), and the pair E_q[c_{a,b}] = q_a M_p(0, x) + q_b M_p(z, 0) "
+        "= 2^(1 - 1/p) u < u for 0 < p < 1 (0 for p = 0): {a, b} is possible for every 0 <= p < 1")
 BOUNDS = "a power mean lies between the least and the greatest of its values: min x <= M_p(x) <= max x"
 MULTISET = "a power mean depends only on the multiset of its values"
 
@@ -119,6 +125,13 @@ class PowerMeanLemmas:
             return self._proof("power mean", POWER_MEAN + "; so E_p[c_Y] >= the mean of its members' expected costs "
                                ">= the least of them, for every p: no indeterminate set is possible", ("p>=1",))
         return None
+
+    def possible_pair(self) -> tuple[int, int] | None:
+        """A pair {a, b} the balanced-pair lemma shows possible for every 0 <= p < 1 (PAIR), when the premises
+        hold here: p < 1, c_y(y) = 0 for every y, c_b(a) > 0 and c_a(b) > 0."""
+        if self.facts.p_vs_1 >= 0 or not self.facts.zero_diagonal:
+            return None
+        return self.facts.positive_pair
 
     def failing_sets(self, pid: str) -> list[frozenset[int]]:
         """Sets where the lemmas show P breaks (its row is then built and checked by the ordinary engines)."""

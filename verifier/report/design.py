@@ -192,8 +192,9 @@ def run_text(low, high, low_in, high_in) -> str:
 def calibration_lines(cal, name: str, bounded) -> list[str]:
     """`bounded(low, high, low_in, high_in, setting)` -> (low reasons, high reasons)."""
     p = cal.parameter
+    how = cal.method or "verdicts change only where a comparison's difference vanishes"
     lines = [f"Calibration of {p} for {name}: where each property holds, exactly (each verdict decided by the "
-             f"checker at an exact value of {p}; verdicts change only where a comparison's difference vanishes)."]
+             f"checker at an exact value of {p}; {how})."]
     for prop in PROPERTIES:
         runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
         lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds for {p} in " + " ∪ ".join(run_text(*r) for r in runs)
@@ -262,7 +263,7 @@ def calibration_json(cal, bounded) -> dict:
             out.append(entry)
         return out
 
-    return {"parameter": cal.parameter,
+    return {"parameter": cal.parameter, "method": "lemmas" if cal.method else "listed comparisons",
             "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},

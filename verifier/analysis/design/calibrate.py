@@ -26,9 +26,13 @@ from functools import cmp_to_key
 
 import sympy as sp
 
+from verifier.analysis.design.calibrate_points import (admissible_range, admits, inside, piece_from, spec_error,
+                                                        strictly_between)
 from verifier.analysis.design.comparisons import differences
 from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle
-from verifier.analysis.design.zeros import simplest, zeros
+from verifier.analysis.design.power_mean_calibration import calibrate_power_mean
+from verifier.analysis.design.zeros import zeros
+from verifier.analysis.power_mean_route import NotPowerMean
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
@@ -36,48 +40,76 @@ from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.formula.enclose import Unsupported
-from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Parameter, Spec
 from verifier.properties import PROPERTIES
-from verifier.verdict import Truth, Verdict
+from verifier.verdict import Truth
 
 
 def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
     if spec.set_cost is None or spec.open_cells:
-        raise _error(spec, "parameters", "a symbolic parameter is calibrated through a 'set_cost' formula; open "
+        raise spec_error(spec, "parameters", "a symbolic parameter is calibrated through a 'set_cost' formula; open "
                      "cells are designed for numeric determinate costs", "a 'set_cost' formula using the parameter, "
                      "or numeric parameters (value:) with open cells")
     K, family = len(spec.classes), spec.predictions
     small = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # set cells of 5 classes
     if family.restricted and (family.count(K) * K > small or K > 12):
-        raise _error(spec, "predictions", f"calibration works on at most {small} set cells (and 12 classes); the "
+        raise spec_error(spec, "predictions", f"calibration works on at most {small} set cells (and 12 classes); the "
                      f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
-    if K > MAX_DESIGN_CLASSES and not family.restricted:
-        raise _error(spec, "classes", f"calibration works on at most {MAX_DESIGN_CLASSES} classes",
-                     f"at most {MAX_DESIGN_CLASSES} classes, or a restricted 'predictions' family")
     try:
-        return _calibrate(spec, timeout_ms)
+        if K > MAX_DESIGN_CLASSES and not family.restricted:
+            return _beyond_listing(spec, timeout_ms)
+        listed = _calibrate(spec, timeout_ms)
+        if _complete(listed) or family.restricted:
+            return listed
+        return _more_decided(spec, timeout_ms, listed)
     except (Unsupported, NotImplementedError) as exc:
-        raise _error(spec, "set_cost", f"the parameter's breakpoints cannot be found exactly ({exc})",
+        raise spec_error(spec, "set_cost", f"the parameter's breakpoints cannot be found exactly ({exc})",
                      "a parameter entering as a rational function or as a generalized-mean exponent, bounded "
                      "on both sides by 'assume'") from None
+
+
+def _beyond_listing(spec: Spec, timeout_ms: int) -> Calibration:
+    """Beyond 5 classes no set's comparisons are listed: a power-mean set cost goes through its lemmas."""
+    try:
+        return calibrate_power_mean(spec, timeout_ms)
+    except NotPowerMean as exc:
+        raise spec_error(spec, "classes", f"beyond {MAX_DESIGN_CLASSES} classes, calibration works for a power-mean "
+                         f"set cost, genmean(E, [c(yh, y) for yh in Y]) with the parameter in E; here {exc}",
+                         f"at most {MAX_DESIGN_CLASSES} classes, a power-mean set cost, or a restricted "
+                         "'predictions' family") from None
+
+
+def _complete(cal: Calibration) -> bool:
+    """Every admissible piece has every verdict (an enclosed zero included, when its verdicts were settled)."""
+    return all(piece.verdicts is not None and None not in piece.verdicts.values()
+               for piece in cal.pieces if piece.admissible)
+
+
+def _more_decided(spec: Spec, timeout_ms: int, listed: Calibration) -> Calibration:
+    """Where listing the comparisons leaves pieces undecided (a zero only enclosed, a verdict the checker left
+    open), a power-mean set cost may be settled by its lemmas instead: that answer is taken when it is complete."""
+    try:
+        lemmas = calibrate_power_mean(spec, timeout_ms)
+    except (NotPowerMean, Unsupported, NotImplementedError):
+        return listed
+    return lemmas if _complete(lemmas) else listed
 
 
 def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
     scheme = build_scheme(spec)
     if len(scheme.symbols) != 1:
-        raise _error(spec, "parameters", f"calibration takes exactly one symbolic parameter; this spec has "
+        raise spec_error(spec, "parameters", f"calibration takes exactly one symbolic parameter; this spec has "
                      f"{len(scheme.symbols)} ({', '.join(map(str, scheme.symbols)) or 'none'})",
                      "one parameter without 'value' (fix the others with value:)")
     theta = scheme.symbols[0]
     if any(scheme.det(h, y).has(theta) for h in range(scheme.K) for y in range(scheme.K)):
-        raise _error(spec, "set_cost", f"the determinate costs depend on {theta}", "determinate costs that do "
+        raise spec_error(spec, "set_cost", f"the determinate costs depend on {theta}", "determinate costs that do "
                      "not depend on the calibrated parameter")
     if next(iter(p for p in spec.parameters.values() if p.value is None)).per_class:
-        raise _error(spec, "parameters", "a per-class parameter cannot be calibrated as one number",
+        raise spec_error(spec, "parameters", "a per-class parameter cannot be calibrated as one number",
                      "one scalar parameter")
-    low, high = _admissible(scheme, theta)
+    low, high = admissible_range(scheme, theta)
     assumed = [condition for condition, _ in scheme.assumptions]
     points: dict[sp.Expr, set] = {}  # each exact zero, with what the comparisons vanishing there decide
     enclosed = []
@@ -165,10 +197,10 @@ def _merged(enclosed):
 
 
 def _decided(spec: Spec, theta, a, b, timeout_ms, assumptions=()) -> Piece:
-    value = a if a == b and a is not None else _inside(a, b)
-    if any(_admits(condition, theta, value) is False for condition in assumptions):
+    value = a if a == b and a is not None else inside(a, b)
+    if any(admits(condition, theta, value) is False for condition in assumptions):
         return Piece(a, b, None, "outside the assumptions", admissible=False)
-    if a != b and not _strictly_between(a, value, b):
+    if a != b and not strictly_between(a, value, b):
         return Piece(a, b, None, f"no rational point was proved to lie strictly between {a} and {b}")
     if not isinstance(value, sp.Rational):
         return _decided_at_irrational(spec, theta, value, assumptions)
@@ -179,14 +211,14 @@ def _decided(spec: Spec, theta, a, b, timeout_ms, assumptions=()) -> Piece:
     except SpecError as exc:
         return Piece(a, b, None, f"undefined at {theta} = {value}: {exc.message}")
     possible = {analysis.scheme.label(e.members) for e in analysis.possibility if e.status is Truth.TRUE}
-    return _piece(a, b, analysis.results, possible, theta, value)
+    return piece_from(a, b, analysis.results, possible, theta, value)
 
 
 def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
     """A breakpoint known exactly but irrational (an algebraic root, or log u / log g from `exp_sums`): the
     spec format takes rational values only, so the same engine and checker run on the exact matrix at θ =
     value (cell by cell: every comparison is a certified sign, and ties are recognised by exact zero tests)."""
-    if any(_admits(condition, theta, value) is None for condition in assumptions):
+    if any(admits(condition, theta, value) is None for condition in assumptions):
         return Piece(value, value, None, f"the assumptions could not be decided exactly at {theta} = {value}")
     try:
         scheme = build_scheme(spec, values={str(theta): value})
@@ -196,96 +228,7 @@ def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
     except SpecError as exc:
         return Piece(value, value, None, f"undefined at {theta} = {value}: {exc.message}")
     possible = {scheme.label(m) for m, e in engine.possibility.items() if e.status is Truth.TRUE}
-    return _piece(value, value, results, possible, theta, value)
-
-
-def _piece(a, b, results, possible, theta, value) -> Piece:
-    """Verdicts the checker confirmed; an unknown one stays undecided (None) with the checker's reason."""
-    verdicts = {r.property.id: None if r.verdict is Verdict.UNKNOWN else r.verdict.value for r in results}
-    why = {r.property.id: f"unknown to the checker at {theta} = {value} ({r.reason or 'no reason given'})"
-           for r in results if r.verdict is Verdict.UNKNOWN}
-    return Piece(a, b, verdicts, "; ".join(f"{pid}: {text}" for pid, text in why.items()), possible=possible, why=why)
-
-
-def _admits(condition, theta, value) -> bool | None:
-    """An assumption at θ = value, decided by certified signs (None: undecided)."""
-    if value.is_Rational:
-        at = condition.subs(theta, value)
-        return True if at is sp.true else False if at is sp.false else None
-    if isinstance(condition, (sp.And, sp.Or)):
-        parts = [_admits(c, theta, value) for c in condition.args]
-        if isinstance(condition, sp.And):
-            return False if False in parts else None if None in parts else True
-        return True if True in parts else None if None in parts else False
-    if isinstance(condition, sp.Not):
-        inner = _admits(condition.args[0], theta, value)
-        return None if inner is None else not inner
-    if not isinstance(condition, sp.core.relational.Relational):
-        return None
-    sign = certified.compare(condition.lhs.subs(theta, value), condition.rhs.subs(theta, value)).value
-    if sign is None:
-        return None
-    return {">=": sign >= 0, ">": sign > 0, "<=": sign <= 0, "<": sign < 0, "==": sign == 0, "!=": sign != 0}[
-        condition.rel_op]
-
-
-def _strictly_between(a, x, b) -> bool:
-    return (a is None or certified.compare(a, x).value == -1) and (b is None or certified.compare(x, b).value == -1)
-
-
-def _inside(a, b) -> sp.Rational:
-    """A simple rational strictly between a and b (either may be None: unbounded)."""
-    if a is None and b is None:
-        return sp.Integer(0)
-    if a is None:
-        return sp.floor(b) - 1
-    if b is None:
-        return sp.floor(a) + 1
-    lo, hi = _rational_below(b), _rational_above(a)
-    middle = simplest(Fraction(int(hi.p), int(hi.q)), Fraction(int(lo.p), int(lo.q)))
-    return sp.Rational(middle.numerator, middle.denominator)
-
-
-def _rational_above(x) -> sp.Rational:
-    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) + sp.Rational(1, 10**25)
-
-
-def _rational_below(x) -> sp.Rational:
-    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) - sp.Rational(1, 10**25)
-
-
-def _float(x) -> float:
-    return float(sp.N(x, 20))
-
-
-def _admissible(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | None]:
-    """The assumptions on θ as one interval [low, high] (None: unbounded); open ends are handled by the
-    point verdicts (an end excluded by a strict assumption makes the point undefined, never a verdict)."""
-    low, high = None, None
-    for condition, text in scheme.assumptions:
-        if not condition.has(theta):
-            continue
-        try:  # a chained "0 <= r <= 1" is a conjunction: the intersection of its parts' solutions
-            solved = sp.S.Reals
-            for part in condition.args if isinstance(condition, sp.And) else (condition,):
-                if part.has(theta):
-                    solved = solved.intersect(sp.solve_univariate_inequality(part, theta, relational=False))
-        except (AttributeError, NotImplementedError, TypeError, ValueError):
-            solved = None
-        if not isinstance(solved, sp.Interval):
-            raise _error(scheme.spec, "assume", f"the assumption {text!r} does not give one interval of {theta}",
-                         "bounds such as 'r >= 0' and 'r <= 1'")
-        if solved.start.is_finite and (low is None or solved.start > low):
-            low = solved.start
-        if solved.end.is_finite and (high is None or solved.end < high):
-            high = solved.end
-    return low, high
-
-
-def _error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
-    mark = spec.marks.get(key) or spec.marks.get("")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return piece_from(value, value, results, possible, theta, value)
 
 
 __all__ = ["Calibration", "Enclosed", "Piece", "bounded_by", "calibrate", "fit_test"]

@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import sympy as sp
 
+from verifier.analysis.design.calibrate_points import spec_error
 from verifier.engines.domains import domain
 from verifier.engines.terms import TermValues
 from verifier.engines.witnesses import candidate_witnesses
-from verifier.errors import SpecError
 from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, Truth
@@ -51,7 +51,7 @@ def differences(scheme: Scheme, theta) -> list[tuple[sp.Expr, frozenset[str]]]:
     out: dict[sp.Expr, set[str]] = {}
     det = [[scheme.det(h, y) for y in range(scheme.K)] for h in range(scheme.K)]
     if not all(isinstance(v, sp.Rational) for row in det for v in row):
-        raise _error(scheme.spec, "cost", "calibration needs rational determinate costs (Property 1's candidate "
+        raise spec_error(scheme.spec, "cost", "calibration needs rational determinate costs (Property 1's candidate "
                      "witnesses are computed exactly from them)", "rational determinate costs")
     values = TermValues(scheme)
     seen: dict[tuple, sp.Expr] = {}
@@ -70,7 +70,7 @@ def differences(scheme: Scheme, theta) -> list[tuple[sp.Expr, frozenset[str]]]:
                     first = values.value(c.lhs, at.members, at.y if c.lhs.cls == "y" else at.y2)
                     second = values.value(c.rhs, at.members, at.y if c.rhs.cls == "y" else at.y2)
                     if first is None or second is None:
-                        raise _error(scheme.spec, "set_cost", "a minimum or maximum of member costs could not "
+                        raise spec_error(scheme.spec, "set_cost", "a minimum or maximum of member costs could not "
                                      "be decided", "determinate costs that compare exactly")
                     seen[key] = first - second
                 out.setdefault(seen[key], set()).add(prop.id)
@@ -83,9 +83,3 @@ def differences(scheme: Scheme, theta) -> list[tuple[sp.Expr, frozenset[str]]]:
                 out.setdefault(expected - sp.Rational(best.numerator, best.denominator), set()).add(
                     "P1 " + scheme.label(members))
     return [(d, frozenset(group)) for d, group in out.items() if d.has(theta)]
-
-
-def _error(spec, key: str, message: str, expected: str) -> SpecError:
-    mark = spec.marks.get(key) or spec.marks.get("")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)

@@ -34,6 +34,7 @@ class Calibration:
     parameter: str
     pieces: list[Piece]  # in order: point, open interval, point, ... covering the admissible values
     enclosed: list[tuple[Fraction, Fraction]] = field(default_factory=list)  # zeros known only to lie within
+    method: str = ""  # how verdicts were carried between the exact values checked (empty: listed comparisons)
 
     def where(self, test) -> list[tuple[sp.Expr | None, sp.Expr | None, bool, bool]]:
         """Maximal runs of pieces where `test(verdicts)` is true: (low, high, low included, high included)."""
