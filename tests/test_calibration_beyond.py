@@ -39,7 +39,7 @@ def test_ordinal_p_discounted_at_real_class_counts_reads_like_the_paper(K):
     assert holds["P6"] == [("0", "0", True, True)] and holds["P8"] == [("1", "1", True, True)]
     assert holds["P4"] == holds["P5"] == holds["P7"] == holds["P10"] == [("0", "1", True, True)]
     assert holds["P9"] == [("0", "1", True, False)]
-    assert "power-mean lemmas" in cal.method and all(p.verdicts and None not in p.verdicts.values() for p in cal.pieces)
+    assert cal.route == "power-mean lemmas" and all(p.verdicts and None not in p.verdicts.values() for p in cal.pieces)
     report = verifier.design(ORDINAL.format(K=K), setting="choice")
     assert "choice: fits for r in (0, 1] (P1, P3 fail below it)" in report.text
     assert "filtering: fits for no admissible r" in report.text
@@ -112,9 +112,47 @@ def test_the_lemma_route_and_the_listed_comparisons_agree_where_both_decide(rows
             assert a[pid] is None or b.get(pid) is None or a[pid] == b[pid], (x, pid)
 
 
-def test_beyond_five_classes_a_set_cost_that_is_not_a_power_mean_is_refused_with_the_reason():
-    ha = ("name: Ha at 8\nclasses: 8\nparameters:\n  delta: {}\nassume: [\"delta >= 0\", \"delta <= 1\"]\n"
-          "cost: \"0 if yhat == y else 1\"\nset_cost: \"(0 if y in Y else 1) + delta * (len(Y) - 1)\"\n")
+HA = ("name: Ha at {K}\nclasses: {K}\nparameters:\n  delta: {{}}\nassume: [\"delta >= 0\", \"delta <= 2\"]\n"
+      "cost: \"0 if yhat == y else 1\"\nset_cost: \"(0 if y in Y else 1) + delta * (len(Y) - 1)\"\n")
+
+
+def test_ha_delta_at_ten_classes_lists_properties_2_to_10_and_carries_property_1():
+    cal = calibrate(spec_from_text(HA.format(K=10), "<ha>"))
+    holds = _holds(cal)
+    assert holds["P1"] == [("0", "1/2", True, False)]  # a pair at the uniform p: delta < 1/2, whatever K
+    assert holds["P3"] == holds["P2"] == [("0", "1/10", True, False)]  # the full set: (K - 1) delta < 1 - 1/K
+    assert holds["P7"] == holds["P10"] == [("0", "0", True, True)] and holds["P9"] == []
+    assert cal.route == "carried evidence" and all(p.verdicts and None not in p.verdicts.values() for p in cal.pieces)
+    report = verifier.design(HA.format(K=10), setting="filtering")
+    assert "filtering: fits for delta in [0, 1/10) (P3 fails above it)" in report.text
+    assert report.record["calibration"]["method"] == "carried evidence"
+    assert report.record["value"] == "1/11"
+
+
+FORMULAS = [("(0 if y in Y else 1) + r**2 * (len(Y) - 1)", "0", "2", "0 if yhat == y else 1"),
+            ("(1 - (r / len(Y) - (r - 1) / len(Y)**2)) if y in Y else 1", "1", "2", "0 if yhat == y else 1"),
+            ("min([c(yh, y) for yh in Y]) + r * (len(Y) - 1)", "0", "1", "abs(rank(yhat) - rank(y))"),
+            ("mean([c(yh, y) for yh in Y]) * (1 - r) + r * max([c(yh, y) for yh in Y])", "0", "1",
+             "abs(rank(yhat) - rank(y))")]
+
+
+@pytest.mark.parametrize("formula, low, high, cost", FORMULAS)
+def test_carried_property_1_equals_listed_witnesses_and_the_pipeline(formula, low, high, cost):
+    for K in (4, 7):
+        spec = spec_from_data({"name": "t", "classes": K, "parameters": {"r": {}},
+                               "assume": [f"r >= {low}", f"r <= {high}"], "cost": cost,
+                               "set_cost": formula})
+        carried = _calibrate(spec, 20_000, witnesses=False)
+        assert all(p.verdicts and None not in p.verdicts.values() for p in carried.pieces if p.admissible)
+        if K == 4:
+            assert _holds(carried) == _holds(_calibrate(spec, 20_000))
+        lo, hi = sp.Rational(low), sp.Rational(high)
+        for x in {lo, hi, lo + (hi - lo) / 7, (lo + hi) / 2, lo + (hi - lo) / 3, hi - (hi - lo) / 100}:
+            found, piece = _at(spec, x), _piece_at(carried, x)
+            assert all(found[pid] in (v, "unknown") for pid, v in piece.verdicts.items()), x
+
+
+def test_beyond_twelve_classes_a_set_cost_that_is_not_a_power_mean_is_refused_with_the_reason():
     with pytest.raises(SpecError) as caught:
-        calibrate(spec_from_text(ha, "<ha>"))
+        calibrate(spec_from_text(HA.format(K=13), "<ha>"))
     assert "power-mean set cost" in caught.value.message and caught.value.key == "classes"

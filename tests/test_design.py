@@ -303,8 +303,8 @@ def test_a_transcendental_breakpoint_is_enclosed_never_printed_as_exact():
 @pytest.mark.parametrize("text, needle", [
     ("name: a\nclasses: [a, b]\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_costs:\n  \"a,b\": [null, d]\n",
      "calibrated through a 'set_cost' formula"),
-    ("name: c\nclasses: 6\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_cost: \"d\"\n",
-     "at most 5 classes"),
+    ("name: c\nclasses: 13\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_cost: \"d\"\n",
+     "at most 12 classes"),
     ("name: d\nclasses: [a, b]\ncost_matrix: {a: [0, 1], b: [1, 0]}\nset_costs:\n  \"a\": [null, 1]\n",
      "singleton) row cannot have an open cell"),
     ("name: f\nclasses: [a, b]\nparameters: {d: {}}\nassume: [\"d > 0\"]\ncost: \"0 if yhat == y else 1\"\n"

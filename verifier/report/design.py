@@ -263,7 +263,7 @@ def calibration_json(cal, bounded) -> dict:
             out.append(entry)
         return out
 
-    return {"parameter": cal.parameter, "method": "lemmas" if cal.method else "listed comparisons",
+    return {"parameter": cal.parameter, "method": cal.route,
             "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},

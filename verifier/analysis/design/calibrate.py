@@ -28,6 +28,7 @@ import sympy as sp
 
 from verifier.analysis.design.calibrate_points import (admissible_range, admits, inside, piece_from, spec_error,
                                                         strictly_between)
+from verifier.analysis.design.carry import carry_possibility
 from verifier.analysis.design.comparisons import differences
 from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle
 from verifier.analysis.design.power_mean_calibration import calibrate_power_mean
@@ -44,6 +45,13 @@ from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Parameter, Spec
 from verifier.properties import PROPERTIES
 from verifier.verdict import Truth
+
+
+CARRIED_MAX_CLASSES = 12  # the symbolic matrix of every set is built (4,083 rows) and its comparisons listed
+MAX_CARRY_ROUNDS = 6  # refinements of the cuts where Property 1's evidence may stop working
+CARRIED = ("the comparisons of Properties 2-10 listed for every set, so those verdicts change only where one "
+           "vanishes; Property 1 carried across each piece by the witness or the certificates found there, and the "
+           "piece cut where one of their comparisons vanishes")
 
 
 def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
@@ -70,20 +78,28 @@ def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
 
 
 def _beyond_listing(spec: Spec, timeout_ms: int) -> Calibration:
-    """Beyond 5 classes no set's comparisons are listed: a power-mean set cost goes through its lemmas."""
+    """Beyond 5 classes Property 1's candidate witnesses are not listed: a power-mean set cost goes through its
+    lemmas; any other formula, up to CARRIED_MAX_CLASSES, through the listed comparisons of Properties 2-10 with
+    Property 1 carried by its evidence."""
+    K = len(spec.classes)
     try:
         return calibrate_power_mean(spec, timeout_ms)
     except NotPowerMean as exc:
-        raise spec_error(spec, "classes", f"beyond {MAX_DESIGN_CLASSES} classes, calibration works for a power-mean "
-                         f"set cost, genmean(E, [c(yh, y) for yh in Y]) with the parameter in E; here {exc}",
-                         f"at most {MAX_DESIGN_CLASSES} classes, a power-mean set cost, or a restricted "
-                         "'predictions' family") from None
+        if K > CARRIED_MAX_CLASSES:
+            raise spec_error(spec, "classes", f"beyond {CARRIED_MAX_CLASSES} classes, calibration works for a "
+                             f"power-mean set cost, genmean(E, [c(yh, y) for yh in Y]) with the parameter in E; "
+                             f"here {exc}", f"at most {CARRIED_MAX_CLASSES} classes, a power-mean set cost, or a "
+                             "restricted 'predictions' family") from None
+        return _calibrate(spec, timeout_ms, witnesses=False)
+    # a power mean is not listed beyond 5 classes even where its lemmas leave a piece undecided: its comparisons
+    # are power means in θ, each needing certified bisection, by the thousand
 
 
 def _complete(cal: Calibration) -> bool:
-    """Every admissible piece has every verdict (an enclosed zero included, when its verdicts were settled)."""
+    """Every admissible piece where the formulas are defined has every verdict (an enclosed zero included, when
+    its verdicts were settled)."""
     return all(piece.verdicts is not None and None not in piece.verdicts.values()
-               for piece in cal.pieces if piece.admissible)
+               for piece in cal.pieces if piece.admissible and not piece.undefined)
 
 
 def _more_decided(spec: Spec, timeout_ms: int, listed: Calibration) -> Calibration:
@@ -96,7 +112,9 @@ def _more_decided(spec: Spec, timeout_ms: int, listed: Calibration) -> Calibrati
     return lemmas if _complete(lemmas) else listed
 
 
-def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
+def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True) -> Calibration:
+    """`witnesses`: watch Property 1's candidate witnesses of every set (up to 5 classes); otherwise Property 1
+    is carried across each piece by the evidence found there (`carry`), and cut where that evidence may fail."""
     scheme = build_scheme(spec)
     if len(scheme.symbols) != 1:
         raise spec_error(spec, "parameters", f"calibration takes exactly one symbolic parameter; this spec has "
@@ -113,7 +131,7 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
     assumed = [condition for condition, _ in scheme.assumptions]
     points: dict[sp.Expr, set] = {}  # each exact zero, with what the comparisons vanishing there decide
     enclosed = []
-    for difference, group in differences(scheme, theta):
+    for difference, group in differences(scheme, theta, witnesses):
         exact, approximate = zeros(difference, theta, low, high)
         for x in exact:
             points.setdefault(x, set()).update(group)
@@ -123,6 +141,34 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
     for end in (low, high):
         if end is not None:
             points.setdefault(end, set())
+    decided: dict = {}  # (a, b) -> Piece: each piece is decided once, however often the cuts are refined
+
+    def decide(a, b) -> Piece:
+        if (a, b) not in decided:
+            decided[(a, b)] = _decided(spec, theta, a, b, timeout_ms, assumed)
+        return replace(decided[(a, b)])
+
+    for _ in range(MAX_CARRY_ROUNDS):
+        pieces = _pieces(points, fuzzy, low, high, decide)
+        cuts = [] if witnesses else carry_possibility(pieces, scheme.cost, scheme.K, len(scheme.indeterminate_sets),
+                                                      theta)
+        if not cuts:
+            break
+        for x in cuts:
+            points.setdefault(x, set()).add("P1")
+    else:
+        for piece in pieces:  # still cut after the last round: what was not carried stays undecided
+            if not piece.point and piece.verdicts and piece.verdicts.get("P1") is not None and not witnesses:
+                piece.verdicts["P1"] = None
+                piece.reason = f"P1: its evidence kept changing after {MAX_CARRY_ROUNDS} rounds of cuts"
+    settle(pieces, p1_listed=witnesses)
+    return Calibration(str(theta), pieces, [(lo, hi) for lo, hi, _ in fuzzy],
+                       method="" if witnesses else CARRIED,
+                       route="listed comparisons" if witnesses else "carried evidence")
+
+
+def _pieces(points: dict, fuzzy: list, low, high, decide) -> list[Piece]:
+    """Point, open piece, point, ...: every breakpoint and every gap, each decided at one exact value."""
     marks = _distinct(sorted([(v, "point", v) for v in points] +
                              [(sp.Rational(lo.numerator, lo.denominator), "fuzzy", (lo, hi, g)) for lo, hi, g in fuzzy],
                              key=cmp_to_key(_exact_order)), points)
@@ -132,9 +178,9 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
         left = mark if kind == "point" else sp.Rational(mark[0].numerator, mark[0].denominator)
         if not (previous is None and low is not None and kind == "point" and mark == low) and \
                 not (previous is not None and previous == left):
-            pieces.append(_decided(spec, theta, previous, left, timeout_ms, assumed))
+            pieces.append(decide(previous, left))
         if kind == "point":
-            pieces.append(_decided(spec, theta, mark, mark, timeout_ms, assumed))
+            pieces.append(decide(mark, mark))
             pieces[-1].groups = points[mark]
             previous = mark
         else:
@@ -144,9 +190,8 @@ def _calibrate(spec: Spec, timeout_ms: int) -> Calibration:
                                 groups=mark[2], fuzzy=True))
             previous = hi
     if high is None or previous != high:
-        pieces.append(_decided(spec, theta, previous, None if high is None else high, timeout_ms, assumed))
-    settle(pieces)
-    return Calibration(str(theta), pieces, [(lo, hi) for lo, hi, _ in fuzzy])
+        pieces.append(decide(previous, None if high is None else high))
+    return pieces
 
 
 def _exact_order(a, b) -> int:
@@ -209,9 +254,11 @@ def _decided(spec: Spec, theta, a, b, timeout_ms, assumptions=()) -> Piece:
         analysis = analyse(replace(spec, parameters={**spec.parameters, str(theta): fixed}), timeout_ms,
                            optimality=False)
     except SpecError as exc:
-        return Piece(a, b, None, f"undefined at {theta} = {value}: {exc.message}")
+        return Piece(a, b, None, f"undefined at {theta} = {value}: {exc.message}", undefined=True)
     possible = {analysis.scheme.label(e.members) for e in analysis.possibility if e.status is Truth.TRUE}
-    return piece_from(a, b, analysis.results, possible, theta, value)
+    piece = piece_from(a, b, analysis.results, possible, theta, value)
+    piece.evidence = (analysis.results, analysis.possibility)
+    return piece
 
 
 def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
@@ -226,9 +273,11 @@ def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
         results = [engine.decide(prop) for prop in PROPERTIES]
         check_results(scheme, results)
     except SpecError as exc:
-        return Piece(value, value, None, f"undefined at {theta} = {value}: {exc.message}")
+        return Piece(value, value, None, f"undefined at {theta} = {value}: {exc.message}", undefined=True)
     possible = {scheme.label(m) for m, e in engine.possibility.items() if e.status is Truth.TRUE}
-    return piece_from(value, value, results, possible, theta, value)
+    piece = piece_from(value, value, results, possible, theta, value)
+    piece.evidence = (results, [engine.possibility[m] for m in scheme.indeterminate_sets])
+    return piece
 
 
 __all__ = ["Calibration", "Enclosed", "Piece", "bounded_by", "calibrate", "fit_test"]

@@ -43,11 +43,12 @@ def _bindings(scheme: Scheme, prop: Property):
     yield from walk(0, {})
 
 
-def differences(scheme: Scheme, theta) -> list[tuple[sp.Expr, frozenset[str]]]:
+def differences(scheme: Scheme, theta, witnesses: bool = True) -> list[tuple[sp.Expr, frozenset[str]]]:
     """Every comparison the properties make on this matrix, as a difference, with what it decides: the ids
     of the properties comparing those terms, or "P1 {a, b}" for a candidate witness of that set. The class
     variables range over each quantifier's own domain, and a comparison guarded by a multiset premise
-    (Properties 5 and 9) counts only where the premise holds: elsewhere the atom's truth does not depend on it."""
+    (Properties 5 and 9) counts only where the premise holds: elsewhere the atom's truth does not depend on it.
+    `witnesses=False` leaves Property 1's candidate witnesses out (their number explodes beyond 5 classes)."""
     out: dict[sp.Expr, set[str]] = {}
     det = [[scheme.det(h, y) for y in range(scheme.K)] for h in range(scheme.K)]
     if not all(isinstance(v, sp.Rational) for row in det for v in row):
@@ -74,7 +75,7 @@ def differences(scheme: Scheme, theta) -> list[tuple[sp.Expr, frozenset[str]]]:
                                      "be decided", "determinate costs that compare exactly")
                     seen[key] = first - second
                 out.setdefault(seen[key], set()).add(prop.id)
-    if any(isinstance(p.atom, Possible) for p in PROPERTIES):
+    if witnesses and any(isinstance(p.atom, Possible) for p in PROPERTIES):
         for members in scheme.indeterminate_sets:
             for p in candidate_witnesses(fractions, members):
                 expected = sp.Add(*[sp.Rational(q.numerator, q.denominator) * scheme.cost(members, y)

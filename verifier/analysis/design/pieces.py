@@ -22,7 +22,9 @@ class Piece:
     possible: set = field(default_factory=set)  # the sets proved possible here
     fuzzy: bool = False  # an enclosure of a zero that is not known exactly: its ends are not breakpoints
     admissible: bool = True  # False: an end excluded by a strict assumption
+    undefined: bool = False  # the formulas are undefined at the value checked (e.g. 0 to a negative power)
     why: dict[str, str] = field(default_factory=dict)  # at an exact point: why the checker left each one unknown
+    evidence: object = None  # (results, possibility) at the value that decided it, to carry across the piece
 
     @property
     def point(self) -> bool:
@@ -35,6 +37,7 @@ class Calibration:
     pieces: list[Piece]  # in order: point, open interval, point, ... covering the admissible values
     enclosed: list[tuple[Fraction, Fraction]] = field(default_factory=list)  # zeros known only to lie within
     method: str = ""  # how verdicts were carried between the exact values checked (empty: listed comparisons)
+    route: str = "listed comparisons"  # or "power-mean lemmas", "carried evidence" (the JSON's "method")
 
     def where(self, test) -> list[tuple[sp.Expr | None, sp.Expr | None, bool, bool]]:
         """Maximal runs of pieces where `test(verdicts)` is true: (low, high, low included, high included)."""
@@ -78,12 +81,13 @@ def _fraction(x) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-def settle(pieces: list[Piece]) -> None:
+def settle(pieces: list[Piece], p1_listed: bool = True) -> None:
     """Where verdicts are missing (an enclosed zero, or a property the checker leaves unknown at an exact
     breakpoint), a property none of whose comparisons vanish there keeps its neighbours' common verdict: each
     difference is continuous and nonzero there, so its sign, and the property's truth, do not change. Property
     1's comparisons are grouped by set: it holds throughout when some set whose comparisons do not vanish there
-    is possible on both sides. Verdicts the checker gave are never replaced."""
+    is possible on both sides (only when its candidate witnesses were listed: `p1_listed`). Verdicts the checker
+    gave are never replaced."""
     for i, piece in enumerate(pieces):
         missing = piece.verdicts is None or None in piece.verdicts.values()
         if not missing or not piece.groups or not 0 < i < len(pieces) - 1 or not piece.admissible:
@@ -100,6 +104,8 @@ def settle(pieces: list[Piece]) -> None:
             if piece.verdicts is not None and piece.verdicts[pid] is not None:
                 verdicts[pid] = piece.verdicts[pid]
             elif verdict is None or after.verdicts[pid] != verdict:
+                verdicts[pid] = None
+            elif pid == "P1" and not p1_listed:  # no candidate witness was watched: nothing says it is kept
                 verdicts[pid] = None
             elif pid == "P1" and verdict == "holds":
                 verdicts[pid] = verdict if (before.possible & after.possible) - wavering else None

@@ -29,6 +29,7 @@ from functools import cmp_to_key
 import sympy as sp
 
 from verifier.analysis.design.calibrate_points import admissible_range, admits, inside, piece_from, strictly_between
+from verifier.analysis.design.carry import deciding_differences, zeros_inside
 from verifier.analysis.design.pieces import Calibration, Piece
 from verifier.analysis.design.zeros import zeros
 from verifier.analysis.pipeline import analyse
@@ -42,7 +43,7 @@ from verifier.formula.enclose import Unsupported
 from verifier.formula.genmean import genmean
 from verifier.properties import Possible
 from verifier.spec.model import Parameter, Spec
-from verifier.verdict import PropertyResult, Truth, Verdict
+from verifier.verdict import PropertyResult, Verdict
 
 MAX_DECISIONS = 24  # pipeline runs at fixed values (pieces and cuts) before what is left stays undecided
 
@@ -64,7 +65,7 @@ def calibrate_power_mean(spec: Spec, timeout_ms: int) -> Calibration:
         cuts += exact
     state = _State(spec, theta, p, det, timeout_ms, [c for c, _ in base.assumptions])
     pieces = state.cover(low, high, _ordered(cuts, low, high))
-    return Calibration(str(theta), pieces, method=(
+    return Calibration(str(theta), pieces, route="power-mean lemmas", method=(
         f"the power-mean lemmas (p = {p}): P2-P7 and P10 change only where p crosses 0 or 1; P1, P8 and P9 across "
         "a piece by a lemma or by the set deciding them there, whose comparisons do not vanish inside it"))
 
@@ -111,7 +112,8 @@ class _State:
     def point(self, value) -> Piece:
         results, why = self.run(value)
         if results is None:
-            return Piece(value, value, None, why, admissible=why != "outside the assumptions")
+            return Piece(value, value, None, why, admissible=why != "outside the assumptions",
+                         undefined=why.startswith("undefined"))
         return piece_from(value, value, results, set(), self.theta, value)
 
     def open_piece(self, a, b) -> list[Piece]:
@@ -122,7 +124,7 @@ class _State:
             return [Piece(a, b, None, "outside the assumptions", admissible=False)]
         results, why = self.run(value)
         if results is None:
-            return [Piece(a, b, None, why)]
+            return [Piece(a, b, None, why, undefined=why.startswith("undefined"))]
         lemmas = self._lemmas(value)
         verdicts, reasons, splits = {}, {}, []
         for r in results:
@@ -156,47 +158,19 @@ class _State:
 
     # -- a deciding set across a piece ---------------------------------------------------------------------
     def _across(self, result: PropertyResult, a, b) -> tuple[list | None, str]:
-        """([] when the deciding set decides it on all of (a, b); the zeros inside otherwise) or (None, why)."""
-        universal = result.property.quantifiers[0].kind == "forall"
-        decisive = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
-        if not decisive:
-            return None, ("no lemma proves it for every value there, and a verdict resting on every set cannot be "
-                          "carried from one value to another")
-        differences = self._differences(result)
-        if differences is None:
-            return None, "its evidence names no set whose comparisons could be followed in θ"
-        if a is None or b is None:
-            return None, f"the piece is unbounded, and {self.theta} enters an exponent"
-        inner = []
-        for d in differences:
-            try:
-                exact, enclosed = zeros(d, self.theta, a, b)
-            except (Unsupported, NotImplementedError) as exc:
-                return None, f"the zeros of a deciding comparison could not be found ({exc})"
-            if any(_overlaps(lo, hi, a, b) for lo, hi in enclosed):
-                return None, "a deciding comparison vanishes at a point known only within an enclosure"
-            inner += [z for z in exact if strictly_between(a, z, b)]
-        return inner, ""
-
-    def _differences(self, result: PropertyResult) -> list[sp.Expr] | None:
-        """The deciding comparisons of the evidence as differences in θ (each nonzero where it decides)."""
-        evidence, K = result.evidence, len(self.det)
+        """([] when the deciding evidence decides it on all of (a, b); the zeros inside otherwise) or (None, why)."""
+        K = len(self.det)
         with collecting():
-            if isinstance(result.property.atom, Possible):
-                found = next((e for e in evidence.possibility if e.status is Truth.TRUE and e.witness is not None
-                              and evidence.binding is not None and e.members == evidence.binding.members), None)
-                if found is None:
-                    return None
-                q = found.witness
-                own = sum((q[y] * self._cell(found.members, y) for y in range(K) if q[y]), sp.Integer(0))
-                return [sum((q[y] * self.det[h][y] for y in range(K) if q[y]), sp.Integer(0)) - own
-                        for h in sorted(found.members)]
-            binding = evidence.binding
-            if binding is None or binding.y is None or binding.y2 is None:
-                return None
-            return [self._cell(binding.members, binding.y) - self._cell(binding.members, binding.y2)]
+            found = deciding_differences(result, [], self._cell, K, 2 ** K - K - 1)
+        if found is None:
+            return None, ("no lemma proves it for every value there, and its verdict rests on more sets than were "
+                          "built, so it cannot be carried from one value to another")
+        return zeros_inside(found, self.theta, a, b)
 
     def _cell(self, members, y) -> sp.Expr:
+        if len(members) == 1:
+            (h,) = members
+            return self.det[h][y]
         return genmean(self.p, tuple(self.det[h][y] for h in sorted(members)))
 
 
@@ -216,8 +190,3 @@ def _sign(x, y) -> int:
     if sign is None:
         raise Unsupported(f"{x} and {y} could not be ordered exactly")
     return sign
-
-
-def _overlaps(lo: Fraction, hi: Fraction, a, b) -> bool:
-    return certified.compare(sp.Rational(hi.numerator, hi.denominator), a).value == 1 and \
-        certified.compare(sp.Rational(lo.numerator, lo.denominator), b).value == -1
