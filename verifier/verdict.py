@@ -106,6 +106,8 @@ class SetOptimality:
     margin: sp.Expr | None = None  # alone: the gap to the next best set at the witness
     margin_is_bound: bool = False  # the margin is a certified rational lower bound of the gap, not the gap
     reason: str = ""
+    at: dict | None = None  # one symbolic parameter: the value where the witness (or tie) was found
+    where: list | None = None  # one symbolic parameter: (low, high, status) over the admissible range
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ A spec source is a path (`str` or `os.PathLike`), YAML text (a `str` holding a n
 
 from __future__ import annotations
 
+from functools import partial
+
 import math
 import os
 import re
@@ -56,6 +58,10 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     def run() -> Analysis:
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
                            lemmas=lemmas, time_limit_s=time_limit)
+        if analysis.symbolic is not None and len(analysis.scheme.symbols) == 1 and not analysis.stopped:
+            from verifier.analysis.symbolic_optimality import symbolic_optimality  # decided when first read
+
+            analysis.optimality_data, analysis.optimality_source = None, partial(symbolic_optimality, analysis.scheme)
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 

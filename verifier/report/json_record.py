@@ -52,7 +52,8 @@ def to_json(a: Analysis) -> dict:
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
-             "reason": e.undecided or None, "optimal": _optimal(s, None)} for e in a.symbolic.possibility],
+             "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
+            for e in a.symbolic.possibility],
         "optimality": [{"Y": _names(s, m)} | _optimal(s, e) for m, e in a.optimality.items()],
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
@@ -187,9 +188,18 @@ def _optimal(s, e: SetOptimality | None, reason: str = "") -> dict:
     if e.certificate:
         out["certificate"] = {"mixture": [{"Y": _names(s, z), "weight": str(w)} for z, w in e.certificate.items()],
                               "dominates": "strictly" if e.status == "never" else "weakly"}
+    if e.at:
+        out["at"] = {name: str(v) for name, v in e.at.items()}
+    if e.where is not None:
+        out["where"] = [{"low": None if lo is None else str(lo), "high": None if hi is None else str(hi),
+                         "status": status} for lo, hi, status in e.where]
     if e.reason:
         out["reason"] = e.reason
     return out
+
+
+_SYMBOLIC = ("decided across the parameter for one symbolic parameter and at most 5 classes; not for this scheme "
+             "(several parameters, or more sets)")
 
 
 def _how_to_fit(remedy, representatives: bool) -> dict | None:

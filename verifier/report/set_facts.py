@@ -21,9 +21,17 @@ LIST_ALL_UP_TO = 1023  # sets (K <= 10); beyond, reports list the sets that are 
 def summary(a: Analysis) -> list[str]:
     """Plain sentences: how many sets are possible, how many optimal, and what that means."""
     if a.symbolic is not None:
-        return ["Possible (Definition 4): an indeterminate set Y is possible when some distribution p makes its "
-                "expected cost lower than that of each of its own members. Below, for every admissible parameter "
-                "value. Which sets are optimal among all sets is computed for numeric schemes (fixed values)."]
+        first = ("Possible (Definition 4): an indeterminate set Y is possible when some distribution p makes its "
+                 "expected cost lower than that of each of its own members. Below, for every admissible parameter "
+                 "value.")
+        if not a.optimality:
+            return [first + " Which sets are optimal among all sets is decided across the parameter for one "
+                    "parameter and at most 5 classes; here at fixed values only (fix them with value:)."]
+        counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
+        return [first, f"Optimal among all sets, across the parameter: {counts['alone']} of {len(a.optimality)} "
+                f"sets are the unique best prediction at some admissible value, {counts['tied']} best only in ties, "
+                f"{counts['never']} never best for any admissible value"
+                + (f", {counts['unknown']} undecided" if counts["unknown"] else "") + " (each row says where)."]
     if a.scheme.symbolic and a.scheme.lemma is not None:
         return ["Possible (Definition 4): on the power-mean route with a symbolic exponent, sets are built only at "
                 "one admissible value per case of the exponent (see P1); which sets are optimal is not decided."]
@@ -97,5 +105,28 @@ def symbolic_rows(a: Analysis) -> list[list[str]]:
             example.append(f"possible at {words.values(e.possible_at)}")
         if e.impossible_at:
             example.append(f"impossible at {words.values(e.impossible_at)}")
+        optimal = a.optimality.get(e.members)
+        if optimal is not None and optimal.where:
+            at = "".join(f" (e.g. at {name} = {value})" for name, value in (optimal.at or {}).items())
+            example.append(f"optimal: {OPTIMAL[optimal.status]}{at}; by piece: {where_text(s.symbols[0], optimal.where)}")
         out.append([s.label(e.members), e.status, "; ".join(example) or e.undecided])
     return out
+
+
+def where_text(theta, where: list) -> str:
+    """'alone for r in [0, 1/3); tied at r = 1/3; never for r in (1/3, 2]': the pieces merged into runs."""
+    runs: list[list] = []
+    for low, high, status in where:
+        if runs and runs[-1][4] == status:
+            runs[-1][1], runs[-1][3] = high, low == high
+        else:
+            runs.append([low, high, low == high, low == high, status])
+    parts = []
+    for low, high, low_in, high_in, status in runs:
+        word = OPTIMAL[status]
+        if low == high:
+            parts.append(f"{word} at {theta} = {low}")
+        else:
+            parts.append(f"{word} for {theta} in {'[' if low_in else '('}{'-∞' if low is None else low}, "
+                         f"{'∞' if high is None else high}{']' if high_in else ')'}")
+    return "; ".join(parts)

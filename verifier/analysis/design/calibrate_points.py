@@ -95,6 +95,9 @@ def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | N
             low = solved.start
         if solved.end.is_finite and (high is None or solved.end < high):
             high = solved.end
+    if low is not None and high is not None and low > high:
+        raise spec_error(scheme.spec, "assume", f"the assumptions admit no value of {theta} (they bound it below by "
+                         f"{low} and above by {high})", f"assumptions that some value of {theta} meets")
     return low, high
 
 

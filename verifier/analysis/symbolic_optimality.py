@@ -1,0 +1,166 @@
+"""Every set's optimality for a scheme with one symbolic parameter θ: alone for some admissible value, only
+tied, or never for any, and where that changes.
+
+At one exact value of θ the numeric machinery decides every set (an LP search, then an exact witness p or an
+exact mixture certificate λ, re-checked independently: `engines.optimality`, `check.optimality`). Its evidence
+is then carried across an open piece of θ's range (`analysis.design.carry`): a witness p keeps Y the unique
+minimiser wherever no E_p[c_Z] − E_p[c_Y] vanishes, a certificate keeps Y never optimal wherever no
+c_Y(y) − Σ λ_Z c_Z(y) vanishes. Where one vanishes inside a piece, the piece is cut there and the parts are
+decided again (a bounded number of times). The ends of the range and the cuts are decided at those exact values.
+A set is `alone` when it is alone at some checked value (that value and p are its evidence); `never` when
+every piece and point of the admissible range is covered by a carried certificate (a proof for every
+admissible value); `tied` when it is a minimiser somewhere, never alone, and never elsewhere; otherwise
+`unknown`, saying why. `where` lists the pieces with their status.
+
+Owns: `symbolic_optimality`. May import: engines, check, scheme, analysis.design (points and carrying).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from verifier.analysis.design.calibrate_points import admissible_range, admits, inside, strictly_between
+from verifier.analysis.design.carry import zeros_inside
+from verifier.check.optimality import check_optimality
+from verifier.engines.optimality import analyse_optimality
+from verifier.errors import SpecError
+from verifier.formula import certified
+from verifier.formula.arith import collecting
+from verifier.formula.enclose import Unsupported
+from verifier.scheme import Scheme, build_scheme
+from verifier.verdict import SetOptimality
+
+MAX_VALUES = 16  # exact values of θ at which every set is decided, before what is left stays unknown
+MAX_SETS = 31  # five classes: one LP per set at each value
+
+
+def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
+    if len(scheme.symbols) != 1 or len(scheme.all_sets) > MAX_SETS:
+        return {}
+    theta = scheme.symbols[0]
+    try:
+        low, high = admissible_range(scheme, theta)
+    except SpecError:
+        return {}
+    if low is not None and high is not None and certified.compare(low, high).value != -1:
+        return {}  # no admissible value, or a single one: nothing to carry across
+    state = _Cover(scheme, theta, [c for c, _ in scheme.assumptions])
+    pieces = state.cover(low, high)
+    return {m: _summary(scheme, theta, m, pieces) for m in scheme.all_sets}
+
+
+class _Cover:
+    def __init__(self, scheme: Scheme, theta, assumed):
+        self.scheme, self.theta, self.assumed = scheme, theta, assumed
+        self.values = 0
+
+    def cover(self, low, high, cuts=(), ends: bool = True) -> list[tuple]:
+        """[(low, high, {set: SetOptimality carried over the piece} or None, why, {set: SetOptimality at the
+        value checked} or None, that value)] over [low, high]; points have low == high."""
+        marks = [low, *cuts, high]
+        out = [self.point(low)] if ends and low is not None else []
+        for i, (a, b) in enumerate(zip(marks, marks[1:])):
+            out += self.open_piece(a, b)
+            if b is not None and (ends or i < len(marks) - 2):
+                out.append(self.point(b))
+        return out
+
+    def decide(self, value) -> tuple[dict | None, str]:
+        if any(admits(c, self.theta, value) is False for c in self.assumed):
+            return None, "outside the assumptions"
+        if self.values >= MAX_VALUES:
+            return None, f"not checked: more than {MAX_VALUES} values of {self.theta} would be needed"
+        self.values += 1
+        try:
+            concrete = build_scheme(self.scheme.spec, values={str(self.theta): value})
+        except SpecError as exc:
+            return None, f"undefined at {self.theta} = {value}: {exc.message}"
+        found = analyse_optimality(concrete)
+        check_optimality(concrete, found)
+        return found, ""
+
+    def point(self, value) -> tuple:
+        if not isinstance(value, sp.Rational):
+            return (value, value, None, f"{self.theta} = {value} is irrational: not checked", None, value)
+        found, why = self.decide(value)
+        return (value, value, found, why, found, value)
+
+    def open_piece(self, a, b) -> list[tuple]:
+        value = inside(a, b)
+        if a is not None and b is not None and not strictly_between(a, value, b):
+            return [(a, b, None, f"no rational point was proved to lie between {a} and {b}", None, value)]
+        found, why = self.decide(value)
+        if found is None:
+            return [(a, b, None, why, None, value)]
+        carried, cuts = {}, []
+        for members, entry in found.items():
+            inside_zeros, why = self._carried(members, entry, a, b)
+            if inside_zeros is None:
+                carried[members] = SetOptimality(members, "unknown", reason=f"{entry.status} at {self.theta} = "
+                                                 f"{value}; across the piece {why}")
+            else:
+                carried[members] = entry
+                cuts += inside_zeros
+        ordered = _distinct(cuts)
+        if ordered and self.values < MAX_VALUES:
+            return self.cover(a, b, ordered, ends=False)
+        if cuts:  # too many values already, or cuts that could not be ordered exactly
+            carried = {m: SetOptimality(m, "unknown", reason=f"{e.status} at {self.theta} = {value}; its evidence "
+                                        f"may change inside the piece, beyond {MAX_VALUES} values checked")
+                       for m, e in carried.items()}
+        return [(a, b, carried, "", found, value)]
+
+    def _carried(self, members, entry: SetOptimality, a, b) -> tuple[list | None, str]:
+        rows, K = self.scheme.rows, self.scheme.K
+        with collecting():
+            if entry.status == "alone":
+                p = entry.witness
+                differences = [sp.Add(*[p[y] * (rows[z][y] - rows[members][y]) for y in range(K) if p[y]])
+                               for z in self.scheme.all_sets if z != members]
+            elif entry.status == "never":
+                differences = [rows[members][y] - sp.Add(*[w * rows[z][y] for z, w in entry.certificate.items()])
+                               for y in range(K)]
+            else:
+                return None, "its evidence (a tie, or none) holds at that value only"
+        try:
+            return zeros_inside(differences, self.theta, a, b)
+        except Unsupported as exc:
+            return None, str(exc)
+
+
+def _distinct(cuts: list) -> list:
+    """The cuts in exact order, each once (equal values written differently are one cut)."""
+    out: list = []
+    for z in sorted(cuts, key=lambda v: sp.N(v, 30)):
+        if not out or certified.compare(z, out[-1]).value != 0:
+            out.append(z)
+    if any(certified.compare(a, b).value != -1 for a, b in zip(out, out[1:])):
+        return []  # not ordered exactly: no cut is trusted
+    return out
+
+
+def _summary(scheme: Scheme, theta, members, pieces) -> SetOptimality:
+    where = [(lo, hi, carried[members].status if carried and members in carried else "unknown")
+             for lo, hi, carried, why, _, _ in pieces if why != "outside the assumptions"]
+    checked = [(found[members], value) for _, _, _, _, found, value in pieces if found and members in found]
+    statuses = {status for _, _, status in where}
+    alone = next(((e, v) for e, v in checked if e.status == "alone"), None)
+    if alone is not None:  # alone at an exact admissible value: that value and p are the evidence
+        entry, value = alone
+        return SetOptimality(members, "alone", witness=entry.witness, margin=entry.margin,
+                             margin_is_bound=entry.margin_is_bound, where=where, at={str(theta): value})
+    if statuses == {"never"}:
+        return SetOptimality(members, "never", certificate=checked[0][0].certificate, where=where,
+                             reason=f"never a minimiser, for every admissible {theta}: on each of the {len(where)} "
+                                    "pieces and points of its range a mixture of other rows is cheaper in every "
+                                    "column, checked exactly and carried where none of its comparisons vanishes")
+    tied = next(((e, v) for e, v in checked if e.status == "tied"), None)
+    if tied is not None and statuses <= {"never", "tied"}:
+        entry, value = tied
+        return SetOptimality(members, "tied", witness=entry.witness, tied_with=entry.tied_with,
+                             certificate=entry.certificate, where=where, at={str(theta): value},
+                             reason=f"a minimiser at some admissible {theta}, never the unique one")
+    reasons = [c[members].reason for _, _, c, _, _, _ in pieces if c and members in c and c[members].reason]
+    reasons += [why for _, _, c, why, _, _ in pieces if c is None and why and why != "outside the assumptions"]
+    return SetOptimality(members, "unknown", where=where,
+                         reason="not decided for every admissible value: " + ("; ".join(reasons[:2]) or "no evidence"))
