@@ -45,7 +45,10 @@ def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     if low is not None and high is not None and certified.compare(low, high).value != -1:
         return {}  # no admissible value, or a single one: nothing to carry across
     state = _Cover(scheme, theta, [c for c, _ in scheme.assumptions])
-    pieces = state.cover(low, high)
+    try:
+        pieces = state.cover(low, high)
+    except (Unsupported, NotImplementedError, sp.PolynomialError) as exc:  # a report, never a traceback
+        return {m: SetOptimality(m, "unknown", reason=f"not decided across {theta}: {exc}") for m in scheme.all_sets}
     return {m: _summary(scheme, theta, m, pieces) for m in scheme.all_sets}
 
 

@@ -198,8 +198,8 @@ def _optimal(s, e: SetOptimality | None, reason: str = "") -> dict:
     return out
 
 
-_SYMBOLIC = ("decided across the parameter for one symbolic parameter and at most 5 classes; not for this scheme "
-             "(several parameters, or more sets)")
+_SYMBOLIC = ("decided across the parameter only for one symbolic parameter bounded by interval assumptions, on at "
+             "most 5 classes; not for this scheme (fix the parameters with value: for a numeric answer)")
 
 
 def _how_to_fit(remedy, representatives: bool) -> dict | None:
