@@ -156,3 +156,13 @@ def test_beyond_twelve_classes_a_set_cost_that_is_not_a_power_mean_is_refused_wi
     with pytest.raises(SpecError) as caught:
         calibrate(spec_from_text(HA.format(K=13), "<ha>"))
     assert "power-mean set cost" in caught.value.message and caught.value.key == "classes"
+
+
+def test_a_power_too_large_for_the_ball_library_leaves_a_piece_undecided_instead_of_crashing():
+    # found by hypothesis: a Laguerre multiplicity test raised a huge power of an irrational cut to flint
+    rows = [[0, 1, 1, 1, 1, 1], [4, 2, 1, 1, 1, 1]] + [[int(h != y) for y in range(6)] for h in range(2, 6)]
+    spec = spec_from_data({"name": "overflow", "classes": 6, "parameters": {"r": {}},
+                           "assume": ["r >= 0", "r <= 1"], "cost_matrix": {str(h + 1): rows[h] for h in range(6)},
+                           "set_cost": "genmean(1 - r, [c(yh, y) for yh in Y])"})
+    cal = calibrate(spec)
+    assert all(p.reason for p in cal.pieces if p.verdicts is None or None in p.verdicts.values())

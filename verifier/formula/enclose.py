@@ -191,7 +191,10 @@ def enclose(expr: sp.Expr, prec: int, env: dict[sp.Symbol, flint.arb] | None = N
             if node.free_symbols:
                 raise Unsupported(f"free symbol(s) {sorted(map(str, node.free_symbols))}")
             raise Unsupported(f"no interval translation for {type(node).__name__}")
-        value = translator(node, rec)
+        try:
+            value = translator(node, rec)
+        except OverflowError:  # an exponent or root beyond what the ball library takes: no enclosure, not a crash
+            raise Unsupported(f"{node} is beyond the interval library's integer range") from None
         cache[node] = value
         return value
 
