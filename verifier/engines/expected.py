@@ -90,9 +90,10 @@ class ExpectedCosts:
         low, high = self._bounds(p)
         self.last_bounds = (low, high)
         above, below = low > high[i], high < low[i]
-        out: list[int | None] = []
-        for j, z in enumerate(self.sets):
-            out.append(0 if j == i else 1 if above[j] else -1 if below[j] else self._exact_sign(p, z, members))
+        out: list[int | None] = (above.astype(int) - below.astype(int)).tolist()
+        for j in np.flatnonzero(~(above | below)).tolist():  # overlapping enclosures: the exact comparison
+            out[j] = 0 if j == i else self._exact_sign(p, self.sets[j], members)
+        out[i] = 0
         return out
 
     def _bounds(self, p: list[Fraction]):
@@ -125,23 +126,41 @@ class ExpectedCosts:
         others = np.delete(low, i)
         if not others.size:
             return None
-        rows = self.scheme.rows
         # every set that may be the nearest: its lower bound is below the least upper bound of any gap; when
         # they are few and rational, the least of their exact gaps is the margin, exactly
         gap_low, gap_high = low - high[i], high - low[i]
         gap_low[i], gap_high[i] = np.inf, np.inf
         slack = 4 * _U * float(np.max(np.abs(np.concatenate([low, high])))) + _TINY  # the subtractions' rounding
         candidates = np.flatnonzero(gap_low - slack <= np.min(gap_high) + slack)
-        if 0 < len(candidates) <= 32 and all(v.is_Rational for j in candidates for v in rows[self.sets[int(j)]]) \
-                and all(v.is_Rational for v in rows[members]):
-            mine = [Fraction(int(v.p), int(v.q)) for v in rows[members]]
-            gap = min(sum((x * (Fraction(int(a.p), int(a.q)) - b) for x, a, b in
-                           zip(p, rows[self.sets[int(j)]], mine)), Fraction(0)) for j in candidates)
-            return sp.Rational(gap.numerator, gap.denominator), False
+        if 0 < len(candidates) <= 32:
+            exact = self._exact_gap(p, members, [self.sets[int(j)] for j in candidates])
+            if exact is not None:
+                return exact, False
         bound = float(np.min(others) - high[i])
         if not bound > 0:
             return None
         return sp.Rational(Fraction(np.nextafter(bound, 0.0))), True
+
+    def _exact_gap(self, p: list[Fraction], members: ClassSet, candidates: list[ClassSet]) -> sp.Rational | None:
+        """min over the candidates Z of E_p[c_Z] − E_p[c_Y] when all their cells are exact rationals: from the
+        arrays' integers when the fast path built the matrix, else from the exact rows."""
+        cells = getattr(self.scheme, "cells", None)
+        index = getattr(self.scheme.rows, "index", None)
+        if cells is not None and index is not None:
+            rows = [index[z] for z in candidates + [members]]
+            if not cells.rows.exact[rows].all():
+                return None
+            q = lcm(*(x.denominator for x in p))
+            weights = [x.numerator * (q // x.denominator) for x in p]
+            totals = [sum(w * int(n) for w, n in zip(weights, cells.rows.num[r])) for r in rows]
+            return sp.Rational(min(totals[:-1]) - totals[-1], q * cells.rows.den)
+        rows = self.scheme.rows
+        if not all(v.is_Rational for z in candidates + [members] for v in rows[z]):
+            return None
+        mine = [Fraction(int(v.p), int(v.q)) for v in rows[members]]
+        gap = min(sum((x * (Fraction(int(a.p), int(a.q)) - b) for x, a, b in zip(p, rows[z], mine)), Fraction(0))
+                  for z in candidates)
+        return sp.Rational(gap.numerator, gap.denominator)
 
 
 _U = 2.0 ** -52  # twice the unit roundoff: generous for every single rounding

@@ -8,26 +8,25 @@ prediction. For each Y we decide exactly one of:
   never  — a mixture λ with Σ λ_Z c_Z < c_Y in every column (then some other set is cheaper at every p).
 By LP duality, max t s.t. E_p[c_Y − c_Z] + t ≤ 0 (Z ≠ Y), p in the simplex, is > 0, = 0, < 0 in the three
 cases, with p the witness and the duals λ the certificate. Floats search (sampling, then a cutting-plane LP in
-HiGHS that adds only the sets that matter); witnesses and certificates are rationalised and confirmed exactly.
+HiGHS that adds only the sets that matter, `cutting_planes`, one set per orbit of the matrix's relabellings,
+`automorphisms`); witnesses and certificates are rationalised and confirmed exactly, moved ones too.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import highspy
 import numpy as np
 import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
-from verifier.engines.highs import quiet_highs
+from verifier.engines.automorphisms import class_automorphisms, orbits
+from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
 
 _DENOMINATORS = (1_000, 1_000_000, 10**12)
-_TOLERANCE = 1e-9
-_ROUNDS = 60  # cutting-plane rounds per set
 _CHUNK = 256  # sample points evaluated at once
 
 
@@ -48,24 +47,67 @@ def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = Non
         out.update({m: SetOptimality(m, "unknown", reason="some costs are too large for the LP search")
                     for m in pending})
         return out
-    winners = sorted({costs.index[m] for m in found} | set(range(scheme.K)))
-    for members, solved in _cutting_planes(costs, pending, winners).items():
+    moves = class_automorphisms(costs.sets, costs.floats, scheme.K)
+    orbit = orbits(pending, moves)
+    representatives = [m for m in pending if orbit[m][1] is None]
+    solutions = _search(costs, representatives, out)
+    retry = []
+    for members in pending:  # the other sets of each orbit: the representative's answer, moved and confirmed
+        start, sigma = orbit[members]
+        if sigma is None:
+            continue
+        if out[start].status == "alone":  # its exact witness, relabelled: only the confirmation is left
+            witness = [Fraction(0)] * scheme.K
+            for y, x in enumerate(out[start].witness):
+                witness[int(sigma[y])] = _fraction(x)
+            result = _confirm_alone(costs, members, witness)
+        else:
+            moved = _moved(costs, solutions.get(start), sigma)
+            result = _decide(costs, members, *moved) if moved is not None else None
+        if result is None or result.status == "unknown":
+            retry.append(members)
+        else:
+            out[members] = result
+    _search(costs, retry, out)
+    return {m: out[m] for m in costs.sets}
+
+
+def _search(costs: ExpectedCosts, pending: list[ClassSet], out: dict) -> dict:
+    """Decide the pending sets by the cutting-plane LP (into `out`); returns the LP solution of each."""
+    if not pending:
+        return {}
+    searched = cutting_planes(costs.search, {m: costs.index[m] for m in pending},
+                              {m: _first_rows(costs, m) for m in pending})
+    for members, solved in searched.items():
         if solved is None:
             out[members] = SetOptimality(members, "unknown", reason="the LP search did not settle")
         else:
             out[members] = _decide(costs, members, *solved)
-    return {m: out[m] for m in costs.sets}
+    return searched
+
+
+def _moved(costs: ExpectedCosts, solved, sigma: np.ndarray):
+    """An LP solution (p, t, duals) for Y as one for σY: p'(σy) = p(y), the dual of Z on σZ."""
+    if solved is None:
+        return None
+    p, t, duals = solved
+    moved_p = np.empty_like(p)
+    moved_p[sigma] = p
+    moved_duals = {costs.index[frozenset(int(sigma[y]) for y in costs.sets[j])]: v for j, v in duals.items()}
+    return moved_p, t, moved_duals
 
 
 def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, list[sp.Rational]]:
     """Sample points (vertices, the uniform distribution on every set, the hints) where one set is clearly best."""
     K, sets = costs.scheme.K, costs.sets
-    points = [[Fraction(int(y in m), len(m)) for y in range(K)] for m in sets]
-    points += [[_fraction(x) for x in p] for p in hints.values() if p is not None]
-    best: dict[ClassSet, tuple[float, list[Fraction]]] = {}
+    uniform = np.zeros((len(sets), K))
+    for row, m in enumerate(sets):
+        uniform[row, sorted(m)] = 1.0 / len(m)
+    hinted = [p for p in hints.values() if p is not None]
+    points = np.vstack([uniform] + ([np.array([[_float(x) for x in p] for p in hinted])] if hinted else []))
+    best: dict[ClassSet, tuple[float, int]] = {}
     for start in range(0, len(points), _CHUNK):
-        chunk = points[start:start + _CHUNK]
-        values = np.array([[float(x) for x in p] for p in chunk]) @ costs.floats.T
+        values = points[start:start + _CHUNK] @ costs.floats.T
         if values.shape[1] < 2:
             continue
         order = np.argpartition(values, 1, axis=1)[:, :2]
@@ -75,108 +117,31 @@ def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, list[sp.Rational]]:
                 a, first, second = b, second, first
             gap = second - first
             if gap > 0 and gap > best.get(sets[a], (0.0, None))[0]:  # a candidate only: confirmed exactly
-                best[sets[a]] = (gap, chunk[row])
-    return {m: p for m, (_, p) in best.items()}
+                best[sets[a]] = (gap, start + row)
+    out = {}
+    for m, (_, k) in best.items():  # the exact point: uniform on a set, or the hint itself
+        out[m] = [Fraction(int(y in sets[k]), len(sets[k])) for y in range(K)] if k < len(sets) else \
+            [_fraction(x) for x in hinted[k - len(sets)]]
+    return out
 
 
 def _confirm_alone(costs: ExpectedCosts, members: ClassSet, p: list[Fraction]) -> SetOptimality | None:
-    signs = costs.signs(p, members)
-    i = costs.index[members]
-    if any(s != 1 for j, s in enumerate(signs) if j != i):
+    signs = costs.signs(p, members)  # its own entry is 0
+    if signs.count(1) != len(signs) - 1:
         return None
     found = costs.margin(p, members) if len(costs.sets) > 1 else None
     margin, at_least = found if found is not None else (None, False)
     return SetOptimality(members, "alone", witness=_exact(p), margin=margin, margin_is_bound=at_least)
 
 
-def _cutting_planes(costs: ExpectedCosts, pending: list[ClassSet], winners: list[int]):
-    """max t_Y s.t. E_p[c_Y − c_Z] + t_Y <= 0 for Z in a growing active list, all pending Y in one LP per round;
-    a round adds, per set, the constraints its current p violates most. Returns p, t and duals per set."""
-    F = costs.search
-    active = {m: _first_rows(costs, m, winners) for m in pending}
-    done: dict[ClassSet, tuple | None] = {}
-    todo = list(pending)
-    for _ in range(_ROUNDS):
-        if not todo:
-            break
-        solved = _solve_blocks(F, [(costs.index[m], active[m]) for m in todo])
-        if solved is None:
-            break
-        still = []
-        for m, (p, t, duals) in zip(todo, solved):
-            i = costs.index[m]
-            slack = F[i] @ p - F @ p + t  # > 0 where a constraint not yet in the LP is violated
-            slack[i] = -np.inf
-            slack[active[m]] = -np.inf
-            violated = np.flatnonzero(slack > _TOLERANCE * (1 + abs(t)))
-            if violated.size == 0:
-                done[m] = (p, t, dict(zip(active[m], duals)))
-            else:
-                active[m] += [int(j) for j in violated[np.argsort(-slack[violated])][:64]]
-                still.append(m)
-        todo = still
-    for m in todo:
-        done[m] = None
-    return done
-
-
-def _first_rows(costs: ExpectedCosts, members: ClassSet, winners: list[int]) -> list[int]:
+def _first_rows(costs: ExpectedCosts, members: ClassSet) -> list[int]:
     """The singletons and the sets cheapest at the uniform distribution on Y: usually the binding ones."""
     i, K = costs.index[members], costs.scheme.K
     p = np.array([float(y in members) for y in range(K)]) / len(members)
     values = costs.search @ p
     values[i] = np.inf
-    near = np.argsort(values)[:2 * K]
+    near = np.argsort(values)[:K]
     return sorted(({int(j) for j in near} | set(range(K))) - {i})
-
-
-def _solve_blocks(F, blocks: list[tuple[int, list[int]]]):
-    """One HiGHS LP with an independent block per set: variables p (K) and t per block."""
-    K = F.shape[1]
-    width = K + 1
-    values, columns, lower, col_bounds = [], [], [], []
-    for b, (i, rows) in enumerate(blocks):
-        base = b * width
-        block = np.hstack([F[i] - F[rows], np.ones((len(rows), 1))])  # E_p[c_Y − c_Z] + t <= 0
-        values += [block, np.r_[np.ones(K), 0.0][None, :]]  # Σ p = 1 (the t entry is an explicit zero)
-        columns.append(np.arange(base, base + width))
-        lower += [np.full(len(rows), -highspy.kHighsInf), [1.0]]
-        col_bounds.append(1.0 + float(np.max(np.abs(F[rows] - F[i]))))
-    counts = [v.shape[0] for v in values]
-    index = np.concatenate([np.tile(columns[b], counts[2 * b] + 1) for b in range(len(blocks))])
-    value = np.concatenate([v.ravel() for v in values])
-    starts = np.arange(0, value.size + 1, width)
-    lower = np.concatenate(lower)
-    upper = np.concatenate([np.r_[np.zeros(len(rows)), 1.0] for _, rows in blocks])
-    col_lower = np.concatenate([np.r_[np.zeros(K), -bound] for bound in col_bounds])
-    col_upper = np.concatenate([np.r_[np.ones(K), bound] for bound in col_bounds])
-    lp = highspy.HighsLp()
-    lp.num_col_ = width * len(blocks)
-    lp.num_row_ = len(lower)
-    cost = np.zeros(lp.num_col_)
-    cost[K::width] = -1.0
-    lp.col_cost_ = cost
-    lp.col_lower_ = col_lower
-    lp.col_upper_ = col_upper
-    lp.row_lower_ = lower
-    lp.row_upper_ = upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = starts.astype(np.int32)
-    lp.a_matrix_.index_ = index.astype(np.int32)
-    lp.a_matrix_.value_ = value
-    solver = quiet_highs()
-    solver.passModel(lp)
-    solver.run()
-    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return None
-    solution = solver.getSolution()
-    x, row_dual = np.array(solution.col_value), np.array(solution.row_dual)
-    out, row = [], 0
-    for b, (i, rows) in enumerate(blocks):
-        base = b * width
-        out.append((x[base:base + K], float(x[base + K]), [abs(float(v)) for v in row_dual[row:row + len(rows)]]))
-        row += len(rows) + 1
-    return out
 
 
 def _decide(costs: ExpectedCosts, members: ClassSet, p, t: float, duals: dict[int, float]) -> SetOptimality:
@@ -212,6 +177,11 @@ def _rationalised(values):
         if exact not in seen:
             seen.add(exact)
             yield list(exact)
+
+
+def _float(x) -> float:
+    """A float near an exact rational of any spelling (a search point only)."""
+    return x / 1 if isinstance(x, int) else int(x.p) / int(x.q)
 
 
 def _fraction(x) -> Fraction:
