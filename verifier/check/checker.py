@@ -252,6 +252,8 @@ def _interval(expr: sp.Expr):
         if exponent.is_Integer:
             return _interval(base) ** int(exponent)
         b = _interval(base)
+        if exponent == sp.S.Half and b >= 0:  # square roots (power means, sqrt in specs): one rounding, no log
+            return iv.sqrt(b)
         if not b > 0:
             raise ValueError("fractional power of a base not certainly positive")
         return iv.exp(_interval(exponent) * iv.log(b))
