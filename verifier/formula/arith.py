@@ -146,6 +146,14 @@ def power(base, exponent):
     return base**exponent
 
 
+def positive_power(base: sp.Expr, exponent: sp.Rational) -> sp.Expr:
+    """base ** exponent for a number `base` the caller knows to be > 0 (no certified sign needed) and a
+    rational exponent, with `power`'s size guard."""
+    if abs(exponent) > MAX_EXPONENT:
+        raise BuiltinError(f"exponent {exponent} is too large", expected=f"|exponent| <= {MAX_EXPONENT}")
+    return base**exponent
+
+
 def bounded_degree(value):
     """A symbolic result whose powers stay within MAX_EXPONENT: sympy merges (r + 1)**2 squared twenty times
     into (r + 1)**1048576 at no cost, and every later step on it (simplification, the solver) would not end."""

@@ -164,8 +164,10 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
                           "margin": None if margin is None else words.exact(margin),
                           "margin_decimal": float(f"{approx:.4g}")}
     elif e.witness is not None:
+        quick = e.margin_decimal() if hasattr(e, "margin_decimal") else None
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)},
-                          "margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin))}
+                          "margin": words.exact(e.margin),
+                          "margin_decimal": quick if quick is not None else float(words.decimal(e.margin))}
     if e.certificate is not None:
         out["certificate"] = {"lambda": {s.classes[h]: str(v) for h, v in sorted(e.certificate.items())}}
     if e.reason:

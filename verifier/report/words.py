@@ -9,6 +9,7 @@ import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.notation import paper_text
+from verifier.report.sympy_text import PRINTER
 from verifier.scheme import Scheme
 from verifier.verdict import Comparison, PropertyResult, SetOptimality, SetPossibility, Truth, Verdict
 
@@ -26,7 +27,9 @@ def exact(value: sp.Expr) -> str:
     """sympy's text of an exact value, memoised: a 9-class matrix has 4,599 cells but a few hundred distinct
     values. Terms are printed in sympy's stored order: sorting them for display (`str`) costs ten times the
     printing itself on sums of radicals, and the value is the same."""
-    return sp.sstr(value, order="none")
+    return PRINTER.doprint(value)
+
+
 
 
 @lru_cache(maxsize=100_000, typed=True)
@@ -39,7 +42,7 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
     """'1/4 (0.25)', '2', or for long irrational forms 'sqrt(2)/2 ≈ 0.7071' (short: decimals only)."""
     if isinstance(value, tuple):
         return "(" + ", ".join(number(v, short=True) for v in value) + ")"
-    if value.free_symbols:  # for people: a power mean as M_p(...), never sympy's GenMean(...)
+    if not isinstance(value, sp.Rational) and _symbolic(value):  # a power mean as M_p(...), never GenMean(...)
         return paper_text(value)
     if value.is_Integer:
         return exact(value)
@@ -52,12 +55,23 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
     return f"{text} ({decimal(value)})" if value.is_Rational else f"{text} ≈ {decimal(value)}"
 
 
+@lru_cache(maxsize=100_000, typed=True)
+def _symbolic(value: sp.Expr) -> bool:
+    return bool(value.free_symbols)  # memoised: a report shows the same margins and cells many times
+
+
 def distribution(scheme: Scheme, values, over=None) -> str:
     over = list(range(scheme.K) if over is None else over)
     if len(over) > 12 and any(v == 0 for v in values):  # many classes: the support only
         shown = [(k, i) for k, i in enumerate(over) if values[k] != 0]
-        return "(" + ", ".join(f"{scheme.classes[i]}: {values[k]}" for k, i in shown) + "; 0 elsewhere)"
-    return "(" + ", ".join(f"{scheme.classes[i]}: {values[k]}" for k, i in enumerate(over)) + ")"
+        return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in shown) + "; 0 elsewhere)"
+    return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in enumerate(over)) + ")"
+
+
+def _text(value) -> str:
+    """str(value); a rational through the memoised printer (the same text, without sympy's printer set-up
+    for each of the thousands of probabilities a report shows)."""
+    return exact(value) if isinstance(value, sp.Rational) else str(value)
 
 
 def comparison(c: Comparison) -> str:
