@@ -69,3 +69,12 @@ def test_the_command_loads_only_what_a_check_uses():
                             "io.StringIO()) in (0, 1)")
     assert not heavy & checked
     assert "verifier.api.designer" in _loaded_after("import verifier\nverifier.design")
+
+
+def test_a_report_with_no_picture_never_loads_matplotlib(tmp_path):
+    """matplotlib takes 0.3 s to import: the report files of a scheme that has no picture (9 classes) skip it,
+    and a three-class report, which has its ternary map, loads it."""
+    code = ("import io\nfrom verifier.cli import check\n"
+            "assert check(['specs/{spec}', '--no-cache', '--report', {out!r}], io.StringIO(), io.StringIO()) in (0, 1)")
+    assert "matplotlib" not in _loaded_after(code.format(spec="ordinal-l1-9.yaml", out=str(tmp_path / "a")))
+    assert "matplotlib" in _loaded_after(code.format(spec="ha-numeric.yaml", out=str(tmp_path / "b")))

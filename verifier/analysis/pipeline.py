@@ -62,6 +62,8 @@ class Analysis:
     optimality_data: dict[frozenset[int], SetOptimality] | None = None
     stopped: str = ""  # why the analysis ended early (the overall time bound), when it did
     optimality_source: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
+    # `remedy.how_to_fit`, kept once made: the JSON, Markdown and HTML files of one run each show it
+    remedies: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def optimality(self) -> dict[frozenset[int], SetOptimality]:

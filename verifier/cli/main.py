@@ -10,6 +10,7 @@ a disagreement; 2 an invalid spec or a usage error (message, no traceback).
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -197,6 +198,11 @@ def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
 
 
 def main() -> int:
+    # A run makes hundreds of thousands of sympy objects: with Python's default thresholds (a young collection
+    # every 700 allocations) the cycle collector took 0.08 s of a 0.9 s 9-class report. Young collections
+    # every 20,000 allocations halve that; a full one every 200,000 (70,000 by default) keeps the peak of a
+    # 16-class run at the default's 970 MB (one every 2,000,000 made it 1.3 GB).
+    gc.set_threshold(20_000, 10, 1)
     # a closed standard stream (`verify spec >&-`) is None here: write into nothing, keep the exit status
     stdout = sys.stdout if sys.stdout is not None else open(os.devnull, "w", encoding="utf-8")
     stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w", encoding="utf-8")

@@ -1,7 +1,7 @@
 """The pictures of a report (matplotlib): for two classes, the optimal prediction along p(y2) (the paper's Fig. 2);
 for three numeric classes, the ternary map of exact decision regions (`ternary_plot`); for one or two symbolic
-parameters, where each property holds (`parameter_plot`, `interval_plot`). `pictures` lists them as `Picture`s
-with stable names: the HTML report inlines their SVG, `Report.figures()` and `verify --figures DIR` write each as
+parameters, where each property holds (`parameter_plot`, `interval_plot`). `pictures.pictures` lists them as
+`Picture`s with stable names: the HTML report inlines their SVG, `Report.figures()` and `verify --figures DIR` write each as
 its own SVG and PDF file.
 
 Plots are for people: floats place pixels, and nothing drawn feeds a verdict. Exact boundaries are labelled with
@@ -14,32 +14,11 @@ from __future__ import annotations
 import sympy as sp
 
 from verifier.formula import certified
-from verifier.report.figures import PALETTE, Picture, inline_svg, plt
+from verifier.report.figures import PALETTE, Picture, plt
 from verifier.report.typeset import exact_ticks, literal, math, put
 from verifier.verdict import Truth
 
 DECISION_TITLE = "Optimal prediction along the class probability"
-
-
-def pictures(analysis) -> tuple[list[Picture], list[str]]:
-    """The pictures that apply to this analysis, and notes on what could not be drawn."""
-    s = analysis.scheme
-    if not s.symbolic and s.K == 2 and analysis.decision is not None:
-        return [decision_picture(analysis)], []
-    if not s.symbolic and s.K == 3 and not s.partial:
-        from verifier.report.ternary_plot import ternary_picture
-
-        return [ternary_picture(analysis)], []
-    if s.symbolic and len(s.symbols) in (1, 2):
-        from verifier.report.parameter_plot import symbolic_pictures
-
-        return symbolic_pictures(analysis)
-    return [], []
-
-
-def plots(analysis) -> list[tuple[str, str]]:
-    """(caption, inline svg) pairs, as the HTML report shows them."""
-    return [(p.caption, inline_svg(p.render("svg"))) for p in pictures(analysis)[0]]
 
 
 def decision_picture(analysis) -> Picture:
