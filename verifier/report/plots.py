@@ -1,8 +1,8 @@
 """The pictures of a report (matplotlib): for two classes, the optimal prediction along p(y2) (the paper's Fig. 2);
 for three numeric classes, the ternary map of exact decision regions (`ternary_plot`); for one or two symbolic
 parameters, where each property holds (`parameter_plot`, `interval_plot`). `pictures.pictures` lists them as
-`Picture`s with stable names: the HTML report inlines their SVG, `Report.figures()` and `verify --figures DIR` write each as
-its own SVG and PDF file.
+`Picture`s with stable names: the HTML report inlines their SVG, `Report.figures()` and `verify --figures DIR`
+write each as its own SVG and PDF file.
 
 Plots are for people: floats place pixels, and nothing drawn feeds a verdict. Exact boundaries are labelled with
 their exact values. The SVG is deterministic (fixed hash salt, no date) so committed reports only change when
