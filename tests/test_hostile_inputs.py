@@ -135,7 +135,8 @@ RUNAWAY = textwrap.dedent("""\
 
 
 def test_a_formula_with_exponential_work_ends_with_a_located_message(tmp_path, monkeypatch):
-    levels = "\n".join(f'  f{i}(x): "f{i - 1}(x) + f{i - 1}(x)"' for i in range(1, 25))
+    # two calls on different arguments at every level: a repeated call is answered once, these are all new
+    levels = "\n".join(f'  f{i}(x): "f{i - 1}(2 * x) + f{i - 1}(2 * x + 1)"' for i in range(1, 25))
     spec = tmp_path / "runaway.yaml"
     spec.write_text(RUNAWAY.format(levels=levels))
     monkeypatch.setattr(evaluate, "MAX_STEPS", 200_000)  # the same bound, reached sooner

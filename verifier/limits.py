@@ -23,6 +23,10 @@ MAX_DESIGN_CLASSES = 5  # design and calibration: 26 sets of 5 cells (Property 1
 MAX_COMPLETION_CLASSES = 7  # completing open cells (`verify design` without a parameter): 120 sets of 7 cells
 PROGRESS_STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, settings (a bar's steps)
 DEFAULT_TIME_LIMIT_S = 600.0  # per spec, overall (--time-limit): generous; a hang is never the answer
+# bits of the numerator or denominator of any exact number a formula makes (sums, products, powers), in both
+# interpreters: a function squared twenty times would otherwise grow numbers of millions of bits for minutes;
+# the bundled specs stay below 3,000 bits (the bound on a cell's value)
+MAX_EXACT_BITS = 200_000
 
 RLIMIT: int | None = None  # z3 resource units per question, when the user asks for reproducible limits
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)

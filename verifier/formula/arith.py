@@ -13,9 +13,13 @@ from contextvars import ContextVar
 import sympy as sp
 
 from verifier.formula import certified
+from verifier.limits import MAX_EXACT_BITS
 
 MAX_EXPONENT = 1000
-MAX_RESULT_BITS = 200_000
+MAX_RESULT_BITS = MAX_EXACT_BITS
+TOO_MANY_BITS = f"the exact numbers grow beyond {MAX_EXACT_BITS:,} bits"
+SMALLER_NUMBERS = (f"exact numbers of at most {MAX_EXACT_BITS:,} bits (numerator and denominator), e.g. fewer "
+                   "nested powers or products")
 
 
 class BuiltinError(Exception):
@@ -134,7 +138,8 @@ def power(base, exponent):
     if base.is_Rational and exponent.is_Integer:
         bits = max(abs(base.p).bit_length(), base.q.bit_length())
         if bits * abs(int(exponent)) > MAX_RESULT_BITS:
-            raise BuiltinError("the power is too large to compute exactly", expected="a smaller power")
+            raise BuiltinError(f"{TOO_MANY_BITS}: the power is too large to compute exactly",
+                               expected=SMALLER_NUMBERS)
     if not exponent.is_Integer:
         s = sign_of(base)
         if s < 0:
@@ -144,6 +149,14 @@ def power(base, exponent):
     elif sign_of(base) == 0 and exponent < 0:
         raise BuiltinError("0 to a negative power (division by zero)", expected="a positive base")
     return base**exponent
+
+
+def sized(value):
+    """`value`, unless it is a rational whose numerator or denominator exceeds MAX_EXACT_BITS (checked after
+    every arithmetic step, so that growth stops at the first step past the bound, in milliseconds)."""
+    if isinstance(value, sp.Rational) and max(value.p.bit_length(), value.q.bit_length()) > MAX_EXACT_BITS:
+        raise BuiltinError(TOO_MANY_BITS, expected=SMALLER_NUMBERS)
+    return value
 
 
 def positive_power(base: sp.Expr, exponent: sp.Rational) -> sp.Expr:

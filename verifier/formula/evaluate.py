@@ -13,7 +13,7 @@ import sympy as sp
 
 from verifier.errors import did_you_mean, listed
 from verifier.formula import certified
-from verifier.formula.arith import BuiltinError, guarded
+from verifier.formula.arith import BuiltinError, guarded, sized
 from verifier.formula.builtins import BUILTINS
 from verifier.formula.parse import Formula
 from verifier.formula.values import ClassRef, UserFunction, Vocabulary, check_real, kind
@@ -27,6 +27,10 @@ class Evaluator:
         self.vocab = vocabulary
         self._class_index = {name: i for i, name in enumerate(vocabulary.classes)}
         self.steps, self.max_steps = 0, max_steps or MAX_STEPS  # total work for the whole spec, not per formula
+        # a user function is pure: with numbers only (no symbolic parameter anywhere, so no side condition),
+        # a call repeated with the same arguments is answered once (h(x) * h(x) nested twenty times is 20
+        # calls, not a million)
+        self._calls: dict | None = None if any(_symbolic(v) for v in vocabulary.params.values()) else {}
 
     def number(self, formula: Formula, local: dict[str, object]) -> sp.Expr:
         """Evaluate a formula that must produce one finite real number."""
@@ -142,7 +146,7 @@ class Evaluator:
         for op_node in reversed(spine):
             right = self._as_number(f, op_node.right, self._eval(f, op_node.right, local, depth))
             try:
-                value = BUILTINS["__" + type(op_node.op).__name__.lower()](value, right)
+                value = sized(BUILTINS["__" + type(op_node.op).__name__.lower()](value, right))
             except BuiltinError as exc:
                 raise f.error(str(exc), op_node, expected=exc.expected) from None
         return value
@@ -227,7 +231,7 @@ class Evaluator:
             return sp.Integer(args[0].index)
         builtin = BUILTINS[name]
         try:
-            return builtin(*args)
+            return sized(builtin(*args))
         except BuiltinError as exc:
             raise f.error(f"{name}(): {exc}", node, expected=exc.expected) from None
 
@@ -236,7 +240,15 @@ class Evaluator:
             raise f.error(f"{fn.name}() takes {len(fn.params)} argument(s), got {len(args)}", node)
         if depth >= MAX_CALL_DEPTH:
             raise f.error(f"function calls nested deeper than {MAX_CALL_DEPTH} (recursion?)", node)
-        return self._eval(fn.body, fn.body.tree, dict(zip(fn.params, args)), depth + 1)
+        key = (fn.name, tuple(args)) if self._calls is not None and not any(map(_symbolic, args)) else None
+        if key is not None and key in self._calls:
+            return self._calls[key]
+        value = self._eval(fn.body, fn.body.tree, dict(zip(fn.params, args)), depth + 1)
+        if key is not None and not _symbolic(value):
+            if len(self._calls) >= MAX_REMEMBERED_CALLS:
+                self._calls.clear()
+            self._calls[key] = value
+        return value
 
     def _determinate(self, f, node, args):
         if self.vocab.determinate is None:
@@ -262,6 +274,18 @@ class Evaluator:
         if isinstance(value, sp.Expr):
             return value
         raise f.error(f"expected a number, got {kind(value)}", node, expected="a number")
+
+
+MAX_REMEMBERED_CALLS = 100_000
+
+
+def _symbolic(value) -> bool:
+    """A value that depends on parameters (a number, condition or list of them), or one we cannot vouch for."""
+    if isinstance(value, tuple):
+        return any(map(_symbolic, value))
+    if isinstance(value, (bool, ClassRef, frozenset)):
+        return False
+    return not isinstance(value, sp.Basic) or bool(value.free_symbols)
 
 
 _RELATION = {ast.Eq: sp.Eq, ast.NotEq: sp.Ne, ast.Lt: sp.Lt, ast.LtE: sp.Le, ast.Gt: sp.Gt, ast.GtE: sp.Ge}

@@ -1,7 +1,7 @@
 """Exact rational arrays for `cells`: numerators over one common denominator, int64 while magnitudes stay
 below 2^62 and Python integers beyond, with the enclosure of num/den that the float side needs.
 
-Owns: integer arithmetic on numerator arrays. May import: numpy, flint (exact integer roots).
+Owns: integer arithmetic on numerator arrays. May import: numpy, flint (exact integer roots), `limits`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import math
 
 import flint
 import numpy as np
+
+from verifier.limits import MAX_EXACT_BITS
 
 SAFE = 2**62  # int64 magnitudes kept below this; beyond, exact numerators become Python ints (object arrays)
 MAX_DEN_BITS = 4000  # a common denominator larger than this stops being exact (the enclosure remains)
@@ -86,14 +88,22 @@ def add_exact(a, b, exact):
     an, bn = np.where(exact, an, 0), np.where(exact, bn, 0)
     if an.dtype != object and bn.dtype != object and magnitude(an) + magnitude(bn) >= SAFE:
         an = an.astype(object)
-    return np.asarray(an + bn), den
+    return sized(np.asarray(an + bn)), den
+
+
+def sized(num: np.ndarray) -> np.ndarray:
+    """Numerators within MAX_EXACT_BITS (the exact interpreter's bound): beyond, a CellsError sends the spec to
+    the exact interpreter, which stops at the same step with a located message instead of growing for minutes."""
+    if num.dtype == object and num.size and magnitude(num).bit_length() > MAX_EXACT_BITS:
+        raise CellsError(f"the exact numbers grow beyond {MAX_EXACT_BITS:,} bits")
+    return num
 
 
 def mul_exact(a, b, exact):
     an, bn = zeroed(a, exact), zeroed(b, exact)
     if an.dtype != object and bn.dtype != object and magnitude(an) * magnitude(bn) >= SAFE:
         an = an.astype(object)
-    num, den = np.asarray(an * bn), a.den * b.den
+    num, den = sized(np.asarray(an * bn)), a.den * b.den
     g = gcd_all(num, den)
     if g >= SAFE and num.dtype != object:  # all numerators 0: g is the whole denominator
         num = num.astype(object)

@@ -40,6 +40,7 @@ class VectorEvaluator:
         self.determinate = determinate
         self.members: np.ndarray | None = None  # (n, K) booleans: the sets along axis 0
         self.nodes = 0
+        self._calls: dict = {}  # within one formula: a user function called again on the same arrays
 
     # -- grids ------------------------------------------------------------------------------------------------
     def determinate_grid(self, formula: Formula) -> Cells:
@@ -67,6 +68,7 @@ class VectorEvaluator:
         return self._number(formula, {}, 0)
 
     def _number(self, formula: Formula, local: dict, rank: int) -> Cells:
+        self._calls = {}
         try:
             value = self._eval(formula, formula.tree, local, rank, 0)
         except CellsError as exc:
@@ -231,7 +233,11 @@ class VectorEvaluator:
             if depth >= MAX_CALL_DEPTH or len(node.args) != len(fn.params):
                 raise NotVectorised(f"the call of {name}()")
             args = [self._eval(f, a, local, rank, depth) for a in node.args]
-            return self._eval(fn.body, fn.body.tree, dict(zip(fn.params, args)), rank, depth + 1)
+            key = (name, rank, *map(id, args))  # the same array objects (kept alive by the entry): a pure call
+            if key not in self._calls:
+                self._calls[key] = (args, self._eval(fn.body, fn.body.tree, dict(zip(fn.params, args)), rank,
+                                                     depth + 1))
+            return self._calls[key][1]
         args = [self._eval(f, a, local, rank, depth) for a in node.args]
         if name == "c":
             if self.determinate is None or len(args) != 2 or not all(isinstance(a, Cls) for a in args):
