@@ -85,8 +85,9 @@ def _alarm(signum, frame) -> None:
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float | None):
-    """Bound the work inside the block to `seconds` (None: no bound). Nested bounds keep the earlier deadline."""
+def time_limit(seconds: float | None, shown: float | None = None):
+    """Bound the work inside the block to `seconds` (None: no bound). Nested bounds keep the earlier deadline.
+    `shown`: the bound a stop names (the whole run's, when `seconds` is only what is left of it)."""
     global _deadline, _limit_s
     if seconds is None:
         yield
@@ -94,7 +95,7 @@ def time_limit(seconds: float | None):
     outer = (_deadline, _limit_s)
     deadline = time.monotonic() + seconds
     if _deadline is None or deadline < _deadline:
-        _deadline, _limit_s = deadline, seconds
+        _deadline, _limit_s = deadline, seconds if shown is None else shown
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     previous = None
     if timer:

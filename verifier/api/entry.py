@@ -14,6 +14,7 @@ from functools import partial
 import math
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Union
 
@@ -56,6 +57,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
                                           lemmas)
 
     def run() -> Analysis:
+        started = time.monotonic()
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
                            lemmas=lemmas, time_limit_s=time_limit)
         if analysis.symbolic is not None and len(analysis.scheme.symbols) == 1 and not analysis.stopped:
@@ -65,7 +67,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
         if cross_check:
             from verifier.check.cross_check import cross_check as second_opinion  # loads z3: only when asked
 
-            analysis.cross_checks = second_opinion(analysis, timeout_ms)
+            left = None if time_limit is None else time_limit - (time.monotonic() - started)
+            analysis.cross_checks = second_opinion(analysis, timeout_ms, left, time_limit)  # one bound for both
         return analysis
 
     key = result_cache.key(spec.content, options) if cache else None
@@ -77,7 +80,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     disagreements = [f"{spec.path}: {c.property_id} reported {c.first}, but {c.method} gives {c.second}"
                      for c in analysis.cross_checks if c.disagrees]
     # a result cut short by the time bound depends on the machine's speed: it is never reused
-    remember = _remember(key) if key and not disagreements and not analysis.stopped else None
+    cut = analysis.stopped or any(c.cut for c in analysis.cross_checks)
+    remember = _remember(key) if key and not disagreements and not cut else None
     report = Report.of(analysis, disagreements, rerun=run, remember=remember)
     if remember is not None:
         remember(report.summary, {})

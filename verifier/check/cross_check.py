@@ -7,7 +7,8 @@ Second methods (none shares arithmetic with the first):
   rationalised certificates, under a deterministic resource limit per set (sets beyond it are skipped);
 - symbolic parameters: cvc5 decides each violation obligation that z3 decided.
 Where no second method applies (terms beyond SMT, a cvc5 time limit), the check says "skipped" and why;
-a skip is never counted as agreement.
+a skip is never counted as agreement. The cross-check runs within what is left of the run's overall time bound
+(`--time-limit`): what it does not reach in time is skipped, with that reason.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class CrossCheck:
     second: str | None  # the second method's verdict; None when skipped
     method: str
     note: str = ""
+    cut: str = ""  # skipped because the overall time bound came first: the stop ("the time limit of ... reached")
 
     @property
     def disagrees(self) -> bool:
@@ -37,17 +39,44 @@ class CrossCheck:
         return self.second in decided and self.first in decided and self.second != self.first
 
 
-def cross_check(analysis, timeout_ms: int) -> list[CrossCheck]:
-    scheme = analysis.scheme
-    if scheme.symbolic:
-        return [_symbolic(scheme, r, timeout_ms) for r in analysis.results]
-    out = []
-    for r in analysis.results:
-        if isinstance(r.property.atom, Possible):
-            out.append(_possibility(analysis, r, timeout_ms))
-        else:
-            out.append(_brute_force(scheme, r))
+def cross_check(analysis, timeout_ms: int, seconds_left: float | None = None,
+                time_limit_s: float | None = None) -> list[CrossCheck]:
+    """The second opinion on every property, within the run's overall time bound: `seconds_left` of the
+    `time_limit_s` the whole run was given (None: no bound). What is not re-checked by then is skipped, saying
+    so (`CrossCheck.cut`), never counted as agreement."""
+    out: list[CrossCheck] = []
+    try:
+        if seconds_left is not None and seconds_left <= 0:
+            raise limits.TimeLimitReached(time_limit_s or 0.0)
+        with limits.time_limit(seconds_left, shown=time_limit_s):
+            for r in analysis.results:
+                out.append(_second(analysis, r, timeout_ms))
+    except limits.TimeLimitReached as stop:
+        out += [CrossCheck(r.property.id, r.verdict.value, None, _method(analysis.scheme, r),
+                           f"skipped: {stop} before it was re-checked", cut=str(stop))
+                for r in analysis.results[len(out):]]
     return out
+
+
+def _second(analysis, r: PropertyResult, timeout_ms: int) -> CrossCheck:
+    if analysis.scheme.symbolic:
+        check = _symbolic(analysis.scheme, r, timeout_ms)
+    elif isinstance(r.property.atom, Possible):
+        check = _possibility(analysis, r, timeout_ms)
+    else:
+        check = _brute_force(analysis.scheme, r)
+    if check.second is None:
+        limits.check_time()  # a solver cut short at the bound (its own limit was the time left): the bound is why
+    return check
+
+
+BRUTE_FORCE = "brute force over every instance (Fractions, mpmath intervals, sympy ties)"
+Z3_POSSIBLE = "z3 on each set's exact encoding ∃p (instead of HiGHS and rationalised certificates)"
+CVC5 = "cvc5 on the same violation obligation"
+
+
+def _method(scheme, r: PropertyResult) -> str:
+    return CVC5 if scheme.symbolic else Z3_POSSIBLE if isinstance(r.property.atom, Possible) else BRUTE_FORCE
 
 
 # -- numeric: brute force with the checker's arithmetic --------------------------------------------------------
@@ -56,7 +85,7 @@ MAX_BRUTE_INSTANCES = 50_000  # one exact atom each (mpmath and sympy where cell
 
 def _brute_force(scheme, result: PropertyResult) -> CrossCheck:
     checker = Checker(scheme)
-    method = "brute force over every instance (Fractions, mpmath intervals, sympy ties)"
+    method = BRUTE_FORCE
     count = _instances(checker, result.property)
     if count > MAX_BRUTE_INSTANCES:
         return CrossCheck(result.property.id, result.verdict.value, None, method,
@@ -104,7 +133,7 @@ MAX_CLASSES = 16  # beyond, each set's encoding takes z3 seconds (a family of 10
 
 
 def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossCheck:
-    method = "z3 on each set's exact encoding ∃p (instead of HiGHS and rationalised certificates)"
+    method = Z3_POSSIBLE
     disagreements, skipped, why = [], [], ""
     witness = result.evidence.binding.members if result.evidence.binding else None
     if analysis.scheme.K > MAX_CLASSES:
@@ -158,7 +187,7 @@ def _z3_possible(scheme, members, timeout_ms: int) -> bool | str:
 
 # -- symbolic: cvc5 on the violation obligation ------------------------------------------------------------------
 def _symbolic(scheme, result: PropertyResult, timeout_ms: int) -> CrossCheck:
-    method = "cvc5 on the same violation obligation"
+    method = CVC5
     formula = obligations.violation(scheme, result.property).formula
     answer = _cvc5(scheme, [formula], timeout_ms, assumptions=True)
     if not isinstance(answer, bool) and result.verdict is Verdict.FAILS and result.evidence.concrete is not None:
@@ -184,7 +213,7 @@ def _cvc5(scheme, formulas, timeout_ms: int, assumptions: bool = False) -> bool 
     except Unsupported as exc:
         return f"cvc5 encoding: {exc}"
     solver = cvc5.SolverFor("QF_NRA")
-    solver.set("tlimit-per", timeout_ms)
+    solver.set("tlimit-per", limits.question_ms(timeout_ms))  # never past the overall bound
     solver.add(*parts, *t.side)
     answer = solver.check()
     if answer == cvc5.sat:

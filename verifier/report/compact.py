@@ -69,6 +69,12 @@ def render(a: Analysis, console: Console) -> None:
                 else "cross-check: " + "; ".join(f"{c.property_id} DISAGREES (reported {c.first}, {c.method} gives "
                                                  f"{c.second})" for c in bad))
         console.print(Text(brief.clip(text, width), style="bold red" if bad else "green"), soft_wrap=True)
+        cut = [c.property_id for c in a.cross_checks if c.cut]
+        if cut:  # on a line of its own: the reason is never clipped away
+            stop = next(c.cut for c in a.cross_checks if c.cut)
+            console.print(Text(brief.clip(f"cross-check stopped: {stop} before {len(cut)} of {len(a.cross_checks)} "
+                                          f"were re-checked (skipped: {', '.join(cut)})", width), style="yellow"),
+                          soft_wrap=True)
     console.print(Text(brief.clip("verify -v: the matrix, the full evidence and the witnesses; --report DIR: "
                                   "the same in files", width), style="dim"), soft_wrap=True)
 

@@ -70,7 +70,7 @@ def to_json(a: Analysis) -> dict:
         "expectations_met": a.expectations_met,
         "cross_check": [{"property": c.property_id, "reported": c.first, "second": c.second,
                          "agrees": None if c.second is None else not c.disagrees, "method": c.method,
-                         "note": c.note or None} for c in a.cross_checks],
+                         "note": c.note or None, "cut": c.cut or None} for c in a.cross_checks],
         "notation": words.NOTATION,
         "seconds": round(a.seconds, 3),
     }
