@@ -13,7 +13,10 @@ never outlives the bound by more than a moment. `TimeLimitReached` derives from 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import re
 import signal
+import sys
 import threading
 import time
 
@@ -41,6 +44,19 @@ class TimeLimitReached(BaseException):
     def __init__(self, seconds: float):
         super().__init__(f"the time limit of {seconds:g} s (--time-limit) was reached")
         self.seconds = seconds
+
+
+STOPS = (TimeLimitReached, ctypes.ArgumentError)  # ctypes wraps a stop raised while converting a z3 argument
+
+
+def stop_of(caught: BaseException) -> TimeLimitReached:
+    """The stop behind `caught` (one of STOPS); anything else is raised again as it was."""
+    if isinstance(caught, TimeLimitReached):
+        return caught
+    found = re.search(r"TimeLimitReached: the time limit of ([^ ]+) s", str(caught))
+    if found is None:
+        raise caught
+    return TimeLimitReached(float(found.group(1)))
 
 
 def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
@@ -84,6 +100,16 @@ def _alarm(signum, frame) -> None:
         raise TimeLimitReached(_limit_s or 0.0)
 
 
+def _unraisable(hook):
+    """sys.unraisablehook that drops a stop raised inside a finalizer (z3's __del__, a weakref callback):
+    Python would print it with a traceback and go on; the timer raises it again within a second."""
+    def quiet(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, TimeLimitReached):
+            hook(unraisable)
+
+    return quiet
+
+
 @contextlib.contextmanager
 def time_limit(seconds: float | None, shown: float | None = None):
     """Bound the work inside the block to `seconds` (None: no bound). Nested bounds keep the earlier deadline.
@@ -97,9 +123,10 @@ def time_limit(seconds: float | None, shown: float | None = None):
     if _deadline is None or deadline < _deadline:
         _deadline, _limit_s = deadline, seconds if shown is None else shown
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    previous = None
+    previous, hook = None, sys.unraisablehook
     if timer:
         previous = signal.signal(signal.SIGALRM, _alarm)
+        sys.unraisablehook = _unraisable(hook)
         signal.setitimer(signal.ITIMER_REAL, max(0.001, _deadline - time.monotonic()), 1.0)
     try:
         yield
@@ -107,6 +134,7 @@ def time_limit(seconds: float | None, shown: float | None = None):
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            sys.unraisablehook = hook
         _deadline, _limit_s = outer
         if timer and _deadline is not None:  # an outer bound is still running: re-arm its timer
             signal.signal(signal.SIGALRM, _alarm)

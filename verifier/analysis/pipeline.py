@@ -18,7 +18,6 @@ from verifier.errors import SpecError, UsageError
 from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
 from verifier.engines.optimality import analyse_optimality
-from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
@@ -101,7 +100,7 @@ class Analysis:
         return all(e.met for e in self.expectations)
 
 
-def analyse_file(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Analysis:
+def analyse_file(path: str, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS) -> Analysis:
     return analyse(load_spec(path), timeout_ms)
 
 
@@ -111,10 +110,10 @@ OPTIMALITY_MAX_SETS = 2**10 - 1  # optimality of each set: one LP over all other
 STAGES = limits.PROGRESS_STAGES
 
 
-def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
-            progress: Callable[[str], None] | None = None, exact: bool = False,
-            optimality: bool = True, symmetry: bool = False, lemmas: bool = False,
-            time_limit_s: float | None = None, structured: bool = False) -> Analysis:
+def analyse(spec: Spec, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
+            progress: Callable[[str], None] | None = None, exact: bool = False, optimality: bool = True,
+            symmetry: bool = False, lemmas: bool = False, time_limit_s: float | None = None,
+            structured: bool = False) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
@@ -122,16 +121,18 @@ def analyse(spec: Spec, timeout_ms: int = DEFAULT_TIMEOUT_MS, classes: tuple[str
     scheme proved class-symmetric is checked on one set per size (`scheme.orbits`); a power-mean set cost by
     lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count;
     other set costs by z3 over K booleans per set (`analysis.structured_route`; `structured` asks for it).
-    `time_limit_s` bounds the whole analysis: what is not decided and re-checked by then is `unknown`, with
-    the reason (`analysis.stopped`)."""
+    `time_limit_s` bounds the whole analysis: what is undecided by then is `unknown`, with the reason
+    (`analysis.stopped`); without it, the stop of an enclosing bound propagates (TimeLimitReached)."""
     progress_state = Progress(progress)
     start = time.perf_counter()
     try:
         with limits.time_limit(time_limit_s):
             return _analyse(spec, timeout_ms, classes, progress_state, exact, optimality, symmetry, lemmas, start,
                             structured)
-    except limits.TimeLimitReached as stop:
-        return stopped_analysis(spec, progress_state, stop, _finish, time.perf_counter() - start)
+    except limits.STOPS as caught:
+        if time_limit_s is None:  # an enclosing bound's stop: its caller says what was cut
+            raise limits.stop_of(caught) from None
+        return stopped_analysis(spec, progress_state, limits.stop_of(caught), _finish, time.perf_counter() - start)
 
 
 def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: bool, optimality: bool,
@@ -223,9 +224,8 @@ def build(spec: Spec) -> Scheme:
     return _build(spec, None)
 
 
-def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "",
-           symmetry: bool = False, lemmas: bool = False, structured: bool = False,
-           timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Scheme:
+def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, reason: str = "", symmetry: bool = False,
+           lemmas: bool = False, structured: bool = False, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS) -> Scheme:
     """Class-symmetric schemes beyond enumeration (or with `symmetry`) as one set per size; numeric schemes as
     arrays (the fast path) when every formula vectorises; otherwise cell by cell, which is exact and slow, so
     limited to EXACT_MAX_CLASSES."""

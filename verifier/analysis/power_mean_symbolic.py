@@ -22,6 +22,7 @@ from dataclasses import replace
 import sympy as sp
 import z3
 
+from verifier import limits
 from verifier.analysis.power_mean_route import build_power_mean_scheme
 from verifier.check.checker import check_results
 from verifier.engines.power_mean_shapes import shape_of
@@ -43,7 +44,7 @@ def admissible_points(scheme: Scheme, p: sp.Expr, timeout_ms: int):
     points = []
     for text, condition in CASES:
         solver = z3.Solver(ctx=translator.ctx)
-        solver.set("timeout", timeout_ms)
+        solver.set("timeout", limits.question_ms(timeout_ms))
         solver.add(*assumptions, translator.boolean(condition(p)), *translator.side)
         answer = solver.check()
         if answer == z3.unsat:

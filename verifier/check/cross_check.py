@@ -51,7 +51,8 @@ def cross_check(analysis, timeout_ms: int, seconds_left: float | None = None,
         with limits.time_limit(seconds_left, shown=time_limit_s):
             for r in analysis.results:
                 out.append(_second(analysis, r, timeout_ms))
-    except limits.TimeLimitReached as stop:
+    except limits.STOPS as caught:
+        stop = limits.stop_of(caught)
         out += [CrossCheck(r.property.id, r.verdict.value, None, _method(analysis.scheme, r),
                            f"skipped: {stop} before it was re-checked", cut=str(stop))
                 for r in analysis.results[len(out):]]

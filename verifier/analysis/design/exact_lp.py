@@ -19,6 +19,8 @@ import z3
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix
 
+from verifier import limits
+
 TIGHT = 1e-7
 
 
@@ -148,7 +150,7 @@ def _z3(b: Block, timeout_ms: int) -> Answer:
     def term(a):
         return z3.Sum([z3.RealVal(str(v), ctx) * xs[j] for j, v in a.items()] or [z3.RealVal(0, ctx)])
     opt = z3.Optimize(ctx=ctx)
-    opt.set("timeout", timeout_ms)
+    opt.set("timeout", limits.question_ms(timeout_ms))
     for a, rhs, equality in b.rows:
         opt.add(term(a) == z3.RealVal(str(rhs), ctx) if equality else term(a) <= z3.RealVal(str(rhs), ctx))
     handle = opt.minimize(term(b.cost))

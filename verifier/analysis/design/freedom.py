@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import z3
 
+from verifier import limits
 from verifier.analysis.design.problem import Cell, DesignProblem
 from verifier.engines.margins import Interval, bound, projection
 
@@ -55,7 +56,7 @@ def _hull(problem: DesignProblem, body, x, timeout_ms: int) -> Interval | None:
     ends = []
     for minimize in (True, False):
         opt = z3.Optimize(ctx=problem.ctx)
-        opt.set("timeout", timeout_ms)
+        opt.set("timeout", limits.question_ms(timeout_ms))
         opt.add(*body)
         handle = opt.minimize(x) if minimize else opt.maximize(x)
         if opt.check() != z3.sat:

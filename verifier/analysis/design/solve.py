@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import z3
 
+from verifier import limits
 from verifier.analysis.design.objective import Objective
 from verifier.analysis.design.problem import Cell, DesignProblem
 from verifier.analysis.design.request import Demand, Request
@@ -73,7 +74,7 @@ class Solver:
 
     def check(self, literals: dict, chosen: list[z3.BoolRef]) -> z3.CheckSatResult:
         s = z3.Solver(ctx=self.p.ctx)
-        s.set("timeout", self.timeout_ms)
+        s.set("timeout", limits.question_ms(self.timeout_ms))
         s.add(self.p.margin > 0, *self.p.t.side)
         for lit, (condition, _) in literals.items():
             s.add(z3.Implies(lit, condition))
@@ -142,7 +143,7 @@ class Solver:
 
     def _optimizer(self, conditions: list[z3.BoolRef]) -> z3.Optimize:
         opt = z3.Optimize(ctx=self.p.ctx)
-        opt.set("timeout", self.timeout_ms)
+        opt.set("timeout", limits.question_ms(self.timeout_ms))
         opt.add(*self.p.t.side, *conditions)
         return opt
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import z3
 
+from verifier import limits
 from verifier.analysis.design.objective import Objective
 from verifier.analysis.design.problem import Cell, DesignProblem
 from verifier.analysis.design.request import Demand, Request
@@ -74,7 +75,7 @@ class _Search:
         self.core: list[int] = []  # the parts in the last infeasible answer's core
         self.conditions = [condition for condition, _ in literals.values()]
         self.s = z3.Solver(ctx=self.p.ctx)
-        self.s.set("timeout", solver.timeout_ms)
+        self.s.set("timeout", limits.question_ms(solver.timeout_ms))
         self.s.add(self.p.margin > 0, *self.p.t.side)
         self.s.add(*[z3.Implies(x, c) for x, c in zip(self.lits, self.conditions)])
 
