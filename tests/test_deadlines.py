@@ -83,3 +83,171 @@ def test_numbers_below_the_bound_still_decide(sandbox):
     path = _nested(sandbox, "{0}(x) * {0}(x)", "(0 if y in Y else 1) if h12(1) > (2**1000)**2 else 1")
     report = verifier.verify(path, cache=False)
     assert report.verdicts["P3"] == "holds"  # with every cost 1 (the comparison false) P3 would fail
+
+
+# -- item 7: --cross-check within the same deadline -------------------------------------------------------------
+
+def _without_expect(folder, name: str) -> str:
+    """A bundled spec copied without its expect: block (a stopped analysis may leave verdicts unknown)."""
+    with open(os.path.join(ROOT, "specs", name), encoding="utf-8") as handle:
+        text = handle.read()
+    lines, skipping = [], False
+    for line in text.splitlines():
+        if line.startswith("expect:"):
+            skipping = True
+        elif skipping and not line.startswith((" ", "\t")):
+            skipping = False
+        if not skipping:
+            lines.append(line)
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_cross_check_stops_at_the_time_limit_and_says_what_it_skipped(sandbox):
+    # the cross-check of 10 interval classes takes minutes (P1 by z3 set by set, P2-P10 by brute force)
+    path = _without_expect(sandbox, "ordinal-intervals-10.yaml")
+    before = _tree(sandbox)
+    text = _verify(path, "--cross-check", "--time-limit", "2", cwd=sandbox)
+    assert text.returncode == 0, text.stderr  # a skip is no disagreement; nothing was expected
+    assert "Traceback" not in text.stderr
+    assert "cross-check stopped: the time limit of 2 s (--time-limit) was reached before" in text.stdout
+    assert "disagree" not in text.stdout.lower()
+    record = json.loads(_verify(path, "--cross-check", "--time-limit", "2", "--format", "json", cwd=sandbox).stdout)
+    checks = {c["property"]: c for c in record["cross_check"]}
+    assert len(checks) == 10
+    cut = [c for c in checks.values() if c["cut"]]
+    assert cut and all(c["second"] is None and c["agrees"] is None for c in cut)
+    assert all(c["note"] == "skipped: the time limit of 2 s (--time-limit) was reached before it was re-checked"
+               for c in cut)
+    assert _tree(sandbox) == before
+
+
+def test_a_cross_check_cut_by_the_time_limit_is_never_cached(sandbox, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(sandbox / "cache"))
+    monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
+    path = _without_expect(sandbox, "ordinal-intervals-10.yaml")
+    first = verifier.verify(path, cross_check=True, time_limit=1)
+    assert any(c["cut"] for c in first.to_json()["cross_check"])
+    second = verifier.verify(path, cross_check=True, time_limit=1)
+    assert second.cached_at is None  # computed afresh: a cut result depends on the machine's speed
+
+
+def test_the_cross_check_gets_only_what_is_left_of_the_run_s_bound(sandbox):
+    from verifier.analysis.pipeline import analyse
+    from verifier.api.entry import load
+    from verifier.check.cross_check import cross_check
+
+    analysis = analyse(load(_without_expect(sandbox, "ordinal-l1-9.yaml")))
+    checks = cross_check(analysis, 20_000, seconds_left=0.0, time_limit_s=7)  # the analysis used it all
+    assert [c.property_id for c in checks] == [r.property.id for r in analysis.results]
+    assert all(c.second is None and not c.disagrees and c.cut == "the time limit of 7 s (--time-limit) was reached"
+               for c in checks)
+
+
+# -- item 6: verify design and verifier.design() under one deadline --------------------------------------------
+
+def _ordinal(folder, K: int) -> str:
+    """Ordinal costs with min(member costs) + delta (|Y| - 1): its comparisons vanish at many values of delta,
+    so calibrating it takes seconds at 8 classes and minutes at 10 (403 s in issue 37)."""
+    path = os.path.join(folder, f"ordinal-{K}.yaml")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"""name: ordinal min plus delta
+classes: {K}
+parameters: {{delta: {{}}}}
+assume: ["delta >= 0"]
+cost: "abs(rank(yhat) - rank(y))"
+set_cost: "min(c(v, y) for v in Y) + delta * (len(Y) - 1)"
+""")
+    return path
+
+
+def test_design_stops_at_the_time_limit_and_says_what_was_cut(sandbox):
+    path = _ordinal(sandbox, 10)
+    before = _tree(sandbox)
+    result = _verify("design", path, "--time-limit", "2", cwd=sandbox)
+    assert result.returncode == 1, result.stderr  # no answer in time: as "no design", never a crash or exit 0
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    out = result.stdout
+    assert "Stopped: the time limit of 2 s (--time-limit) was reached while " in out
+    assert "(every property): the time limit of 2 s (--time-limit) was reached" in out  # what was cut
+    assert "before the time limit" in out and "no admissible" not in out  # nothing claimed beyond the decided
+    assert "Chosen:" not in out and "set_cost:" not in out  # no spec handed out unchecked
+    record = json.loads(_verify("design", path, "--time-limit", "2", "--format", "json", cwd=sandbox).stdout)
+    assert record["status"] == "stopped" and record["stopped"].startswith("Stopped: the time limit of 2 s")
+    undecided = record["calibration"]["undecided"]
+    assert undecided and "the time limit of 2 s (--time-limit) was reached" in undecided[-1]["reason"]
+    assert undecided[-1]["high"] is None  # the stretch left runs to +inf (unbounded: null, not "None")
+    assert _tree(sandbox) == before
+
+
+def test_design_time_limit_option_is_checked_like_the_verify_one(sandbox):
+    path = _ordinal(sandbox, 3)
+    for bad in ("0", "-1", "nan", "inf", "1e999", "ten"):
+        result = _verify("design", path, "--time-limit", bad, cwd=sandbox)
+        assert result.returncode == 2 and not result.stdout
+        assert result.stderr.startswith("verify design: usage error: argument --time-limit:"), result.stderr
+    assert "--time-limit SECONDS" in _verify("design", "--help", cwd=sandbox).stdout
+    for bad in (0, -1, float("nan"), True, "10"):
+        with pytest.raises(UsageError, match="the time limit must be None or a number of seconds"):
+            verifier.design(path, time_limit=bad)
+
+
+def test_a_stop_keeps_the_pieces_decided_before_it(sandbox, monkeypatch):
+    """Deterministic: the bound is made to pass at the 8th piece decided (no wall clock involved)."""
+    from verifier import limits
+    from verifier.analysis.design import calibrate
+
+    full = verifier.design(_ordinal(sandbox, 6), time_limit=None)  # carried evidence beyond 5 classes
+    decided, calls = calibrate._decided, []
+
+    def decide_until_the_bound(*args, **kwargs):
+        calls.append(args[3:5])
+        if len(calls) == 8:
+            raise limits.TimeLimitReached(5)
+        return decided(*args, **kwargs)
+
+    monkeypatch.setattr(calibrate, "_decided", decide_until_the_bound)
+    cut = verifier.design(_ordinal(sandbox, 6), time_limit=None)
+    assert full.status == "no fit" and cut.status == "stopped" and not cut.ok
+    assert "the time limit of 5 s (--time-limit) was reached while deciding the pieces" in cut.text
+    pieces = cut.calibration.pieces
+    assert pieces[-1].verdicts is None and pieces[-1].reason == "the time limit of 5 s (--time-limit) was reached"
+    kept = [p for p in pieces if p.verdicts is not None]
+    assert kept, "pieces decided before the bound are kept"
+    truth = {(str(p.low), str(p.high)): p.verdicts for p in full.calibration.pieces}
+    for piece in kept:  # every verdict kept agrees with the uncut calibration; P1 open pieces were not carried
+        for pid, verdict in piece.verdicts.items():
+            assert verdict is None or verdict == truth[(str(piece.low), str(piece.high))][pid]
+        if not piece.point:
+            assert piece.verdicts["P1"] is None and "before its evidence was carried" in piece.reason
+
+
+def test_a_completion_cut_by_the_time_limit_designs_nothing_and_says_so(sandbox, monkeypatch):
+    from verifier import limits
+    from verifier.api import designer
+
+    def never_in_time(*args, **kwargs):
+        raise limits.TimeLimitReached(3)
+
+    monkeypatch.setattr(designer, "complete", never_in_time)
+    result = verifier.design(os.path.join(ROOT, "specs", "design", "obstacle-open.yaml"), time_limit=3)
+    assert result.status == "stopped" and not result.ok and result.spec_text == ""
+    assert "the time limit of 3 s (--time-limit) was reached before a matrix" in result.text
+    assert result.to_json()["status"] == "stopped" and "nothing was designed" in result.to_json()["stopped"]
+    assert "time limit" in repr(result)
+
+
+def test_a_stop_wrapped_by_ctypes_is_still_a_stop():
+    """The timer may fire while ctypes converts a z3 argument: ctypes re-raises it as an ArgumentError."""
+    import ctypes
+
+    from verifier import limits
+
+    wrapped = ctypes.ArgumentError("argument 1: TimeLimitReached: the time limit of 0.8 s (--time-limit) was reached")
+    stop = limits.stop_of(wrapped)
+    assert isinstance(stop, limits.TimeLimitReached) and stop.seconds == 0.8
+    other = ctypes.ArgumentError("argument 2: TypeError: wrong type")
+    with pytest.raises(ctypes.ArgumentError, match="wrong type"):
+        limits.stop_of(other)

@@ -10,8 +10,11 @@ parameter, the exact parameter values for which it fits each setting, and a cali
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+from verifier import limits
 
 from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
 from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
@@ -19,7 +22,8 @@ from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
-from verifier.api.entry import Source, checked_timeout_ms, load
+from verifier.analysis.stopped import GRACE_S
+from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import design as words, notebook, why_not
@@ -29,7 +33,8 @@ from verifier.version import __version__
 
 @dataclass
 class DesignReport:
-    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration)
+    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "stopped" (the
+    # time bound came before any answer: what was decided is in `text` and `record`)
     spec_text: str  # the designed spec ("" when impossible)
     text: str  # what the command prints about it
     record: dict  # JSON
@@ -82,19 +87,33 @@ class DesignReport:
 def design(source: Source, *, setting: str = "filtering", with_: list[str] = (), without: list[str] = (),
            free: list[str] = (), objective: str = "closest", to: str | None = None,
            margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True,
-           region: list[str] = ()) -> DesignReport:
+           region: list[str] = (), time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> DesignReport:
     """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand;
     `region` names two or three open cells ('h,b:n') whose feasible region to compute (by default every open
-    cell when there are two or three; `DesignReport.picture()` draws it)."""
+    cell when there are two or three; `DesignReport.picture()` draws it). `time_limit`: seconds for the whole
+    design (None: no bound), as in `verify`; a calibration reports the pieces decided by then and lists the
+    others as undecided with the reason, and status "stopped" says that no answer was reached in time."""
     request = make_request(setting, list(with_), list(without), list(free))
     spec = load(source, open_cells=True)
     margin = _margin(margin)
     timeout_ms = checked_timeout_ms(timeout)
+    time_limit = checked_time_limit(time_limit)
     if any(p.value is None for p in spec.parameters.values()):
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
-        return _calibrated(spec, request, timeout_ms)
-    c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
+        return _calibrated(spec, request, timeout_ms, time_limit)
+    from verifier.analysis.design.solve import Undecided
+
+    started = time.monotonic()
+    try:
+        with limits.time_limit(time_limit):
+            c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
+    except limits.STOPS as caught:
+        return _stopped(spec, request, str(limits.stop_of(caught)))
+    except Undecided:  # z3 cut at the bound (its own limit is the time left) rather than at --timeout
+        if time_limit is None or time.monotonic() - started < time_limit - 0.05:
+            raise
+        return _stopped(spec, request, f"the time limit of {time_limit:g} s (--time-limit) was reached")
     if not c.feasible:
         d = c.diagnosis
         return DesignReport("impossible", "", why_not.why_not_text(c), why_not.impossible_json(c), completion=c,
@@ -103,6 +122,16 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
                             [p.label for p in d.correction], correction_smallest=d.smallest)
     return DesignReport("designed", c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),
                         {r.cell.label: r.text() for r in c.ranges}, completion=c)
+
+
+def _stopped(spec, request: Request, stop: str) -> DesignReport:
+    """A completion cut short: it is one exact problem, answered whole, so nothing of it is kept."""
+    text = (f"verify design: {stop} before a matrix for '{spec.name}' was designed for the {request.setting} "
+            "setting: nothing was designed and no conflict was established (a completion is one exact problem, "
+            "answered whole). Raise --time-limit (time_limit=) to let it finish.")
+    record = {"spec": spec.path, "name": spec.name, "setting": request.setting, "status": "stopped",
+              "stopped": text}
+    return DesignReport("stopped", "", text + "\n", record)
 
 
 def _margin(margin) -> Fraction | None:
@@ -117,8 +146,9 @@ def _margin(margin) -> Fraction | None:
     return value
 
 
-def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
-    cal = calibrate(spec, timeout_ms)
+def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | None = None) -> DesignReport:
+    started = time.monotonic()
+    cal = calibrate(spec, timeout_ms, time_limit)
 
     def bounded(low, high, low_in, high_in, setting):
         necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == "N"]
@@ -128,6 +158,9 @@ def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
     lines = words.calibration_lines(cal, spec.name, bounded)
     record = {"spec": spec.path, "name": spec.name, "setting": request.setting,
               "calibration": words.calibration_json(cal, bounded)}
+    if cal.stopped:  # said first: every line below covers only what was decided before the bound
+        lines.insert(1, cal.stopped)
+        record["stopped"] = cal.stopped
 
     def firm(v):
         return all(v[d.pid] == ("holds" if d.holds else "fails") for d in request.firm)
@@ -137,22 +170,29 @@ def _calibrated(spec, request: Request, timeout_ms: int) -> DesignReport:
 
     runs = cal.where(wished) or cal.where(firm)
     if not runs:
-        record["status"] = "no fit"
-        line, record["why_no_fit"] = words.no_fit(cal, request.setting, request.firm)
+        record["status"] = "stopped" if cal.stopped else "no fit"
+        line, record["why_no_fit"] = words.no_fit(cal, request.setting, request.firm, stopped=bool(cal.stopped))
         lines.append(line)
-        return DesignReport("no fit", "", "\n".join(lines) + "\n", record, calibration=cal)
+        return DesignReport(record["status"], "", "\n".join(lines) + "\n", record, calibration=cal)
     value = _pick(*runs[0])
     how = (f"verify design {__version__} from {spec.path}: {cal.parameter} calibrated for the {request.setting} "
            f"setting, the simplest value in {words.run_text(*runs[0])}")
     draft = calibrated_text(spec, cal.parameter, value, request.setting, how, {})
-    analysis = analyse(spec_from_text(draft, "<calibrated>"), timeout_ms)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), min(GRACE_S, max(1.0, time_limit / 4)))
+    analysis = analyse(spec_from_text(draft, "<calibrated>"), timeout_ms, time_limit_s=left)
+    if analysis.stopped:  # the chosen value could not be checked in time: nothing unchecked is handed out
+        record["status"] = "stopped"
+        lines.append(f"Stopped: the time limit was reached before {cal.parameter} = {value} (the simplest value in "
+                     f"{words.run_text(*runs[0])}) was checked; no calibrated spec. Raise --time-limit.")
+        return DesignReport("stopped", "", "\n".join(lines) + "\n", record, calibration=cal)
     verdicts = {r.property.id: r.verdict.value for r in analysis.results}
     if not firm(verdicts):
         raise DesignCheckFailed(f"the checker does not confirm the firm demands at {cal.parameter} = {value}")
     text = calibrated_text(spec, cal.parameter, value, request.setting, how, verdicts)
     lines.append(f"Chosen: {cal.parameter} = {value}, the simplest value in {words.run_text(*runs[0])} "
                  f"({'firm demands and wishes' if cal.where(wished) else 'firm demands'} of the "
-                 f"{request.setting} setting met; checked).")
+                 f"{request.setting} setting met; checked)" + (", among the pieces decided before the time limit"
+                                                                 if cal.stopped else "") + ".")
     record |= {"status": "calibrated", "value": str(value), "verdicts": verdicts, "spec_text": text}
     return DesignReport("calibrated", text, "\n".join(lines) + "\n", record, calibration=cal)
 

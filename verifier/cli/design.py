@@ -3,7 +3,8 @@
 Output: the designed spec, its justification written above it as YAML comments, on standard output; with
 `-o OUT` the spec goes to OUT (written safely) and the justification to standard output. `--format json`
 prints the whole result as one JSON object. Exit status: 0 designed (or calibrated), 1 no design meets the
-firm demands (the reasons are printed), 2 an invalid spec or usage error.
+firm demands (the reasons are printed) or the time limit came before an answer (what was decided is printed), 2
+an invalid spec or usage error.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ EXAMPLES = """\
   verify design specs/design/ha-delta.yaml --setting choice    # calibrate a family's parameter"""
 EXIT_CODES = """\
   0  designed (or calibrated)
-  1  no design meets the firm demands (the reasons are printed)
+  1  no design meets the firm demands (the reasons are printed), or --time-limit came first (what was decided
+     and what was cut are printed)
   2  an invalid spec or option (a message says where)"""
 
 
@@ -52,7 +54,7 @@ def _parser() -> options.Parser:
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="draw the feasible region on each pair of those cells (for a calibration: where each "
                         "property holds and each setting fits, over the parameter) to FILE (.svg, .pdf or .png)")
-    options.add_shared(p, "format", "timeout")
+    options.add_shared(p, "format", "timeout", "time-limit")
     return p
 
 
@@ -70,7 +72,8 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
         result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
                         free=args.free, objective=args.objective, to=args.to, margin=args.margin,
-                        timeout=args.timeout, ranges=not args.no_ranges, region=args.region)
+                        timeout=args.timeout, ranges=not args.no_ranges, region=args.region,
+                        time_limit=args.time_limit)
         from verifier.report.files import write_output
 
         if args.output and result.ok:

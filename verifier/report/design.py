@@ -195,15 +195,17 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     how = cal.method or "verdicts change only where a comparison's difference vanishes"
     lines = [f"Calibration of {p} for {name}: where each property holds, exactly (each verdict decided by the "
              f"checker at an exact value of {p}; {how})."]
+    # cut short by the time bound, "no admissible value" would claim what was never decided
+    none = f"no value of {p} decided before the time limit" if cal.stopped else f"no admissible {p}"
     for prop in PROPERTIES:
         runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
         lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds for {p} in " + " ∪ ".join(run_text(*r) for r in runs)
-                                                              if runs else f"holds for no admissible {p}"))
+                                                              if runs else f"holds for {none}"))
     for setting in ("filtering", "choice"):
         runs = cal.where(fit_test(setting))
         clean = cal.where(fit_test(setting, clean=True))
         if not runs:
-            lines.append(f"  {setting}: fits for no admissible {p}")
+            lines.append(f"  {setting}: fits for {none}")
             continue
         parts = []
         for run in runs:
@@ -215,7 +217,7 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
             parts.append(run_text(*run) + (f" ({'; '.join(why)})" if why else ""))
         lines.append(f"  {setting}: fits for {p} in " + " ∪ ".join(parts))
         lines.append(f"  {setting}: fits without warnings for " + (f"{p} in " + " ∪ ".join(run_text(*r) for r in clean)
-                                                                       if clean else f"no admissible {p}"))
+                                                                       if clean else none))
     for piece in _undecided(cal):
         which = "every property" if piece.verdicts is None else \
             ", ".join(pid for pid, v in piece.verdicts.items() if v is None)
@@ -223,9 +225,10 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     return lines
 
 
-def no_fit(cal, setting: str, firm) -> tuple[str, dict]:
+def no_fit(cal, setting: str, firm, stopped: bool = False) -> tuple[str, dict]:
     """Why no admissible value meets the firm demands: the demands that fail, each with where it fails (exactly,
-    as the checker decided), together covering every value; necessary properties first, as far as they go."""
+    as the checker decided), together covering every value; necessary properties first, as far as they go.
+    `stopped`: the time bound cut the calibration, so only "none found among the decided pieces" is claimed."""
     order = [prop.id for prop in PROPERTIES]
     demands = sorted(((d.pid, d.holds) for d in firm), key=lambda d: order.index(d[0]))
     necessary = [d for d in demands if TABLE_VIII[setting][d[0]] == "N"]
@@ -237,7 +240,9 @@ def no_fit(cal, setting: str, firm) -> tuple[str, dict]:
     if undecided:
         parts.append(f"for {p} in " + " ∪ ".join(run_text(*r) for r in undecided) + " no firm demand is proved to "
                      "fail, but not all are proved to hold (undecided, see above)")
-    text = f"No admissible value of {p} meets the firm demands of the {setting} setting: " + "; ".join(parts) + "."
+    lead = (f"No value of {p} meeting the firm demands of the {setting} setting was found before the time limit"
+            if stopped else f"No admissible value of {p} meets the firm demands of the {setting} setting")
+    text = lead + ": " + "; ".join(parts) + "."
 
     def runs_json(runs):
         return [{"low": _json_end(lo), "high": _json_end(hi), "low_closed": a, "high_closed": b}
@@ -267,9 +272,13 @@ def calibration_json(cal, bounded) -> dict:
             "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},
-            "undecided": [{"low": str(piece.low), "high": str(piece.high), "reason": piece.reason,
+            "undecided": [{"low": _text_end(piece.low), "high": _text_end(piece.high), "reason": piece.reason,
                            "properties": [p.id for p in PROPERTIES if piece.verdicts is None or
                                           piece.verdicts[p.id] is None]} for piece in _undecided(cal)]}
+
+
+def _text_end(x):
+    return None if x is None else str(x)  # unbounded: null, not the text "None"
 
 
 def _undecided(cal) -> list:

@@ -93,6 +93,8 @@ def design_answer(r) -> str:
         fix = "" if r.correction is None else \
             f", smallest correction {len(r.correction)} part{'s' * (len(r.correction) != 1)}"
         return found + fix
+    if r.status == "stopped":  # the time bound came first: nothing is claimed about what was not decided
+        return "the time limit was reached before an answer (see the text for what was decided)"
     return f"no value of {r.calibration.parameter} meets the firm demands" if r.calibration is not None else r.status
 
 

@@ -30,6 +30,7 @@ from verifier.analysis.design.calibrate_points import (admissible_range, admits,
                                                         strictly_between)
 from verifier.analysis.design.carry import carry_possibility
 from verifier.analysis.design.comparisons import differences
+from verifier.analysis.design.cut import Partial, stopped_calibration
 from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle
 from verifier.analysis.design.power_mean_calibration import calibrate_power_mean
 from verifier.analysis.design.zeros import zeros
@@ -38,6 +39,7 @@ from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
+from verifier import limits
 from verifier.formula import certified
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.formula.enclose import Unsupported
@@ -54,7 +56,8 @@ CARRIED = ("the comparisons of Properties 2-10 listed for every set, so those ve
            "piece cut where one of their comparisons vanishes")
 
 
-def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
+def calibrate(spec: Spec, timeout_ms: int = 20_000, time_limit_s: float | None = None) -> Calibration:
+    """`time_limit_s` bounds the work: what is not decided by then is undecided, saying so (`Calibration.stopped`)."""
     if spec.set_cost is None or spec.open_cells:
         raise spec_error(spec, "parameters", "a symbolic parameter is calibrated through a 'set_cost' formula; open "
                      "cells are designed for numeric determinate costs", "a 'set_cost' formula using the parameter, "
@@ -64,33 +67,38 @@ def calibrate(spec: Spec, timeout_ms: int = 20_000) -> Calibration:
     if family.restricted and (family.count(K) * K > small or K > 12):
         raise spec_error(spec, "predictions", f"calibration works on at most {small} set cells (and 12 classes); the "
                      f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
+    state = Partial()
     try:
-        if K > MAX_DESIGN_CLASSES and not family.restricted:
-            return _beyond_listing(spec, timeout_ms)
-        listed = _calibrate(spec, timeout_ms)
-        if _complete(listed) or family.restricted:
-            return listed
-        return _more_decided(spec, timeout_ms, listed)
+        with limits.time_limit(time_limit_s):
+            if K > MAX_DESIGN_CLASSES and not family.restricted:
+                return _beyond_listing(spec, timeout_ms, state)
+            listed = _calibrate(spec, timeout_ms, state=state)
+            if _complete(listed) or family.restricted:
+                return listed
+            state.listed, state.stage = listed, "trying the power-mean lemmas on what was left undecided"
+            return _more_decided(spec, timeout_ms, listed)
+    except limits.STOPS as caught:
+        return stopped_calibration(spec, state, limits.stop_of(caught), _pieces, settle, CARRIED)
     except (Unsupported, NotImplementedError) as exc:
         raise spec_error(spec, "set_cost", f"the parameter's breakpoints cannot be found exactly ({exc})",
                      "a parameter entering as a rational function or as a generalized-mean exponent, bounded "
                      "on both sides by 'assume'") from None
 
 
-def _beyond_listing(spec: Spec, timeout_ms: int) -> Calibration:
+def _beyond_listing(spec: Spec, timeout_ms: int, state: Partial) -> Calibration:
     """Beyond 5 classes Property 1's candidate witnesses are not listed: a power-mean set cost goes through its
     lemmas; any other formula, up to CARRIED_MAX_CLASSES, through the listed comparisons of Properties 2-10 with
     Property 1 carried by its evidence."""
     K = len(spec.classes)
     try:
-        return calibrate_power_mean(spec, timeout_ms)
+        return calibrate_power_mean(spec, timeout_ms, state)
     except NotPowerMean as exc:
         if K > CARRIED_MAX_CLASSES:
             raise spec_error(spec, "classes", f"beyond {CARRIED_MAX_CLASSES} classes, calibration works for a "
                              f"power-mean set cost, genmean(E, [c(yh, y) for yh in Y]) with the parameter in E; "
                              f"here {exc}", f"at most {CARRIED_MAX_CLASSES} classes, a power-mean set cost, or a "
                              "restricted 'predictions' family") from None
-        return _calibrate(spec, timeout_ms, witnesses=False)
+        return _calibrate(spec, timeout_ms, witnesses=False, state=state)
     # a power mean is not listed beyond 5 classes even where its lemmas leave a piece undecided: its comparisons
     # are power means in θ, each needing certified bisection, by the thousand
 
@@ -112,7 +120,7 @@ def _more_decided(spec: Spec, timeout_ms: int, listed: Calibration) -> Calibrati
     return lemmas if _complete(lemmas) else listed
 
 
-def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True) -> Calibration:
+def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True, state: Partial | None = None) -> Calibration:
     """`witnesses`: watch Property 1's candidate witnesses of every set (up to 5 classes); otherwise Property 1
     is carried across each piece by the evidence found there (`carry`), and cut where that evidence may fail."""
     scheme = build_scheme(spec)
@@ -128,6 +136,8 @@ def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True) -> Calibrati
         raise spec_error(spec, "parameters", "a per-class parameter cannot be calibrated as one number",
                      "one scalar parameter")
     low, high = admissible_range(scheme, theta)
+    state = state or Partial()
+    state.range, state.witnesses, state.stage = (low, high), witnesses, "listing the comparisons and their zeros"
     assumed = [condition for condition, _ in scheme.assumptions]
     points: dict[sp.Expr, set] = {}  # each exact zero, with what the comparisons vanishing there decide
     enclosed = []
@@ -141,7 +151,8 @@ def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True) -> Calibrati
     for end in (low, high):
         if end is not None:
             points.setdefault(end, set())
-    decided: dict = {}  # (a, b) -> Piece: each piece is decided once, however often the cuts are refined
+    decided = state.decided  # (a, b) -> Piece: each piece is decided once, however often the cuts are refined
+    state.points, state.fuzzy, state.stage = points, fuzzy, "deciding the pieces between the breakpoints"
 
     def decide(a, b) -> Piece:
         if (a, b) not in decided:
@@ -153,6 +164,7 @@ def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True) -> Calibrati
         cuts = [] if witnesses else carry_possibility(pieces, scheme.cost, scheme.K, len(scheme.indeterminate_sets),
                                                       theta)
         if not cuts:
+            state.carried = True
             break
         for x in cuts:
             points.setdefault(x, set()).add("P1")

@@ -38,6 +38,7 @@ class Calibration:
     enclosed: list[tuple[Fraction, Fraction]] = field(default_factory=list)  # zeros known only to lie within
     method: str = ""  # how verdicts were carried between the exact values checked (empty: listed comparisons)
     route: str = "listed comparisons"  # or "power-mean lemmas", "carried evidence" (the JSON's "method")
+    stopped: str = ""  # cut short by the overall time bound: where, and how much was decided (`cut`)
 
     def where(self, test) -> list[tuple[sp.Expr | None, sp.Expr | None, bool, bool]]:
         """Maximal runs of pieces where `test(verdicts)` is true: (low, high, low included, high included)."""

@@ -48,8 +48,9 @@ from verifier.verdict import PropertyResult, Verdict
 MAX_DECISIONS = 24  # pipeline runs at fixed values (pieces and cuts) before what is left stays undecided
 
 
-def calibrate_power_mean(spec: Spec, timeout_ms: int) -> Calibration:
-    """The pieces of θ's admissible range with their verdicts; `NotPowerMean` when the route does not apply."""
+def calibrate_power_mean(spec: Spec, timeout_ms: int, partial=None) -> Calibration:
+    """The pieces of θ's admissible range with their verdicts; `NotPowerMean` when the route does not apply.
+    `partial` (`cut.Partial`) is told the admissible range, for a stop at the time bound."""
     base = build_power_mean_scheme(spec)
     p = base.lemma.exponent
     (theta,) = base.symbols if len(base.symbols) == 1 else (None,)
@@ -57,6 +58,8 @@ def calibrate_power_mean(spec: Spec, timeout_ms: int) -> Calibration:
         raise Unsupported("calibration takes exactly one symbolic parameter, in the exponent of genmean")
     det = [[base.given[(h, y)] for y in range(base.K)] for h in range(base.K)]
     low, high = admissible_range(base, theta)
+    if partial is not None:
+        partial.range, partial.stage = (low, high), "deciding the pieces by the power-mean lemmas"
     cuts: list = []
     for target in (0, 1):  # the lemmas' verdicts change only where p crosses 0 or 1
         exact, enclosed = zeros(p - target, theta, low, high)
