@@ -43,14 +43,19 @@ def stopped_calibration(spec, state: Partial, stop: limits.TimeLimitReached, pie
         return state.listed
     name = next(n for n, p in spec.parameters.items() if p.value is None)
     low, high = state.range or (None, None)
-    if state.points is None:
-        pieces = [Piece(low, high, None, f"{reason} while {state.stage}")]
-    else:
+    pieces = None
+    if state.points is not None:
         def decided_or_cut(a, b) -> Piece:
             piece = state.decided.get((a, b))
             return replace(piece) if piece is not None else Piece(a, b, None, reason)
 
-        pieces = pieces_of(state.points, state.fuzzy, low, high, decided_or_cut)
+        try:
+            pieces = pieces_of(state.points, state.fuzzy, low, high, decided_or_cut)
+        except Exception:  # breakpoints that could not be ordered exactly: nothing of them is claimed
+            state.fuzzy = []
+    if pieces is None:
+        pieces = [Piece(low, high, None, f"{reason} while {state.stage}")]
+    else:
         if not state.witnesses and not state.carried:
             for piece in pieces:
                 if not piece.point and piece.verdicts is not None and piece.verdicts.get("P1") is not None:
