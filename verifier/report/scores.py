@@ -22,7 +22,8 @@ def _frac(x: Fraction | None) -> str | None:
 
 def scores_json(s: Scores) -> dict:
     return {"classifier": s.name, "n": s.n, "mean_cost": str(s.mean_cost), "mean_cost_float": s.mean_cost_float,
-            "bootstrap_interval": {"level": s.level, "low": s.interval[0], "high": s.interval[1]},
+            "bootstrap_interval": (None if s.interval is None else
+                                   {"level": s.level, "low": s.interval[0], "high": s.interval[1]}),
             "determinacy": str(s.determinacy), "mean_set_size": str(s.mean_size),
             "single_set_accuracy": _frac(s.single_accuracy), "set_accuracy": str(s.set_accuracy),
             "discounted_accuracy": str(s.discounted_accuracy), "u65": str(s.u65), "u80": str(s.u80),
@@ -36,8 +37,9 @@ def scores_text(scores: list[Scores]) -> list[str]:
         lines += [f"{s.name} ({s.n} predictions)",
                   f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
                                                                 and not s.mean_cost.is_Integer else ""),
-                  f"  {int(s.level * 100)}% bootstrap interval        [{s.interval[0]:.4f}, {s.interval[1]:.4f}] "
-                  "(a statistical estimate)",
+                  f"  {int(s.level * 100)}% bootstrap interval        " +
+                  (f"[{s.interval[0]:.4f}, {s.interval[1]:.4f}] (a statistical estimate)" if s.interval is not None
+                   else "not computed (cut by the time limit)"),
                   f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
                   f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
                   "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy

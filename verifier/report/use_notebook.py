@@ -135,7 +135,8 @@ def _scores_rows(scores) -> tuple[list[str], list[list[str]], list[set[int]]]:
                 strong.add(len(cells))
             cells.append("n/a" if v is None else f"{s.mean_cost_float if m.key == 'mean_cost' else float(v):.4f}")
             if m.key == "mean_cost":
-                cells.append(f"[{s.interval[0]:.3f},\u00a0{s.interval[1]:.3f}]")  # one line (no-break space)
+                cells.append("not computed" if s.interval is None else  # one line (no-break space)
+                             f"[{s.interval[0]:.3f},\u00a0{s.interval[1]:.3f}]")
         rows.append(cells)
         bold.append(strong)
     return head, rows, bold
