@@ -63,9 +63,8 @@ class Run:
             if c.planned == 0 and c.friedman is None and c.why_no_friedman is None:
                 comparison_cut = f"the comparisons were not started before {limit}"
             else:
-                comparison_cut = (f"pairwise comparisons: {pairs_done:,} of {c.planned:,} pairs done before {limit}"
-                                  + ("; Holm's adjustment is over the pairs done" if pairs_done else ""))
-            parts.append(comparison_cut)
+                comparison_cut = f"pairwise comparisons: {pairs_done:,} of {c.planned:,} pairs done before {limit}"
+            parts.append(comparison_cut + ("; Holm's adjustment is over the pairs done" if pairs_done else ""))
         elif c is None and total > 1:
             parts.append("pairwise comparisons and the Friedman test: not run")
         text = f"{stop}: " + "; ".join(parts) + " (raise --time-limit" + \

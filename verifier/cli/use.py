@@ -134,17 +134,17 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         print(f"verify {command}: internal error ({type(exc).__name__}: {exc}); this is a bug in verify, please "
               "report it with the spec and the input.", file=stderr)
         return EXIT_INVALID
+    cut = result.record.get("cut") if command == "evaluate" else None
     if getattr(args, "table", None):
         stdout.write(result.table(args.table))
-        cut = result.record.get("cut")
-        if cut:  # the table has no room for it: say what was cut on standard error
-            print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     elif args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         stdout.write(result.text)
         if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
             stderr.write(result.summary_text)
+    if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
+        print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
 
 
