@@ -12,7 +12,7 @@ Inputs are generated in a temporary directory (never in the checkout) with fixed
   lines takes about as long as the rest).
 
 Cases: every pair of the many classifiers (`--pairs all`), each against the best (`--pairs best`, the default
-beyond 1,000 pairs), the two classifiers on many rows, and every pair under `--time-limit 5` (how many pairs were
+beyond 1,000 pairs), the two classifiers on many rows, and every pair under `--time-limit 3` (how many pairs were
 done before it, from the JSON `cut`). `--tree DIR` runs another checkout's `verifier` instead (e.g. a worktree of
 the commit before the vectorised bootstrap, to time "before"; options it lacks are left out). Each command runs
 whole (imports included); the median of `--runs` is printed, with the process' CPU time beside the wall time
@@ -122,10 +122,10 @@ def main() -> None:
             print(f"{name:55s} {wall:8.2f} s wall {cpu:8.2f} s CPU")
         if pairs:
             wall, cpu, out = run(args.tree, ["evaluate", SPEC, many, "--format", "json", "--pairs", "all",
-                                             "--time-limit", "5"])
+                                             "--time-limit", "3"])
             cut = json.loads(out)["cut"]
             done = "every pair" if cut is None else f"{cut['pairs_done']:,} of {cut['pairs_planned']:,} pairs"
-            print(f"{'every pair under --time-limit 5 (scores kept)':55s} {wall:8.2f} s wall {cpu:8.2f} s CPU"
+            print(f"{'every pair under --time-limit 3 (scores kept)':55s} {wall:8.2f} s wall {cpu:8.2f} s CPU"
                   f"  ({done})")
 
 

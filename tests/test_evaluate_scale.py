@@ -22,7 +22,8 @@ import verifier
 from conftest import ROOT, SPECS
 from verifier import limits
 from verifier.analysis.use import compare as compare_module
-from verifier.analysis.use.bootstrap import BOOTSTRAP, SEED, percentile_intervals, resample_means
+from verifier.analysis.use.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
+                                             resample_means)
 from verifier.analysis.use.compare import compare, holm
 from verifier.analysis.use.pairs import wilcoxon_rows
 from verifier.cli.main import check
@@ -82,9 +83,11 @@ def _scalar_bootstrap(values, level):
     return means, (float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail)))
 
 
-@pytest.mark.parametrize("classifiers, n", [(1, 1), (3, 7), (40, 20), (2, 1001), (1, 40_001)])
+@pytest.mark.parametrize("classifiers, n", [(1, 1), (3, 7), (40, 20), (3, 127), (2, 1001), (1, 40_001)])
 def test_the_vectorised_bootstrap_draws_what_the_scalar_loop_drew(classifiers, n):
-    costs = np.random.default_rng(n).integers(0, 5, size=(classifiers, n)) / 4
+    costs = np.random.default_rng(n).integers(0, 5, size=(classifiers, n)) / 4  # few values: counts from n = 320
+    if n > 2 * COUNTS_FROM:
+        costs = np.random.default_rng(n).random((classifiers, n))  # many values: the index draws
     means = resample_means(costs)
     intervals = percentile_intervals(means, 0.9)
     for c in range(classifiers):
@@ -93,12 +96,36 @@ def test_the_vectorised_bootstrap_draws_what_the_scalar_loop_drew(classifiers, n
         assert tuple(intervals[c]) == interval
 
 
+@pytest.mark.parametrize("n, values", [(1000, [0, 0.5, 1]), (100_000, [0.1, 0.25, 1 / 3, 0.9, 1.7])])
+def test_many_instances_with_few_values_are_resampled_by_counts_from_the_same_distribution(n, values):
+    """The counts of each value in a resample of n instances are Multinomial(n, share of each value): the counts
+    sampler and the index loop draw from one distribution (a two-sample test cannot tell them apart, and the
+    intervals agree to within a few of their standard errors)."""
+    x = np.random.default_rng(4).choice(values, size=n, p=np.arange(1, len(values) + 1) / sum(range(len(values) + 1)))
+    by_counts = resample_means(x[None, :])[0]
+    by_index, (low, high) = _scalar_bootstrap(x, 0.95)
+    assert not np.array_equal(by_counts, by_index)  # another sampler ...
+    assert stats.ks_2samp(by_counts, by_index).pvalue > 0.01  # ... of the same distribution
+    assert by_counts.mean() == pytest.approx(x.mean(), abs=4 * x.std() / np.sqrt(n * BOOTSTRAP))
+    assert by_counts.std() == pytest.approx(x.std() / np.sqrt(n), rel=0.1)
+    assert percentile_intervals(by_counts[None, :], 0.95)[0] == pytest.approx((low, high), abs=x.std() / np.sqrt(n) / 4)
+    assert np.array_equal(resample_means(x[None, :])[0], by_counts)  # the same seed, the same numbers
+
+
 def test_a_pairs_interval_is_the_bootstrap_of_its_differences():
     costs = np.random.default_rng(3).integers(0, 3, size=(2, 60)) / 2
     means = resample_means(costs)
     pair = percentile_intervals(means[:1] - means[1:], 0.95)[0]
     _, direct = _scalar_bootstrap(costs[0] - costs[1], 0.95)
     assert pair == pytest.approx(direct, abs=1e-12)  # the mean of a - b over a resample, up to rounding
+
+
+def test_many_instances_pairs_and_scores_are_the_bootstrap_of_their_own_values(tmp_path):
+    result = verifier.evaluate(OBSTACLE, predictions=_csv(tmp_path / "p.csv", 2, 3000))
+    a, b = result.scores
+    assert a.interval == bootstrap_interval(a.costs, 0.95) and b.interval == bootstrap_interval(b.costs, 0.95)
+    (pair,) = result.comparison.pairs
+    assert pair.ci == bootstrap_interval(a.costs - b.costs, 0.95)  # few distinct differences: by counts
 
 
 def _holm_by_loop(p):

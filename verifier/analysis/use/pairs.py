@@ -19,7 +19,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from verifier.analysis.use.bootstrap import BOOTSTRAP, SEED, percentile_intervals
+from verifier.analysis.use.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
+                                             percentile_intervals, resample_means)
 from verifier.formula import certified
 
 WILCOXON = "Wilcoxon signed-rank test, two-sided, zero differences dropped (Wilcoxon's treatment)"
@@ -79,6 +80,21 @@ class ExactSigns:
             self.ids = np.stack(rows) if rows else None
         self.costs = np.stack([np.asarray(s.costs, dtype=float) for s in scores])
         self._known: dict[int, tuple[int, float, bool]] = {}
+        self.by_counts = [few_values(row) is not None for row in self.costs]  # not resampled by the indices
+
+    def resampled(self, resampled: np.ndarray, ia: np.ndarray, ib: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """Each pair's resampled mean differences: the difference of its rows when both were resampled by the
+        shared indices and its differences are not few; else the bootstrap of its own differences."""
+        means = resampled[ia] - resampled[ib]
+        if d.shape[1] < 2 * COUNTS_FROM and not any(self.by_counts):
+            return means
+        for j, (i, k) in enumerate(zip(ia.tolist(), ib.tolist())):
+            few = few_values(d[j])
+            if few is not None:
+                means[j] = counts_means(*few)
+            elif self.by_counts[i] or self.by_counts[k]:
+                means[j] = resample_means(d[j][None, :])[0]
+        return means
 
     def differences(self, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per pair and instance: the float of the exact difference a - b (0 exactly for a tie), its sign, and
@@ -112,7 +128,7 @@ def pair_chunk(scores, signs: ExactSigns, resampled: np.ndarray, ia: np.ndarray,
     a_lower, b_lower = (s < 0).sum(axis=1), (s > 0).sum(axis=1)
     ties = s.shape[1] - a_lower - b_lower
     statistic, p, exact, favours = wilcoxon_rows(d)
-    cis = percentile_intervals(resampled[ia] - resampled[ib], level)
+    cis = percentile_intervals(signs.resampled(resampled, ia, ib, d), level)
     columns = zip(ia.tolist(), ib.tolist(), a_lower.tolist(), b_lower.tolist(), ties.tolist(), statistic.tolist(),
                   p.tolist(), exact, favours.tolist(), cis.tolist(), undecided.tolist())
     out = []
