@@ -56,7 +56,9 @@ class Run:
             parts.append(f"scores: {scored:,} of {total:,} classifiers scored before {limit}; not scored: "
                          + ", ".join(left[:5]) + (f", ... ({len(left):,} in all)" if len(left) > 5 else ""))
         if not self.intervals:
-            parts.append("bootstrap intervals of the mean costs: not computed")
+            computed = sum(s.interval is not None for s in self.scores)
+            parts.append("bootstrap intervals of the mean costs: not computed" if not computed else
+                         f"bootstrap intervals of the mean costs: {computed:,} of {scored:,} computed")
         c = self.comparison
         pairs_done = len(c.pairs) if c is not None else 0
         if c is not None and self.stage != "done":
