@@ -211,6 +211,16 @@ def test_pairs_name_compares_each_with_the_named_one_in_the_api_too(sandbox):
     api = verifier.evaluate(OBSTACLE, predictions=path, pairs="clf003")
     assert [(p.a, p.b) for p in api.comparison.pairs] == [(p["a"], p["b"]) for p in pairs]
     assert api.record["comparison"]["pairs_mode"] == "against"
+    assert "Each classifier is compared with clf003 (--pairs)." in api.text
+
+
+def test_a_named_classifier_missing_from_a_data_set_gives_no_pairs_there_and_says_so(tmp_path):
+    rows = ["true,predicted,classifier,dataset"] + [f"{y},{p},{c},{d}" for d, names in (("d1", "AB"), ("d2", "AC"))
+                                                     for c in names for y, p in zip("hbn", "hbh")]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n")
+    result = verifier.evaluate(OBSTACLE, predictions=str(tmp_path / "p.csv"), pairs="B")
+    assert [(p.a, p.b, p.dataset) for p in result.comparison.pairs] == [("A", "B", "d1")]
+    assert "B is not in data set(s) d2: no pairs there." in result.text
 
 
 def test_a_pairs_name_that_is_no_classifier_is_a_located_usage_error(sandbox):
@@ -264,6 +274,7 @@ def test_a_time_limit_during_the_pairs_keeps_the_scores_and_says_what_was_cut(sa
     assert ("Stopped: the time limit of 3 s (--time-limit) was reached: pairwise comparisons: 200 of 1,770 pairs "
             "done before the time limit of 3 s; Holm's adjustment is over the pairs done" in text)
     assert "Holm-adjusted over the 200 pair(s) tested (of the 1,770 planned" in text
+    assert "Each classifier" not in text  # every pair: nobody to compare with
     assert text.count(" vs clf") == 200
 
 

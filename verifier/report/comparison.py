@@ -53,16 +53,17 @@ def comparison_text(c: Comparison) -> list[str]:
     lines = ["", f"Comparison of the classifiers (level alpha = {c.alpha})"]
     if c.note:
         lines += _wrapped(f"{c.note[0].upper()}{c.note[1:]}.", 2)
-    if c.mode != "all" and c.references:
-        against = "the best of its data set (the lowest mean cost)" if c.mode == "best" else "one classifier"
-        lines += _wrapped(f"Each classifier is compared with {against}: " +
+    if c.mode == "best" and c.references:
+        lines += _wrapped("Each classifier is compared with the best of its data set (the lowest mean cost): " +
                           "; ".join(name if d is None else f"{name} on data set {d}" for d, name in c.references) +
                           ".", 2)
+    elif c.mode == "against" and c.references:
+        lines += _wrapped(f"Each classifier is compared with {c.references[0][1]} (--pairs).", 2)
     if c.pairs:
         lines += _wrapped(f"Per pair, on the same instances: the difference of mean costs (exact); its {_pct(c.level)} "
                           "paired bootstrap percentile interval (a statistical estimate); the Wilcoxon signed-rank "
                           "test, two-sided, zero differences dropped (Wilcoxon's treatment), and the exact sign test "
-                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested} pair(s) "
+                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested:,} pair(s) "
                           "tested" + (f" (of the {c.planned:,} planned; the rest were cut by the time limit)"
                                       if c.cut else "") + ".", 2)
     elif c.cut:
