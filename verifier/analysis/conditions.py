@@ -11,9 +11,6 @@ Nothing here is decided in floating point.
 from __future__ import annotations
 
 import sympy as sp
-import z3
-
-from verifier.formula.enclose import Unsupported
 
 RELATION_SIGNS = {sp.Eq: "=", sp.Ne: "≠", sp.StrictLessThan: "<", sp.LessThan: "≤",
                   sp.StrictGreaterThan: ">", sp.GreaterThan: "≥"}
@@ -109,20 +106,46 @@ def _set_part(s: sp.Set) -> str:
     return ("(" if s.left_open else "[") + low + ", " + high + (")" if s.right_open else "]")
 
 
-def condition_text(scheme, formula: sp.Basic, solve=None) -> tuple[str, bool | None]:
+def condition_text(scheme, formula: sp.Basic, satisfiable=None) -> tuple[str, bool | None]:
     """(text, empty) for a condition on the parameters: empty is True when no admissible value satisfies it,
-    False when some does, None when that could not be decided. `solve(z3 formula) -> (answer, model, why)`
-    with the scheme's assumptions (an `SmtEngine.solve`) decides emptiness for several parameters."""
+    False when some does, None when that could not be decided. `satisfiable(formula) -> bool | None` (True,
+    False, or None when undecided), asked under the scheme's assumptions, decides emptiness for several
+    parameters."""
     found = one_parameter_set(scheme, formula)
     if found is not None:
         return set_text(scheme.symbols[0].name, found), found is sp.S.EmptySet
     if formula is sp.false:
         return NOWHERE, True
-    empty = None
-    if solve is not None:
-        try:
-            answer = solve(formula)
-        except (Unsupported, z3.Z3Exception):
-            answer = None
-        empty = True if answer == z3.unsat else False if answer == z3.sat else None
+    found = satisfiable(formula) if satisfiable is not None else None
+    empty = None if found is None else not found
     return (NOWHERE if empty else formula_text(formula)), empty
+
+
+def joint_condition(scheme, formulas: list, texts: list[str]) -> tuple[str, bool | None]:
+    """Where several conditions (each derived for one property, `texts` as printed) hold at once, simplified
+    exactly: (text, empty). An empty conjunction is said to be empty, never printed as a condition."""
+    written = " and ".join(f"({c})" if len(texts) > 1 else c for c in texts)
+    if any(f is None for f in formulas):
+        return written, None
+    joint = sp.And(*formulas)
+    found = one_parameter_set(scheme, joint)
+    if found is not None:
+        return set_text(scheme.symbols[0].name, found), found is sp.S.EmptySet
+    if len(formulas) == 1:
+        return written, None
+    import z3  # several parameters: emptiness is z3's question (loaded only for parametric schemes)
+
+    from verifier.engines.smt import SmtEngine
+    from verifier.formula.enclose import Unsupported
+
+    engine = SmtEngine(scheme, None)
+
+    def satisfiable(formula):
+        try:
+            answer = engine.solve(engine.translator.boolean(formula))[0]
+        except (Unsupported, z3.Z3Exception):
+            return None
+        return True if answer == z3.sat else False if answer == z3.unsat else None
+
+    text, empty = condition_text(scheme, joint, satisfiable)
+    return (text if empty else written), empty

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from verifier.analysis.conditions import condition_text, one_parameter_set
-from verifier.engines.smt import SmtEngine
+from verifier.analysis.conditions import joint_condition
 from verifier.engines.terms import TermValues
 from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
 from verifier.formula import certified
@@ -78,7 +77,7 @@ def _parametric(analysis, setting: str, failing) -> Remedy:
             remedy.steps.append(f"{name} fails at some admissible values; the solver found no value where it "
                                 "holds, but could not prove there is none")
     if len(regions) == len(failing):
-        text, empty = _joint_condition(analysis.scheme, failing, regions)
+        text, empty = joint_condition(analysis.scheme, [r.region_formula for r in failing], regions)
         remedy.condition = text
         if empty:
             where = "; ".join(f"{r.property.id} holds exactly where {c}" for r, c in zip(failing, regions))
@@ -92,22 +91,6 @@ def _parametric(analysis, setting: str, failing) -> Remedy:
         remedy.steps.append(f"`verify design {shlex.quote(str(analysis.spec.path))} --setting {setting}` derives the exact values of "
                             f"{name} where each property holds and where the scheme fits this setting")
     return remedy
-
-
-def _joint_condition(scheme, failing, regions: list[str]) -> tuple[str, bool | None]:
-    """Where every failing necessary property holds at once, simplified exactly (an empty conjunction is said
-    to be empty, never printed as a condition): (text, empty)."""
-    formulas = [r.region_formula for r in failing]
-    if any(f is None for f in formulas):
-        return " and ".join(f"({c})" if len(regions) > 1 else c for c in regions), None
-    joint = sp.And(*formulas)
-    if len(failing) == 1 and one_parameter_set(scheme, joint) is None:
-        return regions[0], None
-    engine = SmtEngine(scheme, None)
-    text, empty = condition_text(scheme, joint, lambda f: engine.solve(engine.translator.boolean(f))[0])
-    if empty is False and one_parameter_set(scheme, joint) is None:  # several parameters: each as derived
-        text = " and ".join(f"({c})" if len(regions) > 1 else c for c in regions)
-    return text, empty
 
 
 def _calibrates(spec) -> bool:
