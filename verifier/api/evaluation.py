@@ -3,9 +3,10 @@ summaries of set predictions, paired comparisons), or their mean cost as a symbo
 
 from __future__ import annotations
 
-import numpy as np
-
+import os
 from dataclasses import replace
+
+import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
@@ -14,6 +15,7 @@ from verifier.analysis.use.curves import parse_sweep, sweep
 from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
 from verifier.analysis.use.evaluate import score
 from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
+from verifier.api import arguments
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.entry import load
 from verifier.errors import UsageError
@@ -41,6 +43,9 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
               sweep_text: str | None, probabilities=None) -> UseReport:
     spec = load(source)
     classes = tuple(spec.classes)
+    sweep_text = arguments.text(sweep_text, "sweep_text", "text such as 'r=0.1:2:20'")
+    truth = arguments.path(truth, "truth")
+    predictions = _prediction_files(predictions)
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
@@ -86,6 +91,20 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
         lines += comparison.comparison_text(compared)
     return UseReport("\n".join(lines) + "\n", record, scores=scores, comparison=compared,
                      title=f"{spec.name}: critical difference diagram (Nemenyi, alpha = {alpha})")
+
+
+def _prediction_files(predictions):
+    """`predictions` as given, with paths as text; anything but a path, a list of paths or a list of
+    `Predictions` is a UsageError."""
+    if predictions is None or isinstance(predictions, (str, os.PathLike)):
+        return arguments.path(predictions, "predictions")
+    if isinstance(predictions, (list, tuple)) and predictions:
+        if all(isinstance(p, (str, os.PathLike)) for p in predictions):
+            return [arguments.path(p, "predictions") for p in predictions]
+        if all(isinstance(p, Predictions) for p in predictions):
+            return list(predictions)
+    raise UsageError(f"predictions takes a file, a non-empty list of files or a list of Predictions, not "
+                     f"{shown(predictions)}")
 
 
 def _within_family(spec, scheme, pred) -> None:
