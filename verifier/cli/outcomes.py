@@ -39,7 +39,8 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
             name = os.path.basename(path)
             progress.update(task, completed=index * STAGES, description=f"verifying {name}")
             mode = "full" if args.verbose else "none" if many else "compact"
-            outcome = run(path, args, width, color, reserved_for_others(plan, index), step=_stepper(progress, task, name, index), text=mode)
+            outcome = run(path, args, width, color, reserved_for_others(plan, index),
+                          step=_stepper(progress, task, name, index), text=mode)
             outcomes.append(outcome)
             if show_progress:
                 progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed

@@ -1,7 +1,7 @@
 """Many specs at a glance: one line per spec as it is verified, then one table, schemes x P1-P10 plus the fit
-to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Names, reasons and
-messages are escaped as in the report's .md (`safe_text`). Everything here reads a report's summary (verdicts, one line of why, fits), so a cached result renders without the
-analysis."""
+to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Names,
+reasons and messages are escaped as in the report's .md (`safe_text`). Everything here reads a report's summary
+(verdicts, one line of why, fits), so a cached result renders without the analysis."""
 
 from __future__ import annotations
 
