@@ -86,6 +86,16 @@ def test_another_spec_of_the_run_is_not_replaced_by_a_report(tmp_path, monkeypat
     refused(tmp_path, ["sub/t.yaml", "t.md", "--report", "."], "would write './t.md', which is the input spec 't.md'")
 
 
+def test_a_spec_piped_in_from_a_report_name_is_not_replaced(tmp_path, monkeypatch):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    shutil.copy(HA, reports / "stdin.md")  # `verify - --report reports < reports/stdin.md`
+    with open(reports / "stdin.md", encoding="utf-8") as piped:
+        monkeypatch.setattr("sys.stdin", piped)
+        refused(tmp_path, ["-", "--report", reports], f"would write '{reports / 'stdin.md'}', which is the input "
+                "spec '-' (standard input)")
+
+
 @pytest.mark.parametrize("link", ["hard", "symbolic"])
 def test_a_report_name_linked_to_the_spec_is_refused(tmp_path, link):
     spec = tmp_path / "scheme.yaml"

@@ -40,9 +40,6 @@ def identity(path, stdin: bool = False) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-Input = tuple[str, str]  # (what it is: "spec", "--p-file", ...; the path as given)
-
-
 def _inputs(inputs: Iterable) -> list[tuple[str, str, tuple[int, int]]]:
     out = []
     for item in inputs:
@@ -66,7 +63,8 @@ def refuse_overwriting_inputs(outputs, inputs: Iterable) -> None:
     for option, path, ident in given:
         for what, source, source_ident in known:
             if ident is not None and ident == source_ident:
-                same = "" if os.path.abspath(path) == os.path.abspath(source) else " (the same file by another name)"
+                same = "" if os.path.abspath(path) == os.path.abspath(source) else \
+                    " (standard input)" if source == "-" else " (the same file by another name)"
                 raise UsageError(f"{option} would write {path!r}, which is the input {what} {source!r}{same}; "
                                  "writing there would replace it, so nothing was written (choose another "
                                  "output)")
