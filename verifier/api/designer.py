@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from verifier import numbers
 from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
 from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
 from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
-from verifier import numbers
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_timeout_ms, load
 from verifier.errors import UsageError
@@ -123,7 +123,8 @@ def _margin(margin) -> Fraction | None:
     except numbers.NumberError as exc:
         raise UsageError(f"--margin {numbers.shown(margin)} is not an exact number such as 1/100 ({exc})") from None
     if value <= 0:
-        raise UsageError(f"--margin must be positive, not {numbers.shown(str(value))}")
+        shown = str(value) if len(str(value)) <= 40 else numbers.shown(str(value))
+        raise UsageError(f"--margin must be positive, not {shown}")
     if max(value.numerator, value.denominator) >= 10 ** MARGIN_DIGITS:  # the designed spec must read back
         raise UsageError(f"--margin {numbers.shown(str(margin))}: expected a margin written with at most "
                          f"{MARGIN_DIGITS} digits above and below the fraction bar, such as 1/100 (the designed "

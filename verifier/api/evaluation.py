@@ -14,8 +14,8 @@ from verifier.analysis.use.compare import compare
 from verifier.analysis.use.curves import parse_sweep, sweep
 from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
 from verifier.analysis.use.evaluate import score
-from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
 from verifier.api import arguments
+from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.entry import load
 from verifier.errors import UsageError

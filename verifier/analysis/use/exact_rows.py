@@ -17,8 +17,8 @@ Owns: `ExactRows`, `IntervalRows`, `binary_rows`, `rational_rows`, `decimal_row`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
