@@ -4,7 +4,6 @@ bootstrap interval labelled as a statistical estimate; and a sweep's curves."""
 from __future__ import annotations
 
 import textwrap
-from decimal import Decimal
 from fractions import Fraction
 
 from verifier.analysis.use.crossings import Crossing
@@ -87,7 +86,9 @@ def _end(x: Fraction, up: bool) -> str:
         digits += 1
     scaled = x * 10**digits
     n = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
-    return format(Decimal(n).scaleb(-digits).normalize(), "f")
+    whole, part = divmod(abs(n), 10**digits)  # written out exactly (no decimal context rounds it)
+    tail = str(part).rjust(digits, "0").rstrip("0")
+    return ("-" if n < 0 else "") + str(whole) + (f".{tail}" if tail else "")
 
 
 def sweep_lines(s: Sweep) -> list[str]:
