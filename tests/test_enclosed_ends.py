@@ -32,7 +32,7 @@ from verifier.analysis.design.pieces import fit_test
 from verifier.analysis.use.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
-from verifier.report.scores import _end as printed_end
+from verifier.report.scores import stretch_end as printed_end
 from verifier.spec.reader import spec_from_text
 
 ISSUE = ("name: issue 37 ordinal\nclasses: {classes}\nparameters: {{r: {{}}}}\nassume: [\"r >= 0\", \"r <= 1\"]\n"

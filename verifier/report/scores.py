@@ -71,11 +71,16 @@ def _crossing_json(c: Crossing) -> dict:
 
 def _point(p, name: str) -> str:
     if isinstance(p, tuple):  # rounded outward: the printed stretch holds the certified one
-        return f"some {name} in [{_end(Fraction(p[0]), False)}, {_end(Fraction(p[1]), True)}] (certified enclosure)"
+        return f"some {name} in {_box(*p)} (certified enclosure)"
     return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {certified.to_float(p):.10g}")
 
 
-def _end(x: Fraction, up: bool) -> str:
+def _box(lo, hi) -> str:
+    """An enclosure as written, rounded outward: the printed interval holds the certified one."""
+    return f"[{stretch_end(Fraction(lo), False)}, {stretch_end(Fraction(hi), True)}]"
+
+
+def stretch_end(x: Fraction, up: bool) -> str:
     """A stretch's end as written: exact when short, else a 12-digit decimal rounded inward (up for a low end,
     down for a high one), so the printed stretch never reaches past the proved one (an enclosure's end 1 - 2^-40
     is never printed as 1)."""
@@ -116,14 +121,15 @@ def sweep_lines(s: Sweep) -> list[str]:
         else:
             flips = c.flips
             order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else
-                               "equal or undecided") + f" for {name} in ({_end(p.low, True)}, {_end(p.high, False)})"
+                               "equal or undecided") +
+                              f" for {name} in ({stretch_end(p.low, True)}, {stretch_end(p.high, False)})"
                               for p in c.pieces)
             head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
                                             if flips else "no crossing")
             open_boxes = [b for b in c.enclosures if b not in flips]
             if open_boxes:
                 order += ("; " if order else "") + "not excluded by certified bisection: a zero within " + \
-                    ", ".join(f"[{_end(Fraction(lo), False)}, {_end(Fraction(hi), True)}]" for lo, hi in open_boxes)
+                    ", ".join(_box(lo, hi) for lo, hi in open_boxes)
             lines += textwrap.wrap(head + (f"; {order}" if order else ""), WIDTH, subsequent_indent="    ")
     if s.curves:
         lines.append(f"The plot's bands are {int(round(s.level * 100))}% percentile bootstrap intervals of each mean "
