@@ -249,3 +249,25 @@ def test_printed_stretch_ends_are_rounded_inward(num, den):
     x = Fraction(num, den)
     low, high = Fraction(printed_end(x, True)), Fraction(printed_end(x, False))
     assert high <= x <= low and low - high <= abs(x) / 10**10 + Fraction(1, 10**60)
+
+
+def test_the_sweep_names_the_irrational_crossing_itself(tmp_path):
+    # precise: wrong once in three (mean cost 1/3); cautious: always {h, b} (mean cost M_{1-r}(0, 1) = 2^(-1/(1-r))
+    # on Table I): they cross where 1/(1 - r) = log 3 / log 2, at r = 1 - log 2 / log 3, never at a rational
+    predictions = tmp_path / "pred.csv"
+    predictions.write_text("true,predicted,classifier\nh,h,precise\nh,h,precise\nb,h,precise\n"
+                           'h,"h,b",cautious\nh,"h,b",cautious\nb,"h,b",cautious\n', encoding="utf-8")
+    before = sorted(os.listdir(tmp_path)), sorted(os.listdir(os.path.join(ROOT, "specs")))
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    command = [sys.executable, "-m", "verifier", "evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"),
+               str(predictions), "--sweep", "r=0:1:5"]
+    done = subprocess.run(command + ["--format", "json"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    (pair,) = json.loads(done.stdout)["sweep"]["crossings"]
+    (flip,) = pair["flips_at"]
+    zero = 1 - sp.log(2) / sp.log(3)
+    assert certified.compare(sp.sympify(flip["value"]), zero).value == 0  # test-side parsing of our own output
+    text = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300).stdout
+    assert "the order flips at r = -log(2)/log(3) + 1" in text
+    assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(os.path.join(ROOT, "specs")))) == before
