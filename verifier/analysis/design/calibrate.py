@@ -14,9 +14,9 @@ numbers), or an exponential sum whose bases are powers of one rational (log u / 
 (θ in an exponent) they are isolated by certified interval bisection (python-flint), and a zero is kept as an
 exact rational only when an exact test proves the difference vanishes there; a zero that is only enclosed makes
 its whole enclosure undecided (the zero may lie anywhere in it, at its ends too), and the report says so: no
-verdict is claimed inside it beyond what `settle` proves for all of it, nor beyond an exact point at its end. Where verdicts are
-missing (an enclosure, or a property the checker leaves unknown at a point), a property none of whose
-comparisons vanish there keeps its neighbours' common verdict (`pieces.settle`).
+verdict is claimed inside it beyond what `settle` proves for all of it, nor beyond an exact point at its end.
+Where verdicts are missing (an enclosure, or a property the checker leaves unknown at a point), a property none
+of whose comparisons vanish there keeps its neighbours' common verdict (`pieces.settle`).
 """
 
 from __future__ import annotations
