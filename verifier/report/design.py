@@ -232,8 +232,8 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     for piece in _undecided(cal):
         which = "every property" if piece.verdicts is None else \
             ", ".join(pid for pid, v in piece.verdicts.items() if v is None)
-        lines.append(f"  undecided for {p} in {run_text(piece.low, piece.high, piece.low_in, piece.high_in)} ({which}): "
-                     f"{piece.reason}")
+        stretch = run_text(piece.low, piece.high, piece.low_in, piece.high_in)
+        lines.append(f"  undecided for {p} in {stretch} ({which}): {piece.reason}")
     return lines
 
 
