@@ -28,7 +28,7 @@ import verifier
 from conftest import ROOT, SPECS
 from verifier.analysis.design.calibrate import calibrate
 from verifier.analysis.design.calibrate_points import inside, rational_above, rational_below
-from verifier.analysis.design.pieces import fit_test
+from verifier.analysis.design.pieces import Piece, fit_test, settle
 from verifier.analysis.use.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
@@ -77,7 +77,10 @@ def test_p8_is_claimed_only_at_r_1_and_the_stretch_below_is_undecided(text):
     assert cal["fits_without_warnings"]["filtering"] == at_one
     (below,) = [u for u in cal["undecided"] if u["high"] == "1"]
     assert below["low"] == BELOW_ONE and below["low_closed"] is True and below["high_closed"] is False
-    assert {"P8", "P9"} <= set(below["properties"])
+    assert {"P1", "P4"} <= set(below["properties"]) and "P8" not in below["properties"]
+    # P8's comparisons (M_{1-r}(0, 1, 2) against M_{1-r}(0, 1, 1)) vanish only at r = 1 itself, so the enclosure
+    # below it is joined to the stretch on its left alone: P9 holds (P8 fails) on all of [0, 1)
+    assert cal["holds"]["P9"] == [{"low": "0", "high": "1", "low_closed": True, "high_closed": False}]
     # no run of any property or setting reaches into the enclosure: each one ends at or before its exact end
     for runs in [*cal["holds"].values(), *cal["fits"].values(), *cal["fits_without_warnings"].values()]:
         for run in runs:
@@ -87,10 +90,11 @@ def test_p8_is_claimed_only_at_r_1_and_the_stretch_below_is_undecided(text):
 
 
 def test_no_claimed_piece_holds_p8_where_it_fails():
+    # the one piece there is the enclosure below 1, joined to its left neighbour: P8 fails on it, as it does
     cal = calibrate(spec_from_text(ISSUE_3, "<issue>"))
     near_one = 1 - sp.Rational(1, 10**20)  # P8 fails there (c_Y(a)/c_Y(b) -> √2), beyond the pipeline's reach
     claimed = [p for p in cal.pieces if p.verdicts is not None and p.verdicts["P8"] is not None]
-    assert not [p for p in claimed if _contains(p, near_one)]
+    assert [p.verdicts["P8"] for p in claimed if _contains(p, near_one)] == ["fails"]
     assert [p.verdicts["P8"] for p in claimed if _contains(p, sp.Integer(1))] == ["holds"]
     assert [p.verdicts["P8"] for p in claimed if _contains(p, sp.Rational(99, 100))] == ["fails"]
     # and the exact pipeline agrees where it reaches: P8 fails at r = 999/1000, holds at r = 1
@@ -110,9 +114,31 @@ def test_the_command_says_at_r_1_and_undecided_below_it(tmp_path):
     text = done.stdout
     assert "correctness cost-insensitivity     holds at r = 1\n" in text
     assert "filtering: fits without warnings at r = 1\n" in text
-    assert f"undecided for r in [{BELOW_ONE}, 1) (P1, P4, P8, P9)" in text
+    assert f"undecided for r in [{BELOW_ONE}, 1) (P1, P4)" in text
+    assert "correctness cost-sensitivity       holds for r in [0, 1)\n" in text
     assert "≈" not in text and "certified to within" not in text
     assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(os.path.join(ROOT, "specs")))) == before
+
+
+def test_an_enclosure_left_to_an_exact_end_is_joined_to_its_other_side_only():
+    common = {f"P{i}": "holds" for i in range(1, 11)}
+    left = Piece(sp.Integer(0), sp.Rational(1, 2), common | {"P8": "fails"}, possible={"{a, b}"})
+    end = Piece(sp.Integer(1), sp.Integer(1), common, possible={"{a, b}"})
+
+    def enclosure(groups, open_high=True):
+        return Piece(sp.Rational(1, 2), sp.Integer(1), None, "enclosed", groups=set(groups), fuzzy=True,
+                     open_high=open_high)
+
+    untouched = enclosure({"P4"})
+    settle([left, untouched, end])
+    assert untouched.verdicts["P8"] == "fails" and untouched.verdicts["P4"] is None  # P8's comparisons never vanish
+    assert untouched.verdicts["P1"] == "holds"
+    touched = enclosure({"P8", "P1 {a, b}"})
+    settle([left, touched, end])
+    assert touched.verdicts["P8"] is None and touched.verdicts["P1"] is None
+    closed = enclosure({"P4"}, open_high=False)  # the end's own verdict counts only when the enclosure holds it
+    settle([left, closed, end])
+    assert closed.verdicts["P8"] is None
 
 
 def _at(text: str, value: Fraction) -> dict[str, str] | None:

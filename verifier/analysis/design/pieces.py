@@ -79,29 +79,31 @@ def settle(pieces: list[Piece], p1_listed: bool = True) -> None:
     breakpoint), a property none of whose comparisons vanish there keeps its neighbours' common verdict: each
     difference is continuous and nonzero there, so its sign, and the property's truth, do not change. Property
     1's comparisons are grouped by set: it holds throughout when some set whose comparisons do not vanish there
-    is possible on both sides (only when its candidate witnesses were listed: `p1_listed`). Verdicts the checker
-    gave are never replaced."""
+    is possible on both sides (only when its candidate witnesses were listed: `p1_listed`). An enclosure that
+    leaves one end to an exact point (an admissible end) is joined to its other neighbour alone: that point lies
+    outside it, and the verdict there may differ. Verdicts the checker gave are never replaced."""
     for i, piece in enumerate(pieces):
         missing = piece.verdicts is None or None in piece.verdicts.values()
         if not missing or not piece.groups or not 0 < i < len(pieces) - 1 or not piece.admissible:
             continue
         if piece.verdicts is None and not piece.fuzzy:
             continue  # an exact point where the matrix is undefined: nothing there to keep
-        before, after = pieces[i - 1], pieces[i + 1]
-        if before.verdicts is None or after.verdicts is None:
+        sides = [pieces[j] for j, cut in ((i - 1, piece.open_low), (i + 1, piece.open_high)) if not cut]
+        if not sides or any(side.verdicts is None for side in sides):
             continue
         touched = {g for g in piece.groups if not g.startswith("P1 ")}
         wavering = {g[3:] for g in piece.groups if g.startswith("P1 ")}  # sets whose possibility may change
+        possible = set.intersection(*(set(side.possible) for side in sides))
         verdicts = {}
-        for pid, verdict in before.verdicts.items():
+        for pid, verdict in sides[0].verdicts.items():
             if piece.verdicts is not None and piece.verdicts[pid] is not None:
                 verdicts[pid] = piece.verdicts[pid]
-            elif verdict is None or after.verdicts[pid] != verdict:
+            elif verdict is None or any(side.verdicts[pid] != verdict for side in sides):
                 verdicts[pid] = None
             elif pid == "P1" and not p1_listed:  # no candidate witness was watched: nothing says it is kept
                 verdicts[pid] = None
             elif pid == "P1" and verdict == "holds":
-                verdicts[pid] = verdict if (before.possible & after.possible) - wavering else None
+                verdicts[pid] = verdict if possible - wavering else None
             elif pid == "P1":
                 verdicts[pid] = None if wavering else verdict
             else:
