@@ -185,10 +185,6 @@ def _pick(low, high, low_in, high_in) -> Fraction:
     """The simplest rational in the run (an included rational end counts)."""
     import sympy as sp
 
-    from verifier.analysis.design.calibrate import Enclosed
-
-    low = Fraction(low.high) if isinstance(low, Enclosed) else low  # stay on the proved side of a fuzzy end
-    high = Fraction(high.low) if isinstance(high, Enclosed) else high
     low = sp.Rational(low.numerator, low.denominator) if isinstance(low, Fraction) else low
     high = sp.Rational(high.numerator, high.denominator) if isinstance(high, Fraction) else high
     if low is not None and low == high:
