@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from verifier import numbers
 from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
 from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
 from verifier.analysis.design.request import Request, make_request
 from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
+from verifier.api import arguments
 from verifier.api.entry import Source, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
@@ -86,7 +88,12 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand;
     `region` names two or three open cells ('h,b:n') whose feasible region to compute (by default every open
     cell when there are two or three; `DesignReport.picture()` draws it)."""
-    request = make_request(setting, list(with_), list(without), list(free))
+    with_, without, free, region = (arguments.texts(v, n, w) for v, n, w in (
+        (with_, "with_", "properties"), (without, "without", "properties"), (free, "free", "properties"),
+        (region, "region", "open cells such as 'h,b:n'")))
+    arguments.text(objective, "objective", "text such as 'closest' or 'minimize: EXPR'", optional=False)
+    arguments.text(to, "to", "a scheme's name or a set_cost formula, as text")
+    request = make_request(setting, with_, without, free)
     spec = load(source, open_cells=True)
     margin = _margin(margin)
     timeout_ms = checked_timeout_ms(timeout)
@@ -94,7 +101,7 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
         return _calibrated(spec, request, timeout_ms)
-    c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
+    c = complete(spec, request, objective, to, margin, timeout_ms, ranges, region)
     if not c.feasible:
         d = c.diagnosis
         return DesignReport("impossible", "", why_not.why_not_text(c), why_not.impossible_json(c), completion=c,
@@ -105,15 +112,23 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
                         {r.cell.label: r.text() for r in c.ranges}, completion=c)
 
 
+MARGIN_DIGITS = 100  # a spec reads number literals of at most 300 digits; the cells add the costs' own
+
+
 def _margin(margin) -> Fraction | None:
     if margin is None:
         return None
     try:
-        value = Fraction(str(margin))
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"--margin {margin!r} is not an exact number such as 1/100") from None
+        value = numbers.exact_value(margin)  # bounded: a 1e400 margin is refused, not carried through the LPs
+    except numbers.NumberError as exc:
+        raise UsageError(f"--margin {numbers.shown(margin)} is not an exact number such as 1/100 ({exc})") from None
     if value <= 0:
-        raise UsageError(f"--margin must be positive, not {value}")
+        shown = str(value) if len(str(value)) <= 40 else numbers.shown(str(value))
+        raise UsageError(f"--margin must be positive, not {shown}")
+    if max(value.numerator, value.denominator) >= 10 ** MARGIN_DIGITS:  # the designed spec must read back
+        raise UsageError(f"--margin {numbers.shown(str(margin))}: expected a margin written with at most "
+                         f"{MARGIN_DIGITS} digits above and below the fraction bar, such as 1/100 (the designed "
+                         "cells are printed exactly in the spec)")
     return value
 
 
@@ -170,10 +185,6 @@ def _pick(low, high, low_in, high_in) -> Fraction:
     """The simplest rational in the run (an included rational end counts)."""
     import sympy as sp
 
-    from verifier.analysis.design.calibrate import Enclosed
-
-    low = Fraction(low.high) if isinstance(low, Enclosed) else low  # stay on the proved side of a fuzzy end
-    high = Fraction(high.low) if isinstance(high, Enclosed) else high
     low = sp.Rational(low.numerator, low.denominator) if isinstance(low, Fraction) else low
     high = sp.Rational(high.numerator, high.denominator) if isinstance(high, Fraction) else high
     if low is not None and low == high:

@@ -3,9 +3,10 @@ summaries of set predictions, paired comparisons), or their mean cost as a symbo
 
 from __future__ import annotations
 
-import numpy as np
-
+import os
 from dataclasses import replace
+
+import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
@@ -13,6 +14,7 @@ from verifier.analysis.use.compare import Comparison, check_pairs, compare
 from verifier.analysis.use.curves import parse_sweep, sweep
 from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
 from verifier.analysis.use.evaluate import add_intervals, score
+from verifier.api import arguments
 from verifier.api.evaluation_run import Run
 from verifier.api.probabilities import decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
@@ -55,6 +57,9 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
               sweep_text: str | None, probabilities=None, pairs: str | None = None) -> UseReport | None:
     spec = load(source)
     classes = tuple(spec.classes)
+    sweep_text = arguments.text(sweep_text, "sweep_text", "text such as 'r=0.1:2:20'")
+    truth = arguments.path(truth, "truth")
+    predictions = _prediction_files(predictions)
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
@@ -113,6 +118,20 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
 
 def _label(pred: Predictions) -> str:
     return pred.name if pred.dataset is None else f"{pred.name} ({pred.dataset})"
+
+
+def _prediction_files(predictions):
+    """`predictions` as given, with paths as text; anything but a path, a list of paths or a list of
+    `Predictions` is a UsageError."""
+    if predictions is None or isinstance(predictions, (str, os.PathLike)):
+        return arguments.path(predictions, "predictions")
+    if isinstance(predictions, (list, tuple)) and predictions:
+        if all(isinstance(p, (str, os.PathLike)) for p in predictions):
+            return [arguments.path(p, "predictions") for p in predictions]
+        if all(isinstance(p, Predictions) for p in predictions):
+            return list(predictions)
+    raise UsageError(f"predictions takes a file, a non-empty list of files or a list of Predictions, not "
+                     f"{shown(predictions)}")
 
 
 def _within_family(spec, scheme, pred) -> None:

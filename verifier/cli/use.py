@@ -107,10 +107,11 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
-            from verifier.report.files import refuse_overwriting_inputs
+            from verifier.report.paths import refuse_overwriting_inputs
 
-            refuse_overwriting_inputs({"--plot": args.plot},
-                                      [args.spec, *args.predictions, args.truth, *(args.probabilities or [])])
+            refuse_overwriting_inputs({"--plot": args.plot}, [("spec", args.spec), ("--truth", args.truth),
+                                      *(("predictions", p) for p in args.predictions),
+                                      *(("--probabilities", p) for p in args.probabilities or [])])
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,

@@ -20,6 +20,7 @@ import sympy as sp
 from verifier.analysis.use.evaluate import Scores
 from verifier.formula import certified
 from verifier.report.decisions import spreadsheet_safe
+from verifier.report.safe_text import markdown_cell
 
 FORMATS = ("csv", "markdown", "latex")
 
@@ -194,7 +195,9 @@ def _markdown(head, body) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+    """A classifier's or a data set's name in a cell, escaped as the report's .md escapes names; '*' too, since
+    the best values of a column are marked in bold."""
+    return markdown_cell(text).replace("*", "\\*")
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
