@@ -104,6 +104,7 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     run.spec, run.decided, run.alpha, run.planned = spec, decided, alpha, [_label(p) for p in found]
     run.stage = "scoring the classifiers"
     for pred in found:
+        limits.check_time()  # outside the main thread no alarm fires: stop between classifiers
         run.scores.append(score(scheme, pred, betas, level, interval=False))
     run.stage = "resampling the instances (bootstrap intervals)"
     add_intervals(run.scores, level)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from verifier import limits
 from verifier.analysis.use.bootstrap import resample_means
 from verifier.analysis.use.evaluate import Scores
 from verifier.analysis.use.friedman import Friedman, friedman_test
@@ -97,6 +98,7 @@ def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95, pair
         most = max(1, CHUNK_VALUES // max(1, group[0].n))  # memory: pairs x instances per chunk
         step, start = min(CHUNK_PAIRS, most), 0
         while start < len(ia):
+            limits.check_time()  # the alarm stops the main thread; other threads stop here, between chunks
             began = time.monotonic()
             c.pairs.extend(pair_chunk(group, signs, resampled, ia[start:start + step], ib[start:start + step], level))
             start += step
