@@ -346,3 +346,27 @@ def verifier_sum(costs):
     import sympy as sp
 
     return sp.Rational(int(round(costs.sum() * 2)), 2 * len(costs))
+
+
+def test_outside_the_main_thread_the_time_limit_stops_between_chunks(tmp_path, monkeypatch):
+    import threading
+
+    real, calls = compare_module.pair_chunk, []
+
+    def slow(*args):  # no alarm outside the main thread: each chunk after the first takes a second
+        calls.append(1)
+        if len(calls) > 1:
+            time.sleep(1)
+        return real(*args)
+
+    monkeypatch.setattr(compare_module, "pair_chunk", slow)
+    monkeypatch.setattr(compare_module, "CHUNK_PAIRS", 100)
+    monkeypatch.setattr(compare_module, "MAX_CHUNK_PAIRS", 100)
+    path, out = _csv(tmp_path / "p.csv", 30, 40), {}
+    worker = threading.Thread(target=lambda: out.setdefault(
+        "result", verifier.evaluate(OBSTACLE, predictions=path, pairs="all", time_limit=3)))
+    worker.start()
+    worker.join()
+    cut = out["result"].record["cut"]
+    assert cut is not None and len(out["result"].scores) == 30 and 100 <= cut["pairs_done"] < 435
+    assert len(out["result"].comparison.pairs) == cut["pairs_done"]
