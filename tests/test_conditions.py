@@ -13,7 +13,7 @@ import sympy as sp
 import verifier
 from conftest import SPECS
 from verifier.analysis.conditions import condition_text, formula_text, one_parameter_set, set_text
-from verifier.analysis.design.pieces import Enclosed, fit_test
+from verifier.analysis.design.pieces import fit_test
 from verifier.analysis.remedy import how_to_fit
 
 ORDINAL_W = """
@@ -35,13 +35,13 @@ def _write(tmp_path, K: int, set_cost: str):
 
 
 def _design_set(spec: str, setting: str) -> sp.Set | None:
-    """The values where `verify design` says the scheme fits the setting, as an exact set (None: an end only
-    enclosed, which no exact condition can equal)."""
+    """The values where `verify design` says the scheme fits the setting, as an exact set (None: part of the
+    range is undecided there, so the two cannot be compared)."""
     cal = verifier.design(spec, setting=setting).calibration
+    if any(piece.verdicts is None for piece in cal.pieces):
+        return None
     found = sp.S.EmptySet
     for low, high, low_in, high_in in cal.where(fit_test(setting)):
-        if isinstance(low, Enclosed) or isinstance(high, Enclosed):
-            return None
         low = sp.S.NegativeInfinity if low is None else low
         high = sp.S.Infinity if high is None else high
         found = found.union(sp.FiniteSet(low) if low == high else sp.Interval(low, high, not low_in, not high_in))
