@@ -123,7 +123,8 @@ def test_a_tie_without_closed_form_stays_enclosed_and_undecided():
     record = verifier.design(TIE_3.replace("{c}", "1"), setting="choice").record["calibration"]
     (undecided,) = record["undecided"]
     assert set(undecided["properties"]) == {"P8", "P9"}
-    assert [run["high"] for run in record["holds"]["P9"]][0]["enclosed_in"]
+    first = record["holds"]["P9"][0]  # the run stops at the enclosure's exact low end, excluded (issue 37.1)
+    assert first["high"] == undecided["low"] and first["high_closed"] is False and undecided["low_closed"]
 
 
 def test_settle_fills_only_what_the_checker_left_unknown_and_no_comparison_touches():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy as sp
 import z3
 
+from verifier.analysis.conditions import formula_text, one_parameter_set, relation_text, set_text
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported
 from verifier.engines.smt import SmtEngine
@@ -36,6 +37,9 @@ def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
     atoms = list(sp.And.make_args(simplified))
     if len(atoms) > MAX_REGION_ATOMS or any(a.has(sp.Or) and len(a.args) > MAX_REGION_ATOMS for a in atoms):
         return None
+    found = one_parameter_set(engine.scheme, simplified)
+    if found is not None:  # one parameter: the exact set, as `verify design` prints the pieces
+        return set_text(engine.scheme.symbols[0].name, found), simplified
     return _readable(engine, simplified), simplified
 
 
@@ -146,13 +150,14 @@ def _readable(engine: SmtEngine, formula: sp.Basic) -> str:
         return "no admissible value"
     if isinstance(formula, sp.Or):
         return " or ".join(sorted(f"({_readable(engine, a)})" for a in formula.args))
-    return " and ".join(sorted(_isolate(engine, a) for a in sp.And.make_args(formula)))
+    return " and ".join(sorted(_isolate(engine, a) if not isinstance(a, sp.Or) else f"({_readable(engine, a)})"
+                               for a in sp.And.make_args(formula)))
 
 
 def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
     """Solve a relation for one parameter when it is linear in it with a coefficient of known sign."""
     if not isinstance(relation, sp.core.relational.Relational) or isinstance(relation, (sp.Eq, sp.Ne)):
-        return str(relation)
+        return formula_text(relation)
     expr = sp.expand(relation.lhs - relation.rhs)  # relation: expr op 0
     for symbol in engine.scheme.symbols:  # the first declared parameter that can be isolated
         if not expr.has(symbol) or sp.Poly(expr, symbol).degree() != 1:
@@ -168,5 +173,5 @@ def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
         flipped = {sp.StrictLessThan: sp.StrictGreaterThan, sp.LessThan: sp.GreaterThan,
                    sp.StrictGreaterThan: sp.StrictLessThan, sp.GreaterThan: sp.LessThan}
         op = type(relation) if sign > 0 else flipped[type(relation)]
-        return str(op(symbol, bound, evaluate=False))
-    return str(relation)
+        return relation_text(op(symbol, bound, evaluate=False))
+    return relation_text(relation)

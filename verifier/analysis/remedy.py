@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
+from verifier.analysis.conditions import joint_condition
 from verifier.engines.terms import TermValues
 from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
 from verifier.formula import certified
@@ -76,9 +77,15 @@ def _parametric(analysis, setting: str, failing) -> Remedy:
             remedy.steps.append(f"{name} fails at some admissible values; the solver found no value where it "
                                 "holds, but could not prove there is none")
     if len(regions) == len(failing):
-        remedy.condition = " and ".join(f"({c})" if len(regions) > 1 else c for c in regions)
-        remedy.steps.insert(0, f"the scheme fits the {setting} setting exactly for the admissible parameter values "
-                               f"where {remedy.condition} (the other necessary properties hold for all of them)")
+        text, empty = joint_condition(analysis.scheme, [r.region_formula for r in failing], regions)
+        remedy.condition = text
+        if empty:
+            where = "; ".join(f"{r.property.id} holds exactly where {c}" for r, c in zip(failing, regions))
+            remedy.steps.insert(0, f"no admissible parameter value makes the scheme fit the {setting} setting ({where}: "
+                                   "never all at once); the formulas themselves must change")
+        else:
+            remedy.steps.insert(0, f"the scheme fits the {setting} setting exactly for the admissible parameter "
+                                   f"values where {text} (the other necessary properties hold for all of them)")
     elif _calibrates(analysis.spec):
         (name,) = [n for n, p in analysis.spec.parameters.items() if p.value is None]
         remedy.steps.append(f"`verify design {shlex.quote(str(analysis.spec.path))} --setting {setting}` derives the exact values of "

@@ -41,7 +41,9 @@ def key(content: object, options: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-ENTRY_FORMAT = 3  # the shape of a stored summary and its outputs: a change makes older entries misses
+# the shape of a stored summary and its outputs: a change makes older entries misses (4: entries written inside
+# a Jupyter kernel before the console was kept out of it may hold empty texts)
+ENTRY_FORMAT = 4
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _SECRET_BYTES = 32
 
@@ -64,6 +66,8 @@ def load(cache_key: str | None) -> dict | None:
         return None
     if not hmac.compare_digest(entry["mac"], _mac(secret, cache_key, entry)):
         return None
+    # a text that rendered to nothing is never an answer: it is made again rather than served
+    entry["outputs"] = {k: v for k, v in entry["outputs"].items() if not (isinstance(v, str) and not v.strip())}
     return entry
 
 

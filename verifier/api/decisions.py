@@ -16,8 +16,10 @@ from verifier.analysis.use.decide import decide as decide_precise
 from verifier.analysis.use.distribution import intervals
 from verifier.analysis.use.intervals_file import IntervalsFile
 from verifier.analysis.use.p_file import DistributionFile
+from verifier.api import arguments
 from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
+from verifier.numbers import shown
 from verifier.report import decisions as words
 
 
@@ -33,6 +35,13 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
 
 
 def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file) -> UseReport:
+    intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
+                                    "'h=0:0.2,b=0.3:0.4'")
+    rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)
+    p_file, intervals_file = arguments.path(p_file, "p_file"), arguments.path(intervals_file, "intervals_file")
+    if vertices is not None and (isinstance(vertices, (str, dict)) or not isinstance(vertices, (list, tuple))):
+        raise UsageError(f"vertices takes a list of distributions (each text, a dict or a list), not "
+                         f"{shown(vertices)}")
     given = [x is not None for x in (p, intervals_text, vertices, p_file, intervals_file)]
     if sum(given) != 1:
         raise UsageError("give exactly one of --p, --intervals, --intervals-file, --vertex (repeated) or --p-file")

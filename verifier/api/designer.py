@@ -14,8 +14,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from verifier import limits
-
+from verifier import limits, numbers
 from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
 from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
 from verifier.analysis.design.request import Request, make_request
@@ -23,6 +22,7 @@ from verifier.analysis.design.spec_text import calibrated_text
 from verifier.analysis.design.zeros import simplest
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.stopped import GRACE_S
+from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
@@ -93,7 +93,12 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     cell when there are two or three; `DesignReport.picture()` draws it). `time_limit`: seconds for the whole
     design (None: no bound), as in `verify`; a calibration reports the pieces decided by then and lists the
     others as undecided with the reason, and status "stopped" says that no answer was reached in time."""
-    request = make_request(setting, list(with_), list(without), list(free))
+    with_, without, free, region = (arguments.texts(v, n, w) for v, n, w in (
+        (with_, "with_", "properties"), (without, "without", "properties"), (free, "free", "properties"),
+        (region, "region", "open cells such as 'h,b:n'")))
+    arguments.text(objective, "objective", "text such as 'closest' or 'minimize: EXPR'", optional=False)
+    arguments.text(to, "to", "a scheme's name or a set_cost formula, as text")
+    request = make_request(setting, with_, without, free)
     spec = load(source, open_cells=True)
     margin = _margin(margin)
     timeout_ms = checked_timeout_ms(timeout)
@@ -107,7 +112,7 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     started = time.monotonic()
     try:
         with limits.time_limit(time_limit):
-            c = complete(spec, request, objective, to, margin, timeout_ms, ranges, list(region))
+            c = complete(spec, request, objective, to, margin, timeout_ms, ranges, region)
     except limits.STOPS as caught:
         return _stopped(spec, request, str(limits.stop_of(caught)))
     except Undecided:  # z3 cut at the bound (its own limit is the time left) rather than at --timeout
@@ -134,15 +139,23 @@ def _stopped(spec, request: Request, stop: str) -> DesignReport:
     return DesignReport("stopped", "", text + "\n", record)
 
 
+MARGIN_DIGITS = 100  # a spec reads number literals of at most 300 digits; the cells add the costs' own
+
+
 def _margin(margin) -> Fraction | None:
     if margin is None:
         return None
     try:
-        value = Fraction(str(margin))
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"--margin {margin!r} is not an exact number such as 1/100") from None
+        value = numbers.exact_value(margin)  # bounded: a 1e400 margin is refused, not carried through the LPs
+    except numbers.NumberError as exc:
+        raise UsageError(f"--margin {numbers.shown(margin)} is not an exact number such as 1/100 ({exc})") from None
     if value <= 0:
-        raise UsageError(f"--margin must be positive, not {value}")
+        shown = str(value) if len(str(value)) <= 40 else numbers.shown(str(value))
+        raise UsageError(f"--margin must be positive, not {shown}")
+    if max(value.numerator, value.denominator) >= 10 ** MARGIN_DIGITS:  # the designed spec must read back
+        raise UsageError(f"--margin {numbers.shown(str(margin))}: expected a margin written with at most "
+                         f"{MARGIN_DIGITS} digits above and below the fraction bar, such as 1/100 (the designed "
+                         "cells are printed exactly in the spec)")
     return value
 
 
@@ -178,7 +191,8 @@ def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | Non
     how = (f"verify design {__version__} from {spec.path}: {cal.parameter} calibrated for the {request.setting} "
            f"setting, the simplest value in {words.run_text(*runs[0])}")
     draft = calibrated_text(spec, cal.parameter, value, request.setting, how, {})
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), min(GRACE_S, max(1.0, time_limit / 4)))
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started),
+                                               min(GRACE_S, max(1.0, time_limit / 4)))
     analysis = analyse(spec_from_text(draft, "<calibrated>"), timeout_ms, time_limit_s=left)
     if analysis.stopped:  # the chosen value could not be checked in time: nothing unchecked is handed out
         record["status"] = "stopped"
@@ -210,10 +224,6 @@ def _pick(low, high, low_in, high_in) -> Fraction:
     """The simplest rational in the run (an included rational end counts)."""
     import sympy as sp
 
-    from verifier.analysis.design.calibrate import Enclosed
-
-    low = Fraction(low.high) if isinstance(low, Enclosed) else low  # stay on the proved side of a fuzzy end
-    high = Fraction(high.low) if isinstance(high, Enclosed) else high
     low = sp.Rational(low.numerator, low.denominator) if isinstance(low, Fraction) else low
     high = sp.Rational(high.numerator, high.denominator) if isinstance(high, Fraction) else high
     if low is not None and low == high:

@@ -21,7 +21,7 @@ from typing import Union
 from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
-from verifier.api import cache as result_cache
+from verifier.api import arguments, cache as result_cache
 from verifier.api.paths import spec_paths
 from verifier.api.report import ClassSweepReport, EveryKReport, Report
 from verifier.errors import UsageError
@@ -51,6 +51,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     """
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
+    progress = arguments.callback(progress, "progress")
     spec = load(source)
     names = _class_names(spec, classes)
     options = result_cache.report_options(spec.path, timeout, time_limit, names, cross_check, exact, symmetry,
@@ -90,7 +91,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
 
 def verify_all(directory: str | os.PathLike, **options) -> list[Report]:
     """`verify` every *.yaml / *.yml spec of a directory, in name order (same options as `verify`)."""
-    return [verify(path, **options) for path in spec_paths([os.fspath(directory)])]
+    return [verify(path, **options) for path in spec_paths([arguments.path(directory, "directory", False)])]
 
 
 def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float = 20, cache: bool = True,
@@ -103,6 +104,7 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     (`EveryKReport`). `time_limit` bounds each class count's analysis, as in `verify`."""
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
+    progress = arguments.callback(progress, "progress")
     spec = load(source)
     low = open_range(counts) if isinstance(counts, str) else None
     if low is not None:

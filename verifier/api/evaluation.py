@@ -3,49 +3,69 @@ summaries of set predictions, paired comparisons), or their mean cost as a symbo
 
 from __future__ import annotations
 
-import numpy as np
-
+import os
 from dataclasses import replace
+
+import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.compare import compare
+from verifier.analysis.use.compare import Comparison, check_pairs, compare
 from verifier.analysis.use.curves import parse_sweep, sweep
 from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
-from verifier.analysis.use.evaluate import score
-from verifier.api.probabilities import decided_json, decided_lines, decided_predictions
+from verifier.analysis.use.evaluate import add_intervals, score
+from verifier.api import arguments
+from verifier.api.evaluation_run import Run
+from verifier.api.probabilities import decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
-from verifier.api.entry import load
+from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import comparison, score_table, scores as words
+from verifier.report import scores as words
 
 
 def evaluate(source: Source, y_true=None, sets=None, *,
              predictions: str | list[str] | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
              sweep_text: str | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
-             probabilities=None) -> UseReport:
+             probabilities=None, pairs: str | None = None) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
     file (CSV, or `.npy` masks with `truth`) or a list of them (one data set each, named by the file stem unless
     the file has a dataset column). Or score a classifier's `probabilities` (an (N, K) array in the spec's
     class order with `y_true`, a dict of them by classifier, or a file with `truth`): each row's optimal set
     under the scheme is predicted first, as `decide` does. `sweep_text` 'r=0.1:2:20' sweeps a symbolic
-    parameter instead. `time_limit`: seconds for the whole evaluation (None: no bound)."""
-    return within(time_limit, "the evaluation", lambda: _evaluate(source, y_true, sets, predictions, truth,
-                                                                   f_beta, level, alpha, sweep_text, probabilities))
+    parameter instead. `pairs`: 'all' (every pair of a data set), 'best' (each classifier against the one of
+    lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
+    `time_limit`: seconds for the whole evaluation (None: no bound); when it passes, the result holds what was
+    done (scores first) and says what was cut (`cut` in the record)."""
+    seconds = checked_time_limit(time_limit)
+    run = Run()
+    try:
+        with limits.time_limit(seconds):
+            swept = _evaluate(run, source, y_true, sets, predictions, truth, f_beta, level, alpha, sweep_text,
+                              probabilities, pairs)
+    except limits.TimeLimitReached as stop:
+        if not run.scores:
+            raise UsageError(f"{stop} while {run.stage}, before any classifier was scored; raise the time limit "
+                             "(--time-limit), or split the input") from None
+        return run.report(stop)
+    return swept if swept is not None else run.report()
 
 
-def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
-              sweep_text: str | None, probabilities=None) -> UseReport:
+def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
+              sweep_text: str | None, probabilities=None, pairs: str | None = None) -> UseReport | None:
     spec = load(source)
     classes = tuple(spec.classes)
+    sweep_text = arguments.text(sweep_text, "sweep_text", "text such as 'r=0.1:2:20'")
+    truth = arguments.path(truth, "truth")
+    predictions = _prediction_files(predictions)
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
             raise UsageError("give probabilities or set predictions, not both (and --sweep scores set predictions)")
         spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
+        run.stage = "deciding from the probabilities"
         decided = decided_predictions(scheme, probabilities, y_true, truth)
         predictions, truth = [d.predictions for d in decided], None
     if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
@@ -69,23 +89,50 @@ def _evaluate(source: Source, y_true, sets, predictions, truth, f_beta, level: f
             not 0 < level < 1 or not 0 < alpha < 1:
         raise UsageError("--level and --alpha must lie strictly between 0 and 1")
     if sweep_text is not None:
-        return _swept(spec, found, sweep_text, level)
+        if pairs is not None:
+            raise UsageError("--pairs chooses the paired comparisons of scores; --sweep draws curves instead")
+        # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
+        return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
+    sources = list(dict.fromkeys(p.source for p in found if p.source))
+    check_pairs(pairs, list(dict.fromkeys(p.name for p in found)),
+                ", ".join(sources) if sources else "these predictions")
     spec, scheme = numeric_scheme(spec, "verify evaluate")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify evaluate reads every set's costs; {spec.path} has {scheme.K} classes, beyond that")
     for pred in found:
         _within_family(spec, scheme, pred)
-    scores = [score(scheme, pred, betas, level) for pred in found]
-    record = {"spec": spec.path, "scores": [{**words.scores_json(s), "dataset": s.dataset} for s in scores]}
-    lines = (decided_lines(decided) if decided else []) + _score_lines(scores)
-    if decided:
-        record["decided_from_probabilities"] = decided_json(decided)
-    compared = compare(scores, alpha, level) if len(scores) > 1 else None
-    if compared is not None:
-        record["comparison"] = comparison.comparison_json(compared)
-        lines += comparison.comparison_text(compared)
-    return UseReport("\n".join(lines) + "\n", record, scores=scores, comparison=compared,
-                     title=f"{spec.name}: critical difference diagram (Nemenyi, alpha = {alpha})")
+    run.spec, run.decided, run.alpha, run.planned = spec, decided, alpha, [_label(p) for p in found]
+    run.stage = "scoring the classifiers"
+    for pred in found:
+        limits.check_time()  # outside the main thread no alarm fires: stop between classifiers
+        run.scores.append(score(scheme, pred, betas, level, interval=False))
+    run.stage = "resampling the instances (bootstrap intervals)"
+    add_intervals(run.scores, level)
+    run.intervals = True
+    if len(run.scores) > 1:
+        run.stage = "comparing the classifiers"
+        run.comparison = Comparison(alpha, level, [], 0, None, None)
+        compare(run.scores, alpha, level, pairs, into=run.comparison)
+    run.stage = "done"
+    return None
+
+
+def _label(pred: Predictions) -> str:
+    return pred.name if pred.dataset is None else f"{pred.name} ({pred.dataset})"
+
+
+def _prediction_files(predictions):
+    """`predictions` as given, with paths as text; anything but a path, a list of paths or a list of
+    `Predictions` is a UsageError."""
+    if predictions is None or isinstance(predictions, (str, os.PathLike)):
+        return arguments.path(predictions, "predictions")
+    if isinstance(predictions, (list, tuple)) and predictions:
+        if all(isinstance(p, (str, os.PathLike)) for p in predictions):
+            return [arguments.path(p, "predictions") for p in predictions]
+        if all(isinstance(p, Predictions) for p in predictions):
+            return list(predictions)
+    raise UsageError(f"predictions takes a file, a non-empty list of files or a list of Predictions, not "
+                     f"{shown(predictions)}")
 
 
 def _within_family(spec, scheme, pred) -> None:
@@ -106,18 +153,6 @@ def _within_family(spec, scheme, pred) -> None:
                          f"{scheme.label(frozenset(np.flatnonzero(row).tolist()))}, "
                          f"which is not an allowed prediction of {spec.path} (its 'predictions' are {family}); "
                          f"{len(outside)} distinct set(s) outside the family in all")
-
-
-def _score_lines(scores) -> list[str]:
-    """The scores table, one per data set when the predictions name data sets."""
-    datasets = list(dict.fromkeys(s.dataset for s in scores))
-    if datasets == [None]:
-        return score_table.console_lines(scores)
-    lines = []
-    for d in datasets:
-        lines += [f"Data set {d}:"] + [f"  {line}" if line else line for line in
-                                        score_table.console_lines([s for s in scores if s.dataset == d])]
-    return lines
 
 
 def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> UseReport:

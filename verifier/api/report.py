@@ -16,6 +16,7 @@ import sympy as sp
 
 from verifier.analysis.class_sweep import Sweep
 from verifier.analysis.pipeline import Analysis
+from verifier.api import arguments
 from verifier.errors import UsageError
 from verifier.properties import PROPERTIES
 from verifier.report import brief, compact, console, html, json_record, markdown, notebook
@@ -73,7 +74,8 @@ class _Rendered:
 
     def to_text(self, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
         """The console report as text (ANSI colours when `color`)."""
-        return self._output(f"text:{int(width)}:{bool(color)}", lambda s: self._text(s, int(width), bool(color)))
+        width = arguments.width(width)
+        return self._output(f"text:{width}:{bool(color)}", lambda s: self._text(s, width, bool(color)))
 
     def _json(self, subject) -> dict:
         raise NotImplementedError
@@ -160,7 +162,7 @@ class Report(_Rendered):
         """Write <stem>.md, <stem>.html and <stem>.json into `directory` (safely: never through a symbolic
         link, never outside it); returns the paths written. Stems in `taken` are avoided, and the one used
         is added to it."""
-        return write_reports(self.analysis, directory, taken)
+        return write_reports(self.analysis, arguments.path(directory, "directory", False), taken)
 
     def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"),
                 taken: set[str] | None = None) -> dict[str, bytes] | dict[str, str]:
@@ -170,12 +172,14 @@ class Report(_Rendered):
         never through a symbolic link) and the result is {file name: path}."""
         from verifier.report import figure_files  # matplotlib loads only here
 
+        formats = arguments.texts(formats, "formats", "formats (svg, pdf, png)")
         bad = [f for f in formats if f not in ("svg", "pdf", "png")]
         if bad or not formats:
             raise UsageError(f"figure formats {list(formats)!r}: expected some of svg, pdf, png")
         if directory is None:
             return figure_files.figure_files(self.analysis, tuple(formats))
-        return figure_files.write_figures(self.analysis, directory, taken, tuple(formats))
+        return figure_files.write_figures(self.analysis, arguments.path(directory, "directory", False), taken,
+                                          tuple(formats))
 
     def __repr__(self) -> str:  # one line: the verdicts and the fit (the name cut to keep it under 200 characters)
         verdicts = ", ".join(f"{pid}={v}" for pid, v in self.summary["verdicts"].items())
@@ -191,6 +195,7 @@ class Report(_Rendered):
     def to_summary(self, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
         """The compact console report (the command's default): verdicts with one line of why each, the fit to
         each setting and what to change; `to_text` is the full report (`verify -v`)."""
+        width = arguments.width(width)
         return self._output(f"summary:{int(width)}:{bool(color)}",
                             lambda a: compact.to_text(a, int(width), bool(color)))
 

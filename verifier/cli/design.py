@@ -65,9 +65,9 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if args is None:
             return EXIT_OK
         fmt = options.plot_format(args.plot)
-        from verifier.report.files import refuse_overwriting_inputs
+        from verifier.report.paths import refuse_overwriting_inputs
 
-        refuse_overwriting_inputs({"-o": args.output, "--plot": args.plot}, [args.spec])
+        refuse_overwriting_inputs({"-o": args.output, "--plot": args.plot}, [("spec", args.spec)])
         from verifier.api.designer import design
 
         result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,

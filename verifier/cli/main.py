@@ -113,6 +113,11 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         from verifier.api.paths import spec_paths  # light: the solvers load only when there is work for them
 
         paths = spec_paths(args.paths)
+        if args.report is not None or args.figures is not None:
+            from verifier.report.paths import refuse_reports_over_inputs
+
+            # before any directory is made or any work done: no report or figure file may be one of the specs
+            refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths])
         if args.report is not None:
             from verifier.report.files import prepare_directory
 

@@ -20,6 +20,7 @@ from rich.rule import Rule
 from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.run import Outcome, run
 from verifier.report import summary_table, terminal
+from verifier.report.paths import planned_stems, reserved_for_others
 from verifier.version import __version__
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
@@ -27,7 +28,8 @@ EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
             show_progress: bool) -> list[Outcome]:
-    taken: set[str] = set()  # report file names used in this run: two specs never share one
+    # report and figure names planned for the whole run (as the pre-check saw them): two specs never share one
+    plan = planned_stems(paths, bool(args.report), bool(getattr(args, "figures", None)))
     outcomes = []
     many = len(paths) > 1
     console = Console(file=stderr, force_terminal=show_progress or None)
@@ -37,7 +39,8 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
             name = os.path.basename(path)
             progress.update(task, completed=index * STAGES, description=f"verifying {name}")
             mode = "full" if args.verbose else "none" if many else "compact"
-            outcome = run(path, args, width, color, taken, step=_stepper(progress, task, name, index), text=mode)
+            outcome = run(path, args, width, color, reserved_for_others(plan, index),
+                          step=_stepper(progress, task, name, index), text=mode)
             outcomes.append(outcome)
             if show_progress:
                 progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed

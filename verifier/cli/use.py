@@ -6,7 +6,8 @@ h=0:0.2,...` or `--vertex ...` repeated; `--intervals-file` for one per row) wit
 evaluate: scores per classifier, paired tests, and `--sweep r=0.1:2:20 [--plot FILE]`
 for the mean cost along a parameter; several PREDICTIONS files (or a dataset column) are several data sets, with
 the Friedman test over them and `--plot FILE` for its critical difference diagram.
-Exit status: 0 done, 2 an invalid spec, input file or option.
+Exit status: 0 done (also when --time-limit cut an evaluation short: what was done is printed, then what was
+cut), 2 an invalid spec, input file or option.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from verifier.errors import SpecError, UsageError
 EXIT_OK, EXIT_INVALID = 0, 2
 RULES = ("maximality", "interval-dominance", "e-admissibility", "gamma-maximin")
 EXIT_CODES = "  0  done\n  2  an invalid spec, input file or option (a message says where)"
+EVALUATE_EXIT_CODES = ("  0  done, or cut short by --time-limit (what was done is printed, then what was cut)\n"
+                       "  2  an invalid spec, input file or option (a message says where)")
 DECIDE_EXAMPLES = """\
   verify decide specs/obstacle-discounted.yaml --p h=0.1,b=0.3,n=0.6
   verify decide specs/obstacle-discounted.yaml --p-file probs.csv > predictions.csv
@@ -27,6 +30,7 @@ DECIDE_EXAMPLES = """\
 EVALUATE_EXAMPLES = """\
   verify evaluate specs/accuracy-u65.yaml predictions.csv --f-beta 1
   verify evaluate specs/accuracy-u65.yaml predictions.csv --table latex
+  verify evaluate specs/accuracy-u65.yaml predictions.csv --pairs best
   verify evaluate specs/accuracy-u65.yaml --probabilities probs.csv --truth truth.csv
   verify evaluate specs/p-discounted-symbolic.yaml predictions.csv --sweep r=0:1:21 --plot curves.svg"""
 
@@ -53,7 +57,7 @@ def _decide_parser() -> options.Parser:
 
 
 def _evaluate_parser() -> options.Parser:
-    p = options.Parser(prog="verify evaluate", examples=EVALUATE_EXAMPLES, exit_codes=EXIT_CODES,
+    p = options.Parser(prog="verify evaluate", examples=EVALUATE_EXAMPLES, exit_codes=EVALUATE_EXIT_CODES,
                        description="Score set-valued classifiers under the spec: mean cost (Eq. 4) with a bootstrap "
                                    "interval, determinacy, set size, accuracies, u65/u80, F-beta, and paired tests.")
     p.add_argument("spec", metavar="SPEC", nargs="?")
@@ -69,6 +73,10 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95,
                    help="bootstrap interval level (default 0.95)")
     p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
+    p.add_argument("--pairs", default=None, metavar="all|best|NAME",
+                   help="which pairs the paired tests compare: every pair of a data set (all), each classifier "
+                   "against the best (lowest mean cost), or each against the classifier NAME (default: all, up "
+                   "to 1,000 pairs; best beyond)")
     p.add_argument("--sweep", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves; with several data "
@@ -99,15 +107,16 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
-            from verifier.report.files import refuse_overwriting_inputs
+            from verifier.report.paths import refuse_overwriting_inputs
 
-            refuse_overwriting_inputs({"--plot": args.plot},
-                                      [args.spec, *args.predictions, args.truth, *(args.probabilities or [])])
+            refuse_overwriting_inputs({"--plot": args.plot}, [("spec", args.spec), ("--truth", args.truth),
+                                      *(("predictions", p) for p in args.predictions),
+                                      *(("--probabilities", p) for p in args.probabilities or [])])
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=args.sweep,
-                                  time_limit=args.time_limit)
+                                  time_limit=args.time_limit, pairs=args.pairs)
             if fmt:
                 from verifier.report.files import write_output
 
@@ -126,6 +135,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         print(f"verify {command}: internal error ({type(exc).__name__}: {exc}); this is a bug in verify, please "
               "report it with the spec and the input.", file=stderr)
         return EXIT_INVALID
+    cut = result.record.get("cut") if command == "evaluate" else None
     if getattr(args, "table", None):
         stdout.write(result.table(args.table))
     elif args.format == "json":
@@ -134,6 +144,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         stdout.write(result.text)
         if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
             stderr.write(result.summary_text)
+    if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
+        print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
 
 

@@ -47,9 +47,10 @@ def render(a: Analysis, console: Console) -> None:
         console.print(Text(line, style="dim"), soft_wrap=True)
     if a.stopped:
         console.print(Text(brief.clip(f"stopped early: {a.stopped}", width), style="yellow"), soft_wrap=True)
-    for note in a.scheme.notes:
-        if note.startswith("warning:"):
-            console.print(Text(brief.clip(clean(note), width), style="yellow"), soft_wrap=True)
+    for note in a.scheme.notes:  # warnings, and the drawback of modified initial costs (the paper counts it)
+        if note.startswith(("warning:", "The set-cost formula modifies")):
+            for line in textwrap.wrap(clean(note), width):
+                console.print(Text(line, style="yellow"), soft_wrap=True)
     console.print()
     for line in _verdicts(a, width) + [Text("")] + _fit(a, width):
         line.truncate(width, overflow="ellipsis")  # a console narrower than the table: every line still fits

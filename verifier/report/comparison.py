@@ -13,7 +13,10 @@ from verifier.analysis.use.friedman import TEST, Friedman
 
 def comparison_json(c: Comparison) -> dict:
     """Every float is finite here (NaN is not JSON): undefined p-values and statistics are null."""
-    out = {"alpha": c.alpha, "holm_family": c.tested, "pairs": [_pair_json(p) for p in c.pairs]}
+    out = {"alpha": c.alpha, "holm_family": c.tested, "pairs_mode": c.mode,
+           "compared_with": [{"dataset": d, "classifier": name} for d, name in c.references],
+           "pairs_planned": c.planned, "pairs_done": len(c.pairs), "pairs_note": c.note, "cut": c.cut,
+           "pairs": [_pair_json(p) for p in c.pairs]}
     if c.friedman is not None:
         out["friedman"] = _friedman_json(c.friedman)
     else:
@@ -48,12 +51,23 @@ def _friedman_json(f: Friedman) -> dict:
 
 def comparison_text(c: Comparison) -> list[str]:
     lines = ["", f"Comparison of the classifiers (level alpha = {c.alpha})"]
+    if c.note:
+        lines += _wrapped(f"{c.note[0].upper()}{c.note[1:]}.", 2)
+    if c.mode == "best" and c.references:
+        lines += _wrapped("Each classifier is compared with the best of its data set (the lowest mean cost): " +
+                          "; ".join(name if d is None else f"{name} on data set {d}" for d, name in c.references) +
+                          ".", 2)
+    elif c.mode == "against" and c.references:
+        lines += _wrapped(f"Each classifier is compared with {c.references[0][1]} (--pairs).", 2)
     if c.pairs:
         lines += _wrapped(f"Per pair, on the same instances: the difference of mean costs (exact); its {_pct(c.level)} "
                           "paired bootstrap percentile interval (a statistical estimate); the Wilcoxon signed-rank "
                           "test, two-sided, zero differences dropped (Wilcoxon's treatment), and the exact sign test "
-                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested} pair(s) "
-                          "tested.", 2)
+                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested:,} pair(s) "
+                          "tested" + (f" (of the {c.planned:,} planned; the rest were cut by the time limit)"
+                                      if c.cut else "") + ".", 2)
+    elif c.cut:
+        lines += _wrapped(f"No pair was compared before the time limit ({c.planned:,} planned).", 2)
     else:
         lines.append("  No two classifiers share a data set: nothing to compare pair by pair.")
     for p in c.pairs:
@@ -124,7 +138,14 @@ def _friedman_text(f: Friedman) -> list[str]:
     return lines
 
 
+def wrapped(text: str, indent: int) -> list[str]:
+    """`text` wrapped to the report's width, indented (continuation lines two more)."""
+    return _wrapped(text, indent)
+
+
 def _wrapped(text: str, indent: int) -> list[str]:
+    if text and len(text) + indent <= 108 and " " not in text[:1] + text[-1:] and text.isprintable():
+        return [" " * indent + text]  # what textwrap gives for a short printable line, without its cost
     return textwrap.wrap(text, width=108, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
                          break_on_hyphens=False)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.analysis.design.calibrate import Enclosed, fit_test
+from verifier.analysis.design.calibrate import fit_test
 from verifier.analysis.design.complete import Completion
 from verifier.analysis.design.pieces import failing_cover
 from verifier.engines.margins import Bound, Interval
@@ -170,8 +170,8 @@ def to_json(c: Completion) -> dict:
 
 
 def _end(x) -> str:
-    if x is None or isinstance(x, Enclosed):
-        return "-inf" if x is None else str(x)
+    if x is None:
+        return "-inf"
     return str(x) if x.is_Rational else f"{_exact(x)} (≈ {float(x):.12g})"
 
 
@@ -189,6 +189,17 @@ def run_text(low, high, low_in, high_in) -> str:
         ("]" if high_in else ")")
 
 
+def where_text(p: str, runs) -> str:
+    """Where a claim is proved: "at r = 1" for a single point, else "for r in" its runs."""
+    if _lone_point(runs):
+        return f"at {p} = {_end(runs[0][0])}"
+    return f"for {p} in " + " ∪ ".join(run_text(*r) for r in runs)
+
+
+def _lone_point(runs) -> bool:
+    return len(runs) == 1 and runs[0][0] is not None and runs[0][0] == runs[0][1]
+
+
 def calibration_lines(cal, name: str, bounded) -> list[str]:
     """`bounded(low, high, low_in, high_in, setting)` -> (low reasons, high reasons)."""
     p = cal.parameter
@@ -199,8 +210,8 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     none = f"no value of {p} decided before the time limit" if cal.stopped else f"no admissible {p}"
     for prop in PROPERTIES:
         runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
-        lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds for {p} in " + " ∪ ".join(run_text(*r) for r in runs)
-                                                              if runs else f"holds for {none}"))
+        lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds {where_text(p, runs)}" if runs else
+                                                              f"holds for {none}"))
     for setting in ("filtering", "choice"):
         runs = cal.where(fit_test(setting))
         clean = cal.where(fit_test(setting, clean=True))
@@ -214,14 +225,16 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
             for pids, side in ((low_why, "below"), (high_why, "above")):
                 if pids:
                     why.append(f"{', '.join(pids)} {'fails' if len(pids) == 1 else 'fail'} {side} it")
-            parts.append(run_text(*run) + (f" ({'; '.join(why)})" if why else ""))
-        lines.append(f"  {setting}: fits for {p} in " + " ∪ ".join(parts))
-        lines.append(f"  {setting}: fits without warnings for " + (f"{p} in " + " ∪ ".join(run_text(*r) for r in clean)
-                                                                       if clean else none))
+            parts.append(f" ({'; '.join(why)})" if why else "")
+        lines.append(f"  {setting}: fits " + (where_text(p, runs) + parts[0] if _lone_point(runs) else
+                                              f"for {p} in " + " ∪ ".join(run_text(*r) + why
+                                                                          for r, why in zip(runs, parts))))
+        lines.append(f"  {setting}: fits without warnings " + (where_text(p, clean) if clean else f"for {none}"))
     for piece in _undecided(cal):
         which = "every property" if piece.verdicts is None else \
             ", ".join(pid for pid, v in piece.verdicts.items() if v is None)
-        lines.append(f"  undecided for {p} in {run_text(piece.low, piece.high, True, True)} ({which}): {piece.reason}")
+        stretch = run_text(piece.low, piece.high, piece.low_in, piece.high_in)
+        lines.append(f"  undecided for {p} in {stretch} ({which}): {piece.reason}")
     return lines
 
 
@@ -253,8 +266,6 @@ def no_fit(cal, setting: str, firm, stopped: bool = False) -> tuple[str, dict]:
 
 
 def _json_end(x):
-    if isinstance(x, Enclosed):
-        return {"enclosed_in": [str(x.low), str(x.high)]}
     return None if x is None else _exact(x)
 
 
@@ -272,7 +283,8 @@ def calibration_json(cal, bounded) -> dict:
             "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},
-            "undecided": [{"low": _text_end(piece.low), "high": _text_end(piece.high), "reason": piece.reason,
+            "undecided": [{"low": _text_end(piece.low), "high": _text_end(piece.high), "low_closed": piece.low_in,
+                           "high_closed": piece.high_in, "reason": piece.reason,
                            "properties": [p.id for p in PROPERTIES if piece.verdicts is None or
                                           piece.verdicts[p.id] is None]} for piece in _undecided(cal)]}
 

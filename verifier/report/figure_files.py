@@ -2,7 +2,7 @@
 
 Names are stable: `<spec stem>-<picture>.<format>` (`ha-numeric-ternary.svg`, `friedel-abstention-symbolic-
 region-P1.pdf`, `p-discounted-symbolic-calibration.svg`, `table-vii-decisions.svg`), the stem made as for the
-report files (`files.stem_for`). The figures are one column wide (3.5 inches); the SVG keeps its text as text, the
+report files (`paths.stem_for`). The figures are one column wide (3.5 inches); the SVG keeps its text as text, the
 PDF embeds its TrueType fonts; both carry the title in their metadata and are deterministic (no dates). Files are
 written the way the report files are: into a directory that is created if needed (a file there is refused), each
 through a fresh temporary file renamed over its name, never through a symbolic link.
@@ -12,20 +12,12 @@ from __future__ import annotations
 
 import os
 
-from verifier.report.files import _write_atomically, prepare_directory, stem_for
+from verifier.report.files import _write_atomically, prepare_directory
+from verifier.report.paths import figure_stem, refuse_overwriting_inputs
+
+__all__ = ["figure_files", "figure_stem", "write_figures"]
 
 FORMATS = ("svg", "pdf")
-
-
-def figure_stem(spec_path: str, taken: set[str] | None = None) -> str:
-    """The stem of a spec's figure files, distinct from the other specs' of this run (`taken`, shared with the
-    report files: figure stems are kept there as "figures/<stem>", which no report stem can be)."""
-    stem, chosen, n = stem_for(spec_path), stem_for(spec_path), 2
-    while taken is not None and f"figures/{chosen}" in taken:
-        chosen, n = f"{stem}-{n}", n + 1
-    if taken is not None:
-        taken.add(f"figures/{chosen}")
-    return chosen
 
 
 def figure_files(analysis, formats=FORMATS, stem: str | None = None) -> dict[str, bytes]:
@@ -40,6 +32,8 @@ def write_figures(analysis, directory: str, taken: set[str] | None = None, forma
     """Write every picture into `directory`; {file name: path written}."""
     prepare_directory(directory, "--figures")
     files = figure_files(analysis, formats, figure_stem(analysis.spec.path, taken))
+    refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
+                              [("spec", analysis.spec.path)])
     out = {}
     for name, data in files.items():
         path = os.path.join(directory, name)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 
 from verifier.analysis.pipeline import Analysis
@@ -20,6 +19,9 @@ from verifier.errors import UsageError
 from verifier.report.html import page
 from verifier.report.json_record import to_json
 from verifier.report.markdown import markdown
+from verifier.report.paths import refuse_overwriting_inputs, stem_for
+
+__all__ = ["prepare_directory", "refuse_overwriting_inputs", "stem_for", "write_output", "write_reports"]
 
 
 def prepare_directory(directory: str, option: str = "--report") -> None:
@@ -34,54 +36,19 @@ def prepare_directory(directory: str, option: str = "--report") -> None:
         raise UsageError(f"{option} {directory!r}: the directory is not writable")
 
 
-def stem_for(spec_path: str, taken: set[str] | None = None) -> str:
-    """A file name stem inside the report directory, distinct from those already `taken` in this run."""
-    name = "stdin" if spec_path in ("-", "/dev/stdin") else os.path.splitext(os.path.basename(spec_path))[0]
-    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".").lstrip("-") or "spec"
-    chosen, n = stem, 2
-    while taken is not None and chosen in taken:
-        chosen, n = f"{stem}-{n}", n + 1
-    if taken is not None:
-        taken.add(chosen)
-    return chosen
-
-
 def write_reports(analysis: Analysis, directory: str, taken: set[str] | None = None) -> list[str]:
+    """Write <stem>.md, .html and .json into `directory`; none of them may be the spec itself (a spec named
+    t.md, or spec.json: JSON is YAML), which is refused before any file is written."""
     prepare_directory(directory)
     stem = stem_for(analysis.spec.path, taken)
+    paths = [os.path.join(directory, f"{stem}.{suffix}") for suffix in ("md", "html", "json")]
+    refuse_overwriting_inputs([("--report", path) for path in paths], [("spec", analysis.spec.path)])
     record = to_json(analysis)
     record.pop("seconds", None)
-    paths = []
-    for suffix, text in (("md", markdown(analysis)), ("html", page(analysis)),
-                         ("json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")):
-        path = os.path.join(directory, f"{stem}.{suffix}")
+    for path, text in zip(paths, (markdown(analysis), page(analysis),
+                                  json.dumps(record, indent=2, ensure_ascii=False) + "\n")):
         _write_atomically(path, text)
-        paths.append(path)
     return paths
-
-
-def refuse_overwriting_inputs(outputs: dict[str, str | None], inputs: list[str | None]) -> None:
-    """An output that is one of the inputs (the same file by device and inode, through any link or spelling),
-    or two outputs that are one file, is a usage error, as compilers do: `-o X.yaml` never replaces X.yaml."""
-    def identity(path):
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError, TypeError):
-            return None
-        return info.st_dev, info.st_ino
-
-    given = [(option, path, identity(path)) for option, path in outputs.items() if path]
-    for option, path, ident in given:
-        for source in filter(None, inputs):
-            if ident is not None and ident == identity(source):
-                raise UsageError(f"{option} {path!r} is the input {source!r}; writing there would replace it "
-                                 "(choose another output file)")
-    seen = {}
-    for option, path, ident in given:
-        key = ident or os.path.abspath(path)
-        if key in seen:
-            raise UsageError(f"{option} {path!r} and {seen[key]} name the same file")
-        seen[key] = f"{option} {path!r}"
 
 
 def write_output(path: str, text: str | bytes, option: str = "-o") -> None:

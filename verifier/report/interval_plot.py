@@ -30,8 +30,6 @@ def _float(x) -> float | None:
         return None
     if isinstance(x, Fraction):
         return float(x)
-    if hasattr(x, "low") and hasattr(x, "high") and not isinstance(x, sp.Basic):  # an enclosed zero
-        return float((x.low + x.high) / 2)
     if isinstance(x, int):
         x = sp.Integer(x)
     if not isinstance(x, sp.Basic):  # ends are exact numbers the calibration made, never text

@@ -5,17 +5,16 @@ from __future__ import annotations
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
-from verifier.report.safe_text import clean
+from verifier.report.safe_text import code_span, markdown_cell
 from verifier.report.safe_text import markdown as md
 from verifier.report import set_facts
 from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
 
 
 def _md_table(headers, rows) -> list[str]:
-    clean = lambda cell: md(cell).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    out = ["| " + " | ".join(map(clean, headers)) + " |", "|" + "---|" * len(headers)]
+    out = ["| " + " | ".join(map(markdown_cell, headers)) + " |", "|" + "---|" * len(headers)]
     shown = rows_shown(len(headers))
-    out += ["| " + " | ".join(map(clean, row)) + " |" for row in rows[:shown]]
+    out += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rows[:shown]]
     if len(rows) > shown:
         out.append(f"\n… and {len(rows) - shown} more rows (all in the JSON report)")
     return out
@@ -23,7 +22,7 @@ def _md_table(headers, rows) -> list[str]:
 
 def markdown(a: Analysis) -> str:
     s = a.scheme
-    out = [f"# {md(a.spec.name)}", "", f"Spec: `{clean(a.spec.path).replace('`', '')}`"
+    out = [f"# {' '.join(md(a.spec.name).split())}", "", f"Spec: {code_span(a.spec.path)}"
            + (f" — source: {md(a.spec.source)}" if a.spec.source else ""), ""]
     out += [md(line) for line in summary(a)] + ["", "## Properties", ""]
     out += _md_table(["", "property", "says", "verdict", "evidence"],

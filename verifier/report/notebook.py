@@ -28,8 +28,8 @@ def e(text: object) -> str:
 
 def md(text: object) -> str:
     """Text for one line of Markdown (a table cell, a list item): shown as written."""
-    text = " ".join(_md_clean(text).split())
-    return re.sub(r"([\\|*_`\[\]#])", r"\\\1", text)
+    text = " ".join(_md_clean(text).split())  # backslashes, HTML and links are escaped there
+    return re.sub(r"([|*_`\[\]#])", r"\\\1", text)
 
 
 def fenced(text: str, language: str = "text") -> str:

@@ -126,7 +126,7 @@ def _evaluate(expr, names, values):
 
 def _atoms(formula) -> list:
     seen = []
-    for atom in sp.preorder_traversal(formula):
+    for atom in sp.preorder_traversal(formula, keys=True):  # a fixed order: Boolean args follow the hash seed
         if isinstance(atom, sp.core.relational.Relational) and not any(atom == other for other in seen):
             seen.append(atom)
     return seen

@@ -20,6 +20,7 @@ import sympy as sp
 from verifier.analysis.use.evaluate import Scores
 from verifier.formula import certified
 from verifier.report.decisions import spreadsheet_safe
+from verifier.report.safe_text import markdown_cell
 
 FORMATS = ("csv", "markdown", "latex")
 
@@ -108,7 +109,8 @@ def records(scores: list[Scores]) -> list[dict]:
             row[m.key] = _float(m.value(s))
             if m.key == "mean_cost":
                 row["mean_cost_exact"] = _exact(s.mean_cost)
-                row["ci_low"], row["ci_high"], row["ci_level"] = s.interval[0], s.interval[1], s.level
+                row["ci_low"], row["ci_high"] = s.interval if s.interval is not None else (None, None)
+                row["ci_level"] = s.level
         out.append(row)
     return out
 
@@ -123,6 +125,10 @@ def _label(s: Scores) -> str:
     return s.name if dataset is None else f"{s.name} ({dataset})"
 
 
+def _interval(s: Scores) -> str:
+    return "[not computed]" if s.interval is None else f"[{s.interval[0]:.3f}, {s.interval[1]:.3f}]"
+
+
 def console_lines(scores: list[Scores]) -> list[str]:
     """Measures as rows, classifiers as columns; * marks the best (exactly), the interval is an estimate."""
     ms = measures(scores)
@@ -135,7 +141,7 @@ def console_lines(scores: list[Scores]) -> list[str]:
                     [_shown(m.value(s)) + ("*" if i in marks[m.key] else " ") for i, s in enumerate(scores)])
         if m.key == "mean_cost":
             rows.append([f"  {level}% bootstrap interval"] +
-                        [f"[{s.interval[0]:.3f}, {s.interval[1]:.3f}] " for s in scores])
+                        [_interval(s) + " " for s in scores])
     widths = [max(len(r[c]) for r in [head] + rows) for c in range(len(head))]
     lines = ["  ".join(h.ljust(w) if c == 0 else h.rjust(w) for c, (h, w) in enumerate(zip(head, widths)))]
     lines.append("-" * len(lines[0]))
@@ -166,7 +172,7 @@ def table(scores: list[Scores], fmt: str) -> str:
         for m in ms:
             text = _shown(m.value(s))
             if m.key == "mean_cost":
-                text = (text, f"[{s.interval[0]:.3f}, {s.interval[1]:.3f}]")
+                text = (text, _interval(s))
             cells.append((text, i in marks[m.key]))
         body.append(([s.name] + ([s.dataset or ""] if has_dataset else []), cells))
     return _markdown(head, body) if fmt == "markdown" else _latex(head, body, level)
@@ -189,7 +195,9 @@ def _markdown(head, body) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+    """A classifier's or a data set's name in a cell, escaped as the report's .md escapes names; '*' too, since
+    the best values of a column are marked in bold."""
+    return markdown_cell(text).replace("*", "\\*")
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",

@@ -22,7 +22,8 @@ def _frac(x: Fraction | None) -> str | None:
 
 def scores_json(s: Scores) -> dict:
     return {"classifier": s.name, "n": s.n, "mean_cost": str(s.mean_cost), "mean_cost_float": s.mean_cost_float,
-            "bootstrap_interval": {"level": s.level, "low": s.interval[0], "high": s.interval[1]},
+            "bootstrap_interval": (None if s.interval is None else
+                                   {"level": s.level, "low": s.interval[0], "high": s.interval[1]}),
             "determinacy": str(s.determinacy), "mean_set_size": str(s.mean_size),
             "single_set_accuracy": _frac(s.single_accuracy), "set_accuracy": str(s.set_accuracy),
             "discounted_accuracy": str(s.discounted_accuracy), "u65": str(s.u65), "u80": str(s.u80),
@@ -36,8 +37,9 @@ def scores_text(scores: list[Scores]) -> list[str]:
         lines += [f"{s.name} ({s.n} predictions)",
                   f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
                                                                 and not s.mean_cost.is_Integer else ""),
-                  f"  {int(s.level * 100)}% bootstrap interval        [{s.interval[0]:.4f}, {s.interval[1]:.4f}] "
-                  "(a statistical estimate)",
+                  f"  {int(s.level * 100)}% bootstrap interval        " +
+                  (f"[{s.interval[0]:.4f}, {s.interval[1]:.4f}] (a statistical estimate)" if s.interval is not None
+                   else "not computed (cut by the time limit)"),
                   f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
                   f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
                   "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
@@ -70,14 +72,30 @@ def _crossing_json(c: Crossing) -> dict:
 
 
 def _point(p, name: str) -> str:
-    if isinstance(p, tuple):
-        mid, half = (p[0] + p[1]) / 2, (p[1] - p[0]) / 2
-        return f"{name} = {float(mid):.10g} ± {float(half):.0e} (certified enclosure)"
+    if isinstance(p, tuple):  # rounded outward: the printed stretch holds the certified one
+        return f"some {name} in {_box(*p)} (certified enclosure)"
     return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {certified.to_float(p):.10g}")
 
 
-def _end(x: Fraction) -> str:
-    return str(x) if x.denominator < 10**6 else f"{float(x):.10g}"
+def _box(lo, hi) -> str:
+    """An enclosure as written, rounded outward: the printed interval holds the certified one."""
+    return f"[{stretch_end(Fraction(lo), False)}, {stretch_end(Fraction(hi), True)}]"
+
+
+def stretch_end(x: Fraction, up: bool) -> str:
+    """A stretch's end as written: exact when short, else a 12-digit decimal rounded inward (up for a low end,
+    down for a high one), so the printed stretch never reaches past the proved one (an enclosure's end 1 - 2^-40
+    is never printed as 1)."""
+    if x.denominator < 10**6:
+        return str(x)
+    digits = 12
+    while abs(x) * 10**digits < 10**11 and digits < 60:  # twelve significant digits
+        digits += 1
+    scaled = x * 10**digits
+    n = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    whole, part = divmod(abs(n), 10**digits)  # written out exactly (no decimal context rounds it)
+    tail = str(part).rjust(digits, "0").rstrip("0")
+    return ("-" if n < 0 else "") + str(whole) + (f".{tail}" if tail else "")
 
 
 def sweep_lines(s: Sweep) -> list[str]:
@@ -105,14 +123,15 @@ def sweep_lines(s: Sweep) -> list[str]:
         else:
             flips = c.flips
             order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else
-                               "equal or undecided") + f" for {name} in ({_end(p.low)}, {_end(p.high)})"
+                               "equal or undecided") +
+                              f" for {name} in ({stretch_end(p.low, True)}, {stretch_end(p.high, False)})"
                               for p in c.pieces)
             head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
                                             if flips else "no crossing")
             open_boxes = [b for b in c.enclosures if b not in flips]
             if open_boxes:
                 order += ("; " if order else "") + "not excluded by certified bisection: a zero within " + \
-                    ", ".join(f"[{float(lo):.12g}, {float(hi):.12g}]" for lo, hi in open_boxes)
+                    ", ".join(_box(lo, hi) for lo, hi in open_boxes)
             lines += textwrap.wrap(head + (f"; {order}" if order else ""), WIDTH, subsequent_indent="    ")
     if s.curves:
         lines.append(f"The plot's bands are {int(round(s.level * 100))}% percentile bootstrap intervals of each mean "

@@ -1,13 +1,14 @@
 """Many specs at a glance: one line per spec as it is verified, then one table, schemes x P1-P10 plus the fit
-to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Everything
-here reads a report's summary (verdicts, one line of why, fits), so a cached result renders without the
-analysis."""
+to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Names,
+reasons and messages are escaped as in the report's .md (`safe_text`). Everything here reads a report's summary
+(verdicts, one line of why, fits), so a cached result renders without the analysis."""
 
 from __future__ import annotations
 
 import os
 
 from verifier.properties import PROPERTIES
+from verifier.report.safe_text import code_span, markdown_cell
 
 MARK = {"holds": "✓", "fails": "✗", "unknown": "?"}
 FIT = {True: "✓", False: "✗", None: "?"}
@@ -53,13 +54,13 @@ def text(items: list[tuple[str, dict]], width: int) -> str:
 
 def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) -> str:
     ids = [p.id for p in PROPERTIES]
-    lines = ["## verify: " + (f"{items[0][1]['name']}" if len(items) == 1 and not errors else
+    lines = ["## verify: " + (_md(items[0][1]['name']) if len(items) == 1 and not errors else
                               f"{len(items)} spec(s)"), ""]
     if items:
         lines += ["| spec | " + " | ".join(ids) + " | filtering | choice | expect |",
                   "|:---|" + ":---:|" * len(ids) + ":---:|:---:|:---:|"]
         for path, summary in items:
-            lines.append(f"| `{_md(str(path))}` | " + " | ".join(MARK[summary["verdicts"][i]] for i in ids) +
+            lines.append(f"| {_code(path)} | " + " | ".join(MARK[summary["verdicts"][i]] for i in ids) +
                          f" | {_fit(summary, 'filtering')} | {_fit(summary, 'choice')} | {_expect(summary)} |")
         lines += ["", LEGEND, ""]
     if len(items) == 1:
@@ -73,9 +74,15 @@ def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) 
                   f"{_md(summary.get('fit_lines', {}).get(s, ''))}" for s in SETTINGS]
         lines.append("")
     for path, error in errors:
-        lines.append(f"- `{_md(str(path))}`: invalid: {_md(error)}")
+        lines.append(f"- {_code(path)}: invalid: {_md(error)}")
     return "\n".join(lines).rstrip() + "\n"
 
 
 def _md(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A name, a reason or a message in a cell or on one line: escaped as the report's .md escapes it."""
+    return markdown_cell(text)
+
+
+def _code(path: str) -> str:
+    """A spec's path as code in a table cell ('|' still ends a cell inside a code span)."""
+    return code_span(path).replace("|", "\\|")

@@ -12,8 +12,11 @@ DEFAULT_WIDTH = 120  # when the output is not a terminal
 
 
 def console(file: TextIO, width: int | None = DEFAULT_WIDTH, color: bool = False) -> Console:
-    return Console(file=file, width=width, force_terminal=color, no_color=not color,
-                   color_system="auto" if color else None, highlight=False, emoji=False, soft_wrap=False)
+    # force_jupyter=False: inside a Jupyter kernel rich would otherwise send every line to the notebook as a
+    # display of its own and write nothing to `file` (to_summary() returned "" there)
+    return Console(file=file, width=width, force_terminal=color, no_color=not color, force_jupyter=False,
+                   force_interactive=False, color_system="auto" if color else None, highlight=False, emoji=False,
+                   soft_wrap=False)
 
 
 def render_to_text(render: Callable[[Console], None], width: int = DEFAULT_WIDTH, color: bool = False) -> str:

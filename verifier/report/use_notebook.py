@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from verifier.report import score_table
 from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
+from verifier.report.scores import stretch_end
 
 ROWS_SHOWN = 20  # rows of a batch shown; all of them are in .record and .text
 PICTURE_BYTES = 300_000  # a sweep's picture is inlined up to this size (else: UseReport.picture())
@@ -135,7 +136,8 @@ def _scores_rows(scores) -> tuple[list[str], list[list[str]], list[set[int]]]:
                 strong.add(len(cells))
             cells.append("n/a" if v is None else f"{s.mean_cost_float if m.key == 'mean_cost' else float(v):.4f}")
             if m.key == "mean_cost":
-                cells.append(f"[{s.interval[0]:.3f},\u00a0{s.interval[1]:.3f}]")  # one line (no-break space)
+                cells.append("not computed" if s.interval is None else  # one line (no-break space)
+                             f"[{s.interval[0]:.3f},\u00a0{s.interval[1]:.3f}]")
         rows.append(cells)
         bold.append(strong)
     return head, rows, bold
@@ -188,17 +190,18 @@ def _crossings(r) -> list[str]:
                      f"{s.parameter} in [{f['enclosed_in'][0]}, {f['enclosed_in'][1]}]" for f in c["flips_at"]]
             says = "the order flips at " + ", ".join(flips) if flips else "no crossing"
             order = [f"{p['cheaper'] or 'equal or undecided'}{' costs less' * bool(p['cheaper'])} for "
-                     f"{s.parameter} in ({_end(p['low'])}, {_end(p['high'])})" for p in c["pieces"]]
-            order += [f"a zero not excluded within [{_end(lo)}, {_end(hi)}]" for lo, hi in c["enclosed_zeros"]]
+                     f"{s.parameter} in ({_end(p['low'], True)}, {_end(p['high'], False)})" for p in c["pieces"]]
+            order += [f"a zero not excluded within [{_end(lo, False)}, {_end(hi, True)}]" for lo, hi in
+                      c["enclosed_zeros"]]
             says += "".join(f"; {x}" for x in order)
         out.append(f"{c['a']} vs {c['b']}: {says}")
     return out
 
 
-def _end(text: str) -> str:
-    """An end of a range: exact when short, else its decimal."""
-    value = Fraction(text)
-    return text if value.denominator < 10**6 else f"{float(value):.10g}"
+def _end(text: str, up: bool) -> str:
+    """An end of a range: exact when short, else its decimal rounded so the printed range never reaches past the
+    proved one (`scores.stretch_end`)."""
+    return stretch_end(Fraction(text), up)
 
 
 def _curves(r) -> tuple[list[str], list[list[object]]]:

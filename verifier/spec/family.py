@@ -208,6 +208,10 @@ def _explicit(node: Located, classes, key: str, fail) -> Family:
             errors.append(exc)
     raise_all(errors)
     indeterminate = sorted((m for m in seen if len(m) >= 2), key=lambda m: (len(m), m))
+    if not indeterminate:  # only single classes: no set-valued prediction, nothing for the properties to range over
+        raise fail("the listed sets are all single classes, so no set of two or more classes may be predicted",
+                   key, node, shown(node), "at least one set of two or more classes, e.g. [[a, b]] (single "
+                   "classes are always allowed; without a larger set there is no set-valued prediction to judge)")
     return Family("sets", listed_sets=tuple(indeterminate))
 
 

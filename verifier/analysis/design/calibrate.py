@@ -13,9 +13,10 @@ Zeros are exact when the difference is a rational function of θ (sympy's real r
 numbers), or an exponential sum whose bases are powers of one rational (log u / log g, `exp_sums`). Otherwise
 (θ in an exponent) they are isolated by certified interval bisection (python-flint), and a zero is kept as an
 exact rational only when an exact test proves the difference vanishes there; a zero that is only enclosed makes
-that point, and so the status of the nearby endpoints, undecided, and the report says so. Where verdicts are
-missing (an enclosure, or a property the checker leaves unknown at a point), a property none of whose
-comparisons vanish there keeps its neighbours' common verdict (`pieces.settle`).
+its whole enclosure undecided (the zero may lie anywhere in it, at its ends too), and the report says so: no
+verdict is claimed inside it beyond what `settle` proves for all of it, nor beyond an exact point at its end.
+Where verdicts are missing (an enclosure, or a property the checker leaves unknown at a point), a property none
+of whose comparisons vanish there keeps its neighbours' common verdict (`pieces.settle`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from verifier.analysis.design.calibrate_points import (admissible_range, admits,
 from verifier.analysis.design.carry import carry_possibility
 from verifier.analysis.design.comparisons import differences
 from verifier.analysis.design.cut import Partial, stopped_calibration
-from verifier.analysis.design.pieces import Calibration, Enclosed, Piece, bounded_by, fit_test, settle
+from verifier.analysis.design.pieces import Calibration, Piece, bounded_by, fit_test, settle
 from verifier.analysis.design.power_mean_calibration import calibrate_power_mean
 from verifier.analysis.design.zeros import zeros
 from verifier.analysis.power_mean_route import NotPowerMean
@@ -198,11 +199,15 @@ def _pieces(points: dict, fuzzy: list, low, high, decide) -> list[Piece]:
         else:
             hi = sp.Rational(mark[1].numerator, mark[1].denominator)
             pieces.append(Piece(left, hi, None, f"a zero of a comparison deciding {', '.join(sorted(mark[2]))} is "
-                                                f"only enclosed in [{float(mark[0])}, {float(mark[1])}]",
+                                                "only enclosed in this stretch (certified bisection: where in it, and how many, is not known)",
                                 groups=mark[2], fuzzy=True))
             previous = hi
     if high is None or previous != high:
         pieces.append(decide(previous, None if high is None else high))
+    for before, piece, after in zip([None] + pieces, pieces, pieces[1:] + [None]):
+        if piece.fuzzy:  # an end shared with a point decided exactly (an admissible end) belongs to that point
+            piece.open_low = before is not None and before.point and before.low == piece.low
+            piece.open_high = after is not None and after.point and after.low == piece.high
     return pieces
 
 
@@ -292,4 +297,4 @@ def _decided_at_irrational(spec: Spec, theta, value, assumptions) -> Piece:
     return piece
 
 
-__all__ = ["Calibration", "Enclosed", "Piece", "bounded_by", "calibrate", "fit_test"]
+__all__ = ["Calibration", "Piece", "bounded_by", "calibrate", "fit_test"]

@@ -78,7 +78,9 @@ def _merged_cuts(pieces: list[Piece], reason: str) -> list[Piece]:
     for piece in pieces:
         cut = piece.verdicts is None and piece.reason == reason and piece.admissible
         if cut and out and out[-1].verdicts is None and out[-1].reason == reason and out[-1].admissible:
-            out[-1] = Piece(out[-1].low, piece.high, None, reason)
+            first = out[-1]
+            out[-1] = Piece(first.low, piece.high, None, reason, cut=True, open_low=not first.low_in,
+                            open_high=not piece.high_in)
         else:
             out.append(piece)
     return out

@@ -1,7 +1,8 @@
 """The result of a calibration: pieces of the parameter's range with their verdicts, and the runs where a test
 holds. A piece is a breakpoint or the open interval between two; a "fuzzy" piece is a zero known only to lie in a
-certified enclosure, where a verdict is kept only when it is proved not to change (`settle`), and a run that
-stops there ends at an `Enclosed` point, never at a fake exact value.
+certified enclosure, where a verdict is kept only when it is proved not to change (`settle`). A run never
+reaches into an enclosure whose verdict is unproved: it stops at the enclosure's exact rational end, and the
+enclosure itself is reported undecided (its zero may lie anywhere in it, even at its end, and more than one may).
 """
 
 from __future__ import annotations
@@ -25,10 +26,23 @@ class Piece:
     undefined: bool = False  # the formulas are undefined at the value checked (e.g. 0 to a negative power)
     why: dict[str, str] = field(default_factory=dict)  # at an exact point: why the checker left each one unknown
     evidence: object = None  # (results, possibility) at the value that decided it, to carry across the piece
+    open_low: bool = False  # a fuzzy piece whose end is an exact point decided on its own (an admissible end)
+    open_high: bool = False
+    cut: bool = False  # a stretch the time bound left undecided: its ends included as open_low/open_high say
 
     @property
     def point(self) -> bool:
         return self.low is not None and self.low == self.high
+
+    @property
+    def low_in(self) -> bool:
+        """Whether the piece contains its low end: a point and an enclosure do (unless that end is a point decided
+        on its own), an open piece does not."""
+        return self.point or ((self.fuzzy or self.cut) and not self.open_low)
+
+    @property
+    def high_in(self) -> bool:
+        return self.point or ((self.fuzzy or self.cut) and not self.open_high)
 
 
 @dataclass
@@ -45,41 +59,21 @@ class Calibration:
         return runs(self.pieces, test)
 
 
-@dataclass(frozen=True)
-class Enclosed:
-    """The end of a run at a zero known only to lie in [low, high] (certified): not an exact endpoint."""
-    low: Fraction
-    high: Fraction
-
-    def __str__(self) -> str:
-        return f"≈{float((self.low + self.high) / 2):.12g} (certified to within {float(self.high - self.low):.0e})"
-
-
 def runs(pieces: list[Piece], test) -> list[tuple]:
-    runs: list[list] = []
+    """Maximal runs of consecutive pieces whose verdicts meet `test`, with exact ends: every piece of a run is
+    proved for the whole of it (an open piece by its comparisons not vanishing there, an enclosure only where
+    `settle` proved a verdict across it), so a run next to an unsettled enclosure ends at the enclosure's rational
+    end, excluded."""
+    out: list[list] = []
     previous_good = False
     for piece in pieces:
         good = piece.verdicts is not None and test(piece.verdicts)
         if good and previous_good:
-            runs[-1][1], runs[-1][3] = piece.high, piece.point
+            out[-1][1], out[-1][3] = piece.high, piece.high_in
         elif good:
-            runs.append([piece.low, piece.high, piece.point, piece.point])
+            out.append([piece.low, piece.high, piece.low_in, piece.high_in])
         previous_good = good
-    out = []
-    fuzzy = {(p.low, p.high): p for p in pieces
-             if p.fuzzy and (p.verdicts is None or any(v is None for v in p.verdicts.values())) and
-             not (p.verdicts is not None and test(p.verdicts))}
-    for low, high, low_in, high_in in runs:
-        below = next((p for (lo, hi), p in fuzzy.items() if hi == low), None)
-        above = next((p for (lo, hi), p in fuzzy.items() if lo == high), None)
-        out.append((Enclosed(_fraction(below.low), _fraction(below.high)) if below else low,
-                    Enclosed(_fraction(above.low), _fraction(above.high)) if above else high,
-                    low_in and low is not None and not below, high_in and high is not None and not above))
-    return out
-
-
-def _fraction(x) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
+    return [tuple(run) for run in out]
 
 
 def settle(pieces: list[Piece], p1_listed: bool = True) -> None:
@@ -87,29 +81,31 @@ def settle(pieces: list[Piece], p1_listed: bool = True) -> None:
     breakpoint), a property none of whose comparisons vanish there keeps its neighbours' common verdict: each
     difference is continuous and nonzero there, so its sign, and the property's truth, do not change. Property
     1's comparisons are grouped by set: it holds throughout when some set whose comparisons do not vanish there
-    is possible on both sides (only when its candidate witnesses were listed: `p1_listed`). Verdicts the checker
-    gave are never replaced."""
+    is possible on both sides (only when its candidate witnesses were listed: `p1_listed`). An enclosure that
+    leaves one end to an exact point (an admissible end) is joined to its other neighbour alone: that point lies
+    outside it, and the verdict there may differ. Verdicts the checker gave are never replaced."""
     for i, piece in enumerate(pieces):
         missing = piece.verdicts is None or None in piece.verdicts.values()
         if not missing or not piece.groups or not 0 < i < len(pieces) - 1 or not piece.admissible:
             continue
         if piece.verdicts is None and not piece.fuzzy:
             continue  # an exact point where the matrix is undefined: nothing there to keep
-        before, after = pieces[i - 1], pieces[i + 1]
-        if before.verdicts is None or after.verdicts is None:
+        sides = [pieces[j] for j, cut in ((i - 1, piece.open_low), (i + 1, piece.open_high)) if not cut]
+        if not sides or any(side.verdicts is None for side in sides):
             continue
         touched = {g for g in piece.groups if not g.startswith("P1 ")}
         wavering = {g[3:] for g in piece.groups if g.startswith("P1 ")}  # sets whose possibility may change
+        possible = set.intersection(*(set(side.possible) for side in sides))
         verdicts = {}
-        for pid, verdict in before.verdicts.items():
+        for pid, verdict in sides[0].verdicts.items():
             if piece.verdicts is not None and piece.verdicts[pid] is not None:
                 verdicts[pid] = piece.verdicts[pid]
-            elif verdict is None or after.verdicts[pid] != verdict:
+            elif verdict is None or any(side.verdicts[pid] != verdict for side in sides):
                 verdicts[pid] = None
             elif pid == "P1" and not p1_listed:  # no candidate witness was watched: nothing says it is kept
                 verdicts[pid] = None
             elif pid == "P1" and verdict == "holds":
-                verdicts[pid] = verdict if (before.possible & after.possible) - wavering else None
+                verdicts[pid] = verdict if possible - wavering else None
             elif pid == "P1":
                 verdicts[pid] = None if wavering else verdict
             else:
@@ -146,11 +142,10 @@ def failing_cover(calibration: Calibration, tiers: list[list[tuple[str, bool]]])
     undecided, previous = [], None
     for i in sorted(left):
         piece = pieces[i]
-        closed = piece.point or piece.fuzzy
         if previous == i - 1:
-            undecided[-1][1], undecided[-1][3] = piece.high, closed
+            undecided[-1][1], undecided[-1][3] = piece.high, piece.high_in
         else:
-            undecided.append([piece.low, piece.high, closed, closed])
+            undecided.append([piece.low, piece.high, piece.low_in, piece.high_in])
         previous = i
     return chosen, [tuple(run) for run in undecided]
 

@@ -25,6 +25,7 @@ from verifier.analysis.design.problem import Cell, DesignProblem
 from verifier.analysis.design.request import Demand, Request
 from verifier.engines.margins import Bound, bound
 from verifier.errors import UsageError
+from verifier.numbers import shown
 
 
 class Undecided(Exception):
@@ -158,5 +159,6 @@ class Solver:
 class MarginTooLarge(UsageError):
     def __init__(self, margin: Fraction, largest: Bound):
         self.margin, self.largest = margin, largest
-        super().__init__(f"--margin {margin} is not achievable: the strict relations allow margins "
+        text = str(margin) if len(str(margin)) <= 40 else shown(str(margin))
+        super().__init__(f"--margin {text} is not achievable: the strict relations allow margins "
                          f"{'up to' if largest.attained else 'below'} {largest.value}")

@@ -5,54 +5,39 @@ data sets, the Friedman test over them (verifier.analysis.use.friedman).
 
 Exact values (mean costs, their differences, the counts of instances where one classifier costs less) stay
 exact: signs of per-instance differences are decided on the exact costs. Intervals and p-values are statistical
-estimates in floats, labelled as such, never verdicts. scipy.stats is imported only when a test runs."""
+estimates in floats, labelled as such, never verdicts. scipy.stats is imported only when a test runs.
+
+Which pairs (`pairs`): every pair within each data set ('all'), each classifier against the best of its data set
+(the lowest exact mean cost, 'best'), or each against a named classifier. By default every pair, unless that is
+more than MAX_DEFAULT_PAIRS pairs: then 'best', and the comparison says so. Holm's family is the pairs tested.
+The pairs are computed in chunks, all pairs of a chunk at once (`pairs.pair_chunk`), into a `Comparison` the
+caller may hold: when a time limit stops the work, the pairs done are kept and `finish` adjusts their p-values."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import combinations
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
-import sympy as sp
 
-from verifier.analysis.use.evaluate import BOOTSTRAP, SEED, Scores, bootstrap_interval
+from verifier import limits
+from verifier.analysis.use.bootstrap import resample_means
+from verifier.analysis.use.evaluate import Scores
 from verifier.analysis.use.friedman import Friedman, friedman_test
-from verifier.errors import UsageError
+from verifier.analysis.use.pairs import (CHUNK_PAIRS, CHUNK_VALUES, CI_METHOD, EXACT, NORMAL, SIGN_TEST, WILCOXON,
+                                         ExactSigns, PairComparison, pair_chunk)
+from verifier.errors import UsageError, did_you_mean
 from verifier.formula import certified
+from verifier.numbers import shown
 
-WILCOXON = "Wilcoxon signed-rank test, two-sided, zero differences dropped (Wilcoxon's treatment)"
-EXACT = "exact null distribution (no ties among the non-zero |differences|, at most 50 of them)"
-NORMAL = "normal approximation with tie correction, no continuity correction"
-SIGN_TEST = "exact two-sided sign test (binomial, 1/2) on the non-zero differences"
-CI_METHOD = (f"paired bootstrap percentile interval, a statistical estimate ({BOOTSTRAP} resamples of the "
-             f"instances, the same for both classifiers; seed {SEED})")
+__all__ = ["CI_METHOD", "EXACT", "NORMAL", "SIGN_TEST", "WILCOXON", "Comparison", "PairComparison", "check_pairs",
+           "compare", "finish", "holm"]
+
+MAX_DEFAULT_PAIRS = 1000  # beyond this many pairs in all, the default compares each classifier with the best
+CHUNK_SECONDS = 0.5  # a chunk of pairs doubles while it takes less than half this: what a time limit may drop
+MAX_CHUNK_PAIRS = 20_000
 ONE_DATASET = ("Friedman/Nemenyi compare classifiers over several data sets (Demšar 2006); these predictions come "
                "from one data set: add a 'dataset' column or give one file per data set")
-
-
-@dataclass
-class PairComparison:
-    a: str
-    b: str
-    dataset: str | None
-    n: int
-    difference: sp.Expr  # exact: mean cost of a minus mean cost of b
-    difference_float: float
-    lower: str | None  # the classifier of lower mean cost, decided exactly (None: equal mean costs)
-    ci: tuple[float, float]  # paired bootstrap percentile interval of the difference
-    level: float
-    a_lower: int  # instances where a costs less than b (decided on the exact costs)
-    b_lower: int
-    ties: int
-    test: str  # the test as run (with its null distribution), or why there is none
-    statistic: float | None  # min(W+, W-), scipy's statistic for the two-sided test
-    p_value: float | None  # None: no non-zero difference, the p-value is undefined
-    favours: str | None  # the side the signed ranks lean to (the larger rank sum of differences in its favour)
-    sign_p: float | None
-    undecided: int = 0  # instances whose cost difference no certified comparison signed (the float's sign used)
-    p_holm: float | None = None
-    sign_p_holm: float | None = None
-    significant: bool | None = None  # p_holm < alpha
 
 
 @dataclass
@@ -63,33 +48,124 @@ class Comparison:
     tested: int  # the pairs with a p-value: the size of Holm's family
     friedman: Friedman | None
     why_no_friedman: str | None
+    mode: str = "all"  # 'all' pairs, each against the 'best' of its data set, or each 'against' a named one
+    references: list[tuple[str | None, str]] = field(default_factory=list)  # (data set, the classifier compared with)
+    planned: int = 0  # the pairs to compare
+    note: str | None = None  # why the default is not every pair; data sets without the named classifier
+    cut: str | None = None  # what a time limit left undone (None: everything planned was done)
 
 
 def holm(p_values: list[float]) -> list[float]:
     """Holm's step-down adjustment: the i-th smallest of m p-values times (m - i + 1), made monotone and capped
-    at 1, given back in the input order."""
-    m, adjusted, running = len(p_values), [0.0] * len(p_values), 0.0
-    for rank, i in enumerate(sorted(range(m), key=lambda j: p_values[j])):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
+    at 1, given back in the input order (equal p-values keep their input order)."""
+    p = np.asarray(p_values, dtype=float)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order])) if m else []
+    return adjusted.tolist()
 
 
-def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95) -> Comparison:
+def check_pairs(pairs, names: list[str], where: str = "these predictions") -> str | None:
+    """`pairs` as given (None, 'all', 'best' or a classifier's name), refused with the names it could mean."""
+    if pairs is None or pairs in ("all", "best"):
+        return pairs
+    if not isinstance(pairs, str):
+        raise UsageError(f"--pairs: expected all, best or a classifier's name, not {shown(pairs)}")
+    if pairs not in names:
+        listed = ", ".join(names[:10]) + (f", ... ({len(names)} in all)" if len(names) > 10 else "")
+        raise UsageError(f"--pairs {shown(pairs)}: no classifier of {where} has that name"
+                         f"{did_you_mean(pairs, names)} (expected all, best, or one of: {listed})")
+    return pairs
+
+
+def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95, pairs: str | None = None,
+            into: Comparison | None = None) -> Comparison:
+    """Every comparison of `scores` (grouped by data set): the Friedman test over the data sets first, then the
+    pairs chosen by `pairs`, chunk by chunk into `into` (a fresh Comparison when None), then Holm."""
+    c = into if into is not None else Comparison(alpha, level, [], 0, None, None)
     groups: dict[str | None, list[Scores]] = {}
     for s in scores:
         groups.setdefault(s.dataset, []).append(s)
-    pairs = []
     for group in groups.values():
         _paired(group)
-        pairs += [_pair(a, b, level) for a, b in combinations(group, 2)]
-    tested = [p for p in pairs if p.p_value is not None]
-    for p, adjusted in zip(tested, holm([p.p_value for p in tested])):
-        p.p_holm, p.significant = adjusted, adjusted < alpha
-    for p, adjusted in zip(tested, holm([p.sign_p for p in tested])):
-        p.sign_p_holm = adjusted
-    friedman, why = (friedman_test(groups, alpha) if len(groups) >= 2 else (None, ONE_DATASET))
-    return Comparison(alpha, level, pairs, len(tested), friedman, why)
+    mode = check_pairs(pairs, list(dict.fromkeys(s.name for s in scores)))
+    plan = _plan(groups, mode, c)
+    c.friedman, c.why_no_friedman = (friedman_test(groups, alpha) if len(groups) >= 2 else (None, ONE_DATASET))
+    for group, ia, ib in plan:
+        signs = ExactSigns(group)
+        resampled = _resampled(group)
+        most = max(1, CHUNK_VALUES // max(1, group[0].n))  # memory: pairs x instances per chunk
+        step, start = min(CHUNK_PAIRS, most), 0
+        while start < len(ia):
+            limits.check_time()  # the alarm stops the main thread; other threads stop here, between chunks
+            began = time.monotonic()
+            c.pairs.extend(pair_chunk(group, signs, resampled, ia[start:start + step], ib[start:start + step], level))
+            start += step
+            if time.monotonic() - began < CHUNK_SECONDS / 2:  # larger chunks, fewer scipy calls
+                step = min(2 * step, most, MAX_CHUNK_PAIRS)
+    return finish(c)
+
+
+def finish(c: Comparison, cut: str | None = None) -> Comparison:
+    """Holm's adjustment over the pairs done (every pair planned, or those done before `cut`)."""
+    tested = [p for p in c.pairs if p.p_value is not None]
+    for p, adjusted, sign_adjusted in zip(tested, holm([p.p_value for p in tested]),
+                                          holm([p.sign_p for p in tested])):
+        p.p_holm, p.significant, p.sign_p_holm = adjusted, adjusted < c.alpha, sign_adjusted
+    c.tested, c.cut = len(tested), cut
+    if cut is not None and c.friedman is None and c.why_no_friedman is None:
+        c.why_no_friedman = f"the Friedman test was not run: {cut}"
+    return c
+
+
+def _plan(groups: dict, mode: str | None, c: Comparison) -> list[tuple[list[Scores], np.ndarray, np.ndarray]]:
+    """The pairs to compare, per data set, as index arrays into its scores; sets c.mode, references, planned."""
+    every = sum(len(g) * (len(g) - 1) // 2 for g in groups.values())
+    if mode is None:
+        mode = "all" if every <= MAX_DEFAULT_PAIRS else "best"
+        if mode == "best":
+            c.note = (f"{every:,} pairs in all is more than {MAX_DEFAULT_PAIRS:,}: each classifier is compared with "
+                      "the best of its data set (the lowest mean cost); --pairs all compares every pair")
+    plan, missing = [], []
+    for dataset, group in groups.items():
+        if mode == "all":
+            ia, ib = np.triu_indices(len(group), 1)
+        else:
+            names = [s.name for s in group]
+            if mode != "best" and mode not in names:
+                missing.append(dataset)
+                continue
+            ref = _best(group) if mode == "best" else names.index(mode)
+            c.references.append((dataset, group[ref].name))
+            ia = np.array([i for i in range(len(group)) if i != ref], dtype=np.int64)
+            ib = np.full(len(ia), ref, dtype=np.int64)
+        if len(ia):
+            plan.append((group, ia, ib))
+    if missing:
+        c.note = (f"{mode} is not in data set(s) {', '.join(str(d) for d in missing)}: no pairs there")
+    c.mode = "against" if mode not in ("all", "best") else mode
+    c.planned = sum(len(ia) for _, ia, _ in plan)
+    return plan
+
+
+def _best(group: list[Scores]) -> int:
+    """The index of the lowest mean cost, decided exactly (floats where nothing decides); the first of equals."""
+    best = 0
+    for i in range(1, len(group)):
+        sign = certified.compare(group[i].mean_cost, group[best].mean_cost).value
+        if sign is None:
+            sign = int(np.sign(group[i].mean_cost_float - group[best].mean_cost_float))
+        if sign < 0:
+            best = i
+    return best
+
+
+def _resampled(group: list[Scores]) -> np.ndarray:
+    """The group's resampled mean costs (C x B): those the scores hold, or drawn afresh (the same draws)."""
+    if all(getattr(s, "resampled", None) is not None for s in group):
+        return np.stack([s.resampled for s in group])
+    return resample_means(np.stack([np.asarray(s.costs, dtype=float) for s in group]))
 
 
 def _paired(scores: list[Scores]) -> None:
@@ -104,64 +180,3 @@ def _paired(scores: list[Scores]) -> None:
             raise UsageError(f"{scores[0].name} and {s.name}{where} have different true classes at instance {i}; "
                              "paired tests need the same instances in the same order")
 
-
-def _pair(a: Scores, b: Scores, level: float) -> PairComparison:
-    d, signs, undecided = differences(a, b)
-    difference = a.mean_cost - b.mean_cost
-    order = certified.compare(a.mean_cost, b.mean_cost).value
-    lower = None if order == 0 else a.name if (order if order is not None else np.sign(np.mean(d))) < 0 else b.name
-    counts = dict(a_lower=int((signs < 0).sum()), b_lower=int((signs > 0).sum()), ties=int((signs == 0).sum()))
-    test, statistic, p, favours = _wilcoxon(d, a.name, b.name)
-    sign_p = None
-    if p is not None:
-        sign_p = float(_stats().binomtest(counts["a_lower"], counts["a_lower"] + counts["b_lower"], 0.5).pvalue)
-    return PairComparison(a.name, b.name, a.dataset, a.n, difference, certified.to_float(difference), lower,
-                          bootstrap_interval(d, level), level, **counts, test=test, statistic=statistic,
-                          p_value=p, favours=favours, sign_p=sign_p, undecided=undecided)
-
-
-def differences(a: Scores, b: Scores) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per-instance differences a - b: floats for the tests and the bootstrap, and their signs decided on the
-    exact costs, one certified comparison per distinct pair of (set, true class) cells. An exact tie is a float
-    0; a sign no comparison settles takes the float's sign, and those instances are counted."""
-    if a.cell_costs is None or b.cell_costs is None or a.cell_of is None or b.cell_of is None:
-        d = a.costs - b.costs
-        return d, np.sign(d).astype(np.int64), 0
-    cells, inverse, counts = np.unique(np.stack([a.cell_of, b.cell_of]), axis=1, return_inverse=True,
-                                       return_counts=True)
-    floats, signs, undecided = np.zeros(cells.shape[1]), np.zeros(cells.shape[1], dtype=np.int64), 0
-    for j, (i, k) in enumerate(cells.T.tolist()):
-        x, y = a.cell_costs[i], b.cell_costs[k]
-        sign = certified.compare(x, y).value
-        if sign != 0:
-            floats[j] = certified.to_float(x - y)
-        if sign is None:
-            sign, undecided = int(np.sign(floats[j])), undecided + int(counts[j])
-        signs[j] = sign
-    inverse = np.asarray(inverse).reshape(-1)
-    return floats[inverse], signs[inverse], undecided
-
-
-def _wilcoxon(d: np.ndarray, a: str, b: str) -> tuple[str, float | None, float | None, str | None]:
-    nonzero = d[d != 0]
-    if nonzero.size == 0:
-        return (f"{WILCOXON}: not run, no non-zero difference ({a} and {b} cost the same on every instance; "
-                "p undefined)"), None, None, None
-    magnitudes = np.abs(nonzero)
-    exact = nonzero.size <= 50 and np.unique(magnitudes).size == nonzero.size
-    result = _stats().wilcoxon(nonzero, zero_method="wilcox", correction=False,
-                               method="exact" if exact else "asymptotic")
-    ranks = _stats().rankdata(magnitudes)
-    in_favour_of_a, in_favour_of_b = ranks[nonzero < 0].sum(), ranks[nonzero > 0].sum()
-    favours = a if in_favour_of_a > in_favour_of_b else b if in_favour_of_b > in_favour_of_a else None
-    p = float(result.pvalue)
-    if not np.isfinite(p):
-        return f"{WILCOXON}: p undefined", None, None, favours
-    return f"{WILCOXON}, {EXACT if exact else NORMAL}", float(result.statistic), p, favours
-
-
-def _stats():
-    """scipy.stats, loaded by the comparisons that need it (importing it costs about half a second)."""
-    from scipy import stats
-
-    return stats

@@ -46,21 +46,25 @@ class Crossing:
 
     @property
     def flips(self) -> list[sp.Expr | tuple[Fraction, Fraction]]:
-        """The zeros where the cheaper classifier changes (the sign of the difference differs on both sides)."""
+        """The zeros where the cheaper classifier changes (the sign of the difference differs on both sides): the
+        exact zero when it is the only one between the two pieces, else the stretch between them, which holds a
+        flip (certified enclosures, or several zeros close together), never a rational standing in for a zero."""
         out = []
         for left, right in zip(self.pieces, self.pieces[1:]):
             if left.sign and right.sign and left.sign != right.sign:
-                out.append(self._zero_at(left.high))
+                out.append(self._zero_between(left.high, right.low))
         return out
 
-    def _zero_at(self, x: Fraction):
-        for p in self.points:
-            if certified.compare(p, sp.Rational(x.numerator, x.denominator)).value == 0:
-                return p
-        for lo, hi in self.enclosures:
-            if lo <= x <= hi:
-                return (lo, hi)
-        return sp.Rational(x.numerator, x.denominator)
+    def _zero_between(self, a: Fraction, b: Fraction):
+        ra, rb = sp.Rational(a.numerator, a.denominator), sp.Rational(b.numerator, b.denominator)
+        points = [p for p in self.points if certified.compare(ra, p).value in (-1, 0) and
+                  certified.compare(p, rb).value in (-1, 0)]
+        boxes = [(lo, hi) for lo, hi in self.enclosures if hi >= a and lo <= b]
+        if len(points) == 1 and not boxes:
+            return points[0]
+        if len(boxes) == 1 and not points:
+            return boxes[0]
+        return (a, b)
 
 
 def crossings(curves, theta: sp.Symbol, low: Fraction, high: Fraction) -> list[Crossing]:
@@ -93,19 +97,18 @@ def _pieces(d, theta, low: Fraction, high: Fraction, points, boxes, a: str, b: s
     """The open stretches between zeros (rational ends bracketing them), each with its exact sign of d."""
     marks = sorted([(Fraction(lo), Fraction(hi)) for lo, hi in boxes] +
                    [(_below(p), _above(p)) for p in points])
-    ends = [low] + [x for lo, hi in marks for x in (lo, hi)] + [high]
-    out = []
-    for lo, hi in zip(ends[::2], ends[1::2]):
-        lo, hi = max(lo, low), min(hi, high)
-        if lo >= hi:
-            continue
-        x = simplest(lo, hi) if lo < hi else lo
-        try:
-            sign = certified.sign(sp.nsimplify(d.subs(theta, sp.Rational(x.numerator, x.denominator)))).value
-        except BuiltinError:
-            sign = None
-        cheaper = None if not sign else (a if sign < 0 else b)
-        out.append(Piece(lo, hi, cheaper, sign))
+    out, start = [], low
+    for lo, hi in marks + [(high, high)]:  # a stretch ends where the next mark begins, past every earlier mark
+        end = min(lo, high)
+        if start < end:
+            x = simplest(start, end)
+            try:
+                sign = certified.sign(sp.nsimplify(d.subs(theta, sp.Rational(x.numerator, x.denominator)))).value
+            except BuiltinError:
+                sign = None
+            cheaper = None if not sign else (a if sign < 0 else b)
+            out.append(Piece(start, end, cheaper, sign))
+        start = max(start, hi)
     return out
 
 

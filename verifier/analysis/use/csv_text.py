@@ -2,7 +2,10 @@
 name appears once, and whatever is quoted back in a message is a short excerpt with control characters
 replaced (a file such as /proc/self/environ read by mistake must not be printed whole).
 
-Owns: `csv_rows` and `excerpt`. May import: `errors`.
+A compressed, archived or pickled file is refused by its first bytes as "not a CSV or .npy file" (read as
+text it would yield garbage or no rows at all).
+
+Owns: `csv_rows`, `excerpt`, `regular_file` and `refuse_binary`. May import: `errors`.
 """
 
 from __future__ import annotations
@@ -32,9 +35,49 @@ def regular_file(path: str, what: str) -> None:
         raise UsageError(f"{what} {excerpt(str(path))}: larger than 1 GiB; split it")
 
 
-def csv_rows(path: str, what: str, how_to_write: str) -> Iterator[tuple[list[str], int, list[str]]]:
+# the first bytes of files people save by mistake where a CSV or a .npy belongs
+_MAGIC = ((b"\x1f\x8b", "gzip-compressed data; decompress it first (gunzip)"),
+          (b"PK\x03\x04", "a zip archive (a .npz of numpy.savez, or a spreadsheet); save one array with numpy.save, "
+                          "or export the sheet as CSV"),
+          (b"PK\x05\x06", "an empty zip archive"),
+          (b"BZh", "bzip2-compressed data; decompress it first"),
+          (b"\xfd7zXZ\x00", "xz-compressed data; decompress it first"),
+          (b"\x28\xb5\x2f\xfd", "zstd-compressed data; decompress it first"),
+          (b"\x93NUMPY", "a .npy array in a file whose name does not end in .npy; rename it to *.npy"),
+          (b"\x89HDF", "an HDF5 file"),
+          (b"PAR1", "a Parquet file"))
+
+
+def not_data(path: str) -> str | None:
+    """What a binary file that is neither CSV nor .npy looks like (compressed, archived, pickled), or None."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return None
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    if head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
+        return "a Python pickle (never unpickled: it could run code); save the data as CSV or with numpy.save"
+    if b"\x00" in head:
+        return "binary data (it holds NUL bytes)"
+    return None
+
+
+def refuse_binary(path: str, what: str, npy: bool = True) -> None:
+    """A UsageError for a compressed, archived or pickled file where a CSV (or, with `npy`, a .npy) belongs."""
+    kind = not_data(path)
+    if kind is not None:
+        raise UsageError(f"{what} {path}: not a CSV{' or .npy' if npy else ''} file: it looks like "
+                         f"{kind}; expected a CSV text file with a header row"
+                         + (", or a .npy array written by numpy.save" if npy else ""))
+
+
+def csv_rows(path: str, what: str, how_to_write: str, npy: bool = True) -> Iterator[tuple[list[str], int, list[str]]]:
     """(header, line number, fields) for every non-blank row after the header. `how_to_write` is appended to
-    a field-count error (e.g. how to write a set with commas in it)."""
+    a field-count error (e.g. how to write a set with commas in it); `npy`: whether the option also reads .npy."""
+    refuse_binary(path, what, npy)
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
         reader = csv.reader(handle, strict=True)
         try:

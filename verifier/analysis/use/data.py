@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verifier.analysis.use.csv_text import csv_rows, excerpt, regular_file
+from verifier.analysis.use.csv_text import csv_rows, excerpt, refuse_binary, regular_file
 from verifier.analysis.use.npy import open_npy
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -212,6 +212,7 @@ def read_truth(path: str, classes) -> np.ndarray:
             raise UsageError(f"--truth {path}: index {int(values[bad[0]])} at position {int(bad[0])} is not a "
                              f"class (0..{len(classes) - 1})")
         return values.astype(np.int64)
+    refuse_binary(path, "--truth")
     with open(path, encoding="utf-8-sig", errors="replace") as handle:
         lines = [(i, line.strip()) for i, line in enumerate(handle, 1) if line.strip()]
     if lines and lines[0][1].lower() in TRUE_COLUMNS and lines[0][1] not in classes:

@@ -5,7 +5,7 @@ With |Ŷ| = k and the truth y: discounted accuracy 1/k if y ∈ Ŷ (else 0); u65
 u80 = 2.2/k − 1.2/k² if y ∈ Ŷ (the utilities with u(1/2) = 0.65 and 0.8); F_β = (1 + β²)/(β² + k) if y ∈ Ŷ
 (recall 1, precision 1/k). The mean cost is exact: the instances are grouped by (set, true class), so the sum
 is Σ count · c_Ŷ(y) / N over few distinct cells. The confidence interval is a statistical estimate (percentile
-bootstrap with a fixed seed, in floats) and is labelled as one.
+bootstrap with a fixed seed, in floats, `bootstrap`) and is labelled as one.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from verifier.analysis.use.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
 from verifier.analysis.use.data import Predictions
 from verifier.formula import certified
 from verifier.scheme import Scheme
 
-BOOTSTRAP = 2000
-SEED = 20170101
+__all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "score", "u65",
+           "u80"]
 
 
 @dataclass
@@ -30,7 +31,7 @@ class Scores:
     n: int
     mean_cost: sp.Expr  # exact
     mean_cost_float: float
-    interval: tuple[float, float]  # bootstrap percentile interval of the mean cost
+    interval: tuple[float, float] | None  # bootstrap percentile interval of the mean cost (None: not computed)
     level: float
     determinacy: Fraction  # share of singleton predictions
     mean_size: Fraction
@@ -45,6 +46,7 @@ class Scores:
     dataset: str | None = None  # the data set the predictions come from (None: the input names none)
     cell_costs: list[sp.Expr] | None = field(default=None, repr=False)  # exact cost of each (set, true class) cell
     cell_of: np.ndarray | None = field(default=None, repr=False)  # ... and each instance's cell (exact differences)
+    resampled: np.ndarray | None = field(default=None, repr=False)  # mean cost over each bootstrap resample
 
     def __repr__(self) -> str:
         """One line: the classifier, its size and its main answers, e.g. Scores('cautious', n=300, mean cost
@@ -83,7 +85,10 @@ def grouped(pred: Predictions) -> tuple[list[tuple[frozenset[int], int, int]], n
     return cells, np.asarray(inverse).reshape(-1)
 
 
-def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: float = 0.95) -> Scores:
+def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: float = 0.95,
+          interval: bool = True) -> Scores:
+    """The scores of one classifier; `interval=False` leaves the bootstrap interval to the caller (None), which
+    resamples every classifier of a data set at once (`bootstrap.resample_means`)."""
     n, K = pred.masks.shape
     if K != scheme.K:
         raise ValueError("predictions and scheme disagree on the classes")
@@ -98,7 +103,8 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
         floats[j] = certified.to_float(cost)
     per_instance = floats[inverse]
     mean = total / n
-    interval = bootstrap_interval(per_instance, level)
+    resampled = resample_means(per_instance[None, :])[0] if interval else None
+    ci = tuple(percentile_intervals(resampled[None, :], level)[0].tolist()) if interval else None
 
     by_size = {}  # (k, hit) -> count: the closed forms need only these
     for k, h in zip(sizes.tolist(), hits.tolist()):
@@ -109,25 +115,24 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
 
     single = sizes == 1
     return Scores(
-        pred.name, n, mean, float(np.mean(per_instance)), interval, level,
+        pred.name, n, mean, float(np.mean(per_instance)), ci, level,
         Fraction(int(single.sum()), n), Fraction(int(sizes.sum()), n),
         Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
         Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),
         mean_of(u65), mean_of(u80),
         {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance, pred.truth,
-        dataset=pred.dataset, cell_costs=exact, cell_of=inverse)
+        dataset=pred.dataset, cell_costs=exact, cell_of=inverse, resampled=resampled)
 
 
-def bootstrap_interval(values: np.ndarray, level: float) -> tuple[float, float]:
-    """The percentile bootstrap interval of the mean of `values` (BOOTSTRAP resamples of the instance indices,
-    seed SEED). For a paired comparison, `values` holds per-instance differences: the same resampled indices
-    then serve both classifiers, since the mean of d[idx] is mean(a[idx]) - mean(b[idx])."""
-    rng = np.random.default_rng(SEED)
-    n = len(values)
-    means = np.empty(BOOTSTRAP)
-    block = max(1, min(100, 4_000_000 // n))  # at most about 4 million indices (32 MB) at a time
-    for start in range(0, BOOTSTRAP, block):
-        idx = rng.integers(0, n, size=(min(block, BOOTSTRAP - start), n))
-        means[start:start + len(idx)] = values[idx].mean(axis=1)
-    tail = (1 - level) / 2
-    return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
+def add_intervals(scores: list[Scores], level: float) -> None:
+    """The bootstrap interval of every score without one: the classifiers of each size resampled together, one
+    index matrix for all (the same draws as one classifier alone), their resampled means kept for the pairs."""
+    by_size: dict[int, list[Scores]] = {}
+    for s in scores:
+        if s.resampled is None:
+            by_size.setdefault(s.n, []).append(s)
+    for group in by_size.values():
+        means = resample_means(np.stack([np.asarray(s.costs, dtype=float) for s in group]))
+        for s, row, (low, high) in zip(group, means, percentile_intervals(means, level).tolist()):
+            s.resampled, s.interval, s.level = row, (low, high), level
+

@@ -17,6 +17,7 @@ Owns: `ExactRows`, `IntervalRows`, `binary_rows`, `rational_rows`, `decimal_row`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,7 +68,10 @@ def binary_rows(block: np.ndarray) -> tuple[ExactRows, list[int]]:
 
 
 def _float(x: Fraction) -> float:
-    f = float(x)  # correctly rounded (an integer division)
+    try:
+        f = float(x)  # correctly rounded (an integer division)
+    except OverflowError:  # 1e400 in a file: beyond every float, with its sign; the exact checks refuse the row
+        return math.inf if x > 0 else -math.inf
     return (TINY if x > 0 else -TINY) if f == 0.0 and x != 0 else f
 
 

@@ -52,7 +52,7 @@ class IntervalsFile:
     def blocks(self) -> Iterator[tuple[IntervalRows, list[int]]]:
         """(the credal sets, their line numbers), BLOCK_ROWS rows at a time; bounds in the spec's class order."""
         num, den, floats, lines, columns = [], [], [], [], None
-        for header, line, fields in csv_rows(self.path, WHAT, HOW):
+        for header, line, fields in csv_rows(self.path, WHAT, HOW, npy=False):
             if columns is None:
                 columns = self._columns(header)
             self.count += 1

@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from verifier.analysis.use.csv_text import refuse_binary
 from verifier.errors import UsageError
 
 MAX_ELEMENTS = 20_000_000  # values per file (160 MB of float64); larger inputs are split by the user
@@ -30,16 +31,23 @@ def open_npy(path: str, what: str, kinds: tuple[str, ...], ndims: tuple[int, ...
             shape, fortran, dtype = read(handle, max_header_size=10_000)
             offset = handle.tell()
     except (ValueError, OSError, SyntaxError, TypeError) as exc:
+        refuse_binary(path, what)  # a .npz, a gzip or a pickle named *.npy: say what it is
         raise UsageError(f"{what} {path}: not a readable .npy array ({_short(exc)})") from None
     if dtype.hasobject or dtype.kind not in kinds or dtype.fields is not None:
         raise UsageError(f"{what} {path}: dtype {dtype}, expected {_kinds(kinds)} (pickled objects are never "
                          "read)")
+    if any(not isinstance(n, int) or n < 0 for n in shape):  # numpy's header reader lets (-1, 3) through
+        raise UsageError(f"{what} {path}: the header declares the shape {tuple(shape)}, with a negative "
+                         "dimension; expected a .npy array written by numpy.save (every dimension 0 or more)")
     if len(shape) not in ndims:
         raise UsageError(f"{what} {path}: an array of {len(shape)} dimension(s) {tuple(shape)}, expected "
                          f"{' or '.join(str(n) for n in ndims)}")
     count = 1
     for n in shape:
         count *= n
+    if count <= MAX_ELEMENTS < max(shape, default=0):  # (0, 10**20): no value, but numpy cannot make the array
+        raise UsageError(f"{what} {path}: the header declares the shape {tuple(shape)}, a dimension beyond the "
+                         f"{MAX_ELEMENTS:,} values one file may hold; expected an array written by numpy.save")
     if count > MAX_ELEMENTS:
         raise UsageError(f"{what} {path}: shape {tuple(shape)} holds {count:,} values, more than the "
                          f"{MAX_ELEMENTS:,} one file may hold; split it into several files")
