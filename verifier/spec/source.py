@@ -1,8 +1,9 @@
 """Safe YAML reading that keeps positions and exact decimals.
 
-We compose the node graph with PyYAML's SafeLoader (nothing is constructed from tags) and convert it
-ourselves, so that 0.35 becomes Fraction(7, 20), every value remembers its line and column, duplicate keys
-are errors, and alias expansion is bounded (alias bombs end in a SpecError, not in memory exhaustion).
+We compose the node graph safely (`yaml_nodes`: nothing is constructed from tags) and convert it ourselves, so
+that 0.35 becomes Fraction(7, 20), every value remembers its line and column, duplicate keys are errors, and
+both the values as written and the values copied by aliases are bounded (an alias bomb ends in a SpecError
+that says so, not in memory exhaustion; a long file without aliases is never called one).
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ import yaml
 
 from verifier.errors import Mark, SpecError
 from verifier.numbers import MAX_BITS
+from verifier.spec.yaml_nodes import MAX_DEPTH, compose, paused_collector
 
-MAX_NODES = 200_000  # after alias expansion; a real spec has a few thousand at most
-MAX_DEPTH = 64
+# Values as written: the documented family bound (100,000 listed sets, `family.MAX_FAMILY_SETS`) of up to 8
+# classes each as [a, b, ...], and the rest of the spec; a file of MAX_BYTES (4 MB) holds about this many.
+MAX_NODES = 1_000_000
+MAX_ALIAS_NODES = 100_000  # values copied by *aliases (a real spec reuses a few small anchors, if any)
+MAX_SETS_LISTED = 100_000  # family.MAX_FAMILY_SETS, named in the message (the family module imports this one)
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -31,7 +36,7 @@ _STANDARD_TAGS = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Located:
     """A converted YAML value with the position of its node."""
 
@@ -49,147 +54,99 @@ class Located:
         return self.value
 
 
-def yaml_problem(exc: yaml.MarkedYAMLError) -> tuple[str, str | None]:
-    """PyYAML's problem in the tool's words: (what is wrong, what was expected)."""
-    problem, context = exc.problem or "", exc.context or ""
-    opened = exc.context_mark
-    where = f" opened at line {opened.line + 1}, column {opened.column + 1}" if opened else ""
-    if "flow sequence" in context:
-        return f"the list [...]{where} is not closed", "a ']' after the last item (items separated by commas)"
-    if "flow mapping" in context:
-        return f"the mapping {{...}}{where} is not closed", "a '}' after the last 'key: value' pair"
-    if "quoted scalar" in context:
-        return f"the quoted text{where} is not closed", "the same quote character at its end"
-    if "mapping values are not allowed" in problem:
-        return ("a ':' inside a value; a value that contains ': ' must be quoted",
-                "\"text: with a colon\" in quotes, or a nested mapping on its own indented lines")
-    if "'\\t'" in problem or "\\t" in problem or "\t" in problem:
-        return "a tab character; YAML indents with spaces only", "spaces instead of the tab"
-    if "undefined alias" in problem:
-        return problem.replace("found undefined alias", "the alias *name refers to no anchor &name:"), \
-            "an anchor &name defined before the alias"
-    if "<block end>" in problem or "block mapping" in context or "block collection" in context:
-        return (f"the indentation or a stray character breaks the structure ({problem.replace('<block end>', 'the end of the block')})",
-                "keys of one mapping at the same indentation, and no text after a closed list or mapping")
-    if "end of stream" in problem:
-        return "the file ends in the middle of a value", "the value to be completed"
-    return (problem or context or "unreadable YAML").replace("<stream end>", "the end of the file"), None
-
-
-def _line_at(text: str, mark) -> str | None:
-    if not mark:
-        return None
-    lines = text.splitlines()
-    return lines[mark.line].strip() if 0 <= mark.line < len(lines) and lines[mark.line].strip() else None
-
-
 def load_yaml(text: str, path: str) -> Located:
     """Parse YAML text into Located values. Raises SpecError with a position on any problem."""
     if not text.strip():
         raise SpecError("the file is empty", file=path, expected="a YAML mapping with at least 'name' and 'classes'")
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except RecursionError:  # PyYAML's composer recurses once per level: say where the nesting runs away
-        line, column = _deepest(text)
-        raise SpecError(f"not valid YAML for this tool: nesting deeper than {MAX_DEPTH} levels", file=path,
-                        line=line, column=column, text=text.splitlines()[line - 1][:60] if line else None,
-                        expected="a spec nested a few levels deep") from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message, expected = yaml_problem(exc)
-        raise SpecError(
-            f"not valid YAML: {message}",
-            file=path,
-            line=mark.line + 1 if mark else None,
-            column=mark.column + 1 if mark else None,
-            text=_line_at(text, mark),
-            expected=expected,
-        ) from None
-    except yaml.YAMLError as exc:
-        raise SpecError(f"not valid YAML: {exc}", file=path) from None
+    node = compose(text, path)
     if node is None:
         raise SpecError("the file holds no YAML document", file=path, expected="a YAML mapping")
-    budget = [MAX_NODES]
-    located = _convert(node, path, budget, depth=0, key="")
-    _attach_source(located, node, text, set())
-    return located
+    with paused_collector():  # hundreds of thousands of fresh objects and no cycle among them
+        return _Converter(path, text).convert(node, 0, (), None)
 
 
-def _deepest(text: str) -> tuple[int, int]:
-    """Where brackets first open beyond MAX_DEPTH levels (1-based line and column), quotes aside; (0, 0) if
-    nowhere (the nesting is then in indentation, which PyYAML follows far deeper than we allow anyway)."""
-    depth, quote = 0, None
-    for number, line in enumerate(text.splitlines(), 1):
-        for column, ch in enumerate(line, 1):
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "'\"":
-                quote = ch
-            elif ch in "[{":
-                depth += 1
-                if depth > MAX_DEPTH:
-                    return number, column
-            elif ch in "]}":
-                depth -= 1
-    return 0, 0
+class _Converter:
+    """Nodes to Located values, each with its text as written. Two budgets: the nodes as written (bounded by
+    what a spec of the documented size needs), and the nodes reached again through aliases (`*name` copies
+    its anchor's whole subtree: only there can a small file expand without bound)."""
 
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.written, self.expanded = MAX_NODES, MAX_ALIAS_NODES
+        self.seen: set[int] = set()
 
-def _attach_source(located: Located, node: yaml.Node, text: str, seen: set[int]) -> None:
-    """Record each node's text as written (aliases share nodes: visit each node once)."""
-    if id(node) in seen:
-        return
-    seen.add(id(node))
-    located.source = text[node.start_mark.index:node.end_mark.index][:200]
-    located.start = node.start_mark.index
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            child = located.value.get(str(key_node.value))
-            if child is not None:
-                _attach_source(child, value_node, text, seen)
-    elif isinstance(node, yaml.SequenceNode):
-        for child, child_node in zip(located.value, node.value):
-            _attach_source(child, child_node, text, seen)
+    def convert(self, node: yaml.Node, depth: int, key: _Key, alias: tuple[_Key, Mark] | None) -> Located:
+        mark = _mark(node)
+        if alias is None and id(node) in self.seen:  # a second visit: this is an alias's copy of its anchor
+            alias = (key, mark)
+        if alias is None:
+            self.seen.add(id(node))
+            self.written -= 1
+            if self.written < 0:
+                raise SpecError(f"the document has more than {MAX_NODES:,} values (lists, mappings and scalars)",
+                                expected=f"at most {MAX_NODES:,} values: e.g. {MAX_SETS_LISTED:,} listed sets of "
+                                         "a few classes each, written as [a, b] or 'a,b'", **self.where(key, mark))
+        else:
+            self.expanded -= 1
+            if self.expanded < 0:
+                alias_key, anchor = alias
+                raise SpecError(
+                    f"aliases expand the document to more than {MAX_ALIAS_NODES:,} copied values (an alias bomb): "
+                    f"the alias at '{_key_text(alias_key)}' copies the anchored value at line {anchor.line}, "
+                    f"column {anchor.column}", expected=f"at most {MAX_ALIAS_NODES:,} values copied by *aliases",
+                    **self.where(alias_key, anchor))
+        if depth > MAX_DEPTH:
+            raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **self.where(key, mark))
+        tag = node.tag
+        if tag not in _STANDARD_TAGS:
+            raise SpecError("YAML tags are not allowed", text=tag, expected="plain YAML scalars, lists and mappings",
+                            **self.where(key, mark))
+        start, end = node.start_mark.index, node.end_mark.index
+        if tag == "tag:yaml.org,2002:str":
+            value: Any = node.value
+        elif isinstance(node, yaml.MappingNode):
+            value = self._mapping(node, depth, key, alias, mark)
+        elif isinstance(node, yaml.SequenceNode):
+            value = [self.convert(child, depth + 1, (key, f"[{i}]"), alias) for i, child in enumerate(node.value)]
+        else:
+            value = _scalar(node, self.where(key, mark))
+        return Located(value, mark, tag, self.text[start:min(end, start + 200)], start)
 
+    def where(self, key: _Key, mark: Mark) -> dict:
+        """The location arguments of a SpecError (the key's text is made only when a message needs it)."""
+        return dict(file=self.path, key=_key_text(key) or None, line=mark.line, column=mark.column)
 
-def _mark(node: yaml.Node) -> Mark:
-    return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-def _convert(node: yaml.Node, path: str, budget: list[int], depth: int, key: str) -> Located:
-    budget[0] -= 1
-    mark = _mark(node)
-    where = dict(file=path, key=key or None, line=mark.line, column=mark.column)
-    if budget[0] < 0:
-        raise SpecError(f"the document expands to more than {MAX_NODES} nodes (alias bomb?)", **where)
-    if depth > MAX_DEPTH:
-        raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **where)
-    if node.tag not in _STANDARD_TAGS:
-        raise SpecError(
-            "YAML tags are not allowed", text=node.tag, expected="plain YAML scalars, lists and mappings", **where
-        )
-    if isinstance(node, yaml.MappingNode):
+    def _mapping(self, node: yaml.MappingNode, depth: int, key: _Key, alias, mark: Mark) -> dict[str, Located]:
         out: dict[str, Located] = {}
         for key_node, value_node in node.value:
             km = _mark(key_node)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:null":
-                raise SpecError("a mapping key must be a plain scalar", **{**where, "line": km.line, "column": km.column})
+                raise SpecError("a mapping key must be a plain scalar", **self.where(key, km))
             if key_node.tag not in _STANDARD_TAGS:  # a tag on a key is as foreign as a tag on a value
                 raise SpecError("YAML tags are not allowed", text=key_node.tag, expected="plain YAML keys",
-                                **{**where, "line": km.line, "column": km.column})
+                                **self.where(key, km))
             name = str(key_node.value)
-            child_key = f"{key}.{name}" if key else name
+            child_key = (key, f".{name}")
             if name in out:
-                raise SpecError(
-                    "duplicate key", file=path, key=child_key, line=km.line, column=km.column, text=name
-                )
-            out[name] = _convert(value_node, path, budget, depth + 1, child_key)
-        return Located(out, mark, node.tag)
-    if isinstance(node, yaml.SequenceNode):
-        items = [
-            _convert(child, path, budget, depth + 1, f"{key}[{i}]") for i, child in enumerate(node.value)
-        ]
-        return Located(items, mark, node.tag)
-    return Located(_scalar(node, where), mark, node.tag)
+                raise SpecError("duplicate key", text=name, **self.where(child_key, km))
+            out[name] = self.convert(value_node, depth + 1, child_key, alias)
+        return out
+
+
+_Key = tuple  # (parent key, ".name" or "[i]"), () at the top: a value's key path, joined only for messages
+
+
+def _key_text(key: _Key) -> str:
+    parts = []
+    while key:
+        key, part = key
+        parts.append(part)
+    text = "".join(reversed(parts))
+    return text[1:] if text.startswith(".") else text
+
+
+def _mark(node: yaml.Node) -> Mark:
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
 
 
 def _scalar(node: yaml.ScalarNode, where: dict) -> Any:
