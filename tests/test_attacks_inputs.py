@@ -68,10 +68,8 @@ ZERO_ONE = """\
 
 def test_a_billion_classes_is_refused_before_any_name_is_made(sandbox):
     path = _spec(sandbox, "big.yaml", ZERO_ONE.format(classes=1_000_000_000))
-    started = time.perf_counter()
-    code, _, err = _run(path, "--no-cache")
+    code, _, err = _run(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
     assert code == 2 and "1,000,000,000 classes" in err and "big.yaml:2:" in err and "from 2 to 64" in err
-    assert time.perf_counter() - started < 5
     with pytest.raises(verifier.SpecError, match="classes"):
         verifier.verify({"name": "x", "classes": 10**9, "cost": "0", "set_cost": "0"}, cache=False)
 
@@ -171,10 +169,8 @@ def _squares(folder, parameter: str) -> str:
 
 def test_a_parameter_squared_twenty_times_inside_a_comparison_stops_at_once(sandbox):
     path = _squares(sandbox, "parameters:\n  r: {}\nassume: ['r > 0', 'r < 1']")
-    started = time.perf_counter()
-    code, _, err = _run(path, "--no-cache")
+    code, _, err = _run(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
     assert code == 2 and "to the power 1024" in err and "functions.h10(x)" in err
-    assert time.perf_counter() - started < 20
 
 
 def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
@@ -192,9 +188,7 @@ def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
     text.append('set_cost: "(0 if y in Y else mean([c(yh, y) for yh in Y])) + (' + " + ".join(names[12:]) +
                 ') * (len(Y) - 1) / 100"')
     path = _spec(sandbox, "many.yaml", "\n".join(text) + "\n")
-    started = time.perf_counter()
     code, out, err = _run(path, "--no-cache", "--time-limit", "2", "--format", "json")
-    elapsed = time.perf_counter() - started
     assert code == 0, err
     import json
 
@@ -203,7 +197,7 @@ def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
     assert "unknown" in verdicts.values()
     stopped = [r for r in record["properties"].values() if "time limit of 2 s" in (r.get("reason") or "")]
     assert stopped and any("Stopped: the time limit of 2 s" in n for n in record["notes"])
-    assert elapsed < 2 + 20 + 15  # the bound, one solver question at most, and the grace for re-checks
+    # how long past the bound it ends is measured in benchmarks/bench_inputs.py, not asserted here
 
 
 def test_a_matrix_that_cannot_be_built_in_time_is_a_located_error(sandbox, monkeypatch):

@@ -7,7 +7,6 @@ import io
 import json
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -173,10 +172,10 @@ def test_yaml_python_tag_is_rejected_and_not_executed(tmp_path, where):
     assert not marker.exists()
 
 
-def test_alias_bomb_is_rejected_in_bounded_time(tmp_path):
-    start = time.perf_counter()
-    assert_rejected(write(tmp_path, _bomb()))
-    assert time.perf_counter() - start < 10
+def test_alias_bomb_is_rejected_as_one(tmp_path):
+    # its time is measured in benchmarks/bench_inputs.py: tests assert outcomes, never wall time
+    err = assert_rejected(write(tmp_path, _bomb()), key="l5[0]", line=7)
+    assert "alias bomb" in err and "100,000 copied values" in err
 
 
 def test_missing_rows_are_listed(tmp_path):

@@ -113,7 +113,7 @@ STAGES = limits.PROGRESS_STAGES
 def analyse(spec: Spec, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS, classes: tuple[str, ...] | None = None,
             progress: Callable[[str], None] | None = None, exact: bool = False, optimality: bool = True,
             symmetry: bool = False, lemmas: bool = False, time_limit_s: float | None = None,
-            structured: bool = False) -> Analysis:
+            structured: bool = False, time_limit_shown: float | None = None) -> Analysis:
     """Numeric schemes go to the fast path (arrays, exact where it matters) or, with `exact` or formulas it
     cannot vectorise, to the cell-by-cell exact engine; symbolic ones to the SMT pipeline. `progress(text)`
     is told each stage (STAGES calls at most), for progress bars. `optimality=False` skips the optimality of
@@ -122,11 +122,12 @@ def analyse(spec: Spec, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS, classes: tu
     lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count;
     other set costs by z3 over K booleans per set (`analysis.structured_route`; `structured` asks for it).
     `time_limit_s` bounds the whole analysis: what is undecided by then is `unknown`, with the reason
-    (`analysis.stopped`); without it, the stop of an enclosing bound propagates (TimeLimitReached)."""
+    (`analysis.stopped`); without it, the stop of an enclosing bound propagates (TimeLimitReached).
+    `time_limit_shown`: the bound a stop names, when `time_limit_s` is what is left of it after reading."""
     progress_state = Progress(progress)
     start = time.perf_counter()
     try:
-        with limits.time_limit(time_limit_s):
+        with limits.time_limit(time_limit_s, time_limit_shown):
             return _analyse(spec, timeout_ms, classes, progress_state, exact, optimality, symmetry, lemmas, start,
                             structured)
     except limits.STOPS as caught:

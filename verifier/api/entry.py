@@ -24,7 +24,7 @@ from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import arguments, cache as result_cache
 from verifier.api.paths import spec_paths
 from verifier.api.report import ClassSweepReport, EveryKReport, Report
-from verifier.errors import UsageError
+from verifier.errors import SpecError, UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
 
 Source = Union[str, "os.PathLike[str]", Mapping]
@@ -52,15 +52,16 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     progress = arguments.callback(progress, "progress")
-    spec = load(source)
+    spec, spent = load_in_time(source, time_limit)
     names = _class_names(spec, classes)
     options = result_cache.report_options(spec.path, timeout, time_limit, names, cross_check, exact, symmetry,
                                           lemmas)
 
     def run() -> Analysis:
-        started = time.monotonic()
+        started = time.monotonic() - spent  # one bound for reading, analysing and cross-checking
+        bound = None if time_limit is None else max(0.001, time_limit - spent)
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
-                           lemmas=lemmas, time_limit_s=time_limit)
+                           lemmas=lemmas, time_limit_s=bound, time_limit_shown=time_limit)
         if analysis.symbolic is not None and len(analysis.scheme.symbols) == 1 and not analysis.stopped:
             from verifier.analysis.symbolic_optimality import symbolic_optimality  # decided when first read
 
@@ -105,7 +106,7 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     progress = arguments.callback(progress, "progress")
-    spec = load(source)
+    spec, _ = load_in_time(source, time_limit)  # each class count then has the whole bound
     low = open_range(counts) if isinstance(counts, str) else None
     if low is not None:
         from verifier.analysis.every_k import analyse_every_k  # z3: every class count at once
@@ -141,6 +142,23 @@ def load(source: Source, open_cells: bool = False) -> Spec:
             return spec_from_text(source, open_cells=open_cells)
         return load_spec(source, open_cells)
     raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
+
+
+def load_in_time(source: Source, seconds: float | None, open_cells: bool = False) -> tuple[Spec, float | None]:
+    """The spec, read within the overall bound (one deadline covers reading and analysing), and the seconds
+    left for the analysis (None: no bound). Reading past the bound is a SpecError naming it."""
+    if seconds is None:
+        return load(source, open_cells), None
+    start = time.monotonic()
+    try:
+        with limits.time_limit(seconds):
+            spec = load(source, open_cells)
+    except limits.TimeLimitReached:
+        named = isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source)
+        raise SpecError(f"reading the spec took longer than the time limit of {seconds:g} s (--time-limit)",
+                        file=os.fspath(source) if named else "<text>",
+                        expected="a smaller spec, or a larger --time-limit (time_limit=)") from None
+    return spec, max(0.001, seconds - (time.monotonic() - start))
 
 
 def _usable(entry: dict | None, kind: str) -> bool:

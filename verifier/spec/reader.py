@@ -20,6 +20,7 @@ from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
+from verifier.spec.yaml_nodes import paused_collector
 
 
 def load_spec(path: str, open_cells: bool = False) -> Spec:
@@ -29,9 +30,10 @@ def load_spec(path: str, open_cells: bool = False) -> Spec:
 
 def spec_from_text(text: str, path: str = "<text>", open_cells: bool = False) -> Spec:
     """A spec as YAML text (`path` names it; `open_cells`: nulls in set_costs are open, for `verify design`)."""
-    root = load_yaml(text, path)
-    spec = _Reader(path, root, open_cells, text).spec()
-    spec.text, spec.content = text, root.plain()
+    with paused_collector():  # a long spec is hundreds of thousands of fresh objects, none of them garbage yet
+        root = load_yaml(text, path)
+        spec = _Reader(path, root, open_cells, text).spec()
+        spec.text, spec.content = text, root.plain()
     return spec
 
 

@@ -92,8 +92,8 @@ class _Converter:
                 alias_key, anchor = alias
                 raise SpecError(
                     f"aliases expand the document to more than {MAX_ALIAS_NODES:,} copied values (an alias bomb): "
-                    f"the alias at '{_key_text(alias_key)}' copies the anchored value at line {anchor.line}, "
-                    f"column {anchor.column}", expected=f"at most {MAX_ALIAS_NODES:,} values copied by *aliases",
+                    f"the alias at '{_key_text(alias_key)}' copies the value anchored here, itself full of copies",
+                    expected=f"at most {MAX_ALIAS_NODES:,} values copied by *aliases",
                     **self.where(alias_key, anchor))
         if depth > MAX_DEPTH:
             raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **self.where(key, mark))

@@ -1,0 +1,118 @@
+"""Attacks on reading a spec: long files within the documented bounds load and are never called an alias bomb,
+a real alias bomb is refused as one with its place, reading counts against the time limit, and the family
+bounds are refused with the bound named. Outcomes only: times live in benchmarks/bench_inputs.py."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import verifier
+from conftest import ROOT
+from verifier.cli.main import check
+from verifier.spec import family, source, spec_from_text
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = check(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _listed_sets(K: int, n: int, size: int = 3) -> str:
+    names = [f"c{i}" for i in range(K)]
+    lines = ["name: many listed sets", f"classes: [{', '.join(names)}]", 'cost: "0 if yhat == y else 1"',
+             'set_cost: "0 if y in Y and len(Y) == 1 else (0.5 if y in Y else 1)"', "predictions:", "  sets:"]
+    lines += [f"    - [{', '.join(s)}]" for s in itertools.islice(itertools.combinations(names, size), n)]
+    return "\n".join(lines) + "\n"
+
+
+def _snapshot(folder) -> dict:
+    return {name: os.stat(os.path.join(folder, name)).st_mtime_ns for name in sorted(os.listdir(folder))}
+
+
+def test_the_value_budget_admits_the_documented_family_bound():
+    assert source.MAX_SETS_LISTED == family.MAX_FAMILY_SETS
+    # each listed set of three classes is four values; the rest of a spec is a few hundred more
+    assert source.MAX_NODES >= family.MAX_FAMILY_SETS * 4 + 1000
+
+
+def test_a_hundred_thousand_listed_sets_without_an_alias_load(tmp_path):
+    # 99,900 sets of 3 classes of 86 (2.2 MB, within every documented bound) were refused as an "alias bomb"
+    text = _listed_sets(86, 99_900)
+    spec = spec_from_text(text, str(tmp_path / "sets.yaml"))
+    assert spec.predictions.kind == "sets" and spec.predictions.count(86) == 99_900
+    assert len(spec.content["predictions"]["sets"]) == 99_900
+
+
+def test_too_many_values_without_aliases_are_not_called_an_alias_bomb(tmp_path, monkeypatch):
+    monkeypatch.setattr(source, "MAX_NODES", 1000)  # the same check as at 1,000,000, on a small file
+    path = tmp_path / "sets.yaml"
+    path.write_text(_listed_sets(20, 400), encoding="utf-8")
+    before = _snapshot(tmp_path)
+    code, _, err = _run(str(path), "--no-cache")
+    assert code == 2, err
+    assert "more than 1,000 values" in err and "alias" not in err, err
+    assert f"{path}:" in err and "key 'predictions.sets[" in err, err
+    assert "Traceback" not in err and _snapshot(tmp_path) == before
+
+
+def test_a_real_alias_bomb_names_the_alias_and_its_anchor(tmp_path):
+    text, prev = 'name: t\nclasses: [a, b]\nl0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n', "l0"
+    for i in range(1, 10):
+        text += f"l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
+        prev = f"l{i}"
+    path = tmp_path / "bomb.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = _run(str(path), "--no-cache")
+    assert code == 2 and "alias bomb" in err and "copied values" in err, err
+    assert f"{path}:7:" in err and "key 'l5[0]'" in err, err  # l5's first alias copies l4, anchored on line 7
+
+
+def test_an_anchor_used_a_few_times_is_still_a_spec(tmp_path):
+    path = tmp_path / "anchors.yaml"
+    path.write_text('name: &n anchors\ndescription: *n\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\n'
+                    'set_cost: "(0 if y in Y else 1) + 0.1 * (len(Y) - 1)"\nexpect: &e {P1: holds}\n', encoding="utf-8")
+    code, out, err = _run(str(path), "--no-cache", "--format", "json")
+    assert code in (0, 1) and '"description": "anchors"' in out, err
+
+
+def test_invalid_yaml_keeps_its_located_message(tmp_path):
+    path = tmp_path / "open.yaml"
+    path.write_text('name: t\nclasses: [a, b\ncost: "0"\n', encoding="utf-8")
+    code, _, err = _run(str(path))
+    assert code == 2 and "the list [...] opened at line 2, column 10 is not closed" in err, err
+    assert f"{path}:3:" in err
+
+
+def test_reading_counts_against_the_time_limit(tmp_path, monkeypatch):
+    import verifier.api.entry as entry
+
+    def slow(path, open_cells=False):  # a reader that would never end
+        while True:
+            time.sleep(0.05)
+
+    monkeypatch.setattr(entry, "load_spec", slow)
+    path = tmp_path / "spec.yaml"
+    path.write_text("name: t\n", encoding="utf-8")
+    with pytest.raises(verifier.SpecError, match=r"reading the spec took longer than the time limit of 1 s") as info:
+        verifier.verify(str(path), time_limit=1, cache=False)
+    assert info.value.path == str(path)
+
+
+def test_an_alias_bomb_from_another_process_ends_with_exit_2(tmp_path):
+    # the command as a user runs it, with a generous hang guard (not a time assertion)
+    text = "name: t\nclasses: [a, b]\nx0: &x0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+    for i in range(1, 8):
+        text += f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]\n"
+    path = tmp_path / "bomb.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert done.returncode == 2 and "alias bomb" in done.stderr and "Traceback" not in done.stderr, done.stderr
