@@ -144,21 +144,22 @@ def load(source: Source, open_cells: bool = False) -> Spec:
     raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
 
 
-def load_in_time(source: Source, seconds: float | None, open_cells: bool = False) -> tuple[Spec, float | None]:
+def load_in_time(source: Source, seconds: float | None, open_cells: bool = False) -> tuple[Spec, float]:
     """The spec, read within the overall bound (one deadline covers reading and analysing), and the seconds
-    left for the analysis (None: no bound). Reading past the bound is a SpecError naming it."""
+    reading took. Reading past the bound is a SpecError naming it."""
     if seconds is None:
-        return load(source, open_cells), None
+        return load(source, open_cells), 0.0
     start = time.monotonic()
     try:
         with limits.time_limit(seconds):
             spec = load(source, open_cells)
-    except limits.TimeLimitReached:
+    except limits.STOPS as caught:
+        limits.stop_of(caught)  # anything but a stop is raised again as it was
         named = isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source)
         raise SpecError(f"reading the spec took longer than the time limit of {seconds:g} s (--time-limit)",
                         file=os.fspath(source) if named else "<text>",
                         expected="a smaller spec, or a larger --time-limit (time_limit=)") from None
-    return spec, max(0.001, seconds - (time.monotonic() - start))
+    return spec, time.monotonic() - start
 
 
 def _usable(entry: dict | None, kind: str) -> bool:
