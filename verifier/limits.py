@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import re
 import signal
 import sys
@@ -33,6 +34,7 @@ MAX_EXACT_BITS = 200_000
 
 RLIMIT: int | None = None  # z3 resource units per question, when the user asks for reproducible limits
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)
+MEMORY_DEFAULT = False  # the cap in force is the command's default (the machine's memory), not --memory
 
 _deadline: float | None = None  # time.monotonic() at which the current spec's work must stop
 _limit_s: float | None = None
@@ -72,6 +74,37 @@ def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
         import z3
 
         z3.set_param("memory_max_size", max(64, memory_mb // 2))  # z3 answers unknown instead of crashing
+
+
+def default_memory_mb() -> int | None:
+    """The command's address-space cap when --memory is not given: this machine's physical memory (an
+    out-of-memory is then a message, not the kernel's kill or a swap storm), or a tighter limit already in
+    force (`ulimit -v`); None where the platform tells neither. The address space of a normal run is a few
+    hundred MB above its resident memory (libraries, thread stacks), far below either."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    if total <= 0:
+        return None
+    megabytes = total // (1 << 20)
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            megabytes = min(megabytes, soft // (1 << 20))
+    except (ImportError, OSError, ValueError):
+        pass
+    return int(megabytes)
+
+
+def memory_words() -> str:
+    """Which memory limit is in force and how to raise it, for messages."""
+    if MEMORY_DEFAULT:
+        return (f"the default memory limit of {MEMORY_MB:,} MB (this machine's memory, or ulimit -v; "
+                "--memory MB sets another)")
+    return f"the memory limit --memory {MEMORY_MB} (raise --memory to allow more)"
 
 
 def remaining_s() -> float | None:

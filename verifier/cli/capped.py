@@ -21,7 +21,8 @@ EXIT_INVALID = 2
 
 
 def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextIO], int],
-               stdout: TextIO, stderr: TextIO) -> int:
+               stdout: TextIO, stderr: TextIO, default: bool = False) -> int:
+    """Run `work` in a child under the cap (`default`: the command's own cap, not --memory); its exit status."""
     for stream in (stdout, stderr):
         try:
             stream.flush()
@@ -33,21 +34,24 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
     if pid == 0:  # the child: never returns
         os.close(out_read)
         os.close(err_read)
-        _child(memory_mb, rlimit, work, out_write, err_write)
+        _child(memory_mb, rlimit, work, out_write, err_write, default)
     os.close(out_write)
     os.close(err_write)
-    _forward({out_read: stdout, err_read: stderr})
-    _, status = os.waitpid(pid, 0)
+    try:
+        _forward({out_read: stdout, err_read: stderr})
+    finally:
+        _, status = os.waitpid(pid, 0)  # Ctrl-C reaches the child too: wait for it, leave no zombie
     if os.WIFEXITED(status):
         return os.WEXITSTATUS(status)
     number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
     name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-    print(f"verify: the verification stopped ({name}) under --memory {memory_mb}: the memory limit was exceeded "
-          "before a verdict; raise --memory", file=stderr)
+    limits.MEMORY_MB, limits.MEMORY_DEFAULT = memory_mb, default
+    print(f"verify: the verification stopped ({name}): {limits.memory_words()} was exceeded before a verdict",
+          file=stderr)
     return EXIT_INVALID
 
 
-def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int) -> None:
+def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int, default: bool) -> None:
     code = EXIT_INVALID
     out = open(out_fd, "w", encoding="utf-8", errors="replace", closefd=True)
     err = open(err_fd, "w", encoding="utf-8", errors="replace", closefd=True)
@@ -57,15 +61,16 @@ def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int) -
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash under the cap leaves no core file behind
         limits.apply(rlimit=rlimit, memory_mb=memory_mb)
+        limits.MEMORY_DEFAULT = default
         code = work(out, err)
     except MemoryError:
-        print(f"verify: the memory limit --memory {memory_mb} was exceeded before a verdict; raise --memory",
-              file=err)
+        print(f"verify: {limits.memory_words()} was exceeded before a verdict", file=err)
+    except KeyboardInterrupt:  # the parent says "interrupted"
+        code = 130
     except BrokenPipeError:
         code = 0
     except SystemError as exc:  # a native allocation that failed under the cap without setting an error
-        print(f"verify: a native library failed under --memory {memory_mb} ({exc}); no verdict; raise --memory",
-              file=err)
+        print(f"verify: a native library failed under {limits.memory_words()} ({exc}); no verdict", file=err)
     except BaseException as exc:  # noqa: BLE001 - the child must always exit through os._exit
         print(f"verify: internal error: {type(exc).__name__}: {exc}", file=err)
         code = 70

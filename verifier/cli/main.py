@@ -148,12 +148,19 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return report_all(run_all(paths, args, out, err, width, color, show_progress), args, out, err, width,
                           color)
 
-    if args.memory and hasattr(os, "fork"):
+    memory, default = args.memory, False
+    if memory is None and _COMMAND[0]:  # the command itself (not an in-process call) is capped by default
+        memory = limits.default_memory_mb()
+        default = memory is not None
+    if memory and hasattr(os, "fork"):
         from verifier.cli.capped import run_capped
 
-        return run_capped(args.memory, args.rlimit, work, stdout, stderr)
+        return run_capped(memory, args.rlimit, work, stdout, stderr, default)
     limits.apply(rlimit=args.rlimit, memory_mb=args.memory)
     return work(stdout, stderr)
+
+
+_COMMAND = [False]  # set by main(): the `verify` command runs its work under a default memory cap
 
 
 def _schema(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -208,6 +215,7 @@ def main() -> int:
     # every 20,000 allocations halve that; a full one every 200,000 (70,000 by default) keeps the peak of a
     # 16-class run at the default's 970 MB (one every 2,000,000 made it 1.3 GB).
     gc.set_threshold(20_000, 10, 1)
+    _COMMAND[0] = True
     # a closed standard stream (`verify spec >&-`) is None here: write into nothing, keep the exit status
     stdout = sys.stdout if sys.stdout is not None else open(os.devnull, "w", encoding="utf-8")
     stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w", encoding="utf-8")

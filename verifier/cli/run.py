@@ -36,7 +36,8 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
     except UsageError as exc:
         return Outcome(path, {"spec": path, "error": str(exc)}, error=f"verify: usage error: {exc}")
     except MemoryError:
-        message = f"{path}: the memory limit was exceeded; no verdict (raise --memory to allow more)."
+        message = f"{path}: {limits.memory_words()} was exceeded; no verdict." if limits.MEMORY_MB else \
+            f"{path}: the memory ran out; no verdict (--memory MB sets a limit)."
         return Outcome(path, {"spec": path, "error": message}, error=message)
     except RecursionError:
         message = f"{path}: invalid spec: the formulas are nested too deeply to evaluate."
@@ -45,8 +46,7 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
         if isinstance(exc, SystemError) and limits.MEMORY_MB:
             # a native library (gmpy, z3, flint) whose allocation fails under the cap may return an error
             # without setting one, which Python reports as SystemError: that is the cap, not a bug
-            message = (f"{path}: a native library failed under the memory limit --memory {limits.MEMORY_MB} "
-                       f"({exc}); no verdict (raise --memory to allow more).")
+            message = f"{path}: a native library failed under {limits.memory_words()} ({exc}); no verdict."
         else:
             message = (f"{path}: internal error while verifying ({type(exc).__name__}: {exc}); "
                        "this is a bug in verify, please report it with the spec.")
