@@ -177,16 +177,17 @@ def _by_search(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[Class
     mid_cost, mid_det = (terms.cost.lo[rows] + terms.cost.hi[rows]) / 2, (terms.det.lo + terms.det.hi) / 2
     first = np.argmax(members, axis=1)
     last = K - 1 - np.argmax(members[:, ::-1], axis=1)
-    candidates = [(first, last)] + [(np.full(len(rows), a), np.full(len(rows), b))
-                                    for a in range(K) for b in range(a + 1, K)]
+    # candidate 0 is each set's own (first, last) pair; candidate n > 0 the same pair of classes for every set,
+    # kept as two numbers (as arrays of all rows they took rows x K^2 memory: 6 GB at 200 classes)
+    candidates = [(first, last)] + [(a, b) for a in range(K) for b in range(a + 1, K)]
     chosen = np.full(len(rows), -1)
     for number, (a, b) in enumerate(candidates):
         open_ = chosen < 0
         if not open_.any():
             break
         p = np.zeros((int(open_.sum()), K))
-        p[np.arange(len(p)), a[open_]] += 0.5
-        p[np.arange(len(p)), b[open_]] += 0.5
+        p[np.arange(len(p)), a[open_] if number == 0 else a] += 0.5
+        p[np.arange(len(p)), b[open_] if number == 0 else b] += 0.5
         gap = p @ mid_det.T - (p * mid_cost[open_]).sum(axis=1)[:, None]
         good = ((gap > 1e-9) | ~members[open_]).all(axis=1)
         chosen[np.flatnonzero(open_)[good]] = number
@@ -194,11 +195,12 @@ def _by_search(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[Class
     picked = np.flatnonzero(chosen >= 0)
     if not len(picked):
         return out
-    half = Fraction(1, 2)
+    half, zero = Fraction(1, 2), Fraction(0)  # shared: K fresh zeros per set were millions of objects
     ps = []
     for i in picked:
-        a, b = candidates[chosen[i]][0][i], candidates[chosen[i]][1][i]
-        ps.append([half if y in (a, b) else Fraction(0) for y in range(K)])
+        a, b = candidates[chosen[i]]
+        a, b = (a[i], b[i]) if chosen[i] == 0 else (a, b)
+        ps.append([half if y in (a, b) else zero for y in range(K)])
     ok = _witnesses_hold(terms, rows[picked], ps)
     half_sp, zero = sp.Rational(1, 2), sp.Integer(0)
     for i, q, good in zip(picked, ps, ok):
