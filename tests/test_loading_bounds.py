@@ -116,3 +116,55 @@ def test_an_alias_bomb_from_another_process_ends_with_exit_2(tmp_path):
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=ROOT, capture_output=True,
                           text=True, timeout=300, env=dict(os.environ, PYTHONPATH=ROOT))
     assert done.returncode == 2 and "alias bomb" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+# -- item 11: the family bounds are what finishes, and running out of memory is a message ----------------------
+
+def _intervals(K: int) -> str:
+    return (f"name: intervals\nclasses: {K}\nparameters:\n  r: {{value: 0.5}}\ncost: \"abs(rank(yhat) - rank(y))\"\n"
+            "set_cost: \"genmean(1 - r, [c(yh, y) for yh in Y])\"\npredictions: intervals\n")
+
+
+def test_a_family_just_over_the_cell_bound_is_refused_naming_it(tmp_path):
+    cells = lambda K: (K * (K - 1) // 2 + K) * K  # noqa: E731 - intervals and singletons, times the classes
+    K = next(k for k in range(2, 1001) if cells(k) > family.MAX_FAMILY_CELLS)
+    spec_from_text(_intervals(K - 1), "under.yaml")  # just under: read without a word
+    path = tmp_path / "over.yaml"
+    path.write_text(_intervals(K), encoding="utf-8")
+    code, _, err = _run(str(path), "--no-cache")
+    assert code == 2 and f"({cells(K):,} cells)" in err, err
+    assert f"at most {family.MAX_FAMILY_SETS:,} sets and {family.MAX_FAMILY_CELLS:,} cells" in err, err
+    assert f"{path}:7:" in err and "key 'predictions'" in err, err
+
+
+def _capped(megabytes: int):
+    def limit() -> None:  # as `ulimit -v`: the command's default cap is then this, not the machine's memory
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+    return limit
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
+def test_running_out_of_memory_under_the_default_cap_is_a_message(tmp_path):
+    path = tmp_path / "intervals.yaml"
+    path.write_text(_intervals(150), encoding="utf-8")  # 1.7 million cells: about 1 GB, far over the cap
+    before = _snapshot(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, preexec_fn=_capped(450),
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    assert done.returncode == 2, done.stderr
+    assert "the default memory limit of 450 MB" in done.stderr and "--memory MB sets another" in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
+def test_an_explicit_memory_cap_names_the_option(tmp_path):
+    path = tmp_path / "intervals.yaml"
+    path.write_text(_intervals(150), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache", "--memory", "450"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    assert done.returncode == 2 and "the memory limit --memory 450" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
