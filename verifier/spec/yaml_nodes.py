@@ -54,12 +54,12 @@ def paused_collector():
 
 def compose(text: str, path: str) -> yaml.Node | None:
     """The node graph of one YAML document (None for an empty stream). Raises SpecError with a position."""
-    if _Fast is not None:
+    if _Fast is not None and "\t" not in text:  # libyaml accepts tabs where PyYAML refuses them: keep one reading
         try:
             with paused_collector():
                 return yaml.compose(text, Loader=_FastLoader)
-        except (yaml.YAMLError, RecursionError):
-            pass  # read again below, for PyYAML's message and position
+        except (yaml.YAMLError, RecursionError, ValueError):  # ValueError: text libyaml cannot encode (a lone
+            pass  # surrogate); read again below, for PyYAML's own message and position
     try:
         with paused_collector():
             return yaml.compose(text, Loader=yaml.SafeLoader)
