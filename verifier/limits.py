@@ -34,7 +34,8 @@ MAX_EXACT_BITS = 200_000
 
 RLIMIT: int | None = None  # z3 resource units per question, when the user asks for reproducible limits
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)
-MEMORY_DEFAULT = False  # the cap in force is the command's default (the machine's memory), not --memory
+DEFAULT_CAP_MB: int | None = None  # the command's own cap (the machine's memory) when --memory is not given;
+# unlike MEMORY_MB it leaves results and cache keys alone: a run it does not stop is a run without a cap
 
 _deadline: float | None = None  # time.monotonic() at which the current spec's work must stop
 _limit_s: float | None = None
@@ -67,13 +68,18 @@ def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
     RLIMIT = rlimit
     MEMORY_MB = memory_mb
     if memory_mb:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cap_address_space(memory_mb)
         import z3
 
         z3.set_param("memory_max_size", max(64, memory_mb // 2))  # z3 answers unknown instead of crashing
+
+
+def cap_address_space(memory_mb: int) -> None:
+    """The address-space limit alone (the command's default cap: no solver is loaded for it)."""
+    import resource
+
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def default_memory_mb() -> int | None:
@@ -101,10 +107,12 @@ def default_memory_mb() -> int | None:
 
 def memory_words() -> str:
     """Which memory limit is in force and how to raise it, for messages."""
-    if MEMORY_DEFAULT:
-        return (f"the default memory limit of {MEMORY_MB:,} MB (this machine's memory, or ulimit -v; "
+    if MEMORY_MB:
+        return f"the memory limit --memory {MEMORY_MB} (raise --memory to allow more)"
+    if DEFAULT_CAP_MB:
+        return (f"the default memory limit of {DEFAULT_CAP_MB:,} MB (this machine's memory, or ulimit -v; "
                 "--memory MB sets another)")
-    return f"the memory limit --memory {MEMORY_MB} (raise --memory to allow more)"
+    return "the memory available (--memory MB sets a limit)"
 
 
 def remaining_s() -> float | None:

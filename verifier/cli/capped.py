@@ -45,7 +45,10 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
         return os.WEXITSTATUS(status)
     number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
     name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-    limits.MEMORY_MB, limits.MEMORY_DEFAULT = memory_mb, default
+    if default:
+        limits.DEFAULT_CAP_MB = memory_mb
+    else:
+        limits.MEMORY_MB = memory_mb
     print(f"verify: the verification stopped ({name}): {limits.memory_words()} was exceeded before a verdict",
           file=stderr)
     return EXIT_INVALID
@@ -60,8 +63,12 @@ def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int, d
         import resource
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash under the cap leaves no core file behind
-        limits.apply(rlimit=rlimit, memory_mb=memory_mb)
-        limits.MEMORY_DEFAULT = default
+        if default:
+            limits.apply(rlimit=rlimit)
+            limits.cap_address_space(memory_mb)
+            limits.DEFAULT_CAP_MB = memory_mb
+        else:
+            limits.apply(rlimit=rlimit, memory_mb=memory_mb)
         code = work(out, err)
     except MemoryError:
         print(f"verify: {limits.memory_words()} was exceeded before a verdict", file=err)

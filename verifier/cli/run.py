@@ -36,14 +36,13 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
     except UsageError as exc:
         return Outcome(path, {"spec": path, "error": str(exc)}, error=f"verify: usage error: {exc}")
     except MemoryError:
-        message = f"{path}: {limits.memory_words()} was exceeded; no verdict." if limits.MEMORY_MB else \
-            f"{path}: the memory ran out; no verdict (--memory MB sets a limit)."
+        message = f"{path}: {limits.memory_words()} was exceeded; no verdict."
         return Outcome(path, {"spec": path, "error": message}, error=message)
     except RecursionError:
         message = f"{path}: invalid spec: the formulas are nested too deeply to evaluate."
         return Outcome(path, {"spec": path, "error": message}, error=message)
     except Exception as exc:  # a bug of ours: say so plainly, never as a traceback
-        if isinstance(exc, SystemError) and limits.MEMORY_MB:
+        if isinstance(exc, SystemError) and (limits.MEMORY_MB or limits.DEFAULT_CAP_MB):
             # a native library (gmpy, z3, flint) whose allocation fails under the cap may return an error
             # without setting one, which Python reports as SystemError: that is the cap, not a bug
             message = f"{path}: a native library failed under {limits.memory_words()} ({exc}); no verdict."
