@@ -151,7 +151,7 @@ def _capped(megabytes: int):
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
 def test_running_out_of_memory_under_the_default_cap_is_a_message(tmp_path):
     path = tmp_path / "intervals.yaml"
-    path.write_text(_intervals(150), encoding="utf-8")  # 1.7 million cells: about 1 GB, far over the cap
+    path.write_text(_intervals(215), encoding="utf-8")  # 5 million cells: about 2 GB, far over the cap
     before = _snapshot(tmp_path)
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600, preexec_fn=_capped(450),
@@ -165,7 +165,7 @@ def test_running_out_of_memory_under_the_default_cap_is_a_message(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
 def test_an_explicit_memory_cap_names_the_option(tmp_path):
     path = tmp_path / "intervals.yaml"
-    path.write_text(_intervals(150), encoding="utf-8")
+    path.write_text(_intervals(215), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache", "--memory", "450"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
                           env=dict(os.environ, PYTHONPATH=ROOT))
