@@ -121,9 +121,8 @@ def analyse(spec: Spec, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS, classes: tu
     scheme proved class-symmetric is checked on one set per size (`scheme.orbits`); a power-mean set cost by
     lemmas and a few sets (`analysis.power_mean_route`); `lemmas` asks for that route at any class count;
     other set costs by z3 over K booleans per set (`analysis.structured_route`; `structured` asks for it).
-    `time_limit_s` bounds the whole analysis: what is undecided by then is `unknown`, with the reason
-    (`analysis.stopped`); without it, the stop of an enclosing bound propagates (TimeLimitReached).
-    `time_limit_shown`: the bound a stop names, when `time_limit_s` is what is left of it after reading."""
+    `time_limit_s` bounds the analysis (a stop names `time_limit_shown`, if given): what is undecided by then is
+    `unknown`, with the reason (`analysis.stopped`); without it, an enclosing bound's stop propagates."""
     progress_state = Progress(progress)
     start = time.perf_counter()
     try:
