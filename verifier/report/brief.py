@@ -33,7 +33,7 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
         return f"fails at {at}{where}{region}"
     if prop.id == "P1":
         if verdict is Verdict.HOLDS and ev.binding is not None:
-            return f"{scheme.label(ev.binding.members)} is possible (Definition 4: a distribution makes it strictly cheaper than each of its members)"
+            return f"{scheme.label(ev.binding.members)} is possible: some p makes it strictly cheaper than each member"
         return "no indeterminate set is possible (a Ville certificate for each)"
     if ev.kind == "counterexample" and ev.binding is not None:
         return f"fails at {_where(scheme, ev.binding)}" + (f" ({_cells(ev)})" if _cells(ev) else "")
