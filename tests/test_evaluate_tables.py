@@ -15,9 +15,8 @@ import sympy as sp
 import verifier
 from conftest import SPECS
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.data import from_arrays
-from verifier.analysis.use.decide import decide
-from verifier.analysis.use.evaluate import score
+from verifier.using import from_arrays, score
+from verifier.using.decide import decide
 from verifier.api.entry import load
 from verifier.cli import check
 from verifier.formula.genmean import GenMean

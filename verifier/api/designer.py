@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from verifier import limits, numbers
-from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
-from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
-from verifier.analysis.design.request import Request, make_request
-from verifier.analysis.design.spec_text import calibrated_text
-from verifier.analysis.design.zeros import simplest
+from verifier.designing import (Calibration, Completion, DesignCheckFailed, Request, bounded_by, calibrated_text,
+                             make_request)
+from verifier.designing.calibrate import calibrate
+from verifier.designing.complete import complete
+from verifier.analysis.zeros import simplest
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
@@ -107,7 +107,7 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
         return _calibrated(spec, request, timeout_ms, time_limit)
-    from verifier.analysis.design.solve import Undecided
+    from verifier.designing import Undecided
 
     started = time.monotonic()
     try:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from verifier import limits
-from verifier.analysis.use.compare import Comparison, finish
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Comparison, Scores, finish
 from verifier.api.probabilities import decided_json, decided_lines
 from verifier.api.use import UseReport
 from verifier.report import comparison as words_comparison, score_table, scores as words

@@ -8,10 +8,8 @@ from fractions import Fraction
 
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.compare import Comparison
-from verifier.analysis.use.curves import Sweep
-from verifier.analysis.use.distribution import checked, distribution
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Comparison, Scores, Sweep, checked
+from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError
 from verifier.report import score_table, use_notebook

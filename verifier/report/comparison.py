@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from verifier.analysis.use.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
-from verifier.analysis.use.friedman import TEST, Friedman
+from verifier.using.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
+from verifier.using.friedman import TEST, Friedman
 
 
 def comparison_json(c: Comparison) -> dict:

@@ -5,7 +5,7 @@ enclosure). The points are floats of exact expressions; the picture decides noth
 
 from __future__ import annotations
 
-from verifier.analysis.use.curves import Sweep
+from verifier.using import Sweep
 from verifier.formula import certified
 from verifier.report.figures import figure_bytes, plt
 

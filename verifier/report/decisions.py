@@ -4,9 +4,8 @@ tie was resolved is always said."""
 
 from __future__ import annotations
 
-from verifier.analysis.use.batch import BatchDecision, BatchSummary, CredalRow
-from verifier.analysis.use.credal import CredalDecision, CredalSet
-from verifier.analysis.use.decide import Decision
+from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
+from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
 
 

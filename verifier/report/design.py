@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.analysis.design.calibrate import fit_test
-from verifier.analysis.design.complete import Completion
-from verifier.analysis.design.pieces import failing_cover
+from verifier.designing import Completion, failing_cover, fit_test
 from verifier.engines.margins import Bound, Interval
 from verifier.properties import BY_ID, PROPERTIES
 from verifier.properties.settings import TABLE_VIII

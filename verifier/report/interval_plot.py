@@ -2,7 +2,7 @@
 (and one per setting), a bar over every run of values where it holds, a filled circle at an included end and a
 hollow one at an excluded end, every piece coloured by which settings the scheme fits there.
 
-The runs come exact from a calibration (`analysis.design.calibrate`: every verdict decided by the checker at an
+The runs come exact from a calibration (`designing.calibrate`: every verdict decided by the checker at an
 exact value) or, when there is none, from a property's exact region condition (`PropertyResult.region_formula`,
 solved for the parameter by sympy); the breakpoints are labelled with their exact values. Floats place pixels.
 """
@@ -39,7 +39,7 @@ def _float(x) -> float | None:
 
 def calibration_picture(cal, document: str) -> Picture:
     """The calibration of a one-parameter family: every property's runs and every setting's fit."""
-    from verifier.analysis.design.pieces import fit_test
+    from verifier.designing import fit_test
 
     fits = {s: fit_test(s) for s in ("filtering", "choice")}
 

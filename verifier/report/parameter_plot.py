@@ -48,7 +48,7 @@ def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
 
 
 def _calibration(analysis) -> Picture | None:
-    from verifier.analysis.design.calibrate import calibrate
+    from verifier.designing.calibrate import calibrate
     from verifier.report.interval_plot import calibration_picture
 
     try:

@@ -1,6 +1,6 @@
 """The picture of a design's freedom: the feasible region on two open cells, one panel per pair (matplotlib).
 
-The pieces come exact from `analysis.design.region`; floats only place pixels. A solid edge is included, a
+The pieces come exact from `designing.region`; floats only place pixels. A solid edge is included, a
 dashed edge is excluded (a strict bound), a hollow dot an excluded corner, and an edge along the frame is where
 the region goes on beyond the picture (no line is drawn there; the caption says so). The designed point is a
 star. Finite vertices are labelled with their exact coordinates. The axes are the cells, typeset (c_{h,b}(n) as a
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.analysis.design.region import Region
+from verifier.designing import Region
 from verifier.engines.plane import Point
 from verifier.report.figures import figure_bytes, plt
 from verifier.report.typeset import cell_label, math, put

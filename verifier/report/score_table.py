@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Scores
 from verifier.formula import certified
 from verifier.report.decisions import spreadsheet_safe
 from verifier.report.safe_text import markdown_cell

@@ -6,9 +6,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from verifier.analysis.use.crossings import Crossing
-from verifier.analysis.use.curves import Sweep
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Crossing, Scores, Sweep
 from verifier.formula import certified
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
 

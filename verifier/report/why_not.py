@@ -7,8 +7,7 @@ feasible, and "smallest" is said only when every smaller removal was refuted.
 
 from __future__ import annotations
 
-from verifier.analysis.design.complete import Completion
-from verifier.analysis.design.why_not import MAX_CONFLICTS, Diagnosis
+from verifier.designing import Completion, Diagnosis, MAX_CONFLICTS
 from verifier.report.design import bound_json, bound_words, frac_text, to_json
 
 
