@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 
 LAYERS = ["spec", "formula", "scheme", "properties", "engines", "check", "analysis", "designing", "using", "report",
-          "api", "cli"]
+          "report.figures", "report.design", "report.use", "api", "cli"]
 
 
 def test_import_contracts_hold():

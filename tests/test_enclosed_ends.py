@@ -32,7 +32,7 @@ from verifier.designing.pieces import Piece, fit_test, settle
 from verifier.using.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
-from verifier.report.scores import stretch_end as printed_end
+from verifier.report.use.scores import stretch_end as printed_end
 from verifier.spec.reader import spec_from_text
 
 ISSUE = ("name: issue 37 ordinal\nclasses: {classes}\nparameters: {{r: {{}}}}\nassume: [\"r >= 0\", \"r <= 1\"]\n"

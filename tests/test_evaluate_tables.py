@@ -21,7 +21,7 @@ from verifier.api.entry import load
 from verifier.cli import check
 from verifier.formula.genmean import GenMean
 from verifier.formula.notation import paper_text
-from verifier.report import score_table
+from verifier.report.use import score_table
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CAUTIOUS = os.path.join(SPECS, "obstacle-p-discounted-cautious.yaml")

@@ -17,7 +17,7 @@ from verifier.api import arguments
 from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import decisions as words
+from verifier.report.use import decisions as words
 
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,

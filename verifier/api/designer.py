@@ -26,7 +26,8 @@ from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import design as words, notebook, why_not
+from verifier.report import notebook
+from verifier.report.design import why_not, words
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
 
@@ -55,12 +56,12 @@ class DesignReport:
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
         if self.calibration is not None:
-            from verifier.report.interval_plot import calibration_picture
+            from verifier.report.figures.interval_plot import calibration_picture
 
             return calibration_picture(self.calibration, self.record.get("name", "")).render(fmt)
         if self.completion is None or not self.completion.regions:
             return None
-        from verifier.report.region_plot import figure
+        from verifier.report.figures.region_plot import figure
 
         c = self.completion
         title = (f"{c.spec.name}: {c.request.setting} setting, the feasible region on each pair of open cells "

@@ -20,7 +20,7 @@ from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfix
 from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import scores as words
+from verifier.report.use import scores as words
 
 
 def evaluate(source: Source, y_true=None, sets=None, *,

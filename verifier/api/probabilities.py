@@ -14,7 +14,7 @@ from verifier.using.data import labels as true_labels, read_truth
 from verifier.using import DistributionFile, ProbabilityPredictions, predict_sets, rows_from_array
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report.decisions import TIE_RULE
+from verifier.report.use.decisions import TIE_RULE
 from verifier.scheme import Scheme
 
 

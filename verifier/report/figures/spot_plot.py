@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from verifier.report.figures import Picture, plt
-from verifier.report.typeset import math, put, symbol
+from verifier.report.figures.picture import Picture, plt
+from verifier.report.figures.typeset import math, put, symbol
 from verifier.verdict import Verdict
 
 POINTS = 9  # per axis

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 from verifier.designing import Region
 from verifier.engines.plane import Point
-from verifier.report.figures import figure_bytes, plt
-from verifier.report.typeset import cell_label, math, put
+from verifier.report.figures.picture import figure_bytes, plt
+from verifier.report.figures.typeset import cell_label, math, put
 
 FILL, EDGE = "#4c78a8", "#1d3557"
 MAX_LABELS = 8  # vertex labels per panel; more would cover the picture

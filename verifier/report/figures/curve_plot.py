@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from verifier.using import Sweep
 from verifier.formula import certified
-from verifier.report.figures import figure_bytes, plt
+from verifier.report.figures.picture import figure_bytes, plt
 
 
 def curve_figure(sweep: Sweep, title: str, fmt: str) -> bytes:

@@ -1,4 +1,4 @@
-"""What `verify design` says: the designed spec with its justification, and JSON (why not: `report.why_not`).
+"""What `verify design` says: the designed spec with its justification, and JSON (why not: `report.design.why_not`).
 
 The justification is plain text, written as YAML comments above the designed spec (so the file carries its own
 explanation) and printed as is when the spec goes to a file. Only what the solver and the checker established

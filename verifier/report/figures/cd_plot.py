@@ -7,7 +7,7 @@ after a significant Iman-Davenport test, see verifier.using.friedman; otherwise 
 from __future__ import annotations
 
 from verifier.using import Friedman
-from verifier.report.figures import figure_bytes, plt
+from verifier.report.figures.picture import figure_bytes, plt
 
 
 def groups(ranks: list[float], cd: float) -> list[tuple[int, int]]:

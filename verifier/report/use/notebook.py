@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.report import score_table
+from verifier.report.use import score_table
 from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
-from verifier.report.scores import stretch_end
+from verifier.report.use.scores import stretch_end
 
 ROWS_SHOWN = 20  # rows of a batch shown; all of them are in .record and .text
 PICTURE_BYTES = 300_000  # a sweep's picture is inlined up to this size (else: UseReport.picture())
@@ -217,7 +217,7 @@ def _picture(r) -> str:
         return ""
     if len(svg) > PICTURE_BYTES:
         return f"<p>The picture ({len(svg) // 1000} kB) is left out here: UseReport.picture() draws it.</p>"
-    from verifier.report.figures import inline_svg  # matplotlib is loaded already: the picture was drawn
+    from verifier.report.figures.picture import inline_svg  # matplotlib is loaded already: the picture was drawn
 
     return f"<figure>{inline_svg(svg)}</figure>"
 

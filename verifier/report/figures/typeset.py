@@ -5,7 +5,7 @@ as M_p(...), never sympy's internal names).
 Every name that comes from a spec is escaped and set as literal text (`\\text{...}`), so a class named `$x` or
 `a_b` is shown as written; a label is checked by mathtext's own parser before it is used, and falls back to plain
 text when it would not parse. Math parsing is switched on for the labelled text object only (`put`), never
-globally (`figures` keeps `text.parse_math` off).
+globally (`picture` keeps `text.parse_math` off).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from verifier.report.figures import ONE_COLUMN, Picture, plt
-from verifier.report.typeset import expression_label, legend_math, math, put, symbol
+from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
+from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol
 
 GRID = 241  # samples per axis: the zero contour of a smooth difference is traced well within a pixel
 HOLDS, OUTSIDE = "#009E73", "#bbbbbb"
@@ -27,7 +27,7 @@ def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
     """The pictures of a scheme with one or two symbolic parameters, and notes on what is not drawn."""
     s = analysis.scheme
     if len(s.symbols) == 1:
-        from verifier.report.interval_plot import formula_picture
+        from verifier.report.figures.interval_plot import formula_picture
 
         picture = _calibration(analysis)
         if picture is None:
@@ -41,7 +41,7 @@ def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
         elif (formula is not None and formula not in (sp.true, sp.false)) or r.holds_at is not None:
             unstated.append(r)  # holds for some values only, with no condition to draw: checked at points
     if unstated:
-        from verifier.report.spot_plot import spot_picture
+        from verifier.report.figures.spot_plot import spot_picture
 
         pictures.append(spot_picture(analysis, unstated, [window(analysis, x) for x in s.symbols]))
     return pictures, []
@@ -49,7 +49,7 @@ def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
 
 def _calibration(analysis) -> Picture | None:
     from verifier.designing.calibrate import calibrate
-    from verifier.report.interval_plot import calibration_picture
+    from verifier.report.figures.interval_plot import calibration_picture
 
     try:
         cal = calibrate(analysis.spec)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import sympy as sp
 
 from verifier.formula import certified
-from verifier.report.figures import PALETTE, Picture, plt
-from verifier.report.typeset import exact_ticks, literal, math, put
+from verifier.report.figures.picture import PALETTE, Picture, plt
+from verifier.report.figures.typeset import exact_ticks, literal, math, put
 from verifier.verdict import Truth
 
 DECISION_TITLE = "Optimal prediction along the class probability"

@@ -15,8 +15,8 @@ import sympy as sp
 
 from verifier.formula import certified
 from verifier.properties import PROPERTIES
-from verifier.report.figures import Picture, plt
-from verifier.report.typeset import exact_ticks, math, put, symbol
+from verifier.report.figures.picture import Picture, plt
+from verifier.report.figures.typeset import exact_ticks, math, put, symbol
 
 TITLE = "Where each property holds and each setting fits"
 FIT_COLOURS = {(True, True): ("#009E73", "both settings fit"), (True, False): ("#0072B2", "filtering fits"),

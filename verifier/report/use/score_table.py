@@ -19,7 +19,7 @@ import sympy as sp
 
 from verifier.using import Scores
 from verifier.formula import certified
-from verifier.report.decisions import spreadsheet_safe
+from verifier.report.use.decisions import spreadsheet_safe
 from verifier.report.safe_text import markdown_cell
 
 FORMATS = ("csv", "markdown", "latex")
