@@ -30,7 +30,7 @@ def test_a_contract_violation_would_be_caught():
 
     graph = grimp.build_graph("verifier")
     assert graph.chain_exists("verifier.cli.main", "verifier.formula.certified")
-    assert not graph.chain_exists("verifier.engines.smt", "verifier.check.checker")
+    assert not graph.chain_exists("verifier.engines.smt.engine", "verifier.check.checker")
     assert not graph.chain_exists("verifier.formula.enclose", "verifier.formula.genmean")
 
 

@@ -1,7 +1,7 @@
 """Calibration at any class count for a power-mean set cost, c_Y(y) = M_p(c_ŷ(y) : ŷ ∈ Y) with p = E(θ).
 
 Listing every set's comparisons (`calibrate`) stops at 5 classes. Here no set is listed. The lemmas of
-`engines.power_mean` decide P2-P7 and P10 through the signs of p and p − 1 alone, so their verdicts can change
+`engines.power_mean.lemmas` decide P2-P7 and P10 through the signs of p and p − 1 alone, so their verdicts can change
 only where E(θ) crosses 0 or 1: those zeros, found exactly, cut the admissible range into pieces. Each piece and
 each cut is decided by the ordinary pipeline at one exact value of θ (enumeration up to 16 classes, the
 power-mean route beyond), with the independent checker. A verdict then covers a whole open piece when:
@@ -34,8 +34,8 @@ from verifier.designing.pieces import Calibration, Piece, piece_from
 from verifier.analysis.zeros import zeros
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.power_mean_route import build_power_mean_scheme
-from verifier.engines.power_mean import NotDecided, PowerMeanLemmas
-from verifier.engines.power_mean_shapes import shape_of
+from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
+from verifier.engines.power_mean.shapes import shape_of
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.formula.arith import collecting

@@ -18,7 +18,7 @@ import z3
 from verifier.designing.request import Demand
 from verifier.engines import obligations
 from verifier.engines.margins import with_margin
-from verifier.engines.smt_translate import Translator
+from verifier.engines.smt.translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
 from verifier.limits import MAX_COMPLETION_CLASSES as MAX_DESIGN_CLASSES

@@ -4,7 +4,7 @@ question per set size.
 The property is read from its definition (`properties`): the quantifier over Y becomes the booleans b (with
 Σ b = k, for each size k = 2..K, so that len(Y) and the means' divisor are the number k and everything stays
 linear), the quantifiers over y and y′ become a conjunction or disjunction over the K classes (y in Y is b_y),
-and the terms are z3 terms: c_Y(y) from `set_encoding`, the mean Σ_i If(b_i, c_i(y), 0) / k, min and max as
+and the terms are z3 terms: c_Y(y) from `sets.encoding`, the mean Σ_i If(b_i, c_i(y), 0) / k, min and max as
 If-chains over the members' costs, and C_Y(y) = C_Y(y′) as equal counts of each value. P1's "possible" is ∃p
 in the simplex with E_p[c_Y] < E_p[c_ŷ] for each member ŷ; E_p[c_Y] = Σ_y p_y c_Y(y) stays linear by pushing
 p_y into the If-branches of c_Y(y). A "for every set" property asks for a violation, a "some set" property for
@@ -12,7 +12,7 @@ an instance: unsat at every size proves the answer for every set; a model names 
 caller builds and checks like any other (the model itself decides nothing). Each question has its own time
 limit (`limits.question_ms`); a size left undecided makes the verdict `unknown`, saying which.
 
-Owns: `BooleanSetQueries`, `QueryOutcome`. May import: `engines.set_encoding`, `properties`, `limits`, z3.
+Owns: `BooleanSetQueries`, `QueryOutcome`. May import: `engines.sets.encoding`, `properties`, `limits`, z3.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from fractions import Fraction
 import z3
 
 from verifier import limits
-from verifier.engines.set_encoding import SetCostEncoding
+from verifier.engines.sets.encoding import SetCostEncoding
 from verifier.properties import Both, Compare, Implies, Possible, Property
 
 

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import sympy as sp
 
-from verifier.engines.power_mean_shapes import shape_of
+from verifier.engines.power_mean.shapes import shape_of
 from verifier.formula import certified
 from verifier.properties import BY_ID
 from verifier.verdict import LemmaProof
@@ -94,7 +94,7 @@ OUT_OF_RANGE = {"<": ">= 1", "<=": "> 1", ">=": "< 1"}
 
 class PowerMeanLemmas:
     """What the lemmas prove for each property, given the premises, and which sets break it when they show one.
-    Each property is read through its definition's shape (`power_mean_shapes`), never its id."""
+    Each property is read through its definition's shape (`power_mean.shapes`), never its id."""
 
     def __init__(self, p: sp.Expr, det: list[list[sp.Expr]]):
         self.p, self.K = p, len(det)

@@ -23,7 +23,7 @@ from verifier.properties import PROPERTIES, Property
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Verdict
-from verifier.engines.smt_translate import Translator, model_value
+from verifier.engines.smt.translate import Translator, model_value
 
 Recheck = Callable[[Scheme, list[PropertyResult]], None]  # re-checks results in place (downgrades)
 

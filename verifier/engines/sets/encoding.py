@@ -17,9 +17,9 @@ What the encoding cannot express is refused with the reason (`NotEncodable`): sq
 of a set-dependent value, a division by a set-dependent quantity other than n (or by an n-term that is 0 at
 some size), a sum, mean, min or max of a list some set could leave empty (a filter other than one that drops a
 single class, such as yh != y), a mean of a filtered list, a non-integer power, irrational constants. Nothing
-here decides a property; `engines.boolean_sets` asks the questions.
+here decides a property; `engines.sets.boolean` asks the questions.
 
-Owns: `SetCostEncoding` (lists and their aggregates: `set_lists`). May import: `engines.set_lists`, `formula`,
+Owns: `SetCostEncoding` (lists and their aggregates: `sets.lists`). May import: `engines.sets.lists`, `formula`,
 `scheme`, `errors`, z3.
 """
 
@@ -35,7 +35,7 @@ from verifier.formula.evaluate import Evaluator
 from verifier.formula.parse import Formula
 from verifier.formula.values import ClassRef, Vocabulary
 from verifier.scheme import Scheme
-from verifier.engines.set_lists import NotEncodable, SymList, aggregate, as_list, length
+from verifier.engines.sets.lists import NotEncodable, SymList, aggregate, as_list, length
 
 MAX_POWER = 8  # x ** k for a set-dependent x is k - 1 products; beyond this the encoding refuses
 _ORDER = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,

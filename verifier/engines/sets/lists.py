@@ -1,4 +1,4 @@
-"""Lists whose items depend on a symbolic set, for `set_encoding`: guarded items, and their length, sum, mean,
+"""Lists whose items depend on a symbolic set, for `sets.encoding`: guarded items, and their length, sum, mean,
 min and max as z3 terms.
 
 A comprehension over Y becomes one item per class i, present when its guard (b_i and the filter) holds; a list
