@@ -11,7 +11,8 @@ import pytest
 
 from conftest import ROOT
 
-LAYERS = ["spec", "formula", "scheme", "properties", "engines", "check", "analysis", "report", "api", "cli"]
+LAYERS = ["spec", "formula", "scheme", "properties", "engines", "check", "analysis", "designing", "using", "report",
+          "report.figures", "report.design", "report.use", "api", "cli"]
 
 
 def test_import_contracts_hold():
@@ -29,7 +30,7 @@ def test_a_contract_violation_would_be_caught():
 
     graph = grimp.build_graph("verifier")
     assert graph.chain_exists("verifier.cli.main", "verifier.formula.certified")
-    assert not graph.chain_exists("verifier.engines.smt", "verifier.check.checker")
+    assert not graph.chain_exists("verifier.engines.smt.engine", "verifier.check.checker")
     assert not graph.chain_exists("verifier.formula.enclose", "verifier.formula.genmean")
 
 
@@ -62,7 +63,7 @@ def test_the_command_loads_only_what_a_check_uses():
     """Importing the command, and checking a numeric spec, loads neither z3 nor scipy.stats nor the design
     solver: those cost more start-up time than a 9-class check takes to run (issue: load only what is used)."""
     heavy = {"z3", "scipy.stats", "verifier.api.designer", "verifier.api.use", "verifier.api.decisions",
-             "verifier.api.evaluation", "verifier.analysis.design"}
+             "verifier.api.evaluation", "verifier.designing"}
     assert not heavy & _loaded_after("import verifier.cli")
     checked = _loaded_after("import io\nfrom verifier.cli import check\n"
                             "assert check(['specs/ha-numeric.yaml', '--no-cache', '--format', 'json'], io.StringIO(), "
@@ -78,3 +79,22 @@ def test_a_report_with_no_picture_never_loads_matplotlib(tmp_path):
             "assert check(['specs/{spec}', '--no-cache', '--report', {out!r}], io.StringIO(), io.StringIO()) in (0, 1)")
     assert "matplotlib" not in _loaded_after(code.format(spec="ordinal-l1-9.yaml", out=str(tmp_path / "a")))
     assert "matplotlib" in _loaded_after(code.format(spec="ha-numeric.yaml", out=str(tmp_path / "b")))
+
+
+@pytest.mark.parametrize("package", ["designing", "using"])
+def test_each_name_a_package_exports_loads_and_never_hides_a_module(package):
+    """`verifier.designing` and `verifier.using` export their entry points, loaded on first use; a name that is
+    also a module's (`calibrate`, `decide`) would be replaced by the module once it is imported, so none is."""
+    module = importlib.import_module(f"verifier.{package}")
+    modules = {info.name for info in pkgutil.iter_modules(module.__path__)}
+    assert module.__all__ and not set(module.__all__) & modules
+    for name in module.__all__:
+        assert getattr(module, name) is not None
+
+
+def test_no_module_hides_a_public_name():
+    """`verifier.design(...)` is the API: a subpackage `verifier/design/` would replace it once imported."""
+    import verifier
+
+    modules = {info.name for info in pkgutil.iter_modules(verifier.__path__)}
+    assert not set(verifier.__all__) & modules

@@ -70,7 +70,7 @@ def test_the_checker_catches_an_encoding_that_is_not_the_set_cost():
 
 def test_a_proof_contradicted_by_an_exact_instance_is_unknown():
     from verifier.analysis.structured_route import merge_structured
-    from verifier.engines.boolean_sets import QueryOutcome
+    from verifier.engines.sets.boolean import QueryOutcome
     from verifier.engines.enumerate import EnumerationEngine
     from verifier.properties import BY_ID
 

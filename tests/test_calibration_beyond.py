@@ -12,8 +12,8 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier
-from verifier.analysis.design.calibrate import _calibrate, calibrate
-from verifier.analysis.design.power_mean_calibration import calibrate_power_mean
+from verifier.designing.calibrate import _calibrate, calibrate
+from verifier.designing.power_mean_calibration import calibrate_power_mean
 from verifier.analysis.pipeline import analyse
 from verifier.errors import SpecError
 from verifier.formula import certified

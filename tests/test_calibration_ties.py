@@ -12,11 +12,11 @@ import sympy as sp
 
 import verifier
 from conftest import SPECS
-from verifier.analysis.design.calibrate import calibrate
-from verifier.analysis.design.comparisons import differences
-from verifier.analysis.design.exp_sums import zeros_of_sum
-from verifier.analysis.design.pieces import Piece, settle
-from verifier.analysis.design.zeros import zeros
+from verifier.designing.calibrate import calibrate
+from verifier.designing.comparisons import differences
+from verifier.analysis.exp_sums import zeros_of_sum
+from verifier.designing.pieces import Piece, settle
+from verifier.analysis.zeros import zeros
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.formula import certified

@@ -18,9 +18,9 @@ from scipy import stats
 
 import verifier
 from conftest import SPECS
-from verifier.analysis.use.compare import holm
-from verifier.analysis.use.evaluate import BOOTSTRAP, SEED
-from verifier.analysis.use.friedman import critical_difference, friedman_statistics, friedman_test, ranks
+from verifier.using.compare import holm
+from verifier.using.evaluate import BOOTSTRAP, SEED
+from verifier.using.friedman import critical_difference, friedman_statistics, friedman_test, ranks
 from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
@@ -244,8 +244,8 @@ def test_order_by_average_rank_and_by_mean_cost_can_disagree():
     f, _ = friedman_test(groups, 0.05)
     assert f.ranks == {"A": F(4, 3), "B": F(5, 3)} and f.disagreements == [("A", "B")]
     assert f.mean_costs == {"A": 34, "B": 2}
-    from verifier.analysis.use.compare import Comparison
-    from verifier.report.comparison import comparison_text
+    from verifier.using import Comparison
+    from verifier.report.use.comparison import comparison_text
 
     text = " ".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None)))
     assert "disagree: A ranks better, B costs less" in text
@@ -288,8 +288,8 @@ def test_every_data_set_ranking_alike_makes_f_infinite_and_gates_on_chi_square()
     f, _ = friedman_test(groups, 0.05)
     assert f.chi2 == 4 and f.ff is None and f.ff_p_value is None
     assert f.p_value == pytest.approx(stats.chi2.sf(4, 2)) and not f.significant and f.different == []
-    from verifier.analysis.use.compare import Comparison
-    from verifier.report.comparison import comparison_json
+    from verifier.using import Comparison
+    from verifier.report.use.comparison import comparison_json
 
     record = comparison_json(Comparison(0.05, 0.95, [], 0, f, None))
     assert record["friedman"]["iman_davenport"]["statistic"] is None

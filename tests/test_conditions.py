@@ -13,7 +13,7 @@ import sympy as sp
 import verifier
 from conftest import SPECS
 from verifier.analysis.conditions import condition_text, formula_text, one_parameter_set, set_text
-from verifier.analysis.design.pieces import fit_test
+from verifier.designing import fit_test
 from verifier.analysis.remedy import how_to_fit
 
 ORDINAL_W = """

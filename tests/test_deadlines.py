@@ -197,7 +197,7 @@ def test_design_time_limit_option_is_checked_like_the_verify_one(sandbox):
 def test_a_stop_keeps_the_pieces_decided_before_it(sandbox, monkeypatch):
     """Deterministic: the bound is made to pass at the 8th piece decided (no wall clock involved)."""
     from verifier import limits
-    from verifier.analysis.design import calibrate
+    from verifier.designing import calibrate
 
     full = verifier.design(_ordinal(sandbox, 6), time_limit=None)  # carried evidence beyond 5 classes
     decided, calls = calibrate._decided, []

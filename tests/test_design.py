@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier
 from conftest import SPECS
-from verifier.analysis.design.complete import complete
-from verifier.analysis.design.request import make_request
+from verifier.designing.complete import complete
+from verifier.designing import make_request
 from verifier.analysis.pipeline import analyse
 from verifier.cli.main import check
 from verifier.engines.witnesses import candidate_witnesses

@@ -14,8 +14,8 @@ import z3
 
 import verifier
 from conftest import SPECS
-from verifier.analysis.design.problem import DesignProblem
-from verifier.analysis.design.request import make_request
+from verifier.designing.problem import DesignProblem
+from verifier.designing import make_request
 from verifier.cli.main import check
 from verifier.properties.settings import TABLE_VIII
 from verifier.spec.reader import spec_from_text
@@ -212,7 +212,7 @@ def test_random_conflicts_and_corrections_are_true_and_following_the_advice_desi
 
 
 def test_a_search_cut_short_says_so_and_still_gives_a_checked_minimal_correction(monkeypatch):
-    import verifier.analysis.design.why_not as why_not
+    import verifier.designing.why_not as why_not
 
     monkeypatch.setattr(why_not, "MAX_CALLS", 3)
     det = [[0, 3, 3], [2, 0, 2], [2, 2, 0]]

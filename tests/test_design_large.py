@@ -10,9 +10,9 @@ import pytest
 
 import verifier
 from conftest import SPECS
-from verifier.analysis.design.complete import complete
-from verifier.analysis.design.exact_lp import Block, solve_blocks
-from verifier.analysis.design.request import make_request
+from verifier.designing.complete import complete
+from verifier.designing.exact_lp import Block, solve_blocks
+from verifier.designing import make_request
 from verifier.spec.reader import spec_from_text
 
 DESIGN = os.path.join(SPECS, "design")

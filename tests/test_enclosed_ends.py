@@ -26,13 +26,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier
 from conftest import ROOT, SPECS
-from verifier.analysis.design.calibrate import calibrate
-from verifier.analysis.design.calibrate_points import inside, rational_above, rational_below
-from verifier.analysis.design.pieces import Piece, fit_test, settle
-from verifier.analysis.use.crossings import Crossing, Piece as Stretch, crossings
+from verifier.designing.calibrate import calibrate
+from verifier.analysis.parameter_range import inside, rational_above, rational_below
+from verifier.designing.pieces import Piece, fit_test, settle
+from verifier.using.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
-from verifier.report.scores import stretch_end as printed_end
+from verifier.report.use.scores import stretch_end as printed_end
 from verifier.spec.reader import spec_from_text
 
 ISSUE = ("name: issue 37 ordinal\nclasses: {classes}\nparameters: {{r: {{}}}}\nassume: [\"r >= 0\", \"r <= 1\"]\n"

@@ -15,14 +15,13 @@ import sympy as sp
 import verifier
 from conftest import SPECS
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.data import from_arrays
-from verifier.analysis.use.decide import decide
-from verifier.analysis.use.evaluate import score
+from verifier.using import from_arrays, score
+from verifier.using.decide import decide
 from verifier.api.entry import load
 from verifier.cli import check
 from verifier.formula.genmean import GenMean
 from verifier.formula.notation import paper_text
-from verifier.report import score_table
+from verifier.report.use import score_table
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CAUTIOUS = os.path.join(SPECS, "obstacle-p-discounted-cautious.yaml")

@@ -115,7 +115,7 @@ def test_optimal_sets_and_decisions_minimise_over_the_family(data, weights):
     p = [x / sum(p) for x in p]
     expected = {Y: sum(x * c for x, c in zip(p, row)) for Y, row in table.items()}
     best = min(expected.values())
-    from verifier.analysis.use.decide import decide
+    from verifier.using.decide import decide
 
     d = decide(a.scheme, p)
     assert set(d.optimal) == {Y for Y, v in expected.items() if v == best}
@@ -239,8 +239,8 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
     rng = np.random.default_rng(3)
     spec = spec_from_text((SPECS / "ordinal-intervals-10.yaml").read_text())
     a = analyse(spec)
-    from verifier.analysis.use.batch import decide_batch
-    from verifier.analysis.use.decide import decide
+    from verifier.using.batch import decide_batch
+    from verifier.using.decide import decide
 
     rows = [[F(int(x), 1000) for x in r] for r in rng.multinomial(1000, [0.1] * 10, size=40)]
     batch = decide_batch(a.scheme, rows)
@@ -249,8 +249,8 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
 
 
 def test_design_completes_the_allowed_rows_only(tmp_path):
-    from verifier.analysis.design.complete import complete
-    from verifier.analysis.design.request import make_request
+    from verifier.designing.complete import complete
+    from verifier.designing import make_request
 
     spec = spec_from_text("name: five ordered\nclasses: 5\ncost: 'abs(rank(yhat) - rank(y))'\n"
                           "predictions: intervals\n", "five.yaml", open_cells=True)

@@ -13,10 +13,10 @@ import pytest
 import verifier
 from conftest import SPECS
 from verifier import numbers
-from verifier.analysis.use import credal_batch
-from verifier.analysis.use.batch import BatchDecider, CredalBatchDecider
-from verifier.analysis.use.decide import decide
-from verifier.analysis.use.exact_rows import binary_rows, decimal_row, interval_rows
+from verifier.using import BatchDecider, CredalBatchDecider
+from verifier.using import credal_batch
+from verifier.using.decide import decide
+from verifier.using.exact_rows import binary_rows, decimal_row, interval_rows
 from verifier.api.use import numeric_scheme
 from verifier.engines.expected import ExpectedCosts
 

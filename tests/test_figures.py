@@ -139,7 +139,7 @@ def test_design_calibration_is_drawn_as_intervals(tmp_path):
 
 
 def test_spot_checks_say_they_are_points_not_a_region():
-    from verifier.report.parameter_plot import symbolic_pictures
+    from verifier.report.figures.parameter_plot import symbolic_pictures
 
     pictures, _ = symbolic_pictures(_analysis("friedel-abstention-symbolic"))
     spots = pictures[-1]
@@ -155,7 +155,7 @@ def test_one_parameter_report_draws_its_calibration():
 
 # -- typesetting ----------------------------------------------------------------------------------------------------
 def test_cells_are_typeset_and_spec_text_is_escaped(tmp_path):
-    from verifier.report.typeset import cell_label, math, parses
+    from verifier.report.figures.typeset import cell_label, math, parses
 
     target = tmp_path / "r.svg"
     assert check(["design", str(SPECS / "design" / "obstacle-hb-open.yaml"), "--plot", str(target)], io.StringIO(),

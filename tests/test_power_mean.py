@@ -13,7 +13,7 @@ from conftest import SPECS
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme
 from verifier.cli import check
-from verifier.engines.power_mean import PowerMeanLemmas
+from verifier.engines.power_mean.lemmas import PowerMeanLemmas
 from verifier.errors import UsageError
 from verifier.spec.reader import spec_from_data
 
@@ -157,7 +157,7 @@ def test_the_lemmas_read_each_property_through_its_definition():
     """Shapes come from the catalogue's quantifiers and atoms; a definition no rule covers is an explicit skip."""
     from dataclasses import replace as changed
 
-    from verifier.engines.power_mean_shapes import shape_of
+    from verifier.engines.power_mean.shapes import shape_of
     from verifier.properties import BY_ID, Compare
 
     kinds = {pid: shape_of(prop).kind for pid, prop in BY_ID.items()}

@@ -145,7 +145,7 @@ def test_a_margin_given_as_a_bound_is_below_the_true_gap():
 
 def test_calibration_reads_a_chained_assumption():
     # "0 <= r <= 1" is a conjunction for sympy; calibration took it for one inequality and crashed
-    from verifier.analysis.design.calibrate import calibrate
+    from verifier.designing.calibrate import calibrate
     from verifier.spec import spec_from_text
 
     text = ("name: p-discounted, chained bounds\nclasses: 3\nparameters: {r: {}}\nassume: '0 <= r <= 1'\n"

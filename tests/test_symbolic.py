@@ -20,7 +20,7 @@ from verifier.engines.enumerate import EnumerationEngine
 from verifier.scheme import build_scheme
 from verifier.spec import load_spec
 from verifier.verdict import Verdict
-from verifier.engines.smt_translate import Translator
+from verifier.engines.smt.translate import Translator
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 SYMBOLIC = ["ha.yaml", "p-discounted-symbolic.yaml", "friedel-abstention-symbolic.yaml"]

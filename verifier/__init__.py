@@ -16,8 +16,8 @@ plain words.
 
 The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
 in pyproject.toml, run by the tests):
-    cli → api → report → analysis → check → engines → scheme → spec → formula → verdict → properties
-          → errors, limits, version
+    cli → api → report → designing | using → analysis → check → engines → scheme → spec → formula → verdict
+          → properties → errors, limits, numbers, version
 """
 
 from typing import TYPE_CHECKING

@@ -1,7 +1,10 @@
 """One spec's analysis, orchestrated: the pipeline spec → scheme → engines → checker → fit (`pipeline`), the
-symbolic pipeline with regions and spot checks (`symbolic`, `regions`), two-class decision regions
-(`decision`), the fit to the filtering and choice settings (`fit`), and class sweeps (`class_sweep`).
+symbolic pipeline with regions and spot checks (`symbolic`, `regions`, `symbolic_optimality`), two-class
+decision regions (`decision`), the fit to the filtering and choice settings (`fit`), and class sweeps
+(`class_sweep`). A symbolic parameter θ's tools live here because the symbolic pipeline uses them, and the
+layers above (`designing`, `using`) share them from here: where a difference in θ is zero (`zeros`, `exp_sums`),
+the points of θ's range (`parameter_range`), and a verdict carried across a piece of it (`carry`).
 
 Owns: the `Analysis` that every report renders. May import: `check`, `engines` and everything below them;
-never `report`, `api` or `cli`.
+never `designing`, `using`, `report`, `api` or `cli`.
 """

@@ -135,7 +135,7 @@ def joint_condition(scheme, formulas: list, texts: list[str]) -> tuple[str, bool
         return written, None
     import z3  # several parameters: emptiness is z3's question (loaded only for parametric schemes)
 
-    from verifier.engines.smt import SmtEngine
+    from verifier.engines.smt.engine import SmtEngine
     from verifier.formula.enclose import Unsupported
 
     engine = SmtEngine(scheme, None)

@@ -3,7 +3,7 @@
 The scheme is built for the singletons and a handful of sets: those the lemmas name as breaking a property,
 and those a float search finds worth trying (P1, P8, P9). The ordinary engines decide every property on those
 exact rows, which settles what a set there can settle (a counterexample to a "for every set" property, a
-witness of a "some set" one). The rest comes from `engines.power_mean`: a property the lemmas prove is
+witness of a "some set" one). The rest comes from `engines.power_mean.lemmas`: a property the lemmas prove is
 `holds` (or, for P1 and P9, `fails` everywhere) with the lemma and its premises as evidence; what neither
 settles is `unknown`, saying so. With few classes (EVERY_SET_MAX_CLASSES) every indeterminate set is built
 instead (the lemmas leave P1, or P8 and P9, open at every exponent): the ordinary exact engines then decide
@@ -22,8 +22,8 @@ from itertools import combinations
 import numpy as np
 import sympy as sp
 
-from verifier.engines.power_mean import NotDecided, PowerMeanLemmas
-from verifier.engines.power_mean_search import sets_worth_building
+from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
+from verifier.engines.power_mean.search import sets_worth_building
 from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form

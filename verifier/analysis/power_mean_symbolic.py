@@ -1,6 +1,6 @@
 """The power-mean route with a symbolic exponent (p-discounted costs with r a parameter): by cases of p.
 
-The lemmas of `engines.power_mean` depend on p only through the signs of p and p - 1, so the reals split into
+The lemmas of `engines.power_mean.lemmas` depend on p only through the signs of p and p - 1, so the reals split into
 five cases (p < 0, p = 0, 0 < p < 1, p = 1, p > 1). z3 finds an admissible parameter value in each case the
 assumptions allow, or proves the case empty. At each such value the numeric route decides every property
 exactly. Then, for every admissible value at once:
@@ -25,8 +25,8 @@ import z3
 from verifier import limits
 from verifier.analysis.power_mean_route import build_power_mean_scheme
 from verifier.check.checker import check_results
-from verifier.engines.power_mean_shapes import shape_of
-from verifier.engines.smt_translate import Translator, Unsupported, model_value
+from verifier.engines.power_mean.shapes import shape_of
+from verifier.engines.smt.translate import Translator, Unsupported, model_value
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme
 from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict

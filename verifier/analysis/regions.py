@@ -15,7 +15,7 @@ import z3
 from verifier.analysis.conditions import formula_text, one_parameter_set, relation_text, set_text
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported
-from verifier.engines.smt import SmtEngine
+from verifier.engines.smt.engine import SmtEngine
 from verifier.properties import Possible, Property
 
 MAX_REGION_ATOMS = 12

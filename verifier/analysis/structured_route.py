@@ -1,6 +1,6 @@
 """The structured route: verdicts for a set cost written with sums, means, min and max over the members,
-`y in Y` and `len(Y)`, at any class count, by encoding a set as K booleans (`engines.set_encoding`) and asking
-z3 each property's negation once per set size (`engines.boolean_sets`).
+`y in Y` and `len(Y)`, at any class count, by encoding a set as K booleans (`engines.sets.encoding`) and asking
+z3 each property's negation once per set size (`engines.sets.boolean`).
 
 The questions come first: a property z3 proves (unsat at every size) needs no set; a model names a set, and
 that set is built, with the singletons and {first two classes}, by the ordinary builder. The ordinary engines
@@ -47,7 +47,7 @@ class NotStructured(Exception):
 class StructuredRoute:
     K: int
     written: str  # the set-cost formula
-    outcomes: dict  # property id -> engines.boolean_sets.QueryOutcome
+    outcomes: dict  # property id -> engines.sets.boolean.QueryOutcome
     terms: list = field(repr=False)  # c_Y(y) per class y, z3 terms over `b` and `n` (the checker re-evaluates them)
     b: list = field(repr=False)
     n: object = field(repr=False)
@@ -105,8 +105,8 @@ def build_structured_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
     start = time.perf_counter()
     base = build_scheme(spec, sets=[])
     singletons = [[_fraction(base.det(h, y), base, h, y) for y in range(base.K)] for h in range(base.K)]
-    from verifier.engines.boolean_sets import BooleanSetQueries  # z3 loads with this route only
-    from verifier.engines.set_encoding import NotEncodable, SetCostEncoding
+    from verifier.engines.sets.boolean import BooleanSetQueries  # z3 loads with this route only
+    from verifier.engines.sets.encoding import NotEncodable, SetCostEncoding
 
     try:
         encoding = SetCostEncoding(base)

@@ -17,7 +17,7 @@ from verifier.formula.enclose import Unsupported
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.interval import IntervalEngine
-from verifier.engines.smt import SmtEngine
+from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
 from verifier.properties import PROPERTIES
 from verifier.analysis.regions import region

@@ -3,7 +3,7 @@ tied, or never for any, and where that changes.
 
 At one exact value of θ the numeric machinery decides every set (an LP search, then an exact witness p or an
 exact mixture certificate λ, re-checked independently: `engines.optimality`, `check.optimality`). Its evidence
-is then carried across an open piece of θ's range (`analysis.design.carry`): a witness p keeps Y the unique
+is then carried across an open piece of θ's range (`analysis.carry`): a witness p keeps Y the unique
 minimiser wherever no E_p[c_Z] − E_p[c_Y] vanishes, a certificate keeps Y never optimal wherever no
 c_Y(y) − Σ λ_Z c_Z(y) vanishes. Where one vanishes inside a piece, the piece is cut there and the parts are
 decided again (a bounded number of times). The ends of the range and the cuts are decided at those exact values.
@@ -12,15 +12,16 @@ every piece and point of the admissible range is covered by a carried certificat
 admissible value); `tied` when it is a minimiser somewhere, never alone, and never elsewhere; otherwise
 `unknown`, saying why. `where` lists the pieces with their status.
 
-Owns: `symbolic_optimality`. May import: engines, check, scheme, analysis.design (points and carrying).
+Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.parameter_range` and `analysis.carry`
+(points of θ's range and carrying).
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from verifier.analysis.design.calibrate_points import admissible_range, admits, inside, strictly_between
-from verifier.analysis.design.carry import zeros_inside
+from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
+from verifier.analysis.carry import zeros_inside
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
 from verifier.errors import SpecError

@@ -10,17 +10,14 @@ ends with a summary (`UseReport.summary_text`, and `summary` in the record).
 from __future__ import annotations
 
 from verifier import limits
-from verifier.analysis.use import credal as credal_rules
-from verifier.analysis.use.batch import BatchDecider, CredalBatchDecider
-from verifier.analysis.use.decide import decide as decide_precise
-from verifier.analysis.use.distribution import intervals
-from verifier.analysis.use.intervals_file import IntervalsFile
-from verifier.analysis.use.p_file import DistributionFile
+from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
+from verifier.using import credal as credal_rules
+from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
 from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import decisions as words
+from verifier.report.use import decisions as words
 
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,

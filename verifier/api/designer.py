@@ -15,18 +15,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from verifier import limits, numbers
-from verifier.analysis.design.calibrate import Calibration, bounded_by, calibrate
-from verifier.analysis.design.complete import Completion, DesignCheckFailed, complete
-from verifier.analysis.design.request import Request, make_request
-from verifier.analysis.design.spec_text import calibrated_text
-from verifier.analysis.design.zeros import simplest
+from verifier.designing import (Calibration, Completion, DesignCheckFailed, Request, bounded_by, calibrated_text,
+                             make_request)
+from verifier.designing.calibrate import calibrate
+from verifier.designing.complete import complete
+from verifier.analysis.zeros import simplest
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import design as words, notebook, why_not
+from verifier.report import notebook
+from verifier.report.design import why_not, words
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
 
@@ -55,12 +56,12 @@ class DesignReport:
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
         if self.calibration is not None:
-            from verifier.report.interval_plot import calibration_picture
+            from verifier.report.figures.interval_plot import calibration_picture
 
             return calibration_picture(self.calibration, self.record.get("name", "")).render(fmt)
         if self.completion is None or not self.completion.regions:
             return None
-        from verifier.report.region_plot import figure
+        from verifier.report.figures.region_plot import figure
 
         c = self.completion
         title = (f"{c.spec.name}: {c.request.setting} setting, the feasible region on each pair of open cells "
@@ -107,7 +108,7 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
         return _calibrated(spec, request, timeout_ms, time_limit)
-    from verifier.analysis.design.solve import Undecided
+    from verifier.designing import Undecided
 
     started = time.monotonic()
     try:

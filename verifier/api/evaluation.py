@@ -10,10 +10,9 @@ import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.compare import Comparison, check_pairs, compare
-from verifier.analysis.use.curves import parse_sweep, sweep
-from verifier.analysis.use.data import Predictions, frame_predictions, from_arrays, read_datasets, read_predictions
-from verifier.analysis.use.evaluate import add_intervals, score
+from verifier.using.compare import Comparison, check_pairs, compare
+from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
+                          read_predictions, score, sweep)
 from verifier.api import arguments
 from verifier.api.evaluation_run import Run
 from verifier.api.probabilities import decided_predictions
@@ -21,7 +20,7 @@ from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfix
 from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report import scores as words
+from verifier.report.use import scores as words
 
 
 def evaluate(source: Source, y_true=None, sets=None, *,

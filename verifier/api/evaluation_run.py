@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from verifier import limits
-from verifier.analysis.use.compare import Comparison, finish
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Comparison, Scores, finish
 from verifier.api.probabilities import decided_json, decided_lines
 from verifier.api.use import UseReport
-from verifier.report import comparison as words_comparison, score_table, scores as words
+from verifier.report.use import comparison as words_comparison, score_table, scores as words
 
 
 @dataclass

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 
-from verifier.analysis.use.data import labels as true_labels, read_truth
-from verifier.analysis.use.from_probabilities import ProbabilityPredictions, predict_sets, rows_from_array
-from verifier.analysis.use.p_file import DistributionFile
+from verifier.using.data import labels as true_labels, read_truth
+from verifier.using import DistributionFile, ProbabilityPredictions, predict_sets, rows_from_array
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report.decisions import TIE_RULE
+from verifier.report.use.decisions import TIE_RULE
 from verifier.scheme import Scheme
 
 

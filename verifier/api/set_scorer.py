@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.analysis.use.evaluate import score
-from verifier.analysis.use.from_probabilities import column_order, predict_sets, rows_from_array
+from verifier.using import column_order, predict_sets, rows_from_array, score
 from verifier.api.use import Source, numeric_scheme
 from verifier.errors import UsageError
 from verifier.formula import certified

@@ -8,13 +8,12 @@ from fractions import Fraction
 
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
-from verifier.analysis.use.compare import Comparison
-from verifier.analysis.use.curves import Sweep
-from verifier.analysis.use.distribution import checked, distribution
-from verifier.analysis.use.evaluate import Scores
+from verifier.using import Comparison, Scores, Sweep, checked
+from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError
-from verifier.report import score_table, use_notebook
+from verifier.report.use import score_table
+from verifier.report.use import notebook as use_notebook
 
 
 @dataclass
@@ -69,10 +68,10 @@ class UseReport:
         if self.sweep is None:
             if self.comparison is None or self.comparison.friedman is None:
                 return None
-            from verifier.report.cd_plot import cd_figure
+            from verifier.report.figures.cd_plot import cd_figure
 
             return cd_figure(self.comparison.friedman, self.title, fmt)
-        from verifier.report.curve_plot import curve_figure
+        from verifier.report.figures.curve_plot import curve_figure
 
         return curve_figure(self.sweep, self.title, fmt)
 

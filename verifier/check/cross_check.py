@@ -21,7 +21,7 @@ from verifier.formula.enclose import Unsupported
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.properties import Possible, Property, Quantifier
 from verifier.verdict import Binding, PropertyResult, Truth, Verdict
-from verifier.engines.smt_translate import Translator
+from verifier.engines.smt.translate import Translator
 
 
 @dataclass

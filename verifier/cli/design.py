@@ -94,7 +94,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         print(f"{args.spec}: invalid spec: the formulas are nested too deeply to evaluate.", file=stderr)
         return EXIT_INVALID
     except Exception as exc:  # a bug of ours, or a solver that gave up: say so plainly, never a traceback
-        from verifier.analysis.design.solve import Undecided
+        from verifier.designing import Undecided
 
         if isinstance(exc, Undecided):
             print(f"verify design: {args.spec}: z3 gave no answer within the time limit ({exc}); raise --timeout",

@@ -11,7 +11,7 @@ P1 uses a symmetric witness: if some p makes Y beat each of its members, so does
 permutations fixing Y, which is uniform inside Y (mass a) and outside (mass 1 - a); the gap is linear in a,
 so Y is possible iff the gap is positive at a = 1, or at a = 0 when some class lies outside Y.
 
-Owns: `EveryK`, `decide_every_k`. May import: `properties`, `formula`, `engines.smt_translate`.
+Owns: `EveryK`, `decide_every_k`. May import: `properties`, `formula`, `engines.smt.translate`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 import z3
 
-from verifier.engines.smt_translate import Translator
+from verifier.engines.smt.translate import Translator
 from verifier.formula import certified
 from verifier.formula.by_size import M, NotBySize, SizeEvaluator, Token
 from verifier.formula.enclose import Unsupported

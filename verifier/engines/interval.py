@@ -21,7 +21,7 @@ from verifier import limits
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported, condition_truth, enclose
 from verifier.formula.genmean import EXPONENT_FACTS, GenMean
-from verifier.engines.smt import SmtEngine
+from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
 from verifier.properties import Possible, Property
 from verifier.scheme.orbits import rebuild_at

@@ -20,7 +20,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
-from verifier.engines.smt_translate import Translator
+from verifier.engines.smt.translate import Translator
 
 _FLIP = {sp.StrictLessThan: sp.GreaterThan, sp.LessThan: sp.StrictGreaterThan, sp.StrictGreaterThan: sp.LessThan,
          sp.GreaterThan: sp.StrictLessThan, sp.Equality: sp.Unequality, sp.Unequality: sp.Equality}

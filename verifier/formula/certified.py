@@ -89,7 +89,7 @@ def _log_tie(expr: sp.Expr) -> bool:
     """a − b = 0 with a, b > 0 by their logs: log a − log b, each log of a product or power expanded over bases
     certified positive, as N / D over products of logs; a factor of N that combines to log w with w = 1 proved
     (minimal polynomial) makes it 0. E.g. ((1 + √5)/4)^(log 2 / log(√5 − 1)) = 1/2, since ((1 + √5)/4)(√5 − 1) = 1:
-    the ties of power means at the breakpoints `analysis.design.exp_sums` finds, s = log u / log g."""
+    the ties of power means at the breakpoints `analysis.exp_sums` finds, s = log u / log g."""
     terms = sp.Add.make_args(expr)
     if len(terms) != 2:
         return False

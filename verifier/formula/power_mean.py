@@ -5,7 +5,7 @@
 
 where the exponent E reads neither the set, nor the true class, nor a class name: numbers, parameters that are
 not per-class, K, arithmetic and the numeric builtins. Such a cost is a function of the multiset of the
-members' costs alone, which is what the power-mean lemmas (`engines.power_mean`) need. Nothing is evaluated
+members' costs alone, which is what the power-mean lemmas (`engines.power_mean.lemmas`) need. Nothing is evaluated
 here; the exponent comes back as a formula of its own.
 
 Owns: `PowerMeanForm`, `power_mean_form`. May import: `formula.parse`, `formula.values`.

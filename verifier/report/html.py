@@ -9,7 +9,7 @@ from verifier.properties.settings import TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
-from verifier.report.pictures import pictures
+from verifier.report.figures.pictures import pictures
 from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
 
 
@@ -132,7 +132,7 @@ def _sections(a: Analysis) -> list[str]:
                            + "</ul>" for setting, steps in fit_steps(a)) + "</section>")
     drawn, notes = pictures(a)  # the same pictures as `Report.figures()` writes, inline
     if drawn:
-        from verifier.report.figures import inline_svg  # matplotlib: only when there is something to draw
+        from verifier.report.figures.picture import inline_svg  # matplotlib: only when there is something to draw
     figures = "".join(
         f"<figure id=\"figure-{e(p.name)}\">{inline_svg(p.render('svg'))}<figcaption>{e(p.caption)}</figcaption>"
         + (f"<details><summary>{e(p.details[0])}</summary><ul>" + "".join(f"<li>{e(d)}</li>" for d in p.details[1:])

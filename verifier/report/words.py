@@ -216,7 +216,7 @@ def _where(scheme: Scheme, binding) -> str:
 
 def _by_lemma(result: PropertyResult, scheme: Scheme) -> str:
     """A verdict for every set at once, from a lemma and premises checked on the K x K costs."""
-    from verifier.engines.power_mean import SHAPE_PREMISES, premise_words  # wording kept beside the premises
+    from verifier.engines.power_mean.lemmas import SHAPE_PREMISES, premise_words  # wording kept beside the premises
 
     proof, sets = result.evidence.lemma, 2 ** scheme.K - scheme.K - 1
     if proof.cases:

@@ -72,7 +72,7 @@ class Orbits:
         of "for every" quantifiers (the "for every admissible value" in front absorbs the permutation) and,
         for a "some" quantifier, a restriction that keeps every witness real; so a proof from representatives
         stands, while a violation found there is confirmed on the concrete scheme, or sought at values equal
-        across classes, where the reduction is exact again (`engines.smt`). No property has a "for every"
+        across classes, where the reduction is exact again (`engines.smt.engine`). No property has a "for every"
         after a "some"."""
         if not self.symmetric:
             return False

@@ -1,0 +1,97 @@
+"""Points of a symbolic parameter's range: the admissible interval from the assumptions, whether a value
+meets them (certified signs, also at irrational values), and a simple rational strictly inside an interval.
+Used by the symbolic pipeline (`symbolic_optimality`), and shared with the calibrations of `designing`
+(`designing.calibrate`, `designing.power_mean_calibration`), which sit above this layer.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from verifier.analysis.zeros import simplest
+from verifier.errors import SpecError
+from verifier.formula import certified
+from verifier.scheme import Scheme
+from verifier.spec.model import Spec
+
+
+def admits(condition, theta, value) -> bool | None:
+    """An assumption at θ = value, decided by certified signs (None: undecided)."""
+    if value.is_Rational:
+        at = condition.subs(theta, value)
+        return True if at is sp.true else False if at is sp.false else None
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [admits(c, theta, value) for c in condition.args]
+        if isinstance(condition, sp.And):
+            return False if False in parts else None if None in parts else True
+        return True if True in parts else None if None in parts else False
+    if isinstance(condition, sp.Not):
+        inner = admits(condition.args[0], theta, value)
+        return None if inner is None else not inner
+    if not isinstance(condition, sp.core.relational.Relational):
+        return None
+    sign = certified.compare(condition.lhs.subs(theta, value), condition.rhs.subs(theta, value)).value
+    if sign is None:
+        return None
+    return {">=": sign >= 0, ">": sign > 0, "<=": sign <= 0, "<": sign < 0, "==": sign == 0, "!=": sign != 0}[
+        condition.rel_op]
+
+
+def strictly_between(a, x, b) -> bool:
+    return (a is None or certified.compare(a, x).value == -1) and (b is None or certified.compare(x, b).value == -1)
+
+
+def inside(a, b) -> sp.Rational:
+    """A simple rational strictly between a and b (either may be None: unbounded)."""
+    if a is None and b is None:
+        return sp.Integer(0)
+    if a is None:
+        return sp.floor(b) - 1
+    if b is None:
+        return sp.floor(a) + 1
+    lo, hi = rational_below(b), rational_above(a)
+    middle = simplest(Fraction(int(hi.p), int(hi.q)), Fraction(int(lo.p), int(lo.q)))
+    return sp.Rational(middle.numerator, middle.denominator)
+
+
+def rational_above(x) -> sp.Rational:
+    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) + sp.Rational(1, 10**25)
+
+
+def rational_below(x) -> sp.Rational:
+    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) - sp.Rational(1, 10**25)
+
+
+def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | None]:
+    """The assumptions on θ as one interval [low, high] (None: unbounded); open ends are handled by the
+    point verdicts (an end excluded by a strict assumption makes the point undefined, never a verdict)."""
+    low, high = None, None
+    for condition, text in scheme.assumptions:
+        if not condition.has(theta):
+            continue
+        try:  # a chained "0 <= r <= 1" is a conjunction: the intersection of its parts' solutions
+            solved = sp.S.Reals
+            for part in condition.args if isinstance(condition, sp.And) else (condition,):
+                if part.has(theta):
+                    solved = solved.intersect(sp.solve_univariate_inequality(part, theta, relational=False))
+        except (AttributeError, NotImplementedError, TypeError, ValueError):
+            solved = None
+        if not isinstance(solved, sp.Interval):
+            raise spec_error(scheme.spec, "assume", f"the assumption {text!r} does not give one interval of {theta}",
+                         "bounds such as 'r >= 0' and 'r <= 1'")
+        if solved.start.is_finite and (low is None or solved.start > low):
+            low = solved.start
+        if solved.end.is_finite and (high is None or solved.end < high):
+            high = solved.end
+    if low is not None and high is not None and low > high:
+        raise spec_error(scheme.spec, "assume", f"the assumptions admit no value of {theta} (they bound it below by "
+                         f"{low} and above by {high})", f"assumptions that some value of {theta} meets")
+    return low, high
+
+
+def spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
+    mark = spec.marks.get(key) or spec.marks.get("")
+    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
+                     column=mark.column if mark else None, expected=expected)

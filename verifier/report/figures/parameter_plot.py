@@ -1,0 +1,197 @@
+"""Where a property holds over two symbolic parameters, drawn from the exact condition the report states
+(`PropertyResult.region_formula`): one figure per property, the region where the condition holds shaded, each
+boundary curve of the condition (an atom lhs = rhs, solved for a parameter where sympy can) traced as the zero
+contour of lhs - rhs on a fine grid, values outside the assumptions greyed, the axes named with the parameters
+(typeset) and a legend. Floats only trace the exact curves; nothing drawn decides anything.
+
+`symbolic_pictures` chooses the pictures of a symbolic scheme: this for two parameters (and, for the properties
+with no exact condition, the exact verdicts at sample points of `spot_plot`); for one, the intervals of
+`interval_plot` (a calibration when the family allows one, else the exact conditions solved for it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
+from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol
+
+GRID = 241  # samples per axis: the zero contour of a smooth difference is traced well within a pixel
+HOLDS, OUTSIDE = "#009E73", "#bbbbbb"
+LINES = ["#D55E00", "#0072B2", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+STYLES = ["-", "--", "-.", ":"]
+
+
+def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
+    """The pictures of a scheme with one or two symbolic parameters, and notes on what is not drawn."""
+    s = analysis.scheme
+    if len(s.symbols) == 1:
+        from verifier.report.figures.interval_plot import formula_picture
+
+        picture = _calibration(analysis)
+        if picture is None:
+            picture = formula_picture(analysis)
+        return ([picture] if picture else []), []
+    pictures, unstated = [], []
+    for r in analysis.results:
+        formula = r.region_formula
+        if formula is not None and formula not in (sp.true, sp.false) and _drawable(formula, s.symbols):
+            pictures.append(region_picture(analysis, r))
+        elif (formula is not None and formula not in (sp.true, sp.false)) or r.holds_at is not None:
+            unstated.append(r)  # holds for some values only, with no condition to draw: checked at points
+    if unstated:
+        from verifier.report.figures.spot_plot import spot_picture
+
+        pictures.append(spot_picture(analysis, unstated, [window(analysis, x) for x in s.symbols]))
+    return pictures, []
+
+
+def _calibration(analysis) -> Picture | None:
+    from verifier.designing.calibrate import calibrate
+    from verifier.report.figures.interval_plot import calibration_picture
+
+    try:
+        cal = calibrate(analysis.spec)
+    except Exception:  # noqa: BLE001 - no calibration of this family (a SpecError says why): the conditions
+        return None  # instead; a picture never stops a report
+    return calibration_picture(cal, analysis.spec.name)
+
+
+def _drawable(formula, symbols) -> bool:
+    """Whether the condition evaluates in floats (sympy functions without a numeric form cannot be drawn)."""
+    probe = np.meshgrid(np.linspace(0.25, 2.0, 3), np.linspace(0.25, 2.0, 3))
+    try:
+        _margin(formula, list(symbols), probe)
+    except Exception:  # noqa: BLE001 - lambdify's failures are of many kinds
+        return False
+    return True
+
+
+def region_picture(analysis, result) -> Picture:
+    p = result.property
+    caption = (f"Where {p.id} ({p.name}) holds over {', '.join(x.name for x in analysis.scheme.symbols)}: "
+               f"exactly when {result.region}. The boundary curves are traced from this exact condition; "
+               "grey, if any: outside the assumptions.")
+    return Picture(f"region-{p.id}", f"{p.id} {p.name}: where it holds", caption,
+                   lambda: draw(analysis, result), analysis.spec.name)
+
+
+def window(analysis, symbol_: sp.Symbol) -> tuple[float, float]:
+    """A window for one parameter: the assumptions' bounds where they give them, else around the exact
+    examples of the report (counterexamples, values where a property holds, samples)."""
+    s = analysis.scheme
+    values = [float(v) for r in analysis.results for source in (r.evidence.parameters, r.holds_at) if source
+              for k, v in source.items() if k == symbol_.name]
+    values += [float(v) for sample in (analysis.symbolic.samples if analysis.symbolic else []) for k, v in
+               sample.items() if k == symbol_.name]
+    low, high = min(values + [0.0]), max(values + [1.0])
+    low, high = low - 0.25 * (high - low) if low < 0 else low, high + 0.25 * (high - low)
+    for condition, _ in s.assumptions:
+        if condition.free_symbols == {symbol_}:
+            try:
+                solved = condition.as_set()
+            except (NotImplementedError, TypeError, ValueError):
+                continue
+            if solved.inf.is_finite:
+                low = max(low, float(solved.inf))
+            if solved.sup.is_finite:
+                high = min(high, float(solved.sup))
+    return (low, high) if high > low else (low, low + 1.0)
+
+
+def _margin(formula, names, values):
+    """A continuous function that is > 0 exactly where `formula` holds (min over And, max over Or)."""
+    if formula is sp.true or formula is sp.false:
+        return np.full_like(values[0], 1.0 if formula is sp.true else -1.0)
+    if isinstance(formula, sp.And):
+        return np.minimum.reduce([_margin(a, names, values) for a in formula.args])
+    if isinstance(formula, sp.Or):
+        return np.maximum.reduce([_margin(a, names, values) for a in formula.args])
+    if isinstance(formula, sp.Not):
+        return -_margin(formula.args[0], names, values)
+    difference = _evaluate(formula.lhs - formula.rhs, names, values)
+    if isinstance(formula, (sp.StrictGreaterThan, sp.GreaterThan)):
+        return difference
+    if isinstance(formula, (sp.StrictLessThan, sp.LessThan)):
+        return -difference
+    return -np.abs(difference) if isinstance(formula, sp.Eq) else np.abs(difference)
+
+
+def _evaluate(expr, names, values):
+    with np.errstate(all="ignore"):
+        out = sp.lambdify(names, expr, "numpy")(*values)
+    return np.broadcast_to(np.asarray(out, dtype=float), values[0].shape)
+
+
+def _atoms(formula) -> list:
+    seen = []
+    for atom in sp.preorder_traversal(formula, keys=True):  # a fixed order: Boolean args follow the hash seed
+        if isinstance(atom, sp.core.relational.Relational) and not any(atom == other for other in seen):
+            seen.append(atom)
+    return seen
+
+
+def _curve_label(atom, x, y) -> tuple[str, bool]:
+    """lhs = rhs, solved for the vertical parameter (else the horizontal one) when sympy gives one solution."""
+    equation = sp.Eq(atom.lhs, atom.rhs, evaluate=False)
+    for unknown in (y, x):
+        if unknown in atom.free_symbols:
+            try:
+                solutions = sp.solve(atom.lhs - atom.rhs, unknown)
+            except (NotImplementedError, ValueError, TypeError):
+                continue
+            if len(solutions) == 1:
+                equation = sp.Eq(unknown, solutions[0], evaluate=False)
+                break
+    return expression_label(equation)
+
+
+def _simplified(ax, filled) -> None:
+    """Filled contours with the collinear grid points of their edges removed (as lines are, by matplotlib's
+    path simplification in display space): the same shape, a fraction of the SVG."""
+    to_display = ax.transData
+    paths = [to_display.inverted().transform_path(to_display.transform_path(p).cleaned(simplify=True))
+             for p in filled.get_paths()]
+    filled.set_paths(paths)
+
+
+def draw(analysis, result):
+    s = analysis.scheme
+    x, y = s.symbols
+    (x0, x1), (y0, y1) = window(analysis, x), window(analysis, y)
+    grid = np.meshgrid(np.linspace(x0, x1, GRID), np.linspace(y0, y1, GRID))
+    names = [x, y]
+    assumed = sp.And(*[c for c, _ in s.assumptions]) if s.assumptions else sp.true
+    admissible = _margin(assumed, names, grid)
+    holds = np.minimum(_margin(result.region_formula, names, grid), admissible)
+    fig, ax = plt.subplots(figsize=ONE_COLUMN)
+    handles, labels = [], []
+    fig.subplots_adjust(left=0.14, right=0.64, bottom=0.16, top=0.9)  # the legend to the right, in the column
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    if np.any(holds > 0):
+        _simplified(ax, ax.contourf(*grid, holds, levels=[0, np.inf], colors=[HOLDS], alpha=0.35))
+        handles.append(plt.Rectangle((0, 0), 1, 1, fc=HOLDS, alpha=0.35))
+        labels.append((f"{result.property.id} holds", False))
+    if np.any(admissible < 0):
+        _simplified(ax, ax.contourf(*grid, admissible, levels=[-np.inf, 0], colors=[OUTSIDE], alpha=0.6))
+        handles.append(plt.Rectangle((0, 0), 1, 1, fc=OUTSIDE, alpha=0.6))
+        labels.append(("outside the assumptions", False))
+    for index, atom in enumerate(_atoms(result.region_formula)):
+        values = _evaluate(atom.lhs - atom.rhs, names, grid)
+        finite = values[np.isfinite(values)]
+        if finite.size == 0 or finite.min() > 0 or finite.max() < 0:
+            continue  # this boundary does not cross the window
+        colour, style = LINES[index % len(LINES)], STYLES[index // len(LINES) % len(STYLES)]
+        ax.contour(*grid, values, levels=[0], colors=[colour], linewidths=1.0, linestyles=[style])
+        handles.append(plt.Line2D([], [], color=colour, lw=1.0, ls=style))
+        labels.append(_curve_label(atom, x, y))
+    put(ax.set_xlabel, label=math(symbol(x.name), x.name))
+    put(ax.set_ylabel, label=math(symbol(y.name), y.name))
+    ax.tick_params(labelsize=6.5)
+    legend = ax.legend(handles, [text for text, _ in labels], loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                       frameon=False, handlelength=1.6, borderaxespad=0)
+    legend_math(legend, labels)
+    ax.set_title(f"{result.property.id} {result.property.name}: where it holds")
+    return fig

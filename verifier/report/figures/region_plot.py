@@ -1,0 +1,87 @@
+"""The picture of a design's freedom: the feasible region on two open cells, one panel per pair (matplotlib).
+
+The pieces come exact from `designing.region`; floats only place pixels. A solid edge is included, a
+dashed edge is excluded (a strict bound), a hollow dot an excluded corner, and an edge along the frame is where
+the region goes on beyond the picture (no line is drawn there; the caption says so). The designed point is a
+star. Finite vertices are labelled with their exact coordinates. The axes are the cells, typeset (c_{h,b}(n) as a
+c with a subscript; class names escaped, see `typeset`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from verifier.designing import Region
+from verifier.engines.plane import Point
+from verifier.report.figures.picture import figure_bytes, plt
+from verifier.report.figures.typeset import cell_label, math, put
+
+FILL, EDGE = "#4c78a8", "#1d3557"
+MAX_LABELS = 8  # vertex labels per panel; more would cover the picture
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def figure(regions: list[Region], title: str, fmt: str, classes=None) -> bytes:
+    """The panels as SVG (deterministic text), PDF or PNG bytes; `classes` (the spec's class names) typesets
+    the axes."""
+    shown = [r for r in regions if r.exact]
+    fig, axes = plt.subplots(1, max(1, len(regions)), figsize=(4.2 * max(1, len(regions)), 4.0), squeeze=False)
+    for ax, region in zip(axes[0], regions):
+        _panel(ax, region, classes)
+    goes_on = any(not r.bounded for r in shown)
+    caption = title + ("\nEdges along the frame: the region goes on beyond the picture." if goes_on else "")
+    fig.suptitle(caption, fontsize=9)
+    fig.tight_layout()
+    return figure_bytes(fig, fmt, title)
+
+
+def _f(p: Point) -> tuple[float, float]:
+    return float(p[0]), float(p[1])
+
+
+def _axis(cell, classes) -> tuple[str, bool]:
+    return math(cell_label(classes, cell.members, cell.y), cell.label) if classes else (cell.label, False)
+
+
+def _panel(ax, region: Region, classes=None) -> None:
+    (x0, y0), (x1, y1) = region.frame
+    ax.set_xlim(float(x0), float(x1))
+    ax.set_ylim(float(y0), float(y1))
+    put(ax.set_xlabel, label=_axis(region.x, classes))
+    put(ax.set_ylabel, label=_axis(region.y, classes))
+    ax.grid(True, lw=0.3, alpha=0.5)
+    if not region.exact:
+        ax.text(0.5, 0.5, "not computed:\nz3 gave no answer in time\n(the per-cell ranges still hold)",
+                ha="center", va="center", transform=ax.transAxes)
+        return
+    if not region.pieces:
+        ax.text(0.5, 0.5, "empty", ha="center", va="center", transform=ax.transAxes)
+    labelled: set[Point] = set()
+    for piece in region.pieces:
+        points = [_f(p) for p in piece.vertices]
+        if len(points) >= 3:
+            ax.fill([p[0] for p in points], [p[1] for p in points], color=FILL, alpha=0.35, lw=0)
+        for u, v, kind in piece.edges():
+            if kind != "frame":
+                ax.plot([float(u[0]), float(v[0])], [float(u[1]), float(v[1])], color=EDGE, lw=1.6 if len(points) < 3
+                        else 1.2, ls="--" if kind == "open" else "-")
+        excluded = set(piece.open_vertices())
+        for p in piece.vertices:
+            if _on_frame(p, region.frame):
+                continue
+            ax.plot(*_f(p), marker="o", ms=4.5, color=EDGE, mfc="white" if p in excluded else EDGE)
+            if p not in labelled and len(labelled) < MAX_LABELS:
+                labelled.add(p)
+                ax.annotate(f"({_num(p[0])}, {_num(p[1])})", _f(p), textcoords="offset points", xytext=(4, 4),
+                            fontsize=7)
+    if region.chosen is not None:
+        ax.plot(*_f(region.chosen), marker="*", ms=11, color="#e45756", lw=0, label="designed")
+        ax.legend(loc="best", fontsize=7, frameon=False)
+
+
+def _on_frame(p: Point, frame) -> bool:
+    (x0, y0), (x1, y1) = frame
+    return p[0] in (x0, x1) or p[1] in (y0, y1)

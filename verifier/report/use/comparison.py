@@ -1,0 +1,158 @@
+"""What `verify evaluate` says when it compares classifiers, as JSON and text: per pair the exact difference of
+mean costs, its paired bootstrap interval and the paired tests with Holm-adjusted p-values; over several data
+sets the Friedman / Iman-Davenport test, average ranks and Nemenyi's critical difference. Every number is
+labelled as what it is: exact, a statistical estimate, or a p-value (adjusted or not), never a verdict."""
+
+from __future__ import annotations
+
+import textwrap
+
+from verifier.using.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
+from verifier.using.friedman import TEST, Friedman
+
+
+def comparison_json(c: Comparison) -> dict:
+    """Every float is finite here (NaN is not JSON): undefined p-values and statistics are null."""
+    out = {"alpha": c.alpha, "holm_family": c.tested, "pairs_mode": c.mode,
+           "compared_with": [{"dataset": d, "classifier": name} for d, name in c.references],
+           "pairs_planned": c.planned, "pairs_done": len(c.pairs), "pairs_note": c.note, "cut": c.cut,
+           "pairs": [_pair_json(p) for p in c.pairs]}
+    if c.friedman is not None:
+        out["friedman"] = _friedman_json(c.friedman)
+    else:
+        out["friedman_not_run"] = c.why_no_friedman
+    return out
+
+
+def _pair_json(p: PairComparison) -> dict:
+    return {"a": p.a, "b": p.b, "dataset": p.dataset, "n": p.n, "mean_difference": str(p.difference),
+            "mean_difference_float": p.difference_float, "lower_mean_cost": p.lower,
+            "ci": {"level": p.level, "low": p.ci[0], "high": p.ci[1], "method": CI_METHOD},
+            "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties, "undecided_signs": p.undecided,
+            "test": p.test, "statistic": p.statistic, "p_value": p.p_value, "p_holm": p.p_holm,
+            "significant": p.significant, "signed_ranks_favour": p.favours,
+            "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm}}
+
+
+def _friedman_json(f: Friedman) -> dict:
+    return {"test": TEST, "datasets": len(f.datasets), "dataset_names": f.datasets, "classifiers": f.classifiers,
+            "left_out": f.left_out, "statistic": float(f.chi2), "statistic_exact": str(f.chi2), "df": f.df[0],
+            "p_value": f.p_value,
+            "iman_davenport": {"statistic": None if f.ff is None else float(f.ff),
+                               "statistic_exact": None if f.ff is None else str(f.ff), "p_value": f.ff_p_value,
+                               "df": list(f.df)},
+            "average_ranks": {c: float(r) for c, r in f.ranks.items()},
+            "average_ranks_exact": {c: str(r) for c, r in f.ranks.items()},
+            "nemenyi_critical_difference": f.critical_difference, "significant": f.significant,
+            "different": [list(pair) for pair in f.different],
+            "mean_cost_over_datasets": {c: str(v) for c, v in f.mean_costs.items()},
+            "order_disagreements": [list(pair) for pair in f.disagreements]}
+
+
+def comparison_text(c: Comparison) -> list[str]:
+    lines = ["", f"Comparison of the classifiers (level alpha = {c.alpha})"]
+    if c.note:
+        lines += _wrapped(f"{c.note[0].upper()}{c.note[1:]}.", 2)
+    if c.mode == "best" and c.references:
+        lines += _wrapped("Each classifier is compared with the best of its data set (the lowest mean cost): " +
+                          "; ".join(name if d is None else f"{name} on data set {d}" for d, name in c.references) +
+                          ".", 2)
+    elif c.mode == "against" and c.references:
+        lines += _wrapped(f"Each classifier is compared with {c.references[0][1]} (--pairs).", 2)
+    if c.pairs:
+        lines += _wrapped(f"Per pair, on the same instances: the difference of mean costs (exact); its {_pct(c.level)} "
+                          "paired bootstrap percentile interval (a statistical estimate); the Wilcoxon signed-rank "
+                          "test, two-sided, zero differences dropped (Wilcoxon's treatment), and the exact sign test "
+                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested:,} pair(s) "
+                          "tested" + (f" (of the {c.planned:,} planned; the rest were cut by the time limit)"
+                                      if c.cut else "") + ".", 2)
+    elif c.cut:
+        lines += _wrapped(f"No pair was compared before the time limit ({c.planned:,} planned).", 2)
+    else:
+        lines.append("  No two classifiers share a data set: nothing to compare pair by pair.")
+    for p in c.pairs:
+        lines += _pair_text(p, c.tested, c.alpha)
+    if c.friedman is None:
+        lines += _wrapped(f"{c.why_no_friedman}.", 2)
+    else:
+        lines += _friedman_text(c.friedman)
+    return lines
+
+
+def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
+    where = f" on data set {p.dataset}" if p.dataset is not None else ""
+    lines = [f"  {p.a} vs {p.b}{where} ({p.n} instances)"]
+    lines += _wrapped(f"mean cost {p.a} − {p.b}: {p.difference} (exact) ≈ {p.difference_float:.4f}", 4)
+    lines += [f"    {_pct(p.level)} interval [{p.ci[0]:.4f}, {p.ci[1]:.4f}] (paired bootstrap percentile, a "
+              "statistical estimate)"]
+    lines += _wrapped(f"{p.a} costs less on {p.a_lower} instance(s), {p.b} on {p.b_lower}, equal on {p.ties} "
+                      "(exact counts)", 4)
+    if p.undecided:
+        lines.append(f"    ({p.undecided} of these differences could not be signed exactly; their float sign used)")
+    if p.p_value is None:
+        lines.append("    Wilcoxon: not run, no non-zero difference (p undefined)")
+        return lines
+    method = "exact distribution" if "exact null" in p.test else "normal approximation, tie-corrected"
+    verdict = "significant" if p.significant else "not significant"
+    lines += [f"    Wilcoxon ({method}): p-value {p.p_value:.4g}",
+              f"      p-value Holm-adjusted over {tested} pairs: {p.p_holm:.4g}, {verdict} at {alpha}",
+              f"    sign test (exact): p-value {p.sign_p:.4g}; Holm-adjusted over {tested} pairs: {p.sign_p_holm:.4g}"]
+    if p.significant and p.favours is not None and p.lower is not None and p.favours != p.lower:
+        lines += _wrapped(f"note: the signed ranks favour {p.favours}, but {p.lower} has the lower mean cost: the "
+                          "test concerns the ranks of the differences, not their mean", 4)
+    return lines
+
+
+def _friedman_text(f: Friedman) -> list[str]:
+    k, n = len(f.classifiers), len(f.datasets)
+    order = sorted(f.classifiers, key=lambda c: f.ranks[c])
+    lines = _wrapped(f"Over {n} data sets, the {k} classifiers present on every one: Friedman test on the "
+                     "per-data-set mean costs (Demšar 2006).", 2)
+    if f.left_out:
+        lines += _wrapped(f"left out (missing from some data set): {', '.join(f.left_out)}", 4)
+    lines += _wrapped("average ranks (1 = lowest mean cost; exact): " +
+                      ", ".join(f"{c} {_exact(f.ranks[c])}" for c in order), 4)
+    ff = "infinite (every data set ranks the classifiers alike)" if f.ff is None else _exact(f.ff, 4)
+    gate = "Iman-Davenport" if f.ff_p_value is not None else "chi-square (F_F is infinite)"
+    lines += [f"    Friedman chi2_F = {_exact(f.chi2, 4)} (exact from the ranks, no tie correction)",
+              f"      p-value {f.p_value:.4g} (chi-square, {f.df[0]} df)",
+              f"    Iman-Davenport F_F = {ff}",
+              (f"      p-value {f.ff_p_value:.4g} (F, {f.df[0]} and {f.df[1]} df)" if f.ff_p_value is not None else
+               "      p-value undefined (the F approximation needs N(k-1) > chi2_F)"),
+              f"    by the {gate} p-value: {'significant' if f.significant else 'not significant'} at {f.alpha}",
+              f"    Nemenyi critical difference CD = {f.critical_difference:.4f} (k = {k}, N = {n}, alpha = {f.alpha}; "
+              "a statistical threshold)"]
+    if f.significant:
+        lines += _wrapped("average ranks further apart than CD: " +
+                          ("; ".join(f"{a} vs {b}" for a, b in f.different) or "no pair"), 4)
+    else:
+        lines.append(f"    no pair is named: Nemenyi's test follows only a significant {gate} test")
+    if n <= 10 or k <= 5:
+        lines += _wrapped(f"Demšar's rule of thumb for the chi-square approximation is N > 10 and k > 5; with N = {n} "
+                          f"and k = {k} its p-value is rough (exact critical values for small N and k exist in tables)",
+                          4)
+    if f.disagreements:
+        lines += _wrapped("the average-rank order and the mean-cost order (each data set's mean cost averaged over "
+                          "the data sets, exact) disagree: " +
+                          "; ".join(f"{x} ranks better, {y} costs less" for x, y in f.disagreements), 4)
+    return lines
+
+
+def wrapped(text: str, indent: int) -> list[str]:
+    """`text` wrapped to the report's width, indented (continuation lines two more)."""
+    return _wrapped(text, indent)
+
+
+def _wrapped(text: str, indent: int) -> list[str]:
+    if text and len(text) + indent <= 108 and " " not in text[:1] + text[-1:] and text.isprintable():
+        return [" " * indent + text]  # what textwrap gives for a short printable line, without its cost
+    return textwrap.wrap(text, width=108, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                         break_on_hyphens=False)
+
+
+def _exact(x, digits: int = 3) -> str:
+    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.{digits}f}"
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"

@@ -1,0 +1,180 @@
+"""What `verify decide` says, as text, JSON and CSV: the optimal set for a distribution, for each row of a batch,
+or for a credal set under a rule (one, or one per row of a file), and a batch's summary, every value exact; how a
+tie was resolved is always said."""
+
+from __future__ import annotations
+
+from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
+from verifier.using import CredalDecision, CredalSet, Decision
+from verifier.scheme import Scheme
+
+
+def names(scheme: Scheme, members) -> list[str]:
+    return [scheme.classes[i] for i in sorted(members)]
+
+
+def _p(scheme: Scheme, p) -> str:
+    return "(" + ", ".join(f"{c}={x}" for c, x in zip(scheme.classes, p)) + ")"
+
+
+def decision_json(scheme: Scheme, d: Decision) -> dict:
+    return {"prediction": names(scheme, d.prediction), "optimal": [names(scheme, m) for m in d.optimal],
+            "ties": len(d.optimal) > 1, "undecided": [names(scheme, m) for m in d.undecided],
+            "expected_costs": {scheme.label(m): str(v) for m, v in d.expected},
+            "p": {c: str(x) for c, x in zip(scheme.classes, d.p)}}
+
+
+def decision_text(scheme: Scheme, d: Decision) -> str:
+    if d.undecided:  # optimal among the sets whose difference was decided; say so, never claim more
+        lines = [f"Best prediction for p = {_p(scheme, d.p)} among the sets compared exactly: "
+                 f"{scheme.label(d.prediction)}"]
+    else:
+        lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.label(d.prediction)}"]
+    if len(d.optimal) > 1:
+        lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.label(m) for m in d.optimal)
+                     + f"; {scheme.label(d.prediction)} is reported: {TIE_RULE}")
+    if d.undecided:
+        lines.append("Not decided against it (irrational costs no certified method separated; one of them may be "
+                     "cheaper or tie): " + ", ".join(scheme.label(m) for m in d.undecided))
+    lines.append("Expected costs of the best candidates (exact):")
+    width = max(len(scheme.label(m)) for m, _ in d.expected)
+    for m, v in d.expected:
+        lines.append(f"  {scheme.label(m).ljust(width)}  {v}" + (f"  ≈ {float(v):.6g}" if not v.is_Rational else ""))
+    return "\n".join(lines) + "\n"
+
+
+def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
+    prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
+    out = {"rule": d.rule, "prediction": names(scheme, prediction),
+           "credal_set": {"vertices": [[str(x) for x in v] for v in credal.vertices]}}
+    if credal.bounds is not None:
+        out["credal_set"]["intervals"] = {c: [str(lo), str(hi)] for c, (lo, hi) in zip(scheme.classes, credal.bounds)}
+    out["dominances"] = [{"better": scheme.classes[c.better], "worse": scheme.classes[c.worse], "value": str(c.value),
+                          "at": None if c.at is None else [str(x) for x in c.at]} for c in d.dominances]
+    out["e_admissible_at"] = {scheme.classes[i]: [str(x) for x in p] for i, p in d.witnesses.items()}
+    out["undecided"] = [scheme.classes[i] for i in d.undecided]
+    out["expected_costs"] = {scheme.label(m): {"lower": str(lo), "upper": str(hi)} for m, (lo, hi) in d.bounds.items()}
+    if d.rule == "gamma-maximin":
+        out["ties"] = [names(scheme, m) for m in d.ties]
+    if scheme.family_restricted:
+        out["in_family"] = len(prediction) == 1 or prediction in scheme.rows
+    return out
+
+
+def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
+    prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
+    lines = [f"Credal set with {len(credal.vertices)} extreme points: " +
+             "; ".join(_p(scheme, v) for v in credal.vertices)]
+    lines.append(f"Prediction by {d.rule}: {scheme.label(prediction) if prediction else 'no class'}")
+    if scheme.family_restricted and len(prediction) > 1 and prediction not in scheme.rows:
+        lines.append("  Note: this set of undominated classes is not an allowed prediction of the spec's family "
+                     f"({scheme.spec.predictions.describe(scheme.K).split(':')[0]}); gamma-maximin chooses among "
+                     "the allowed sets")
+    if d.rule == "maximality":
+        for c in d.dominances:
+            lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: lower expectation of "
+                         f"c_{scheme.classes[c.worse]} − c_{scheme.classes[c.better]} is {c.value} > 0, reached at "
+                         f"{_p(scheme, c.at)}")
+    elif d.rule == "interval-dominance":
+        for c in d.dominances:
+            lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: the lower expected cost of "
+                         f"{scheme.classes[c.worse]} exceeds the upper one of {scheme.classes[c.better]} by {c.value}")
+    elif d.rule == "e-admissibility":
+        for i, p in d.witnesses.items():
+            lines.append(f"  {scheme.classes[i]} is optimal at {_p(scheme, p)} (re-checked exactly)")
+        for i in d.undecided:
+            lines.append(f"  {scheme.classes[i]}: z3 gave no answer, so it is left out without being ruled out")
+    else:
+        if len(d.ties) > 1:
+            lines.append("  Tied at the least upper expected cost: " + ", ".join(scheme.label(m) for m in d.ties) +
+                         f"; {scheme.label(d.ties[0])} is reported: {TIE_RULE}")
+        lines.append("  Expected cost of each set over the credal set, exact (gamma-maximin chooses the least upper "
+                     "one):")
+        rows = [(scheme.label(m), str(lo), str(hi)) for m, (lo, hi) in
+                sorted(d.bounds.items(), key=lambda t: (t[1][1], len(t[0]), sorted(t[0])))]
+        widths = [max(len(r[i]) for r in rows + [("set", "lower", "upper")]) for i in range(3)]
+        lines.append("    " + "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
+                                        for i, (h, w) in enumerate(zip(("set", "lower", "upper"), widths))))
+        for row in rows:
+            lines.append("    " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+                                            for i, (v, w) in enumerate(zip(row, widths))))
+    if d.rule != "gamma-maximin" and prediction in d.bounds:
+        lo, hi = d.bounds[prediction]
+        lines.append(f"Expected cost of {scheme.label(prediction)} over the credal set: [{lo}, {hi}] (exact)")
+    return "\n".join(lines) + "\n"
+
+
+def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
+    return {"predictions": [names(scheme, m) for m in b.predictions], "tied_optima": b.tied_optima,
+            "undecided_rows": b.undecided, "route": b.route, "rows_decided_exactly_one_by_one": b.exact_rows,
+            "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
+
+
+def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
+    """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
+    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection)."""
+    lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
+    undecided = set(b.undecided)
+    for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima)):
+        lines.append(f'{i},{_set_cell(scheme, m)},{count},{int(i in undecided)}')
+    return "\n".join(lines) + "\n"
+
+
+def _set_cell(scheme: Scheme, members) -> str:
+    return '"' + spreadsheet_safe(",".join(names(scheme, members))).replace('"', '""') + '"'
+
+
+def credal_batch_json(scheme: Scheme, rule: str, rows: list[CredalRow], lines: list[int],
+                      summary: BatchSummary) -> dict:
+    detail = []
+    for r, line in zip(rows, lines):
+        item = {"line": line, "prediction": names(scheme, r.prediction),
+                "undecided": [scheme.classes[i] for i in r.undecided],
+                "expected_cost": None if r.cost is None else {"lower": str(r.cost[0]), "upper": str(r.cost[1])}}
+        if rule == "gamma-maximin":
+            item["ties"] = [names(scheme, m) for m in r.ties]
+        detail.append(item)
+    out = {"rule": rule, "predictions": [d["prediction"] for d in detail], "rows": detail,
+           "summary": summary_json(scheme, summary)}
+    if scheme.family_restricted:  # undominated classes need not form an allowed set; gamma-maximin's always do
+        out["outside_family"] = sum(len(r.prediction) > 1 and frozenset(r.prediction) not in scheme.rows
+                                    for r in rows)
+    return out
+
+
+def credal_batch_csv(scheme: Scheme, rule: str, rows: list[CredalRow]) -> str:
+    """One row per credal set: the prediction (spreadsheet-safe), the rule, how many sets tie at gamma-maximin's
+    optimum (1 otherwise) and how many classes z3 left undecided (e-admissibility)."""
+    lines = ["row,prediction,rule,tied_sets,undecided_classes"]
+    for i, r in enumerate(rows):
+        lines.append(f"{i},{_set_cell(scheme, r.prediction)},{rule},{max(1, len(r.ties))},{len(r.undecided)}")
+    return "\n".join(lines) + "\n"
+
+
+def summary_json(scheme: Scheme, s: BatchSummary) -> dict:
+    return {"rows": s.rows, "predicted_sets": [{"set": names(scheme, m), "count": n} for m, n in s.predicted],
+            "determinacy": str(s.determinacy), "determinacy_float": float(s.determinacy),
+            "mean_set_size": str(s.mean_size), "mean_set_size_float": float(s.mean_size),
+            "rows_with_ties": s.rows_with_ties, "rows_with_undecided": s.rows_with_undecided}
+
+
+SHOWN_SETS = 20  # sets listed in the text summary (the JSON lists them all)
+
+
+def summary_text(scheme: Scheme, s: BatchSummary) -> str:
+    """A few lines for standard error, so that the CSV on standard output stays clean."""
+    shown = ", ".join(f"{scheme.label(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
+    more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
+    return (f"Summary of {s.rows} row(s):\n"
+            f"  predicted sets, most frequent first: {shown}{more}\n"
+            f"  determinacy (single-class predictions): {s.determinacy} ≈ {float(s.determinacy):.4f}\n"
+            f"  mean set size: {s.mean_size} ≈ {float(s.mean_size):.4f}\n"
+            f"  rows with ties: {s.rows_with_ties}; rows with undecided comparisons: {s.rows_with_undecided}\n")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell that cannot start a spreadsheet formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+TIE_RULE = "among tied optima the smallest set is reported, then the first in class order"

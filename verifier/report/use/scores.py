@@ -1,0 +1,137 @@
+"""What `verify evaluate` says about each classifier, as text and JSON: exact scores as exact strings, the
+bootstrap interval labelled as a statistical estimate; and a sweep's curves."""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+
+from verifier.using import Crossing, Scores, Sweep
+from verifier.formula import certified
+from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
+
+
+WIDTH = 110
+
+
+def _frac(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+def scores_json(s: Scores) -> dict:
+    return {"classifier": s.name, "n": s.n, "mean_cost": str(s.mean_cost), "mean_cost_float": s.mean_cost_float,
+            "bootstrap_interval": (None if s.interval is None else
+                                   {"level": s.level, "low": s.interval[0], "high": s.interval[1]}),
+            "determinacy": str(s.determinacy), "mean_set_size": str(s.mean_size),
+            "single_set_accuracy": _frac(s.single_accuracy), "set_accuracy": str(s.set_accuracy),
+            "discounted_accuracy": str(s.discounted_accuracy), "u65": str(s.u65), "u80": str(s.u80),
+            "f_beta": {b: str(v) for b, v in s.f_beta.items()}}
+
+
+def scores_text(scores: list[Scores]) -> list[str]:
+    lines = []
+    for s in scores:
+        mean = str(s.mean_cost) if s.mean_cost.is_Rational else f"{s.mean_cost} ≈ {s.mean_cost_float:.6g}"
+        lines += [f"{s.name} ({s.n} predictions)",
+                  f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
+                                                                and not s.mean_cost.is_Integer else ""),
+                  f"  {int(s.level * 100)}% bootstrap interval        " +
+                  (f"[{s.interval[0]:.4f}, {s.interval[1]:.4f}] (a statistical estimate)" if s.interval is not None
+                   else "not computed (cut by the time limit)"),
+                  f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
+                  f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
+                  "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
+                                                          is None else f"{float(s.single_accuracy):.4f}"),
+                  f"  set accuracy                  {float(s.set_accuracy):.4f}",
+                  f"  discounted accuracy           {float(s.discounted_accuracy):.4f}",
+                  f"  u65 / u80                     {float(s.u65):.4f} / {float(s.u80):.4f}"]
+        lines += [f"  F{b}".ljust(32) + f"{float(v):.4f}" for b, v in s.f_beta.items()]
+    return lines
+
+
+def sweep_json(s: Sweep) -> dict:
+    return {"parameter": s.parameter, "grid": [str(x) for x in s.grid], "excluded": [str(x) for x in s.excluded],
+            "band_level": s.level, "band_method": "percentile bootstrap, the same resamples at every grid point "
+                                                  "(a statistical estimate)",
+            "curves": [{"classifier": c.name, "mean_cost": str(c.expression), "mean_cost_text": paper_text(c.expression),
+                        "values": c.values, "band": [None if b is None else list(b) for b in c.band]}
+                       for c in s.curves],
+            "crossings": [_crossing_json(c) for c in s.crossings]}
+
+
+def _crossing_json(c: Crossing) -> dict:
+    return {"a": c.a, "b": c.b, "identical": c.identical,
+            "zeros": [{"value": str(p), "text": paper_text(p), "float": certified.to_float(p)} for p in c.points],
+            "enclosed_zeros": [[str(lo), str(hi)] for lo, hi in c.enclosures],
+            "flips_at": [{"enclosed_in": [str(f[0]), str(f[1])]} if isinstance(f, tuple) else {"value": str(f)}
+                         for f in c.flips],
+            "pieces": [{"low": str(p.low), "high": str(p.high), "cheaper": p.cheaper} for p in c.pieces],
+            "undecided": c.reason or None}
+
+
+def _point(p, name: str) -> str:
+    if isinstance(p, tuple):  # rounded outward: the printed stretch holds the certified one
+        return f"some {name} in {_box(*p)} (certified enclosure)"
+    return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {certified.to_float(p):.10g}")
+
+
+def _box(lo, hi) -> str:
+    """An enclosure as written, rounded outward: the printed interval holds the certified one."""
+    return f"[{stretch_end(Fraction(lo), False)}, {stretch_end(Fraction(hi), True)}]"
+
+
+def stretch_end(x: Fraction, up: bool) -> str:
+    """A stretch's end as written: exact when short, else a 12-digit decimal rounded inward (up for a low end,
+    down for a high one), so the printed stretch never reaches past the proved one (an enclosure's end 1 - 2^-40
+    is never printed as 1)."""
+    if x.denominator < 10**6:
+        return str(x)
+    digits = 12
+    while abs(x) * 10**digits < 10**11 and digits < 60:  # twelve significant digits
+        digits += 1
+    scaled = x * 10**digits
+    n = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    whole, part = divmod(abs(n), 10**digits)  # written out exactly (no decimal context rounds it)
+    tail = str(part).rjust(digits, "0").rstrip("0")
+    return ("-" if n < 0 else "") + str(whole) + (f".{tail}" if tail else "")
+
+
+def sweep_lines(s: Sweep) -> list[str]:
+    """The curves as exact expressions in the paper's notation, and where each pair's order flips."""
+    name, grid = s.parameter, s.grid
+    lines = [f"Mean cost (Eq. 4, exact) as {name} goes from {grid[0]} to {grid[-1]} ({len(grid)} points):"]
+    for c in s.curves:
+        shown = [v for v in c.values if v is not None]
+        lines += textwrap.wrap(f"  {c.name}: {paper_text(c.expression)}" +
+                               (f"  (from {shown[0]:.4f} to {shown[-1]:.4f})" if shown else ""), WIDTH,
+                               subsequent_indent="    ", break_on_hyphens=False)
+    if any("M_{" in paper_text(c.expression) for c in s.curves):
+        lines.append(f"  where {POWER_MEAN_LEGEND}")
+    if s.excluded:
+        lines.append(f"  {len(s.excluded)} grid point(s) lie outside the spec's assumptions and are left out "
+                     f"(from {s.excluded[0]} to {s.excluded[-1]}).")
+    if s.crossings:
+        lines += [""] + textwrap.wrap(f"Where the curves cross (exact zeros of the difference of mean costs; the "
+                                      f"order between them decided exactly at a rational {name}):", WIDTH)
+    for c in s.crossings:
+        if c.identical:
+            lines.append(f"  {c.a} and {c.b}: the same mean cost for every {name}")
+        elif c.reason:
+            lines.append(f"  {c.a} vs {c.b}: undecided: {c.reason}")
+        else:
+            flips = c.flips
+            order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else
+                               "equal or undecided") +
+                              f" for {name} in ({stretch_end(p.low, True)}, {stretch_end(p.high, False)})"
+                              for p in c.pieces)
+            head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
+                                            if flips else "no crossing")
+            open_boxes = [b for b in c.enclosures if b not in flips]
+            if open_boxes:
+                order += ("; " if order else "") + "not excluded by certified bisection: a zero within " + \
+                    ", ".join(_box(lo, hi) for lo, hi in open_boxes)
+            lines += textwrap.wrap(head + (f"; {order}" if order else ""), WIDTH, subsequent_indent="    ")
+    if s.curves:
+        lines.append(f"The plot's bands are {int(round(s.level * 100))}% percentile bootstrap intervals of each mean "
+                     "cost (statistical estimates).")
+    return lines

@@ -1,0 +1,158 @@
+"""Batch decisions when every class is treated alike: c_Y(y) = a_|Y| for y ∈ Y and b_|Y| otherwise.
+
+The best set of size k is then the k likeliest classes (a_k < b_k), the k least likely (a_k > b_k) or, when
+a_k = b_k, any k classes (reported as the first k, as `decide` reports the first of tied optima). Its expected
+cost times the row's sum S is V_k = b_k·S + (a_k − b_k)·M_k, with M_k the mass of those k classes, so a row
+needs a sort and K comparisons, never 2^K sets.
+
+Floats search and separate, integers decide. The sort of a block's floats is exact where the floats are the
+values (binary rows) or where non-zero floats of a row are equal only for equal values, checked in integers
+(rounding is monotone, so it keeps every strict order, and zeros are exact). V_k is computed in floats with a
+proven bound: each term b_k·S and (a_k − b_k)·M_k is within γ_{K+3} relative of its value (inputs within
+2^-53, a cumulative sum of K non-negative terms, the rounded cost, one product and one sum), so
+|fl(V_k) − V_k| ≤ 2(K + 4)·2^-53·(|b_k|·S + |a_k − b_k|·M_k)
+plus an absolute 1e-300 for underflow. A row whose best size is below every other by more than both bounds
+(and whose order is exact) is decided there; any other row (a tie, a near tie, equal non-zero floats in a
+rounded row) is decided exactly in integers: its numerators sorted, V_k·q·total compared as integers.
+
+Owns: `symmetric_costs`, `decide_symmetric`. May import: `using.exact_rows`, `scheme`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb, lcm
+
+import numpy as np
+
+from verifier.using.exact_rows import U, ExactRows
+from verifier.scheme import ClassSet, Scheme
+
+
+def symmetric_costs(scheme: Scheme) -> tuple[list[Fraction], list[Fraction]] | None:
+    """(a, b) with c_Y(y) = a[|Y|] for y ∈ Y and b[|Y|] otherwise, when that holds exactly for every cell."""
+    K = scheme.K
+    cells = getattr(scheme, "cells", None)
+    if cells is not None:
+        return _symmetric_arrays(cells)
+    a: list[Fraction | None] = [None] * (K + 1)
+    b: list[Fraction | None] = [None] * (K + 1)
+    for members in scheme.all_sets:
+        for y in range(K):
+            v = scheme.cost(members, y)
+            if not getattr(v, "is_Rational", False):
+                return None
+            value = Fraction(int(v.p), int(v.q))
+            table = a if y in members else b
+            if table[len(members)] is None:
+                table[len(members)] = value
+            elif table[len(members)] != value:
+                return None
+    return [x or Fraction(0) for x in a], [x or Fraction(0) for x in b]
+
+
+def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
+    """The same test on the fast path's exact integer arrays, without a cell-by-cell pass."""
+    rows = cells.rows
+    if not rows.exact.all():
+        return None
+    num, member, size = np.asarray(rows.num), cells.members, cells.sizes[:, None]
+    a, b = [Fraction(0)] * (cells.K + 1), [Fraction(0)] * (cells.K + 1)
+    for k in range(1, cells.K + 1):
+        for table, where in ((a, member & (size == k)), (b, ~member & (size == k))):
+            values = num[where]
+            if values.size and np.any(values != values.flat[0]):
+                return None
+            if values.size:
+                table[k] = Fraction(int(values.flat[0]), int(rows.den))
+    return a, b
+
+
+def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
+        -> tuple[list[ClassSet], list[int], int]:
+    """(prediction, how many sets tie for the optimum, rows decided in integers) for a block of rows."""
+    n, K = block.floats.shape
+    if n == 0:
+        return [], [], 0
+    F = block.floats
+    ks = np.arange(1, K + 1)
+    bf = np.array([float(b[k]) for k in ks])
+    df = np.array([float(a[k] - b[k]) for k in ks])
+    likeliest = np.array([a[k] < b[k] for k in ks])
+    alike = np.array([a[k] == b[k] for k in ks])
+    order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
+    rising = np.argsort(F, axis=1, kind="stable")
+    down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
+    top, bottom = np.cumsum(down, axis=1), np.cumsum(up, axis=1)
+    mass, total = np.where(likeliest, top, bottom), top[:, -1:]
+    value = bf * total + df * mass
+    error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))
+    rows = np.arange(n)
+    best = np.argmin(value, axis=1)
+    high = value[rows, best] + error[rows, best]
+    low = value - error
+    low[rows, best] = np.inf
+    certain = np.min(low, axis=1) > high
+    if block.rel:  # rounded floats: the order is exact where equal non-zero floats are equal values
+        same = (down[:, 1:] == down[:, :-1]) & (down[:, 1:] > 0)
+        for i in np.flatnonzero(same.any(axis=1) & certain).tolist():
+            num, o = block.num[i], order[i]
+            certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
+    k = best + 1
+    ranked_values = np.where(likeliest[best][:, None], down, up)
+    cut = ranked_values[rows, best][:, None]
+    inside = ((ranked_values == cut) & (np.arange(K) < k[:, None])).sum(axis=1)
+    equal = (F == cut).sum(axis=1)
+    ranked = np.where(likeliest[best][:, None], order, rising)
+    chosen = np.where(np.arange(K) < k[:, None], ranked, K)
+    chosen = np.where(alike[best][:, None], np.where(np.arange(K) < k[:, None], np.arange(K), K), chosen)
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1)
+                                 if K < 64 else _bits(chosen, K), axis=1)
+    sets: dict[int, ClassSet] = {}
+    predictions, counts, exact = [], [], 0
+    for i, (m, sure, e, inn, kk, same) in enumerate(zip(masks.tolist(), certain.tolist(), equal.tolist(),
+                                                        inside.tolist(), k.tolist(), alike[best].tolist())):
+        if not sure:
+            exact += 1
+            chosen_set, count = _exact_row(block.num[i], block.total[i], a, b)
+            predictions.append(chosen_set)
+            counts.append(count)
+            continue
+        if m not in sets:
+            sets[m] = frozenset(y for y in range(K) if m >> y & 1)
+        predictions.append(sets[m])
+        counts.append(comb(K, kk) if same else (comb(e, inn) if e > inn else 1))
+    return predictions, counts, exact
+
+
+def _bits(chosen: np.ndarray, K: int) -> np.ndarray:
+    """Masks as Python integers (K = 64 overflows uint64 shifts of the sentinel)."""
+    out = np.zeros(chosen.shape, dtype=object)
+    for index, y in np.ndenumerate(chosen):
+        out[index] = 0 if y >= K else 1 << int(y)
+    return out
+
+
+def _exact_row(num: list[int], total: int, a: list[Fraction], b: list[Fraction]) -> tuple[ClassSet, int]:
+    """The optimum of one row in integers: V_k·q·total = B_k·total + (A_k − B_k)·M_k, with M_k in numerators."""
+    K = len(num)
+    q = lcm(*(x.denominator for x in a[1:] + b[1:]))
+    A = [x.numerator * (q // x.denominator) for x in a]
+    B = [x.numerator * (q // x.denominator) for x in b]
+    order = sorted(range(K), key=lambda y: (-num[y], y))
+    rising = sorted(range(K), key=lambda y: (num[y], y))
+    best, chosen, count = None, None, 0
+    for k in range(1, K + 1):
+        if A[k] == B[k]:
+            top, ways = list(range(k)), comb(K, k)
+        else:
+            ranked = order if A[k] < B[k] else rising
+            top = ranked[:k]
+            cut = num[ranked[k - 1]]
+            ways = comb(sum(1 for y in range(K) if num[y] == cut), sum(1 for y in top if num[y] == cut))
+        value = B[k] * total + (A[k] - B[k]) * sum(num[y] for y in top)
+        if best is None or value < best:
+            best, chosen, count = value, frozenset(top), ways
+        elif value == best:
+            count += ways
+    return chosen, count
