@@ -15,6 +15,7 @@ import numpy as np
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import literal, math, put, symbol
 
+MISSING = "#d9d9d9"  # a threshold at -inf or +inf, or a scenario outside the assumptions
 PANELS = (("cost", "least expected cost"), ("rate", "abstention rate"), ("lower", "lower threshold l"),
           ("upper", "upper threshold u"))
 
@@ -76,8 +77,7 @@ def draw_maps(curves, c):
     x = np.array([float(v) for v in curves.grids[0]])
     y = np.array([float(v) for v in curves.grids[1]])
     fig, axes = plt.subplots(len(PANELS), 1, figsize=(3.5, 2.3 * len(PANELS)), sharex=True)
-    cmap = plt.get_cmap("viridis").copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = plt.get_cmap("viridis").with_extremes(bad=MISSING)
     for ax, (what, label) in zip(axes, PANELS):
         z = _values(curves, c, what).reshape(len(x), len(y)).T
         mesh = ax.pcolormesh(x, y, np.ma.masked_invalid(z), cmap=cmap, shading="nearest", rasterized=True)
@@ -129,8 +129,7 @@ def draw_difference(curves, d):
     bound = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 0.0
     bound = bound or 1.0
     fig, ax = plt.subplots(figsize=(3.5, 2.8))
-    cmap = plt.get_cmap("PuOr_r").copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = plt.get_cmap("PuOr_r").with_extremes(bad=MISSING)
     mesh = ax.pcolormesh(x, y, np.ma.masked_invalid(z), cmap=cmap, norm=TwoSlopeNorm(0, -bound, bound),
                          shading="nearest", rasterized=True)
     bar = fig.colorbar(mesh, ax=ax, fraction=0.05, pad=0.03)

@@ -67,7 +67,7 @@ def section(stairs: Staircase, hull: Hull, mu: Fraction) -> tuple[Fraction, Frac
     empty_from = max(lower[-1] if lower else Fraction(0), upper[0] if upper else Fraction(0))
     points = sorted({Fraction(0), empty_from, *lower, *upper})
     values = [optimal_window(stairs, hull, mu, nu).cost for nu in points]
-    area = sum((b - a) * (fa + fb) for a, b, fa, fb in zip(points, points[1:], values, values[1:])) / 2
+    area = sum(((b - a) * (fa + fb) for a, b, fa, fb in zip(points, points[1:], values, values[1:])), Fraction(0)) / 2
     return area + (1 - empty_from) * values[-1], empty_from
 
 
