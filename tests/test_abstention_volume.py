@@ -71,3 +71,15 @@ def test_a_perfect_classifier_costs_nothing_anywhere():
     stairs = stairs_of([1, 2, 3, 7, 8, 9], [False, False, False, True, True, True])
     v = exact_volume(stairs, Hull(stairs))
     assert v.low == v.high == 0 and v.pays_low == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(data, st.lists(st.fractions(min_value=0, max_value=2, max_denominator=9), min_size=1, max_size=6))
+def test_the_fast_sections_equal_the_trapezoids_on_every_breakpoint(rows, mus):
+    from verifier.using.abstention.volume import Sections, section
+
+    stairs = stairs_of(*zip(*rows))
+    hull = Hull(stairs)
+    fast = Sections(stairs, hull)
+    for mu in mus + list(hull.slopes):
+        assert fast.at(mu) == section(stairs, hull, mu)

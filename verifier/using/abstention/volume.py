@@ -15,6 +15,7 @@ bounds, with no assumption on the data.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -56,10 +57,66 @@ def events(hull: Hull) -> list[Fraction]:
     return sorted(found)
 
 
+class Sections:
+    """A(μ) and ν_e(μ) in O(log H) each. Below ν_e(μ) the least cost times n is f*(ν) + g*(μ, ν), the lower cut's
+    part f*(ν) = min_i P_i - ν C_i and the upper cut's g*(μ, ν) = min_j ν C_j + μ (N - N_j); from ν_e(μ) on it is
+    the best threshold's h*(μ). So n A(μ) = F(ν_e) + μ² Γ(ν_e/μ) + (1 - ν_e) h*(μ), with F(x) the integral of f*
+    from 0 to x and Γ(y) that of γ(t) = min_j t C_j - N_j + N (g* = μ γ(ν/μ)): both piecewise quadratic, their
+    pieces integrated once here."""
+
+    def __init__(self, stairs: Staircase, hull: Hull):
+        self.stairs, self.hull = stairs, hull
+        p, q = stairs.p, stairs.q
+        cuts, slopes = hull.cuts, hull.slopes
+        # f*: vertex k on [s_{k-1}/(1+s_{k-1}), s_k/(1+s_k)]
+        self.f_ends = [s / (1 + s) for s in slopes]
+        self.f_lines = [(p[c], p[c] + q[c]) for c in cuts]  # P - ν C
+        self.f_cumulative = _cumulative([Fraction(0)] + self.f_ends, self.f_lines, lambda line, a, b:
+                                        line[0] * (b - a) - line[1] * (b * b - a * a) / 2)
+        # γ: vertex m, m-1, ..., 0 on the ascending breakpoints 1/(1+s) of the slopes from the last
+        self.g_ends = [1 / (1 + s) for s in reversed(slopes)]
+        total = q[-1]
+        self.g_lines = [(total - q[c], p[c] + q[c]) for c in reversed(cuts)]  # N - N_j + t C_j
+        self.g_cumulative = _cumulative([Fraction(0)] + self.g_ends, self.g_lines, lambda line, a, b:
+                                        line[0] * (b - a) + line[1] * (b * b - a * a) / 2)
+
+    def at(self, mu: Fraction) -> tuple[Fraction, Fraction]:
+        """(A(μ), ν_e(μ))."""
+        if mu == 0:
+            return Fraction(0), Fraction(0)  # predicting P everywhere costs nothing
+        hull, stairs = self.hull, self.stairs
+        cut = hull.smallest(mu)
+        r0 = hull.vertex_index(cut)
+        left = self.f_ends[r0 - 1] if r0 > 0 else Fraction(0)
+        right = mu / (1 + hull.slopes[r0]) if r0 < len(hull.slopes) else Fraction(0)
+        empty_from = max(left, right)
+        best = stairs.p[cut] + mu * (stairs.q[-1] - stairs.q[cut])
+        upper = mu * mu * _integral(self.g_ends, self.g_lines, self.g_cumulative, empty_from / mu, 1)
+        lower = _integral(self.f_ends, self.f_lines, self.f_cumulative, empty_from, -1)
+        return (lower + upper + (1 - empty_from) * best) / stairs.n, empty_from
+
+
+def _cumulative(starts: list[Fraction], lines: list, piece) -> list[Fraction]:
+    """The integral from 0 to the start of each piece."""
+    out = [Fraction(0)]
+    for line, a, b in zip(lines, starts, starts[1:]):
+        out.append(out[-1] + piece(line, a, b))
+    return out
+
+
+def _integral(ends: list[Fraction], lines: list, cumulative: list[Fraction], x: Fraction, sign: int) -> Fraction:
+    """The integral from 0 to x of the piecewise linear function a + sign * b * t (pieces ending at `ends`)."""
+    k = bisect_left(ends, x)
+    a = ends[k - 1] if k > 0 else Fraction(0)
+    constant, slope = lines[k]
+    return cumulative[k] + constant * (x - a) + sign * slope * (x * x - a * a) / 2
+
+
 def section(stairs: Staircase, hull: Hull, mu: Fraction) -> tuple[Fraction, Fraction]:
-    """(A(μ), ν_e(μ)): the integral of c*(μ, ν) over ν in [0, 1], and where the window becomes empty."""
+    """(A(μ), ν_e(μ)) by the trapezoid rule on the breakpoints in ν (the slow, direct route; `Sections` is the
+    fast one, and a test holds them equal)."""
     if mu == 0:
-        return Fraction(0), Fraction(0)  # predicting P everywhere costs nothing
+        return Fraction(0), Fraction(0)
     r0 = hull.vertex_index(hull.smallest(mu))
     slopes = hull.slopes
     lower = [s / (1 + s) for s in slopes[:r0]]
@@ -77,10 +134,11 @@ def exact_volume(stairs: Staircase, hull: Hull) -> Volume | None:
     if len(cuts) * (len(hull.slopes) + 2) > MAX_EXACT_WORK:
         return None
     volume = pays = Fraction(0)
-    previous = section(stairs, hull, cuts[0])
+    at = Sections(stairs, hull).at
+    previous = at(cuts[0])
     for a, b in zip(cuts, cuts[1:]):
         limits.check_time()
-        middle, end = section(stairs, hull, (a + b) / 2), section(stairs, hull, b)
+        middle, end = at((a + b) / 2), at(b)
         volume += (b - a) * (previous[0] + 4 * middle[0] + end[0]) / 6
         pays += (b - a) * (previous[1] + 4 * middle[1] + end[1]) / 6
         previous = end
@@ -105,6 +163,7 @@ def grid_volume(stairs: Staircase, hull: Hull, points: int = BOUND_POINTS) -> Vo
             high += cell * min(window_cost(stairs, w.low, w.high, *centre) for w in corners)
     # ν_e(μ) is continuous and non-decreasing (the best cut moves right as μ grows, and both of ν_e's terms grow
     # with it), so between two grid values of μ the area below it lies between the steps at either end
-    edges = [section(stairs, hull, mu)[1] for mu in ticks]
+    at = Sections(stairs, hull).at
+    edges = [at(mu)[1] for mu in ticks]
     step = Fraction(1, points - 1)
     return Volume(low, high, step * sum(edges[:-1]), step * sum(edges[1:]), f"grid bounds ({points} x {points})")
