@@ -16,7 +16,7 @@ import numpy as np
 from verifier.using.abstention.staircase import Staircase
 from verifier.using.abstention.windows import Window
 
-BUDGET = 20_000_000  # cuts x scenarios re-checked; beyond it an even sample of the scenarios
+BUDGET = 8_000_000  # cuts x scenarios re-checked; beyond it an even sample of the scenarios
 CHUNK = 1_000_000  # cuts x scenarios per array
 
 
