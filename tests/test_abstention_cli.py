@@ -38,7 +38,7 @@ def scores(tmp_path):
 def test_text_and_json_report_the_windows_exactly(scores):
     code, out, err = run([FRIEDEL, "--scores", scores, *SWEEPS])
     assert code == 0, err
-    assert "VACC" in out and "svm vs nb" in out and "Lemma 1 on these data" in out
+    assert "VACC" in out and "svm - nb " in out and "Lemma 1 on these data" in out
     assert "left out, outside the assumptions (mu > 0, nu > 0)" in " ".join(out.split())
     code, out, _ = run([FRIEDEL, "--scores", scores, *SWEEPS, "--format", "json"])
     record = json.loads(out)["abstention"]
@@ -166,3 +166,20 @@ def test_truth_rows_must_match(tmp_path, scores):
     assert code == 2 and "2 true classes for the 3 rows" in err
     code, _, err = run([FRIEDEL, "--scores", scores, "--truth", str(truth), *SWEEPS])
     assert code == 2 and "give the true classes once" in err
+
+
+def test_the_worked_example_in_the_docs_is_what_the_tool_prints():
+    root = os.path.dirname(SPECS)
+    code, out, err = run([FRIEDEL, "--scores", os.path.join(root, "examples", "breast-cancer", "scores.csv"),
+                          "--sweep", "mu=0:1:101", "--sweep", "nu=0:1:101"])
+    assert code == 0, err
+    docs = open(os.path.join(root, "docs", "decide-evaluate.md"), encoding="utf-8").read()
+    example = docs[docs.index("### Worked example"):]
+    table = example[example.index("```\n") + 4:]
+    table = table[:table.index("```")]
+    for line in table.strip("\n").splitlines():
+        assert line in out.splitlines(), line
+    result = verifier.evaluate(FRIEDEL, scores=os.path.join(root, "examples", "breast-cancer", "scores.csv"),
+                               sweep_text=["mu=0:1:101", "nu=0:1:101"])
+    logistic = next(c for c in result.abstention.classifiers if c.name == "logistic")
+    assert f"The exact VACC of logistic regression is\n{logistic.volume.low}." in example

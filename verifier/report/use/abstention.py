@@ -57,9 +57,7 @@ def abstention_lines(curves: AbstentionCurves) -> list[str]:
         lines += [""] + ([f"Data set {dataset}:"] if dataset is not None else [])
         lines += _table(curves, mine)
         lines += _cheapest(curves, mine)
-        for d in curves.differences:
-            if d.first.dataset == dataset:
-                lines += _difference_lines(curves, d)
+        lines += _difference_table([d for d in curves.differences if d.first.dataset == dataset])
         lines += _checks(mine)
     return lines
 
@@ -98,19 +96,21 @@ def _cheapest(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[st
     return _wrap(f"Cheapest per scenario: {text or 'none alone'}" + (f"; tied at {ties:,}" if ties else "") + ".", 2)
 
 
-def _difference_lines(curves: AbstentionCurves, d: Difference) -> list[str]:
-    a, b = d.first.name, d.second.name
-    parts = []
-    for who, sign in ((a, -1), (b, 1)):
-        n = d.count(sign)
-        best = d.extreme(sign)
-        parts.append(f"{who} cheaper at {n:,}" + (f" (by up to {_num(best[0])} at {_at(curves, best[1])})"
-                                                  if best else ""))
-    tied = d.count(0)
-    volume = ""
-    if d.first.volume.exact and d.second.volume.exact:
-        volume = f"; VACC difference {_num(d.first.volume.low - d.second.volume.low, 5)}"
-    return _wrap(f"{a} vs {b}: " + ", ".join(parts) + (f", equal at {tied:,}" if tied else "") + volume + ".", 2)
+def _difference_table(differences: list[Difference]) -> list[str]:
+    """One row per pair: at how many scenarios each is cheaper (and by how much at most), and the VACC gap."""
+    if not differences:
+        return []
+    rows = [f"  {'first - second':<30} {'first cheaper':<22} {'second cheaper':<22} {'equal':>6}  VACC gap"]
+    for d in differences:
+        cells = []
+        for sign in (-1, 1):
+            best = d.extreme(sign)
+            cells.append(f"{d.count(sign):,}" + (f" (by <= {_num(best[0])})" if best else ""))
+        gap = _num(d.first.volume.low - d.second.volume.low, 5) if d.first.volume.exact and d.second.volume.exact \
+            else "bounded"
+        pair = f"{d.first.name} - {d.second.name}"
+        rows.append(f"  {pair[:30]:<30} {cells[0]:<22} {cells[1]:<22} {d.count(0):>6,}  {gap}")
+    return ["  Differential cost per scenario (the spec's expected cost of the first minus the second):"] + rows
 
 
 def _checks(mine: list[ClassifierCurves]) -> list[str]:

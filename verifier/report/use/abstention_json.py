@@ -54,6 +54,8 @@ def _classifier(c: ClassifierCurves) -> dict:
 def _difference(d: Difference) -> dict:
     out = {"first": d.first.name, "second": d.second.name, "dataset": d.first.dataset,
            "first_cheaper": d.count(-1), "second_cheaper": d.count(1), "equal": d.count(0),
+           "largest_advantage": {who: None if e is None else {"by": str(e[0]), "scenario": e[1]}
+                                 for who, e in (("first", d.extreme(-1)), ("second", d.extreme(1)))},
            "difference": [_exact(x) for x in d.values]}
     if d.first.volume.exact and d.second.volume.exact:
         out["vacc_difference"] = str(d.first.volume.low - d.second.volume.low)
