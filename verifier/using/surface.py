@@ -81,8 +81,10 @@ def parse_sweeps(texts: list[str], parameters: list[str]) -> list[tuple[str, lis
 
 def point_scheme(scheme: Scheme, values: dict[sp.Symbol, sp.Rational], cache: dict | None = None) -> Scheme | None:
     """The numeric scheme at exact parameter values (None when some cost is undefined or not a finite real
-    there). `cache` shares the substitution of identical cells."""
+    there). `cache` shares the substitution of identical cells (and may come filled: {cell: its value})."""
     cache = {} if cache is None else cache
+    if any(not (v.is_real and v.is_finite) for v in cache.values()):
+        return None
 
     def at(e: sp.Expr) -> sp.Expr:
         value = cache.get(e)
@@ -119,20 +121,23 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     blank = lambda: [[None] * len(grid2) for _ in grid1]  # noqa: E731 - a fresh grid per measure
     grids = [SurfaceGrid(name, blank(), blank(), blank()) for name, _, _ in inputs]
     out = Surface((first, second), (grid1, grid2), grids, rows)
-    cache: dict = {}
+    truths = [[int(y) for y in truth] for _, _, truth in inputs]
+    cells = {e for row in scheme.rows.values() for e in row if e.free_symbols}
+    partial, partial_row = None, None
     for i, j, a, b in out.points():
         limits.check_time()  # between grid points, so that --time-limit stops a long surface
         values = {s1: sp.Rational(a.numerator, a.denominator), s2: sp.Rational(b.numerator, b.denominator)}
         if not admitted(scheme, values):
             out.excluded.append((a, b))
             continue
-        cache.clear()
-        at = point_scheme(scheme, values, cache)
+        if partial_row != i:  # the first parameter substituted once per row of the grid: simpler cells
+            partial, partial_row = _substituted(cells, {s1: values[s1]}), i
+        at = None if partial is None else point_scheme(scheme, values, _substituted(partial, {s2: values[s2]}))
         if at is None:
             out.undefined.append((a, b))
             continue
         costs = ExpectedCosts(at)
-        for grid, (_, blocks, truth) in zip(grids, inputs):
+        for grid, (_, blocks, _), truth in zip(grids, inputs, truths):
             decider = BatchDecider(at, costs)
             for block in blocks:
                 decider.add(block)
@@ -144,10 +149,19 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     return out
 
 
+def _substituted(cells, values: dict) -> dict | None:
+    """Each cell (a dict's keys, or a set of them) with `values` put in: {original cell: value}."""
+    items = cells.items() if isinstance(cells, dict) else ((e, e) for e in cells)
+    try:
+        return {e: v.xreplace(values) if v.free_symbols else v for e, v in items}
+    except (BuiltinError, TypeError, ZeroDivisionError):  # undefined once the first parameter is in: point_scheme
+        return None  # says so at each point
+
+
 def _measures(scheme: Scheme, predictions, truth) -> tuple[Exact, Fraction, Fraction]:
     """The exact mean cost, the indeterminacy rate and the average set size of one point's predictions."""
     n = len(predictions)
-    cells = Counter(zip(predictions, (int(y) for y in truth)))
+    cells = Counter(zip(predictions, truth))
     rational, total, exact_total = True, Fraction(0), sp.Integer(0)
     for (members, y), count in cells.items():
         cost = scheme.cost(members, y)

@@ -32,8 +32,7 @@ def surface_figure(s: Surface, title: str, fmt: str) -> bytes:
                              squeeze=False, sharex=True, sharey=True, constrained_layout=True)
     (a, b), (ga, gb) = s.parameters, s.grids
     extent = _extent([float(x) for x in ga], [float(y) for y in gb])
-    cmap = plt.get_cmap("viridis").copy()
-    cmap.set_bad("0.88")
+    cmap = plt.get_cmap("viridis").with_extremes(bad="0.88")  # left-out points in light grey
     for row, (key, label) in enumerate(MEASURES):
         arrays = [_array(getattr(g, key)) for g in s.classifiers]
         finite = np.concatenate([x[np.isfinite(x)] for x in arrays]) if arrays else np.array([])
