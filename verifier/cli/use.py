@@ -33,8 +33,7 @@ EVALUATE_EXAMPLES = """\
   verify evaluate specs/accuracy-u65.yaml predictions.csv --pairs best
   verify evaluate specs/accuracy-u65.yaml --probabilities probs.csv --truth truth.csv
   verify evaluate specs/p-discounted-symbolic.yaml predictions.csv --sweep r=0:1:21 --plot curves.svg
-  verify evaluate docs/examples/triage-two-costs.yaml --probabilities probs.csv --truth truth.csv \
-      --sweep mu=0:4:21 --sweep nu=0:1/2:21 --plot surface.svg"""
+  verify evaluate SPEC --probabilities probs.csv --truth truth.csv --sweep mu=0:4:21 --sweep nu=0:1:21"""
 
 
 def _decide_parser() -> options.Parser:
