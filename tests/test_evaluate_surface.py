@@ -4,8 +4,8 @@ and average set size over two symbolic parameters, each row's Bayes-optimal set 
 Checked against a brute force that rebuilds the scheme at the point (`build_scheme` with the values, not the
 substitution the surface uses) and enumerates every set with exact Fractions; probabilities in quarters make
 exact ties common, so the tie rule is exercised. Then: points outside the assumptions, refusals (the same
-parameter twice, a parameter that is not symbolic, three sweeps, one symbolic parameter, per-class ones, set
-predictions), the command line's exit codes and messages, the JSON's shape and the heat maps."""
+parameter twice, a parameter that is not symbolic, three sweeps, one symbolic parameter, per-class ones), set
+predictions as given, the command line's exit codes and messages, the JSON's shape and the heat maps."""
 
 import io
 import json
@@ -175,8 +175,7 @@ def test_bad_pairs_of_sweeps_are_usage_errors_that_say_why(tmp_path):
              (["--sweep", "mu=0:1:3", "--sweep", "r=0:2:3"], "'r' is not a symbolic parameter of the spec (mu, nu)"),
              (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--sweep", "nu=0:1:2"], "--sweep is given 3 times"),
              (["--sweep", "mu=0:1:201", "--sweep", "nu=0:2:202"], "more than the 40,401 a surface takes"),
-             (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--pairs", "all"], "--sweep given 2 times draws a "
-                                                                                "surface from --probabilities")]
+             (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--pairs", "all"], "--pairs does not combine with it")]
     for extra, message in cases:
         code, out, err = _run(*base, *extra)
         assert code == 2 and out == "" and message in err and "Traceback" not in err, (extra, err)
@@ -201,11 +200,29 @@ def test_a_spec_with_one_or_per_class_or_three_symbolic_parameters_is_refused(tm
     assert caught.value.file == str(three) and caught.value.key == "parameters"
 
 
-def test_two_sweeps_of_set_predictions_are_refused_with_a_reason(tmp_path):
+def test_two_sweeps_of_set_predictions_give_the_exact_mean_cost_of_the_sets_as_given(tmp_path):
     csv = tmp_path / "predictions.csv"
-    csv.write_text("true,predicted\nbenign,benign\n")
+    csv.write_text("true,predicted\nbenign,benign\nmalignant,benign\nsuspect,\"benign,suspect\"\n"
+                   "malignant,\"suspect,malignant\"\n")
+    code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:2:3", "--sweep", "nu=1/2:1:2",
+                          "--format", "json")
+    assert code == 0, err
+    record = json.loads(out)["surface"]
+    assert record["sets"] == "as given" and record["tie_rule"] is None and record["excluded"] == [
+        {"mu": "0", "nu": "1/2"}, {"mu": "0", "nu": "1"}]
+    (g,) = record["classifiers"]
+    # rows: c_benign(benign) = 0, c_benign(malignant) = mu, c_{benign,suspect}(suspect) = nu,
+    # c_{suspect,malignant}(malignant) = 0 + nu (min of 1 and 0, plus nu): (mu + 2 nu) / 4
+    expected = [[None, None], [str(F(1 + 2 * nu, 4)) for nu in (F(1, 2), 1)], [str(F(2 + 2 * nu, 4))
+                                                                              for nu in (F(1, 2), 1)]]
+    assert g["mean_cost"] == expected and g["indeterminacy_rate"][1] == ["1/2", "1/2"]
+    assert g["average_set_size"][2] == ["3/2", "3/2"]
     code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3")
-    assert code == 2 and "draws a surface from --probabilities alone" in err
+    assert code == 0 and "of the set predictions as given as mu goes from 0 to 1" in out
+    code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3", "--pairs",
+                          "all")
+    assert code == 2 and "--pairs chooses the paired comparisons" in err
+    assert sorted(os.listdir(tmp_path)) == ["predictions.csv"]
     with pytest.raises(UsageError, match="an empty list"):
         verifier.evaluate(TRIAGE, y_true=["benign"], probabilities=[[1, 0, 0]], sweep_text=[])
     with pytest.raises(UsageError, match="is not text"):

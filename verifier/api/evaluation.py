@@ -36,7 +36,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     class order with `y_true`, a dict of them by classifier, or a file with `truth`): each row's optimal set
     under the scheme is predicted first, as `decide` does. `sweep_text` 'r=0.1:2:20' sweeps a symbolic
     parameter instead; a list of two (['mu=0:1:21', 'nu=0:1:21']) with `probabilities` gives the surface of
-    mean cost, indeterminacy rate and set size over two parameters, the sets decided afresh at each point. `pairs`: 'all' (every pair of a data set), 'best' (each classifier against the one of
+    mean cost, indeterminacy rate and set size over two parameters, the sets decided afresh at each point (with
+    set predictions: their mean cost at each point). `pairs`: 'all' (every pair of a data set), 'best' (each classifier against the one of
     lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
     `time_limit`: seconds for the whole evaluation (None: no bound); when it passes, the result holds what was
     done (scores first) and says what was cut (`cut` in the record)."""
@@ -61,13 +62,13 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     sweeps = _sweeps(sweep_text)
     truth = arguments.path(truth, "truth")
     predictions = _prediction_files(predictions)
-    if sweeps is not None and len(sweeps) > 1:  # a surface over two parameters
-        if probabilities is None or predictions is not None or sets is not None or pairs is not None:
-            raise UsageError(f"--sweep given {len(sweeps)} times draws a surface from --probabilities alone (the "
-                             "sets decided at each point); with set predictions, or --pairs, give one --sweep")
+    if sweeps is not None and len(sweeps) > 1 and probabilities is not None:  # a surface over two parameters
+        if predictions is not None or sets is not None or pairs is not None:
+            raise UsageError(f"--sweep given {len(sweeps)} times draws a surface of the probabilities' optimal sets "
+                             "(or of set predictions, without --probabilities); --pairs does not combine with it")
         run.stage = "deciding the sets at every grid point of the surface"
         return within(None, "the surface", lambda: surface_report(spec, sweeps, probabilities, y_true, truth))
-    sweep_text = sweeps[0] if sweeps else None
+    sweep_text = sweeps[0] if sweeps and len(sweeps) == 1 else None
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
@@ -96,9 +97,13 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (level, alpha)) or \
             not 0 < level < 1 or not 0 < alpha < 1:
         raise UsageError("--level and --alpha must lie strictly between 0 and 1")
-    if sweep_text is not None:
+    if sweeps is not None:
         if pairs is not None:
             raise UsageError("--pairs chooses the paired comparisons of scores; --sweep draws curves instead")
+        if len(sweeps) > 1:  # fixed sets: their mean cost at each point, nothing to decide
+            return within(None, "the surface", lambda: surface_report(
+                spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
+                within_family=lambda scheme, p: _within_family(spec, scheme, p)))
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
         return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
     sources = list(dict.fromkeys(p.source for p in found if p.source))

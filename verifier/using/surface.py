@@ -9,7 +9,7 @@ The scheme is built once with its parameters symbolic; at a point each distinct 
 exact rationals (`point_scheme`). Points outside the spec's assumptions are left out and listed, as are points
 where some cost is undefined (a power mean of a zero with a negative exponent, say).
 
-Owns: `Surface`, `SurfaceGrid`, `parse_sweeps`, `point_scheme`, `surface`, `lowest`, `cheapest`. May import: `using`, `scheme`,
+Owns: `Surface`, `SurfaceGrid`, `FixedSets`, `parse_sweeps`, `point_scheme`, `surface`, `lowest`, `cheapest`. May import: `using`, `scheme`,
 `formula`, `limits`, `errors`.
 """
 
@@ -26,7 +26,7 @@ from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError
-from verifier.scheme import Scheme
+from verifier.scheme import ClassSet, Scheme
 from verifier.using.batch import BatchDecider
 from verifier.using.curves import parse_sweep
 
@@ -50,6 +50,13 @@ class SurfaceGrid:
 
 
 @dataclass
+class FixedSets:
+    """Set predictions as given (no decision): only their mean cost changes from point to point."""
+
+    sets: list[ClassSet]
+
+
+@dataclass
 class Surface:
     parameters: tuple[str, str]
     grids: tuple[list[Fraction], list[Fraction]]
@@ -58,6 +65,7 @@ class Surface:
     excluded: list[Point] = field(default_factory=list)  # outside (or not shown inside) the assumptions
     undefined: list[Point] = field(default_factory=list)  # some cost undefined there
     exact_rows: int = 0  # row decisions the floats left to exact arithmetic
+    decided: bool = True  # the sets are decided at each point (False: set predictions, as given)
 
     def points(self):
         """(i, j, θ1, θ2) of every grid point, first parameter outermost."""
@@ -112,7 +120,7 @@ def admitted(scheme: Scheme, values: dict[sp.Symbol, sp.Rational]) -> bool:
 
 def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list[tuple[str, list[Fraction]]]) \
         -> Surface:
-    """`inputs`: (classifier, its exact row blocks, its true class indices) on the same instances, in order.
+    """`inputs`: (classifier, its exact row blocks (or `FixedSets`), its true class indices), in order.
     The symbolic `scheme` has exactly the two swept parameters."""
     (first, grid1), (second, grid2) = sweeps
     symbols = {s.name: s for s in scheme.symbols}
@@ -120,7 +128,8 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     rows = len(inputs[0][2]) if inputs else 0
     blank = lambda: [[None] * len(grid2) for _ in grid1]  # noqa: E731 - a fresh grid per measure
     grids = [SurfaceGrid(name, blank(), blank(), blank()) for name, _, _ in inputs]
-    out = Surface((first, second), (grid1, grid2), grids, rows)
+    out = Surface((first, second), (grid1, grid2), grids, rows,
+                  decided=not all(isinstance(blocks, FixedSets) for _, blocks, _ in inputs))
     truths = [[int(y) for y in truth] for _, _, truth in inputs]
     cells = {e for row in scheme.rows.values() for e in row if e.free_symbols}
     partial, partial_row = None, None
@@ -136,8 +145,12 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
         if at is None:
             out.undefined.append((a, b))
             continue
-        costs = ExpectedCosts(at)
+        costs = None
         for grid, (_, blocks, _), truth in zip(grids, inputs, truths):
+            if isinstance(blocks, FixedSets):
+                grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, blocks.sets, truth)
+                continue
+            costs = costs or ExpectedCosts(at)  # once per point, shared by the classifiers
             decider = BatchDecider(at, costs)
             for block in blocks:
                 decider.add(block)
