@@ -146,7 +146,7 @@ def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path):
             "--sweep", "mu=0:4:5", "--sweep", "nu=0:1/2:3"]
     code, out, err = _run(*args, "--plot", str(tmp_path / "surface.svg"))
     assert code == 0, err
-    assert "clf0: mean cost from" in out and "lowest at mu = " in out and "indeterminacy rate from" in out
+    assert "clf0: mean cost from" in out and "lowest at (mu, nu) = (" in out and "indeterminacy rate from" in out
     assert "7 grid point(s) lie outside the spec's assumptions" in out
     assert "Cheapest (least exact mean cost) per admitted point: clf0 at" in out
     svg = (tmp_path / "surface.svg").read_text()
@@ -257,3 +257,13 @@ def test_a_time_limit_stops_a_surface_with_a_usage_error(monkeypatch):
     monkeypatch.setattr(module.limits, "check_time", stop)
     with pytest.raises(UsageError, match="before the surface was done"):
         verifier.evaluate(TRIAGE, y_true=["benign"], probabilities=[[1, 0, 0]], sweep_text=["mu=1:2:3", "nu=1:2:3"])
+
+
+def test_a_surface_shows_itself_in_a_notebook():
+    result = verifier.evaluate(TRIAGE, y_true=["benign", "malignant"], probabilities={"A": [[0.5, 0.25, 0.25],
+                               [0.25, 0.25, 0.5]], "B": [[1, 0, 0], [0, 0, 1]]}, sweep_text=["mu=1:2:2", "nu=1:2:2"])
+    assert repr(result) == "<UseReport mean cost of 2 classifiers over mu x nu (2 x 2 points)>"
+    html, markdown = result._repr_html_(), result._repr_markdown_()
+    assert "<svg" in html and "Cheapest (least exact mean cost) per admitted point: A at 0, B at 0, tied at 4" in html
+    assert "mean cost 0 everywhere; lowest at (mu, nu) = (1, 1), (1, 2), (2, 1) and 1 more point(s)" in html
+    assert markdown.startswith("### ") and "tied at 4" in markdown and "UseReport.picture()" in markdown

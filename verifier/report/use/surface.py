@@ -48,9 +48,15 @@ def _range(values) -> tuple[Fraction, Fraction] | None:
     return (min(flat), max(flat)) if flat else None
 
 
-def _at(s: Surface, i: int, j: int) -> str:
-    (a, b), (x, y) = s.parameters, (s.grids[0][i], s.grids[1][j])
-    return f"{a} = {x}, {b} = {y}"
+def _at(s: Surface, where: list[tuple[int, int]]) -> str:
+    (a, b), shown = s.parameters, where[:SHOWN_POINTS]
+    points = ", ".join(f"({s.grids[0][i]}, {s.grids[1][j]})" for i, j in shown)
+    more = f" and {len(where) - SHOWN_POINTS} more point(s)" if len(where) > SHOWN_POINTS else ""
+    return f"({a}, {b}) = {points}{more}"
+
+
+def _between(what: str, low, high) -> str:
+    return f"{what} {_shown(low)} everywhere" if low == high else f"{what} from {_shown(low)} to {_shown(high)}"
 
 
 def _classifier_lines(s: Surface, g: SurfaceGrid) -> list[str]:
@@ -58,13 +64,10 @@ def _classifier_lines(s: Surface, g: SurfaceGrid) -> list[str]:
     if best is None:
         return [f"  {g.name}: no admitted grid point"]
     worst = -lowest([[None if v is None else -v for v in row] for row in g.mean_cost])[0]
-    places = "; ".join(_at(s, i, j) for i, j in where[:SHOWN_POINTS])
-    more = f" and {len(where) - SHOWN_POINTS} more point(s)" if len(where) > SHOWN_POINTS else ""
     rate, size = _range(g.rate), _range(g.size)
-    text = (f"  {g.name}: mean cost from {_shown(best)} to {_shown(worst)}; lowest at {places}{more}"
+    text = (f"  {g.name}: {_between('mean cost', best, worst)}; lowest at {_at(s, where)}"
             + (f" ({undecided} comparison(s) undecided)" if undecided else "")
-            + f"; indeterminacy rate from {_shown(rate[0])} to {_shown(rate[1])}; average set size from "
-            f"{_shown(size[0])} to {_shown(size[1])}")
+            + f"; {_between('indeterminacy rate', *rate)}; {_between('average set size', *size)}")
     lines = textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
     if g.undecided:
         lines.append(f"    {g.undecided} row decision(s) not separated exactly from a rival set")
