@@ -176,6 +176,7 @@ def test_bad_pairs_of_sweeps_are_usage_errors_that_say_why(tmp_path):
              (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--sweep", "nu=0:1:2"], "--sweep is given 3 times"),
              (["--sweep", "mu=0:1:201", "--sweep", "nu=0:2:202"], "more than the 40,401 a surface takes"),
              (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--pairs", "all"], "--pairs does not combine with it")]
+    cases.append((["--sweep", "mu=0:1:3"], "two --sweeps, a surface from probabilities too"))
     for extra, message in cases:
         code, out, err = _run(*base, *extra)
         assert code == 2 and out == "" and message in err and "Traceback" not in err, (extra, err)

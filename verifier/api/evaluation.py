@@ -72,7 +72,8 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
-            raise UsageError("give probabilities or set predictions, not both (and --sweep scores set predictions)")
+            raise UsageError("give probabilities or set predictions, not both (one --sweep draws the curves of set "
+                             "predictions; two --sweeps, a surface from probabilities too)")
         spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
         run.stage = "deciding from the probabilities"
         decided = decided_predictions(scheme, probabilities, y_true, truth)
