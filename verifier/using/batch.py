@@ -124,11 +124,9 @@ def _vectorised(scheme: Scheme, rows, costs: ExpectedCosts | None = None) -> Bat
         low = centre - error
         low[np.arange(len(block)), best] = np.inf
         certain = np.min(low, axis=1) > high
-        for offset in range(len(block)):
+        predictions[start:start + len(block)] = [sets[k] for k in best.tolist()]  # the uncertain rows: below
+        for offset in np.flatnonzero(~certain).tolist():
             i = start + offset
-            if certain[offset]:
-                predictions[i] = sets[int(best[offset])]
-                continue
             exact_rows += 1
             d = decide(scheme, rows[i], costs)
             predictions[i], counts[i] = d.prediction, len(d.optimal)

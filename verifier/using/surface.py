@@ -15,10 +15,10 @@ Owns: `Surface`, `SurfaceGrid`, `FixedSets`, `parse_sweeps`, `point_scheme`, `su
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+import numpy as np
 import sympy as sp
 
 from verifier import limits
@@ -130,7 +130,8 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     grids = [SurfaceGrid(name, blank(), blank(), blank()) for name, _, _ in inputs]
     out = Surface((first, second), (grid1, grid2), grids, rows,
                   decided=not all(isinstance(blocks, FixedSets) for _, blocks, _ in inputs))
-    truths = [[int(y) for y in truth] for _, _, truth in inputs]
+    truths = [np.asarray(truth, dtype=np.int64) for _, _, truth in inputs]
+    index = {m: k for k, m in enumerate(scheme.all_sets)}  # the same sets, in the same order, at every point
     cells = {e for row in scheme.rows.values() for e in row if e.free_symbols}
     partial, partial_row = None, None
     for i, j, a, b in out.points():
@@ -148,7 +149,7 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
         costs = None
         for grid, (_, blocks, _), truth in zip(grids, inputs, truths):
             if isinstance(blocks, FixedSets):
-                grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, blocks.sets, truth)
+                grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, blocks.sets, truth, index)
                 continue
             costs = costs or ExpectedCosts(at)  # once per point, shared by the classifiers
             decider = BatchDecider(at, costs)
@@ -158,7 +159,7 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
             out.exact_rows += result.exact_rows
             grid.ties += sum(1 for n in result.tied_optima if n > 1)
             grid.undecided += len(result.undecided)
-            grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, result.predictions, truth)
+            grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, result.predictions, truth, index)
     return out
 
 
@@ -171,21 +172,23 @@ def _substituted(cells, values: dict) -> dict | None:
         return None  # says so at each point
 
 
-def _measures(scheme: Scheme, predictions, truth) -> tuple[Exact, Fraction, Fraction]:
-    """The exact mean cost, the indeterminacy rate and the average set size of one point's predictions."""
-    n = len(predictions)
-    cells = Counter(zip(predictions, truth))
-    rational, total, exact_total = True, Fraction(0), sp.Integer(0)
-    for (members, y), count in cells.items():
+def _measures(scheme: Scheme, predictions, truth: np.ndarray, index: dict) -> tuple[Exact, Fraction, Fraction]:
+    """The exact mean cost, the indeterminacy rate and the average set size of one point's predictions
+    (`index`: each set's position in `scheme.all_sets`; the counts are integers, the costs exact)."""
+    n, K, sets = len(predictions), scheme.K, scheme.all_sets
+    codes = np.fromiter(map(index.__getitem__, predictions), dtype=np.int64, count=n)
+    counts = np.bincount(codes * K + truth, minlength=len(sets) * K)
+    rational, total, exact_total, indeterminate, size = True, Fraction(0), sp.Integer(0), 0, 0
+    for code in np.flatnonzero(counts).tolist():
+        count, members, y = int(counts[code]), sets[code // K], code % K
+        indeterminate += count if len(members) > 1 else 0
+        size += count * len(members)
         cost = scheme.cost(members, y)
-        if rational and cost.is_Rational:
+        if cost.is_Rational:
             total += count * Fraction(int(cost.p), int(cost.q))
         else:
             rational = False
             exact_total += count * cost
-    sizes = Counter(len(m) for m in predictions)
-    indeterminate = sum(c for k, c in sizes.items() if k > 1)
-    size = sum(k * c for k, c in sizes.items())
     mean = total / n if rational else (exact_total + sp.Rational(total.numerator, total.denominator)) / n
     return mean, Fraction(indeterminate, n), Fraction(size, n)
 
