@@ -268,3 +268,18 @@ def test_a_surface_shows_itself_in_a_notebook():
     assert "<svg" in html and "Cheapest (least exact mean cost) per admitted point: A at 0, B at 0, tied at 4" in html
     assert "mean cost 0 everywhere; lowest at (mu, nu) = (1, 1), (1, 2), (2, 1) and 1 more point(s)" in html
     assert markdown.startswith("### ") and "tied at 4" in markdown and "UseReport.picture()" in markdown
+
+
+def test_points_where_a_cost_is_undefined_are_left_out_and_listed(tmp_path):
+    """A power mean with exponent 1 - r < 0 of a zero cost is undefined: r = 2 is left out, r = 0 and 1 kept."""
+    spec = tmp_path / "power.yaml"
+    spec.write_text('name: power mean and an abstention price\nclasses: [h, b, n]\nparameters:\n  r: {}\n  nu: {}\n'
+                    'assume: ["nu >= 0"]\ncost_matrix:\n  h: [0, 1, 2]\n  b: [1, 0, 2]\n  n: [4, 4, 0]\n'
+                    'set_cost: "genmean(1 - r, [c(yh, y) for yh in Y]) + nu * (len(Y) - 1)"\n')
+    result = verifier.evaluate(str(spec), y_true=["h", "n"], probabilities=[[0.5, 0.25, 0.25], [0.25, 0.25, 0.5]],
+                               sweep_text=["r=0:2:3", "nu=-1:1:3"])
+    s = result.surface
+    assert s.excluded == [(r, F(-1)) for r in (0, 1, 2)] and s.undefined == [(2, 0), (2, 1)]
+    assert [row.count(None) for row in s.classifiers[0].mean_cost] == [1, 1, 3]
+    assert result.record["surface"]["undefined"] == [{"r": "2", "nu": "0"}, {"r": "2", "nu": "1"}]
+    assert "2 grid point(s) leave some cost undefined and are left out (e.g. r = 2, nu = 0)." in result.text
