@@ -22,6 +22,9 @@ def test_import_contracts_hold():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 broken" in run.stdout and "No import cycles, at any depth KEPT" in run.stdout
     assert "Layers in pipeline order" in run.stdout
+    kept = " ".join(run.stdout.split())  # contract names wrap at the terminal's width
+    assert ("Figures draw what the analysis computed: report.figures imports no analysis, designing, using or engine "
+            "KEPT") in kept
 
 
 def test_a_contract_violation_would_be_caught():
@@ -32,6 +35,13 @@ def test_a_contract_violation_would_be_caught():
     assert graph.chain_exists("verifier.cli.main", "verifier.formula.certified")
     assert not graph.chain_exists("verifier.engines.smt.engine", "verifier.check.checker")
     assert not graph.chain_exists("verifier.formula.enclose", "verifier.formula.genmean")
+    # figures draw what others computed: their callers reach the analysis and the calibration, they do not
+    assert graph.chain_exists("verifier.report.check_pictures", "verifier.designing.calibrate")
+    assert graph.chain_exists("verifier.analysis.pipeline", "verifier.analysis.drawn")
+    for module in ("ternary_plot", "parameter_plot", "spot_plot", "interval_plot", "region_plot", "pictures"):
+        for below in ("verifier.analysis.simplex_regions", "verifier.designing.calibrate",
+                      "verifier.engines.enumerate", "verifier.scheme.orbits"):
+            assert not graph.chain_exists(f"verifier.report.figures.{module}", below), (module, below)
 
 
 @pytest.mark.parametrize("layer", LAYERS)

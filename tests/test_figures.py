@@ -248,3 +248,61 @@ def _texts(svg: bytes) -> list[str]:
         else:
             out.append(text.text or "")
     return out
+
+
+# -- figures only draw: what they draw comes computed (issue 38) ---------------------------------------------------
+def test_the_ternary_map_draws_the_regions_the_analysis_made_once(monkeypatch):
+    """`Analysis.simplex_regions` is made on first use and kept; the picture draws whatever it holds."""
+    import verifier.analysis.simplex_regions as module
+    from verifier.analysis.pipeline import analyse_file
+    from verifier.report.figures.ternary_plot import ternary_picture
+
+    a = analyse_file(str(SPECS / "ha-numeric.yaml"))
+    assert "simplex_regions" not in vars(a)  # the check itself never pays for the map
+    real, calls = module.simplex_regions, []
+    monkeypatch.setattr(module, "simplex_regions", lambda s: calls.append(s) or real(s))
+    picture = ternary_picture(a)
+    picture.render("svg"), picture.render("pdf")
+    assert len(calls) == 1 and a.simplex_regions == real(a.scheme)
+    a.__dict__["simplex_regions"] = []  # an analysis with no region: the picture computes none of its own
+    caption = ternary_picture(a).caption
+    assert "Never the unique optimum: " + ", ".join(a.scheme.label(m) for m in a.scheme.all_sets) in caption
+
+
+def test_spot_checks_draw_the_verdicts_the_analysis_decided_once(monkeypatch):
+    """The verdicts at sample points are decided by the analysis when the picture is first drawn, once for both
+    formats, at exact rational points; the picture draws whatever it is given."""
+    import verifier.analysis.drawn as drawn
+    from verifier.analysis.pipeline import analyse_file
+    from verifier.report.figures.parameter_plot import symbolic_pictures
+    from verifier.verdict import Verdict
+
+    a = analyse_file(str(SPECS / "friedel-abstention-symbolic.yaml"))
+    real, calls = drawn._spot_verdicts, []
+    monkeypatch.setattr(drawn, "_spot_verdicts", lambda *args: calls.append(args) or real(*args))
+    spots = symbolic_pictures(a)[0][-1]
+    assert spots.name == "spot-checks" and not calls  # nothing decided until it is drawn
+    assert {"holds", "fails"} <= set(_texts(spots.render("svg")))
+    spots.render("pdf")
+    assert len(calls) == 1
+    (found,) = vars(a)["_spot_verdicts"].values()
+    assert found and all(isinstance(x, sp.Rational) for point in found for x in point)
+    assert {v for table in found.values() for v in table.values()} <= set(Verdict)
+    a.spot_verdicts = lambda results, windows, points: {}  # no verdict given: no mark drawn, none made up
+    assert not {"holds", "fails"} & set(_texts(symbolic_pictures(a)[0][-1].render("svg")))
+
+
+def test_a_one_parameter_report_is_handed_its_calibration():
+    """`report.check_pictures` makes the calibration (designing) and hands it to the figures; without it the
+    figures draw the exact conditions instead, and never calibrate on their own."""
+    from verifier.analysis.pipeline import analyse_file
+    from verifier.report import check_pictures
+    from verifier.report.figures.pictures import pictures
+
+    a = analyse_file(str(SPECS / "p-discounted-symbolic.yaml"))
+    cal = check_pictures.calibration(a)
+    assert cal is not None and cal.pieces and set(cal.fits) == {"filtering", "choice"}
+    assert [p.name for p in pictures(a, cal)[0]] == ["calibration"]
+    assert [p.name for p in check_pictures.pictures(a)[0]] == ["calibration"]
+    assert "calibration" not in [p.name for p in pictures(a)[0]]
+    assert check_pictures.calibration(analyse_file(str(SPECS / "ha-numeric.yaml"))) is None

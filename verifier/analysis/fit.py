@@ -1,4 +1,5 @@
-"""The fit of a scheme to the filtering and choice settings, judged by the paper's Table VIII."""
+"""The fit of a scheme to the filtering and choice settings, judged by the paper's Table VIII, and to the verdicts
+its spec expects."""
 
 from __future__ import annotations
 
@@ -7,6 +8,18 @@ from dataclasses import dataclass, field
 from verifier.properties import BY_ID
 from verifier.properties.settings import TABLE_VIII
 from verifier.verdict import PropertyResult, Verdict
+
+
+@dataclass
+class Expectation:
+    """A verdict the spec expects (`expect:`) beside the one decided."""
+    property_id: str
+    expected: str
+    actual: str
+
+    @property
+    def met(self) -> bool:
+        return self.expected == self.actual
 
 
 @dataclass

@@ -11,7 +11,8 @@ from verifier.check.checker import Checker, check_results
 from verifier.check.optimality import check_optimality
 from verifier import limits
 from verifier.analysis.decision import BinaryDecision, binary_decision
-from verifier.analysis.fit import SettingFit, judge, mark_tight_and_vacuous
+from verifier.analysis.drawn import Drawn
+from verifier.analysis.fit import Expectation, SettingFit, judge, mark_tight_and_vacuous
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
@@ -34,18 +35,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Expectation:
-    property_id: str
-    expected: str
-    actual: str
-
-    @property
-    def met(self) -> bool:
-        return self.expected == self.actual
-
-
-@dataclass
-class Analysis:
+class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
     spec: Spec
     scheme: Scheme
     results: list[PropertyResult]

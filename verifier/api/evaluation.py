@@ -28,7 +28,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
              predictions: str | list[str] | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
              sweep_text: str | list[str] | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
-             probabilities=None, pairs: str | None = None) -> UseReport:
+             probabilities=None, pairs: str | None = None, scores: str | None = None) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
     file (CSV, or `.npy` masks with `truth`) or a list of them (one data set each, named by the file stem unless
@@ -37,11 +37,25 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     under the scheme is predicted first, as `decide` does. `sweep_text` 'r=0.1:2:20' sweeps a symbolic
     parameter instead; a list of two (['mu=0:1:21', 'nu=0:1:21']) with `probabilities` gives the surface of
     mean cost, indeterminacy rate and set size over two parameters, the sets decided afresh at each point (with
-    set predictions: their mean cost at each point). `pairs`: 'all' (every pair of a data set), 'best' (each classifier against the one of
-    lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
+    set predictions: their mean cost at each point). `pairs`: 'all' (every pair of a data set), 'best' (each
+    classifier against the one of lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
     `time_limit`: seconds for the whole evaluation (None: no bound); when it passes, the result holds what was
-    done (scores first) and says what was cut (`cut` in the record)."""
+    done (scores first) and says what was cut (`cut` in the record).
+
+    `scores`: a CSV of binary classifiers' scores (one column each, higher meaning the spec's first class more
+    likely) with `truth` or a `true` column: abstention cost curves over one or two swept parameters
+    (`sweep_text` a list of up to two texts), with VACC, exactly (Friedel, Rückert & Kramer)."""
     seconds = checked_time_limit(time_limit)
+    if scores is not None:
+        from verifier.api.abstention import abstention_report
+
+        if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
+            raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")
+        sweeps = [sweep_text] if isinstance(sweep_text, str) else list(sweep_text or [])
+        if pairs is not None or f_beta:
+            raise UsageError("--pairs and --f-beta score set predictions; --scores draws abstention cost curves")
+        return within(seconds, "the abstention cost curves",
+                      lambda: abstention_report(load(source), scores, arguments.path(truth, "truth"), sweeps))
     run = Run()
     try:
         with limits.time_limit(seconds):

@@ -27,6 +27,7 @@ class UseReport:
     summary_text: str = ""  # a batch's summary, which the command line writes to standard error
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
     surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
+    abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
 
     def to_json(self) -> dict:
         return self.record
@@ -61,6 +62,14 @@ class UseReport:
                              "'verify-set-costs[frames]' (or pandas), or use records()") from None
         return pandas.DataFrame.from_records(self.records())
 
+    def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf")) -> dict:
+        """Every picture of an abstention evaluation (each classifier's maps, each pair's differential cost) as
+        its own file, `<spec stem>-<picture>.<format>`: {file name: bytes}, or written into `directory` and
+        {file name: path}. Other results have no such pictures: a usage error says so."""
+        from verifier.report.use_figures import use_figures
+
+        return use_figures(self, directory, formats)
+
     def picture(self, fmt: str = "svg") -> bytes | None:
         """The mean-cost curves of a sweep (the heat maps of a surface), or else the critical difference diagram
         of a comparison over several data sets, as SVG, PDF or PNG bytes (None without either)."""
@@ -70,6 +79,12 @@ class UseReport:
             from verifier.report.figures.surface_plot import surface_figure
 
             return surface_figure(self.surface, self.title, fmt)
+        if self.abstention is not None:  # one classifier: its maps; several: the first two's differential cost
+            from verifier.report.figures.abstention_plot import pictures
+
+            drawn = pictures(self.abstention, self.title)
+            real = [c for c in self.abstention.classifiers if c.name != "trivial"]
+            return drawn[0 if len(real) < 2 else len(self.abstention.classifiers)].render(fmt)
         if self.sweep is None:
             if self.comparison is None or self.comparison.friedman is None:
                 return None

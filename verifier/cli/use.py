@@ -70,6 +70,12 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--probabilities", action="append", default=None, metavar="FILE",
                    help="a classifier's class probabilities (CSV with a header of class names, or an (N, K) .npy): "
                    "each row's optimal set under the scheme is predicted, then scored (repeat for more classifiers)")
+    p.add_argument("--scores", default=None, metavar="FILE",
+                   help="binary classifiers' scores (CSV, one column per classifier, higher meaning the spec's "
+                   "first class; true classes in a 'true' column or --truth): abstention cost curves over one or "
+                   "two --sweep parameters, with VACC (Friedel et al.)")
+    p.add_argument("--figures", default=None, metavar="DIR", help="with --scores: write each classifier's maps "
+                   "and each pair's differential cost into DIR (svg and pdf)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
     p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95,
                    help="bootstrap interval level (default 0.95)")
@@ -79,8 +85,9 @@ def _evaluate_parser() -> options.Parser:
                    "against the best (lowest mean cost), or each against the classifier NAME (default: all, up "
                    "to 1,000 pairs; best beyond)")
     p.add_argument("--sweep", action="append", default=None, metavar="NAME=FROM:TO:POINTS",
-                   help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20; twice, with --probabilities: "
-                   "the surface over two parameters (mean cost, indeterminacy rate, set size)")
+                   help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20; twice: a surface over two "
+                   "(with --probabilities: mean cost, indeterminacy rate and set size of the optimal sets; with "
+                   "--scores: abstention cost curves)")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (two sweeps: the "
                    "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
@@ -103,7 +110,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
                                 time_limit=args.time_limit)
         else:
-            if not args.predictions and not args.probabilities:
+            if not args.predictions and not args.probabilities and not args.scores:
                 raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, or "
                                  "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv")
             fmt = _plot_format(args.plot, args.sweep)
@@ -111,14 +118,21 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
             from verifier.report.paths import refuse_overwriting_inputs
 
-            refuse_overwriting_inputs({"--plot": args.plot}, [("spec", args.spec), ("--truth", args.truth),
-                                      *(("predictions", p) for p in args.predictions),
-                                      *(("--probabilities", p) for p in args.probabilities or [])])
+            inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
+                      *(("predictions", p) for p in args.predictions),
+                      *(("--probabilities", p) for p in args.probabilities or [])]
+            refuse_overwriting_inputs({"--plot": args.plot}, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
+            sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,
-                                  level=args.level, alpha=args.alpha, sweep_text=args.sweep,
-                                  time_limit=args.time_limit, pairs=args.pairs)
+                                  level=args.level, alpha=args.alpha, sweep_text=sweep,
+                                  time_limit=args.time_limit, pairs=args.pairs, scores=args.scores)
+            if args.figures is not None:
+                from verifier.report.use_figures import use_figures
+
+                for path in use_figures(result, args.figures, ("svg", "pdf"), inputs).values():
+                    print(f"verify: wrote {path}", file=stderr)
             if fmt:
                 from verifier.report.files import write_output
 

@@ -61,6 +61,12 @@ class Calibration:
         """Maximal runs of pieces where `test(verdicts)` is true: (low, high, low included, high included)."""
         return runs(self.pieces, test)
 
+    @property
+    def fits(self) -> dict:
+        """{setting: the test of its fit (`fit_test`)} for the filtering and choice settings, in that order: what
+        the calibration's picture colours each piece by."""
+        return {setting: fit_test(setting) for setting in ("filtering", "choice")}
+
 
 def runs(pieces: list[Piece], test) -> list[tuple]:
     """Maximal runs of consecutive pieces whose verdicts meet `test`, with exact ends: every piece of a run is

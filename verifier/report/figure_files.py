@@ -22,7 +22,7 @@ FORMATS = ("svg", "pdf")
 
 def figure_files(analysis, formats=FORMATS, stem: str | None = None) -> dict[str, bytes]:
     """{file name: bytes} of every picture of the report, in every format."""
-    from verifier.report.figures.pictures import pictures  # matplotlib loads only where a picture applies
+    from verifier.report.check_pictures import pictures  # matplotlib loads only where a picture applies
 
     stem = stem or figure_stem(analysis.spec.path)
     return {f"{stem}-{p.name}.{fmt}": p.render(fmt) for p in pictures(analysis)[0] for fmt in formats}

@@ -9,7 +9,7 @@ from verifier.properties.settings import TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
-from verifier.report.figures.pictures import pictures
+from verifier.report.check_pictures import pictures
 from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
 
 

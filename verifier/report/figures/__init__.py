@@ -5,11 +5,14 @@ the mathematical labels with every name from a spec escaped (`typeset`), and whi
 `spot_plot`), a design's feasible region (`region_plot`), a sweep's cost curves (`curve_plot`) and the
 critical difference diagram (`cd_plot`).
 
-Owns: drawing. Floats only place pixels; nothing drawn feeds a verdict. May import: the results it draws
-(`analysis`, `designing`, `using`) and what is below them, and `report.safe_text`; never the reports that show
-the pictures (`report.html`, `report.design`, `report.use`, ...: a contract). Some pictures still compute what
-they draw (`ternary_plot` the simplex regions, `parameter_plot` a calibration, `spot_plot` verdicts at sample
-points), so no contract keeps this package away from `analysis` yet. Writing each picture as its own files is
+Owns: drawing, and only drawing. Floats only place pixels; nothing drawn feeds a verdict. May import:
+`formula`, `verdict`, `properties` (for notation and labels) and `report.safe_text`; never what computes the
+results it draws (`analysis`, `designing`, `using`, `engines`, `scheme`: a contract), nor the reports that show
+the pictures (`report.html`, `report.design`, `report.use`, ...: a contract). The results come computed: an
+`Analysis` makes its pictures' numbers on first use (`Analysis.simplex_regions` for `ternary_plot`,
+`Analysis.spot_verdicts` for `spot_plot`, in `analysis.drawn`), `report.check_pictures` passes a one-parameter
+family's calibration (`designing.calibrate`) to `pictures`, and `verify design` and `verify evaluate` pass their
+regions, calibrations, sweeps and rankings. Writing each picture as its own files is
 `report.figure_files`, beside `report.files`, whose writers it uses (`report.files` renders the HTML page that
 inlines the pictures, so a figure module importing it would make a cycle).
 

@@ -6,7 +6,6 @@ after a significant Iman-Davenport test, see verifier.using.friedman; otherwise 
 
 from __future__ import annotations
 
-from verifier.using import Friedman
 from verifier.report.figures.picture import figure_bytes, plt
 
 
@@ -24,7 +23,8 @@ def groups(ranks: list[float], cd: float) -> list[tuple[int, int]]:
     return out
 
 
-def cd_figure(f: Friedman, title: str, fmt: str) -> bytes:
+def cd_figure(f, title: str, fmt: str) -> bytes:
+    """The diagram of `f` (`using.Friedman`, the ranks and tests `verify evaluate` computed), as bytes of `fmt`."""
     names = sorted(f.classifiers, key=lambda c: (f.ranks[c], f.classifiers.index(c)))
     ranks = [float(f.ranks[c]) for c in names]
     k = len(names)

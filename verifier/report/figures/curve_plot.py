@@ -5,12 +5,12 @@ enclosure). The points are floats of exact expressions; the picture decides noth
 
 from __future__ import annotations
 
-from verifier.using import Sweep
 from verifier.formula import certified
 from verifier.report.figures.picture import figure_bytes, plt
 
 
-def curve_figure(sweep: Sweep, title: str, fmt: str) -> bytes:
+def curve_figure(sweep, title: str, fmt: str) -> bytes:
+    """The curves of `sweep` (`using.Sweep`, computed by `verify evaluate --sweep`), as bytes of `fmt`."""
     fig, ax = plt.subplots(figsize=(6, 3.6))
     xs = [float(x) for x in sweep.grid]
     for curve in sweep.curves:

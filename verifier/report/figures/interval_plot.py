@@ -2,9 +2,10 @@
 (and one per setting), a bar over every run of values where it holds, a filled circle at an included end and a
 hollow one at an excluded end, every piece coloured by which settings the scheme fits there.
 
-The runs come exact from a calibration (`designing.calibrate`: every verdict decided by the checker at an
-exact value) or, when there is none, from a property's exact region condition (`PropertyResult.region_formula`,
-solved for the parameter by sympy); the breakpoints are labelled with their exact values. Floats place pixels.
+The runs come exact from a calibration made by the caller (`designing.calibrate`: every verdict decided by the
+checker at an exact value) or, when there is none, from a property's exact region condition
+(`PropertyResult.region_formula`, solved for the parameter by sympy); the breakpoints are labelled with their
+exact values. Floats place pixels.
 """
 
 from __future__ import annotations
@@ -38,10 +39,9 @@ def _float(x) -> float | None:
 
 
 def calibration_picture(cal, document: str) -> Picture:
-    """The calibration of a one-parameter family: every property's runs and every setting's fit."""
-    from verifier.designing import fit_test
-
-    fits = {s: fit_test(s) for s in ("filtering", "choice")}
+    """The calibration of a one-parameter family: every property's runs and every setting's fit (the
+    calibration's own tests, `Calibration.fits`)."""
+    fits = cal.fits
 
     def colour(piece):
         return FIT_COLOURS[tuple(fits[s](piece.verdicts) for s in ("filtering", "choice"))]

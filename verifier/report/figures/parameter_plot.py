@@ -6,7 +6,8 @@ contour of lhs - rhs on a fine grid, values outside the assumptions greyed, the 
 
 `symbolic_pictures` chooses the pictures of a symbolic scheme: this for two parameters (and, for the properties
 with no exact condition, the exact verdicts at sample points of `spot_plot`); for one, the intervals of
-`interval_plot` (a calibration when the family allows one, else the exact conditions solved for it).
+`interval_plot` (a calibration when the family allows one, else the exact conditions solved for it). The
+calibration and the verdicts at sample points come computed (`report.check_pictures`, `Analysis.spot_verdicts`).
 """
 
 from __future__ import annotations
@@ -23,14 +24,17 @@ LINES = ["#D55E00", "#0072B2", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
 STYLES = ["-", "--", "-.", ":"]
 
 
-def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
-    """The pictures of a scheme with one or two symbolic parameters, and notes on what is not drawn."""
+def symbolic_pictures(analysis, calibration=None) -> tuple[list[Picture], list[str]]:
+    """The pictures of a scheme with one or two symbolic parameters, and notes on what is not drawn; one
+    parameter is drawn from its `calibration` (made by `designing.calibrate`) when given, else from the exact
+    conditions."""
     s = analysis.scheme
     if len(s.symbols) == 1:
-        from verifier.report.figures.interval_plot import formula_picture
+        from verifier.report.figures.interval_plot import calibration_picture, formula_picture
 
-        picture = _calibration(analysis)
-        if picture is None:
+        if calibration is not None:
+            picture = calibration_picture(calibration, analysis.spec.name)
+        else:
             picture = formula_picture(analysis)
         return ([picture] if picture else []), []
     pictures, unstated = [], []
@@ -45,17 +49,6 @@ def symbolic_pictures(analysis) -> tuple[list[Picture], list[str]]:
 
         pictures.append(spot_picture(analysis, unstated, [window(analysis, x) for x in s.symbols]))
     return pictures, []
-
-
-def _calibration(analysis) -> Picture | None:
-    from verifier.designing.calibrate import calibrate
-    from verifier.report.figures.interval_plot import calibration_picture
-
-    try:
-        cal = calibrate(analysis.spec)
-    except Exception:  # noqa: BLE001 - no calibration of this family (a SpecError says why): the conditions
-        return None  # instead; a picture never stops a report
-    return calibration_picture(cal, analysis.spec.name)
 
 
 def _drawable(formula, symbols) -> bool:

@@ -7,8 +7,10 @@ applies, so the report of a 9-class scheme, which has none, never pays for it.
 from __future__ import annotations
 
 
-def pictures(analysis) -> tuple[list, list[str]]:
-    """The pictures (`figures.Picture`) that apply to this analysis, and notes on what could not be drawn."""
+def pictures(analysis, calibration=None) -> tuple[list, list[str]]:
+    """The pictures (`figures.Picture`) that apply to this analysis, and notes on what could not be drawn; a
+    scheme with one symbolic parameter is drawn from its `calibration` (`designing.Calibration`) when it has one.
+    What the pictures draw comes computed (`report.check_pictures` passes the calibration)."""
     s = analysis.scheme
     if not s.symbolic and s.K == 2 and analysis.decision is not None:
         from verifier.report.figures.decision_plot import decision_picture
@@ -21,5 +23,5 @@ def pictures(analysis) -> tuple[list, list[str]]:
     if s.symbolic and len(s.symbols) in (1, 2):
         from verifier.report.figures.parameter_plot import symbolic_pictures
 
-        return symbolic_pictures(analysis)
+        return symbolic_pictures(analysis, calibration)
     return [], []

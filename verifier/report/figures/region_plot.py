@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.designing import Region
-from verifier.engines.plane import Point
 from verifier.report.figures.picture import figure_bytes, plt
 from verifier.report.figures.typeset import cell_label, math, put
 
@@ -24,9 +22,9 @@ def _num(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def figure(regions: list[Region], title: str, fmt: str, classes=None) -> bytes:
-    """The panels as SVG (deterministic text), PDF or PNG bytes; `classes` (the spec's class names) typesets
-    the axes."""
+def figure(regions: list, title: str, fmt: str, classes=None) -> bytes:
+    """The panels of `regions` (`designing.Region`, made by the design) as SVG (deterministic text), PDF or PNG
+    bytes; `classes` (the spec's class names) typesets the axes."""
     shown = [r for r in regions if r.exact]
     fig, axes = plt.subplots(1, max(1, len(regions)), figsize=(4.2 * max(1, len(regions)), 4.0), squeeze=False)
     for ax, region in zip(axes[0], regions):
@@ -38,7 +36,7 @@ def figure(regions: list[Region], title: str, fmt: str, classes=None) -> bytes:
     return figure_bytes(fig, fmt, title)
 
 
-def _f(p: Point) -> tuple[float, float]:
+def _f(p) -> tuple[float, float]:  # p: an exact point (x, y) of Fractions
     return float(p[0]), float(p[1])
 
 
@@ -46,7 +44,7 @@ def _axis(cell, classes) -> tuple[str, bool]:
     return math(cell_label(classes, cell.members, cell.y), cell.label) if classes else (cell.label, False)
 
 
-def _panel(ax, region: Region, classes=None) -> None:
+def _panel(ax, region, classes=None) -> None:
     (x0, y0), (x1, y1) = region.frame
     ax.set_xlim(float(x0), float(x1))
     ax.set_ylim(float(y0), float(y1))
@@ -59,7 +57,7 @@ def _panel(ax, region: Region, classes=None) -> None:
         return
     if not region.pieces:
         ax.text(0.5, 0.5, "empty", ha="center", va="center", transform=ax.transAxes)
-    labelled: set[Point] = set()
+    labelled: set[tuple[Fraction, Fraction]] = set()
     for piece in region.pieces:
         points = [_f(p) for p in piece.vertices]
         if len(points) >= 3:
@@ -82,6 +80,6 @@ def _panel(ax, region: Region, classes=None) -> None:
         ax.legend(loc="best", fontsize=7, frameon=False)
 
 
-def _on_frame(p: Point, frame) -> bool:
+def _on_frame(p, frame) -> bool:
     (x0, y0), (x1, y1) = frame
     return p[0] in (x0, x1) or p[1] in (y0, y1)

@@ -1,13 +1,13 @@
 """Exact verdicts at sample points, for the properties over two parameters whose region has no exact condition
 (the SMT encoding could not state it, e.g. a parameter in a power mean's exponent): one small panel per such
-property, a filled circle where the property holds and a cross where it fails, each decided exactly by the
-enumeration engine on the scheme rebuilt at that rational point. A picture of where it was checked, not a
-region: the caption says so, and the pictures with an exact condition are drawn by `parameter_plot`.
+property, a filled circle where the property holds and a cross where it fails. The verdicts come from the
+analysis (`Analysis.spot_verdicts`: each decided exactly by the enumeration engine on the scheme rebuilt at a
+rational point, when the picture is first drawn); this module only chooses how many points and draws them. A
+picture of where it was checked, not a region: the caption says so, and the pictures with an exact condition are
+drawn by `parameter_plot`.
 """
 
 from __future__ import annotations
-
-import sympy as sp
 
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import math, put, symbol
@@ -20,6 +20,7 @@ MARKS = {Verdict.HOLDS: ("o", "#009E73", "holds"), Verdict.FAILS: ("x", "#D55E00
 
 
 def spot_picture(analysis, results, windows) -> Picture:
+    """One panel per property of `results`, over the two parameters' `windows`."""
     s = analysis.scheme
     ids = ", ".join(r.property.id for r in results)
     caption = (f"{ids}: no exact condition on {', '.join(x.name for x in s.symbols)} was derived; the "
@@ -27,31 +28,9 @@ def spot_picture(analysis, results, windows) -> Picture:
     return Picture("spot-checks", TITLE, caption, lambda: draw(analysis, results, windows), s.spec.name)
 
 
-def verdicts(analysis, results, windows) -> dict[tuple, dict[str, Verdict]]:
-    from verifier.engines.enumerate import EnumerationEngine
-    from verifier.errors import SpecError
-    from verifier.scheme.orbits import partial_only, rebuild_at
-
-    s = analysis.scheme
-    grid = [[sp.nsimplify(lo + (hi - lo) * (k + 0.5) / POINTS, rational=True, tolerance=1e-9) for k in range(POINTS)]
-            for lo, hi in windows]
-    out = {}
-    for a in grid[0]:
-        for b in grid[1]:
-            try:
-                concrete = rebuild_at(s, {s.symbols[0].name: a, s.symbols[1].name: b})
-            except SpecError:
-                continue  # outside the assumptions, or undefined there: left blank
-            if partial_only(concrete):
-                continue  # some sets only, at values the symmetry does not cover: no verdict to draw
-            engine = EnumerationEngine(concrete)
-            out[(a, b)] = {r.property.id: engine.decide(r.property).verdict for r in results}
-    return out
-
-
 def draw(analysis, results, windows):
     s = analysis.scheme
-    found = verdicts(analysis, results, windows)
+    found = analysis.spot_verdicts(results, windows, POINTS)
     columns = min(3, len(results))
     rows = -(-len(results) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(3.5, 0.5 + 1.25 * rows), squeeze=False, sharex=True,

@@ -13,7 +13,6 @@ import numpy as np
 from verifier.formula import certified
 from verifier.report.figures.picture import ONE_COLUMN, figure_bytes, plt
 from verifier.report.figures.typeset import literal, math, put, symbol
-from verifier.using.surface import Surface
 
 MEASURES = (("mean_cost", "mean cost (Eq. 4)"), ("rate", "indeterminacy rate"), ("size", "average set size"))
 ROW_HEIGHT = 1.45  # inches per measure
@@ -26,8 +25,9 @@ def _array(values) -> np.ndarray:
                                                certified.to_float(v)) for v in row] for row in values]).T
 
 
-def surface_figure(s: Surface, title: str, fmt: str) -> bytes:
-    """The heat maps as SVG (deterministic text), PDF or PNG bytes."""
+def surface_figure(s, title: str, fmt: str) -> bytes:
+    """The heat maps of a computed surface (`using.surface.Surface`: its parameters, grids and per-classifier
+    grids of exact values) as SVG (deterministic text), PDF or PNG bytes."""
     count = max(1, len(s.classifiers))
     width = ONE_COLUMN[0] + EXTRA_COLUMN * (count - 1)
     fig, axes = plt.subplots(len(MEASURES), count, figsize=(width, ROW_HEIGHT * len(MEASURES) + 0.5),

@@ -1,5 +1,6 @@
 """The ternary map of a numeric three-class scheme: where each predicted set is the unique optimum on the
-probability simplex, drawn as the exact convex polygons of `analysis.simplex_regions` (one colour per set from
+probability simplex, drawn as the exact convex polygons the analysis computes (`Analysis.simplex_regions`, from
+`analysis.simplex_regions`, made when this picture first asks for them; one colour per set from
 Okabe & Ito's colour-blind-safe palette, the label inside its region at the exact vertex average, a legend).
 
 Floats only place the exact vertices on the page. The polygons are a few paths, not a lattice of dots, so the
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import math
 
-from verifier.analysis.simplex_regions import SimplexRegion, simplex_regions
 from verifier.formula import certified
 from verifier.formula.notation import paper_text
 from verifier.report.figures.picture import ONE_COLUMN, PALETTE, Picture, plt
@@ -22,8 +22,10 @@ CORNERS = ((0.0, 0.0), (1.0, 0.0), (0.5, math.sqrt(3) / 2))
 
 
 def ternary_picture(analysis) -> Picture:
+    """The map of a numeric three-class analysis, drawn from its exact regions (each with `sets`, `vertices`,
+    `centroid`, `area` and `exact`)."""
     s = analysis.scheme
-    regions = simplex_regions(s)
+    regions = analysis.simplex_regions
     drawn = {m for r in regions for m in r.sets}
     never = [s.label(m) for m in s.all_sets if m not in drawn]
     caption = ("Where each prediction is the unique optimum (the least expected cost E_p[c_Y]) on the probability "
@@ -48,16 +50,16 @@ def _xy(p) -> tuple[float, float]:
     return (sum(a * c[0] for a, c in zip(w, CORNERS)), sum(a * c[1] for a, c in zip(w, CORNERS)))
 
 
-def _colour(scheme, region: SimplexRegion) -> str:
+def _colour(scheme, region) -> str:
     return PALETTE[scheme.all_sets.index(region.sets[0]) % len(PALETTE)]
 
 
-def _name(scheme, region: SimplexRegion) -> tuple[str, bool]:
+def _name(scheme, region) -> tuple[str, bool]:
     """A set as written ({a, b}): plain text, which needs no typesetting (and is one text, not one per glyph)."""
     return " = ".join(scheme.label(m) for m in region.sets), False
 
 
-def draw(scheme, regions: list[SimplexRegion]):
+def draw(scheme, regions: list):
     fig, ax = plt.subplots(figsize=ONE_COLUMN)
     handles, labels = [], []
     for region in regions:

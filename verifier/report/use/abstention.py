@@ -1,0 +1,128 @@
+"""What `verify evaluate SPEC --scores FILE` says, as text and JSON: per data set the VACC of every classifier
+(exact, or between exact bounds, labelled which), where abstaining pays, the cheapest classifier per scenario,
+the differential cost of each pair, Lemma 1 on the data and the re-check; in JSON every grid, exact."""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+
+from verifier.using.abstention.curves import TRIVIAL, AbstentionCurves, ClassifierCurves, Difference
+from verifier.using.abstention.volume import Volume
+
+WIDTH = 110
+SHOWN_SCENARIOS = 5  # windows printed per classifier
+
+
+def _wrap(text: str, indent: int = 0) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def _num(x: Fraction, digits: int = 4) -> str:
+    return str(x) if x.denominator == 1 else f"{float(x):.{digits}f}"
+
+
+def _at(curves: AbstentionCurves, s: int) -> str:
+    return ", ".join(f"{name} = {_num(v, 3)}" for name, v in zip(curves.parameters, curves.scenarios[s].values))
+
+
+def _volume_text(v: Volume, what: str = "") -> str:
+    if v.exact:
+        return f"{float(v.low):.5f}{what} (exact: {v.low})" if v.low.denominator < 10 ** 12 else f"{float(v.low):.5f} (exact)"
+    return f"between {float(v.low):.5f} and {float(v.high):.5f} (exact bounds from a {v.method.split('(')[1]}"
+
+
+def _grid_text(curves: AbstentionCurves) -> str:
+    parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g)} points)"
+             for name, g in zip(curves.parameters, curves.grids)]
+    excluded = len(curves.scenarios) - len(curves.admissible)
+    note = ""
+    if excluded:
+        reasons = list(dict.fromkeys(s.excluded.removeprefix("outside the assumption ") for s in curves.scenarios
+                                     if s.excluded))
+        note = f"; {excluded:,} left out, outside the assumptions ({', '.join(reasons)})"
+    return " x ".join(parts) + f": {len(curves.admissible):,} cost scenarios" + note
+
+
+def abstention_lines(curves: AbstentionCurves) -> list[str]:
+    lines = _wrap(f"Abstention cost curves (Friedel, Rückert & Kramer) of {curves.path}, {_grid_text(curves)}.")
+    lines += _wrap("Each classifier abstains between two thresholds l < u (predicting P above u and N below l); "
+                   "at each scenario the window of least expected cost on these data is chosen exactly (ties: the "
+                   "narrowest window, else the lowest threshold). VACC is the volume under the least normalised "
+                   "cost (false negatives cost 1, false positives mu, abstaining nu; Eq. 7) over mu and nu in "
+                   "[0, 1], whatever the spec's parameters.")
+    for dataset in dict.fromkeys(c.dataset for c in curves.classifiers):
+        mine = [c for c in curves.classifiers if c.dataset == dataset]
+        lines += [""] + ([f"Data set {dataset}:"] if dataset is not None else [])
+        lines += _table(curves, mine)
+        lines += _cheapest(curves, mine)
+        for d in curves.differences:
+            if d.first.dataset == dataset:
+                lines += _difference_lines(curves, d)
+        lines += _checks(mine)
+    return lines
+
+
+def _table(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
+    head = f"  {'classifier':<16} {'VACC':<30} {'abstaining pays':<18} {'cost':<19} {'abstains on'}"
+    rows = [head]
+    for c in mine:
+        pays = c.volume.pays_low if c.volume.exact else None
+        pays_text = f"{float(pays):.1%} of [0,1]²" if pays is not None else \
+            f"{float(c.volume.pays_low):.1%}-{float(c.volume.pays_high):.1%}"
+        costs = [x for x in c.costs if x is not None]
+        rates = [Fraction(w.abstained, c.n) for w in c.windows if w is not None]
+        name = "trivial" if c.name == TRIVIAL else c.name
+        vacc = f"{float(c.volume.low):.5f}" + (" (exact)" if c.volume.exact else f"-{float(c.volume.high):.5f}")
+        rows.append(f"  {name[:16]:<16} {vacc:<30} {pays_text:<18} "
+                    f"{_num(min(costs))}-{_num(max(costs)):<12} {float(min(rates)):.1%}-{float(max(rates)):.1%}")
+    rows += _wrap(f"(n = {mine[0].n:,}: {mine[0].positives:,} P, {mine[0].negatives:,} N; 'trivial' always predicts "
+                  "P, always N or always abstains, whichever is cheaper; cost and abstention rate: their range over "
+                  "the scenarios, the cost in the spec's terms)", 2)
+    return rows
+
+
+def _cheapest(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
+    wins = {c.label: 0 for c in mine}
+    ties = 0
+    for s in curves.admissible:
+        costs = [(c.costs[s], c.label) for c in mine]
+        least = min(x for x, _ in costs)
+        best = [label for x, label in costs if x == least]
+        if len(best) > 1:
+            ties += 1
+        else:
+            wins[best[0]] += 1
+    text = ", ".join(f"{label.replace(TRIVIAL, 'trivial')} at {n:,}" for label, n in wins.items() if n)
+    return _wrap(f"Cheapest per scenario: {text or 'none alone'}" + (f"; tied at {ties:,}" if ties else "") + ".", 2)
+
+
+def _difference_lines(curves: AbstentionCurves, d: Difference) -> list[str]:
+    a, b = d.first.name, d.second.name
+    parts = []
+    for who, sign in ((a, -1), (b, 1)):
+        n = d.count(sign)
+        best = d.extreme(sign)
+        parts.append(f"{who} cheaper at {n:,}" + (f" (by up to {_num(best[0])} at {_at(curves, best[1])})"
+                                                  if best else ""))
+    tied = d.count(0)
+    volume = ""
+    if d.first.volume.exact and d.second.volume.exact:
+        volume = f"; VACC difference {_num(d.first.volume.low - d.second.volume.low, 5)}"
+    return _wrap(f"{a} vs {b}: " + ", ".join(parts) + (f", equal at {tied:,}" if tied else "") + volume + ".", 2)
+
+
+def _checks(mine: list[ClassifierCurves]) -> list[str]:
+    checked = sum(c.recheck.checked for c in mine)
+    total = sum(c.recheck.scenarios for c in mine)
+    beyond = sum(c.recheck.beyond_lemma for c in mine)
+    holds = all(c.recheck.lemma_holds for c in mine)
+    lines = _wrap(f"Re-checked: {checked:,} of {total:,} optimal windows by an independent exact search over every "
+                  "window" + (" (an even sample: the rest within the budget)" if checked < total else "") + ".", 2)
+    if beyond:
+        lines += _wrap(f"Lemma 1 on these data: at the {beyond:,} re-checked scenarios with nu >= mu/(1 + mu), "
+                       + ("no abstaining window is cheaper than the best threshold." if holds else
+                          "some abstaining window is cheaper than the best threshold (Lemma 1 is refuted: report "
+                          "this as a bug)."), 2)
+    return lines

@@ -1,0 +1,38 @@
+"""`verify evaluate ... --figures DIR` and `UseReport.figures()`: the pictures of an abstention evaluation as
+files, named and written as `figure_files` writes a check's (`<spec stem>-<picture>.<format>`, a directory created
+if needed, each file through a temporary file renamed over its name, never overwriting an input)."""
+
+from __future__ import annotations
+
+import os
+
+from verifier.errors import UsageError
+from verifier.report.files import _write_atomically, prepare_directory
+from verifier.report.paths import figure_stem, refuse_overwriting_inputs
+
+FORMATS = ("svg", "pdf", "png")
+
+
+def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()) -> dict:
+    if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
+        raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
+    curves = getattr(result, "abstention", None)
+    if curves is None:
+        raise UsageError("no figure files apply to this result: --figures writes the maps of abstention cost "
+                         "curves (verify evaluate SPEC --scores FILE --sweep ... --sweep ...); --plot draws a "
+                         "sweep's curves or a critical difference diagram")
+    from verifier.report.figures.abstention_plot import pictures
+
+    stem = figure_stem(curves.path)
+    files = {f"{stem}-{p.name}.{fmt}": p for p in pictures(curves, result.title) for fmt in formats}
+    if directory is None:
+        return {name: p.render(name.rsplit(".", 1)[1]) for name, p in files.items()}
+    prepare_directory(directory, "--figures")
+    refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
+                              [("spec", curves.path), *inputs])
+    out = {}
+    for name, picture in files.items():
+        path = os.path.join(directory, name)
+        _write_atomically(path, picture.render(name.rsplit(".", 1)[1]))
+        out[name] = path
+    return out

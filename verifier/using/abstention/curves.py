@@ -1,0 +1,127 @@
+"""Abstention cost curves for every classifier of a scores file, under a two-class spec swept over one or two of
+its parameters: per scenario the optimal window of each classifier and of the trivial classifier (always P,
+always N or always abstain: a classifier whose scores are all equal), its cost in the spec's terms and in the
+normal form, its thresholds; per classifier the VACC and the area where abstaining pays; per pair of
+classifiers of a data set the differential cost. Every window is re-checked by `recheck` before it is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from verifier.errors import UsageError
+from verifier.using.abstention.normal_form import Scenario
+from verifier.using.abstention.recheck import Recheck, recheck
+from verifier.using.abstention.scores_file import Scores
+from verifier.using.abstention.staircase import Hull, Staircase, staircase
+from verifier.using.abstention.volume import Volume, exact_volume, grid_volume
+from verifier.using.abstention.batch import optimal_windows
+from verifier.using.abstention.windows import Window
+
+TRIVIAL = "trivial"  # the name of the trivial classifier in every data set
+MAX_PAIRS = 100
+
+
+@dataclass
+class ClassifierCurves:
+    """One classifier on one data set: per scenario (None where excluded) its optimal window, that window's cost
+    in the spec's terms, and its thresholds (l, u) ("-inf" below every score, "inf" above); its VACC and its
+    re-check."""
+
+    name: str
+    dataset: str | None
+    positives: int
+    negatives: int
+    windows: list[Window | None]
+    costs: list[Fraction | None]
+    thresholds: list[tuple[Fraction | str, Fraction | str] | None]  # "-inf" or "inf" at the ends
+    volume: Volume
+    recheck: Recheck
+
+    @property
+    def n(self) -> int:
+        return self.positives + self.negatives
+
+    @property
+    def label(self) -> str:
+        return self.name if self.dataset is None else f"{self.name} ({self.dataset})"
+
+
+@dataclass
+class Difference:
+    """first minus second, in the spec's expected cost, per scenario (None where excluded)."""
+
+    first: ClassifierCurves
+    second: ClassifierCurves
+    values: list[Fraction | None]
+
+    def count(self, sign: int) -> int:
+        return sum(1 for v in self.values if v is not None and (v > 0) - (v < 0) == sign)
+
+    def extreme(self, sign: int) -> tuple[Fraction, int] | None:
+        """The largest advantage of the first (sign -1: most negative) or of the second (sign 1), and where."""
+        found = [(v * sign, s) for s, v in enumerate(self.values) if v is not None and v * sign > 0]
+        return max(found) if found else None
+
+
+@dataclass
+class AbstentionCurves:
+    path: str
+    parameters: list[str]
+    grids: list[list[Fraction]]
+    scenarios: list[Scenario]
+    classifiers: list[ClassifierCurves]
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def admissible(self) -> list[int]:
+        return [s for s, sc in enumerate(self.scenarios) if sc.excluded is None]
+
+
+def abstention_curves(path: str, names: list[str], grids: list[list[Fraction]], scenarios: list[Scenario],
+                      found: list[Scores]) -> AbstentionCurves:
+    """Everything for the classifiers in `found`, plus the trivial classifier of each data set."""
+    out = AbstentionCurves(path, names, grids, scenarios, [])
+    for dataset in dict.fromkeys(s.dataset for s in found):
+        mine = [s for s in found if s.dataset == dataset]
+        positive = mine[0].positive
+        if not all(np.array_equal(s.positive, positive) for s in mine):
+            raise UsageError("every classifier of a data set is scored on the same rows")  # guarded by the reader
+        trivial = Scores(TRIVIAL, dataset, np.zeros(len(positive), dtype=np.int64), ("0",), positive)
+        real = [_classifier(s, scenarios) for s in mine]
+        plain = _classifier(trivial, scenarios)
+        out.classifiers += real + [plain]
+        pairs = list(combinations(real, 2)) + [(c, plain) for c in real]
+        out.differences += [_difference(a, b) for a, b in pairs[:MAX_PAIRS]]
+    return out
+
+
+def _classifier(scores: Scores, scenarios: list[Scenario]) -> ClassifierCurves:
+    stairs = staircase(scores.ranks, scores.positive, scores.score)
+    hull = Hull(stairs)
+    kept = [s for s, sc in enumerate(scenarios) if sc.excluded is None]
+    windows: list[Window | None] = [None] * len(scenarios)
+    for s, w in zip(kept, optimal_windows(stairs, hull, [(scenarios[s].mu, scenarios[s].nu) for s in kept])):
+        windows[s] = w
+    checked = recheck(stairs, [(scenarios[s].mu, scenarios[s].nu) for s in kept], [windows[s] for s in kept])
+    if checked.disagreement:
+        raise AssertionError(f"abstention window of {scores.name} refuted by the re-check {checked.disagreement}")
+    positives = int(stairs.positives[-1])
+    negatives = int(stairs.negatives[-1])
+    costs = [None if w is None else s.spec_cost(w.cost, positives, negatives) for s, w in zip(scenarios, windows)]
+    ends = [None if w is None else (_threshold(stairs, w.low), _threshold(stairs, w.high)) for w in windows]
+    volume = exact_volume(stairs, hull) or grid_volume(stairs, hull)
+    return ClassifierCurves(scores.name, scores.dataset, positives, negatives, windows, costs, ends, volume, checked)
+
+
+def _threshold(stairs: Staircase, cut: int) -> Fraction | str:
+    value = stairs.threshold(cut)
+    return value if value is not None else "-inf" if cut == 0 else "inf"
+
+
+def _difference(a: ClassifierCurves, b: ClassifierCurves) -> Difference:
+    return Difference(a, b, [None if x is None or y is None else x - y for x, y in zip(a.costs, b.costs)])

@@ -1,0 +1,57 @@
+"""The optimal abstention window for a cost scenario (μ, ν) of Friedel et al.'s normal form (Eq. 7), exactly, by
+their two observations made exact:
+
+- Lemma 1 (with ties): when ν >= μ/(1 + μ), no window is cheaper than the best threshold (for i < j, the cost
+  of (i, j) minus the convex combination h(i)/(1+μ) + μ h(j)/(1+μ) of the thresholds at its ends is
+  (ν - μ/(1+μ)) times the abstained count over n, never negative);
+- otherwise the cost splits as f(i) + g(j) with f(i) = (1 - ν) P_i - ν N_i and g(j) = ν P_j - (μ - ν) N_j (plus
+  μ N), whose minimisers are hull queries at λ1 = ν/(1 - ν) < μ < λ2 = (μ - ν)/ν; minimisers move right as λ
+  grows, so every minimiser of f lies left of every minimiser of g and the unconstrained optimum is a window.
+
+Tie rule: of the optimal windows, the narrowest (fewest abstentions); when no window pays, the threshold at the
+lowest optimal cut (the most P predictions). Both are unique, so the rule is a definition, re-checked by
+`recheck`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from verifier.using.abstention.staircase import Hull, Staircase
+
+
+@dataclass(frozen=True)
+class Window:
+    """Cuts i <= j: N up to cut i, abstain up to cut j, P above. `cost`: Eq. 7 (the normalised expected cost);
+    `abstained`: the instances abstained on."""
+
+    low: int
+    high: int
+    cost: Fraction
+    abstained: int
+
+    @property
+    def empty(self) -> bool:
+        return self.low == self.high
+
+
+def window_cost(stairs: Staircase, low: int, high: int, mu: Fraction, nu: Fraction) -> Fraction:
+    """Eq. 7 for the window of cuts (low, high): (false negatives + μ false positives + ν abstentions) / n."""
+    fn = stairs.p[low]
+    fp = stairs.q[-1] - stairs.q[high]
+    abstained = stairs.counted(high) - stairs.counted(low)
+    dm, dn = mu.denominator, nu.denominator  # one exact division instead of four
+    return Fraction(fn * dm * dn + mu.numerator * dn * fp + nu.numerator * dm * abstained, stairs.n * dm * dn)
+
+
+def optimal_window(stairs: Staircase, hull: Hull, mu: Fraction, nu: Fraction) -> Window:
+    """The optimal window at (μ, ν), μ, ν >= 0, by the tie rule above."""
+    if mu < 0 or nu < 0:
+        raise ValueError("the normal form has μ >= 0 and ν >= 0")
+    if nu * (1 + mu) >= mu:  # Lemma 1: the best threshold is optimal (and, by the rule, chosen)
+        low = high = hull.smallest(mu)
+    else:  # 0 <= ν < μ/(1+μ), so ν < 1 and μ > 0
+        low = hull.largest(nu / (1 - nu))
+        high = hull.smallest(None if nu == 0 else (mu - nu) / nu)
+    return Window(low, high, window_cost(stairs, low, high, mu, nu), stairs.counted(high) - stairs.counted(low))
