@@ -15,6 +15,7 @@ from verifier.using import (Predictions, add_intervals, frame_predictions, from_
                           read_predictions, score, sweep)
 from verifier.api import arguments
 from verifier.api.evaluation_run import Run
+from verifier.api.evaluation_surface import surface_report
 from verifier.api.probabilities import decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.entry import checked_time_limit, load
@@ -26,7 +27,7 @@ from verifier.report.use import scores as words
 def evaluate(source: Source, y_true=None, sets=None, *,
              predictions: str | list[str] | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
-             sweep_text: str | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
+             sweep_text: str | list[str] | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
              probabilities=None, pairs: str | None = None, scores: str | None = None) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
@@ -34,8 +35,10 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     the file has a dataset column). Or score a classifier's `probabilities` (an (N, K) array in the spec's
     class order with `y_true`, a dict of them by classifier, or a file with `truth`): each row's optimal set
     under the scheme is predicted first, as `decide` does. `sweep_text` 'r=0.1:2:20' sweeps a symbolic
-    parameter instead. `pairs`: 'all' (every pair of a data set), 'best' (each classifier against the one of
-    lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
+    parameter instead; a list of two (['mu=0:1:21', 'nu=0:1:21']) with `probabilities` gives the surface of
+    mean cost, indeterminacy rate and set size over two parameters, the sets decided afresh at each point (with
+    set predictions: their mean cost at each point). `pairs`: 'all' (every pair of a data set), 'best' (each
+    classifier against the one of lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
     `time_limit`: seconds for the whole evaluation (None: no bound); when it passes, the result holds what was
     done (scores first) and says what was cut (`cut` in the record).
 
@@ -67,16 +70,24 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
 
 def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
-              sweep_text: str | None, probabilities=None, pairs: str | None = None) -> UseReport | None:
+              sweep_text, probabilities=None, pairs: str | None = None) -> UseReport | None:
     spec = load(source)
     classes = tuple(spec.classes)
-    sweep_text = arguments.text(sweep_text, "sweep_text", "text such as 'r=0.1:2:20'")
+    sweeps = _sweeps(sweep_text)
     truth = arguments.path(truth, "truth")
     predictions = _prediction_files(predictions)
+    if sweeps is not None and len(sweeps) > 1 and probabilities is not None:  # a surface over two parameters
+        if predictions is not None or sets is not None or pairs is not None:
+            raise UsageError(f"--sweep given {len(sweeps)} times draws a surface of the probabilities' optimal sets "
+                             "(or of set predictions, without --probabilities); --pairs does not combine with it")
+        run.stage = "deciding the sets at every grid point of the surface"
+        return within(None, "the surface", lambda: surface_report(spec, sweeps, probabilities, y_true, truth))
+    sweep_text = sweeps[0] if sweeps and len(sweeps) == 1 else None
     decided = []
     if probabilities is not None:
         if predictions is not None or sets is not None or sweep_text is not None:
-            raise UsageError("give probabilities or set predictions, not both (and --sweep scores set predictions)")
+            raise UsageError("give probabilities or set predictions, not both (one --sweep draws the curves of set "
+                             "predictions; two --sweeps, a surface from probabilities too)")
         spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
         run.stage = "deciding from the probabilities"
         decided = decided_predictions(scheme, probabilities, y_true, truth)
@@ -101,9 +112,13 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (level, alpha)) or \
             not 0 < level < 1 or not 0 < alpha < 1:
         raise UsageError("--level and --alpha must lie strictly between 0 and 1")
-    if sweep_text is not None:
+    if sweeps is not None:
         if pairs is not None:
             raise UsageError("--pairs chooses the paired comparisons of scores; --sweep draws curves instead")
+        if len(sweeps) > 1:  # fixed sets: their mean cost at each point, nothing to decide
+            return within(None, "the surface", lambda: surface_report(
+                spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
+                within_family=lambda scheme, p: _within_family(spec, scheme, p)))
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
         return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
     sources = list(dict.fromkeys(p.source for p in found if p.source))
@@ -128,6 +143,17 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
         compare(run.scores, alpha, level, pairs, into=run.comparison)
     run.stage = "done"
     return None
+
+
+def _sweeps(value) -> list[str] | None:
+    """`sweep_text` as a list of texts (None: no sweep); one text alone is one sweep."""
+    if not isinstance(value, (list, tuple)):
+        value = arguments.text(value, "sweep_text", "text such as 'r=0.1:2:20', or a list of two")
+        return None if value is None else [value]
+    texts = arguments.texts(value, "sweep_text", "texts such as 'r=0.1:2:20'")
+    if not texts:
+        raise UsageError("sweep_text: an empty list; give one sweep (curves) or two (a surface)")
+    return texts
 
 
 def _label(pred: Predictions) -> str:

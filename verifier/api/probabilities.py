@@ -19,10 +19,23 @@ from verifier.scheme import Scheme
 
 
 def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None) -> list[ProbabilityPredictions]:
-    classes = scheme.classes
+    out = []
+    for name, where, blocks, labels, file in probability_sources(scheme.classes, probabilities, y_true, truth):
+        decided = predict_sets(scheme, blocks, labels, name, where)
+        if file is not None:
+            decided.rescaled = file.rescaled
+        out.append(decided)
+    return out
+
+
+def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: str | None):
+    """Each classifier's (name, where, its blocks of exact rows (read lazily), the true class indices, the
+    `DistributionFile` or None), one at a time, so that a bad file is reported before the next is opened."""
     if isinstance(probabilities, (list, tuple)) and probabilities and \
             all(isinstance(p, (str, os.PathLike)) for p in probabilities):  # several files, one classifier each
-        return [d for path in probabilities for d in decided_predictions(scheme, path, y_true, truth)]
+        for path in probabilities:
+            yield from probability_sources(classes, path, y_true, truth)
+        return
     if isinstance(probabilities, (str, os.PathLike)):
         path = os.fspath(probabilities)
         if truth is None:
@@ -31,22 +44,19 @@ def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None
         labels = read_truth(truth, classes)
         blocks = DistributionFile(path, classes, "--probabilities")
         name = os.path.splitext(os.path.basename(path))[0] or "classifier"
-        decided = predict_sets(scheme, blocks.blocks(), labels, name, f"--probabilities {path}")
-        decided.rescaled = blocks.rescaled
-        return [decided]
+        yield name, f"--probabilities {path}", blocks.blocks(), labels, blocks
+        return
     if truth is not None:
         raise UsageError("truth= names a file of true classes for a probabilities file; with arrays, give y_true")
     if y_true is None:
         raise UsageError("probabilities need the true classes: y_true")
     labels = true_labels(classes, y_true)
     named = probabilities if isinstance(probabilities, dict) else {"classifier": probabilities}
-    out = []
     for name, values in named.items():
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"probabilities: a classifier's name must be a non-empty text, got {shown(name)}")
         where = f"probabilities[{name!r}]" if isinstance(probabilities, dict) else "probabilities"
-        out.append(predict_sets(scheme, rows_from_array(values, scheme.K, where), labels, name, where))
-    return out
+        yield name, where, rows_from_array(values, len(classes), where), labels, None
 
 
 def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:

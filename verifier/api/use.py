@@ -26,6 +26,7 @@ class UseReport:
     title: str = ""
     summary_text: str = ""  # a batch's summary, which the command line writes to standard error
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
+    surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
 
     def to_json(self) -> dict:
@@ -70,10 +71,14 @@ class UseReport:
         return use_figures(self, directory, formats)
 
     def picture(self, fmt: str = "svg") -> bytes | None:
-        """The mean-cost curves of a sweep, or else the critical difference diagram of a comparison over several
-        data sets, as SVG, PDF or PNG bytes (None without either)."""
+        """The mean-cost curves of a sweep (the heat maps of a surface), or else the critical difference diagram
+        of a comparison over several data sets, as SVG, PDF or PNG bytes (None without either)."""
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        if self.surface is not None:
+            from verifier.report.figures.surface_plot import surface_figure
+
+            return surface_figure(self.surface, self.title, fmt)
         if self.abstention is not None:  # one classifier: its maps; several: the first two's differential cost
             from verifier.report.figures.abstention_plot import pictures
 

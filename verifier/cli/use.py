@@ -4,7 +4,7 @@ decide: `--p h=0.1,b=0.3,n=0.6` (the optimal set, ties, exact expected costs), `
 prediction per row, as CSV on standard output, its summary on standard error), or a credal set (`--intervals
 h=0:0.2,...` or `--vertex ...` repeated; `--intervals-file` for one per row) with `--rule`.
 evaluate: scores per classifier, paired tests, and `--sweep r=0.1:2:20 [--plot FILE]`
-for the mean cost along a parameter; several PREDICTIONS files (or a dataset column) are several data sets, with
+for the mean cost along a parameter (twice with --probabilities: a surface over two); several PREDICTIONS files (or a dataset column) are several data sets, with
 the Friedman test over them and `--plot FILE` for its critical difference diagram.
 Exit status: 0 done (also when --time-limit cut an evaluation short: what was done is printed, then what was
 cut), 2 an invalid spec, input file or option.
@@ -32,7 +32,8 @@ EVALUATE_EXAMPLES = """\
   verify evaluate specs/accuracy-u65.yaml predictions.csv --table latex
   verify evaluate specs/accuracy-u65.yaml predictions.csv --pairs best
   verify evaluate specs/accuracy-u65.yaml --probabilities probs.csv --truth truth.csv
-  verify evaluate specs/p-discounted-symbolic.yaml predictions.csv --sweep r=0:1:21 --plot curves.svg"""
+  verify evaluate specs/p-discounted-symbolic.yaml predictions.csv --sweep r=0:1:21 --plot curves.svg
+  verify evaluate SPEC --probabilities probs.csv --truth truth.csv --sweep mu=0:4:21 --sweep nu=0:1:21"""
 
 
 def _decide_parser() -> options.Parser:
@@ -84,10 +85,11 @@ def _evaluate_parser() -> options.Parser:
                    "against the best (lowest mean cost), or each against the classifier NAME (default: all, up "
                    "to 1,000 pairs; best beyond)")
     p.add_argument("--sweep", action="append", default=None, metavar="NAME=FROM:TO:POINTS",
-                   help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20 (with --scores: once for a "
-                   "curve, twice for a surface)")
-    p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves; with several data "
-                   "sets: the critical difference diagram (.svg, .pdf or .png)")
+                   help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20; twice: a surface over two "
+                   "(with --probabilities: mean cost, indeterminacy rate and set size of the optimal sets; with "
+                   "--scores: abstention cost curves)")
+    p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (two sweeps: the "
+                   "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
     options.add_shared(p, "format", "time-limit", "quiet")

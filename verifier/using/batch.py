@@ -73,11 +73,11 @@ SYMMETRIC_FROM = 8  # below, the product over 2^K sets is as fast as the sort (m
 class BatchDecider:
     """Decisions block by block, with the route (and the expected-cost arrays) prepared once per scheme."""
 
-    def __init__(self, scheme: Scheme):
-        self.scheme = scheme
+    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+        self.scheme = scheme  # `costs`: the scheme's expected-cost arrays, when already made (one per scheme)
         # the top-k sort ranges over every set: with a restricted family, the family's rows are compared instead
         self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM and not scheme.family_restricted else None
-        self.costs = None if self.ab is not None else ExpectedCosts(scheme)
+        self.costs = None if self.ab is not None else costs or ExpectedCosts(scheme)
         self.result = BatchDecision([], [], [], "symmetric" if self.ab is not None else "vectorised", 0)
 
     def add(self, rows: ExactRows | list[list[Fraction]]) -> None:
@@ -124,11 +124,9 @@ def _vectorised(scheme: Scheme, rows, costs: ExpectedCosts | None = None) -> Bat
         low = centre - error
         low[np.arange(len(block)), best] = np.inf
         certain = np.min(low, axis=1) > high
-        for offset in range(len(block)):
+        predictions[start:start + len(block)] = [sets[k] for k in best.tolist()]  # the uncertain rows: below
+        for offset in np.flatnonzero(~certain).tolist():
             i = start + offset
-            if certain[offset]:
-                predictions[i] = sets[int(best[offset])]
-                continue
             exact_rows += 1
             d = decide(scheme, rows[i], costs)
             predictions[i], counts[i] = d.prediction, len(d.optimal)

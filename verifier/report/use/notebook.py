@@ -18,6 +18,8 @@ PICTURE_BYTES = 300_000  # a sweep's picture is inlined up to this size (else: U
 
 def kind(r) -> str:
     record = r.record
+    if getattr(r, "surface", None) is not None:
+        return "surface"
     if r.sweep is not None:
         return "sweep"
     if r.scores:
@@ -65,6 +67,10 @@ def answer(r) -> str:
                  + _cost(str(s.mean_cost), s.mean_cost_float) for s in r.scores]
         n = len(r.scores)
         return f"mean cost of {n} classifier{'s' * (n != 1)}: {items(costs, 120)}"
+    if k == "surface":
+        (a, b), (ga, gb) = r.surface.parameters, r.surface.grids
+        n = len(r.surface.classifiers)
+        return f"mean cost of {n} classifier{'s' * (n != 1)} over {a} x {b} ({len(ga)} x {len(gb)} points)"
     s = r.sweep
     return (f"mean cost as {s.parameter} goes from {s.grid[0]} to {s.grid[-1]} ({len(s.grid)} points): "
             f"{len(s.curves)} curve{'s' * (len(s.curves) != 1)}, {_flips(s)}")
@@ -210,7 +216,8 @@ def _curves(r) -> tuple[list[str], list[list[object]]]:
 
 
 def _picture(r) -> str:
-    if r.sweep is None and (r.comparison is None or r.comparison.friedman is None):
+    if r.sweep is None and getattr(r, "surface", None) is None and (r.comparison is None or
+                                                                     r.comparison.friedman is None):
         return ""
     svg = r.picture("svg")
     if not svg:
@@ -250,6 +257,8 @@ def use_html(r) -> str:
         if r.comparison is not None:
             head, rows = _pairs(r.record)
             parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(_friedman(r.record))}</p>"]
+    elif k == "surface":
+        parts.append(pre(r.text))
     else:
         head, rows = _curves(r)
         parts += [f"<p>{e(_sentence(answer(r)))}.</p>", table(head, rows), "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _crossings(r)) + "</ul>"]
@@ -269,6 +278,8 @@ def use_markdown(r) -> str:
         if r.comparison is not None:
             parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(_friedman(r.record)),
                       ""]
+    elif k == "surface":
+        parts += [fenced(r.text), "", "The heat maps: `UseReport.picture()`.", ""]
     else:
         parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]

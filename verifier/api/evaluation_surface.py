@@ -1,0 +1,78 @@
+"""`evaluate(..., probabilities=..., sweep_text=[A, B])`: the surface of each classifier's mean cost, indeterminacy
+rate and average set size over two symbolic parameters, its Bayes-optimal sets decided afresh at every grid
+point (`using.surface`); or, from set predictions, the mean cost of the sets as given at each point."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verifier.analysis.pipeline import build
+from verifier.api.probabilities import probability_sources
+from verifier.api.use import UseReport, unfixed
+from verifier.errors import SpecError, UsageError
+from verifier.using.exact_rows import ExactRows, rational_rows
+from verifier.using.surface import FixedSets, parse_sweeps, surface
+from verifier.report.use import surface as words
+
+
+def surface_report(spec, texts: list[str], probabilities=None, y_true=None, truth: str | None = None,
+                   found: list | None = None, within_family=None) -> UseReport:
+    """The report of two sweeps (the spec's symbolic parameters must be exactly the two): with probabilities,
+    each row's set decided at every point; with `found` (set predictions, checked by `within_family(scheme,
+    prediction)`), the sets as given."""
+    per_class = [name for name, p in spec.parameters.items() if p.value is None and p.per_class]
+    if per_class:
+        mark = spec.marks.get("parameters")
+        raise SpecError(f"--sweep twice draws a surface over two parameters; {', '.join(per_class)} is symbolic "
+                        "per class (one parameter per class)", file=spec.path, key="parameters",
+                        line=mark.line if mark else None, column=mark.column if mark else None,
+                        expected="a value for each per-class parameter, and exactly two other symbolic ones")
+    symbolic = [name for name, p in spec.parameters.items() if p.value is None]
+    sweeps = parse_sweeps(texts, symbolic)
+    others = [s for s in symbolic if s not in (sweeps[0][0], sweeps[1][0])]
+    if others:
+        raise unfixed(spec, others, "--sweep twice varies two parameters and")
+    scheme = build(spec)
+    if scheme.orbits is not None or scheme.partial:
+        raise UsageError(f"a surface reads every set's costs at every point; {spec.path} has {scheme.K} classes, "
+                         "beyond that")
+    if found is not None:
+        for pred in found:
+            within_family(scheme, pred)
+        inputs = [(p.name, _fixed(p.masks), np.asarray(p.truth, dtype=np.int64)) for p in found]
+    else:
+        inputs = [(name, rows, _checked(labels, count, where))
+                  for name, where, rows, labels, count in _sources(scheme, probabilities, y_true, truth)]
+    s = surface(scheme, inputs, sweeps)
+    record = {"spec": spec.path, "surface": words.surface_json(s)}
+    title = f"{spec.name}: mean cost as {sweeps[0][0]} and {sweeps[1][0]} vary"
+    return UseReport("\n".join(words.surface_lines(s)) + "\n", record, title=title, surface=s)
+
+
+def _sources(scheme, probabilities, y_true, truth):
+    """Each classifier's rows read once (exact, normalised), with the number of rows read."""
+    for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth):
+        read = _read(blocks, scheme.K)
+        yield name, where, read, labels, sum(len(b) for b in read)
+
+
+def _fixed(masks: np.ndarray) -> FixedSets:
+    distinct, inverse = np.unique(masks, axis=0, return_inverse=True)
+    sets = [frozenset(np.flatnonzero(row).tolist()) for row in distinct]
+    return FixedSets([sets[k] for k in np.asarray(inverse).reshape(-1).tolist()])
+
+
+def _read(blocks, K: int) -> list[ExactRows]:
+    out = []
+    for block in blocks:
+        if isinstance(block, tuple):  # (rows as Fractions, rescaled so far) from an array
+            block = block[0]
+        out.append(block if isinstance(block, ExactRows) else rational_rows(block, K))
+    return out
+
+
+def _checked(labels, rows: int, where: str) -> np.ndarray:
+    if rows != len(labels):
+        raise UsageError(f"{where}: {rows} rows of probabilities but {len(labels)} true classes; one per instance "
+                         "is expected")
+    return np.asarray(labels, dtype=np.int64)
