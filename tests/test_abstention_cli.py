@@ -183,3 +183,17 @@ def test_the_worked_example_in_the_docs_is_what_the_tool_prints():
                                sweep_text=["mu=0:1:101", "nu=0:1:101"])
     logistic = next(c for c in result.abstention.classifiers if c.name == "logistic")
     assert f"The exact VACC of logistic regression is\n{logistic.volume.low}." in example
+
+
+def test_one_class_only_and_many_identical_scores(tmp_path):
+    only = tmp_path / "only.csv"
+    only.write_text("a,true\n0.1,P\n0.5,P\n0.9,P\n")
+    code, out, err = run([FRIEDEL, "--scores", str(only), *SWEEPS])
+    assert code == 0, err
+    assert "Every instance here is P" in " ".join(out.split())
+    same = tmp_path / "same.csv"
+    same.write_text("a,true\n" + "".join(f"0.5,{'P' if i % 3 == 0 else 'N'}\n" for i in range(100_000)))
+    code, out, err = run([FRIEDEL, "--scores", str(same), *SWEEPS, "--format", "json"])
+    assert code == 0, err
+    a, trivial = json.loads(out)["abstention"]["classifiers"]
+    assert a["cost"] == trivial["cost"] and a["vacc"] == trivial["vacc"]  # one score: the trivial classifier

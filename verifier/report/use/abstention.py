@@ -75,6 +75,11 @@ def _table(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
         vacc = f"{float(c.volume.low):.5f}" + (" (exact)" if c.volume.exact else f"-{float(c.volume.high):.5f}")
         rows.append(f"  {name[:16]:<16} {vacc:<30} {pays_text:<18} "
                     f"{_num(min(costs))}-{_num(max(costs)):<12} {float(min(rates)):.1%}-{float(max(rates)):.1%}")
+    if not mine[0].positives or not mine[0].negatives:
+        only = "P" if mine[0].negatives == 0 else "N"
+        rows += _wrap(f"Every instance here is {only}: predicting {only} everywhere costs nothing in the normal form, "
+                      "so every classifier's least cost is that of always being right, and VACC is 0; a validation "
+                      "set with both classes is needed to compare abstention windows.", 2)
     rows += _wrap(f"(n = {mine[0].n:,}: {mine[0].positives:,} P, {mine[0].negatives:,} N; 'trivial' always predicts "
                   "P, always N or always abstains, whichever is cheaper; cost and abstention rate: their range over "
                   "the scenarios, the cost in the spec's terms)", 2)
