@@ -75,7 +75,16 @@ def _evaluate_parser() -> options.Parser:
                    "first class; true classes in a 'true' column or --truth): abstention cost curves over one or "
                    "two --sweep parameters, with VACC (Friedel et al.)")
     p.add_argument("--figures", default=None, metavar="DIR", help="with --scores: write each classifier's maps "
-                   "and each pair's differential cost into DIR (svg and pdf)")
+                   "and each pair's differential cost (or, with --threshold-choice, the cost curves) into DIR (svg "
+                   "and pdf)")
+    p.add_argument("--threshold-choice", default=None, choices=("score", "rate", "optimal"),
+                   help="with --scores and a spec with one symbolic cost parameter: the expected loss when the "
+                   "parameter the thresholds are set with is uncertain (Hernandez-Orallo et al.)")
+    p.add_argument("--uncertainty", action="append", default=None, metavar="GAMMA",
+                   help="with --threshold-choice: a certainty of the presumed value, 0 (complete uncertainty) to "
+                   "inf (none); repeatable (default 0, 1, 4, 16, inf)")
+    p.add_argument("--weight", default=None, metavar="uniform|beta:A,B",
+                   help="with --threshold-choice: how the true value is weighted (default uniform)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
     p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95,
                    help="bootstrap interval level (default 0.95)")
@@ -127,7 +136,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
-                                  time_limit=args.time_limit, pairs=args.pairs, scores=args.scores)
+                                  time_limit=args.time_limit, pairs=args.pairs, scores=args.scores,
+                                  threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
+                                  weight=args.weight)
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 
