@@ -6,7 +6,7 @@ and for the rate-driven method the same integral over its piecewise-linear count
 paper's Theorems 2 and 3 apply: γ = 0 (V uniform: K is a straight line A + B c) and γ = ∞ (ĉ = c); L_v with w
 uniform or Beta(a, b) then follows exactly (K affine for γ = 0; for γ = ∞ and segments, each piece's integral
 of a polynomial). Otherwise floats: V is scipy's regularised incomplete beta (betainc), each K value carries a
-stated bound on its rounding (checked against mpmath at 40 digits at sample points), and L_v is a Gauss-Legendre
+stated bound on its rounding (its premise checked against mpmath at 40 digits at sample points), and L_v is a Gauss-Legendre
 integral whose error is estimated by a rule of half the nodes, labelled as such.
 """
 
@@ -105,7 +105,10 @@ class Choice:
         if gamma is None:
             return [self.certain(c) for c in grid], 0.0
         values = self.uncertain(gamma, np.array([float(c) for c in grid]))
-        return values.tolist(), self.bound()
+        return values.tolist(), self.bound(gamma)
+
+    def _ends(self) -> list[Fraction]:
+        return [lo for lo, _, _ in self.segments] if self.segments is not None else [p[0] for p in self.rate]
 
     def uncertain(self, gamma: float, c: np.ndarray) -> np.ndarray:
         """K(c) for 0 < γ < ∞, as floats."""
@@ -135,9 +138,11 @@ class Choice:
         return np.array([float(lines.fractional(Fraction(o), Fraction(z), Fraction(cc))) for o, z, cc in
                          zip(expected["ones"], expected["zeros"], c)])
 
-    def bound(self) -> float:
-        """A bound on the rounding of each K value: every betainc within EPS (relative) of its value, summed over
-        the pieces, with the largest cost line as the factor."""
+    def bound(self, gamma: float | None = None) -> float:
+        """A bound on the rounding of each K value: every betainc within EPS of its value, summed over the pieces,
+        with the largest cost line as the factor. The premise is checked (`_check_betainc`) at sample points."""
+        if gamma not in (None, 0):
+            _check_betainc(gamma, [float(x) for x in self._ends()])
         lines = self.lines
         pieces = len(self.segments) if self.segments is not None else len(self.rate)
         biggest = max(abs(float(v)) for cut in range(lines.stairs.k + 1) for v in (lines.height(cut, Fraction(0)),
@@ -162,7 +167,7 @@ def loss(choice: Choice, gamma: float | None, weight: Weight) -> Loss:
     half_nodes, half_weights = np.polynomial.legendre.leggauss(NODES // 2)
     fine = _quadrature(choice, gamma, weight, nodes, weights)
     coarse = _quadrature(choice, gamma, weight, half_nodes, half_weights)
-    error = abs(fine - coarse) + choice.bound()
+    error = abs(fine - coarse) + choice.bound(gamma)
     return Loss(fine, None, error, f"numerical (Gauss-Legendre, {NODES} nodes; error estimated against {NODES // 2})")
 
 
@@ -194,3 +199,28 @@ def _rate_certain(choice: Choice) -> Fraction:
             # the counts interpolate, so the cost is continuous at the ends of each piece
             total += (x1 - x0) * (choice.certain(x0) + 4 * choice.certain((x0 + x1) / 2) + choice.certain(x1)) / 6
     return total
+
+
+_CHECKED: set = set()
+
+
+def _check_betainc(gamma: float, ends: list[float], samples: int = 60) -> None:
+    """The premise of `Choice.bound`: scipy's betainc within EPS of mpmath's at 40 digits, at the cost curve's
+    sample points (true values spread over [0, 1], piece ends spread over the segments). Raises when it fails:
+    the bound would then be wrong, and nothing is reported."""
+    import mpmath
+    from scipy.special import betainc
+
+    key = (gamma, len(ends))
+    if key in _CHECKED:
+        return
+    picked = [ends[i] for i in np.linspace(0, len(ends) - 1, min(samples, len(ends))).astype(int)]
+    with mpmath.workdps(40):
+        for c in (0.013, 0.37, 0.5, 0.81, 0.997):
+            alpha, beta = c * gamma + 1, (1 - c) * gamma + 1
+            for x in picked:
+                exact = mpmath.betainc(alpha, beta, 0, x, regularized=True)
+                if abs(float(betainc(alpha, beta, x)) - float(exact)) > EPS:
+                    raise AssertionError(f"betainc({alpha}, {beta}, {x}) is off by more than {EPS}: the error bound "
+                                         "of the expected cost curve does not hold")
+    _CHECKED.add(key)
