@@ -119,9 +119,13 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
                                 time_limit=args.time_limit)
         else:
+            if (args.threshold_choice or args.uncertainty or args.weight) and not args.scores:
+                raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores: give "
+                                 "--scores FILE (and --truth FILE, or a 'true' column)")
             if not args.predictions and not args.probabilities and not args.scores:
-                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, or "
-                                 "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv")
+                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, "
+                                 "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv, or verify "
+                                 "evaluate SPEC --scores SCORES.csv with --sweep or --threshold-choice")
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
