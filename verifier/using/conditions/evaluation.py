@@ -94,26 +94,26 @@ def _probabilities(stairs) -> bool:
 
 
 def _instance_losses(choice: Choice, scores: Scores, gamma) -> np.ndarray:
-    """Each instance's exact share of L_v (uniform w): over the segments of ĉ, its cost at the true c averaged
-    (γ = 0: over c uniform, the cost being affine, at c = 1/2; γ = ∞: over the segment itself)."""
+    """Each instance's share of L_v (uniform w), as floats for the paired test: over the segments of ĉ, its cost
+    at the true c averaged (γ = 0: over c uniform, the cost being affine, at c = 1/2; γ = ∞: over the segment)."""
     c = choice.lines.costs
     k = choice.lines.stairs.k
-    table = []  # per true class: the loss of an instance of each distinct score g (0-based)
+    lo = np.array([float(a) for a, _, _ in choice.segments])
+    hi = np.array([float(b) for _, b, _ in choice.segments])
+    cuts = np.array([cut for _, _, cut in choice.segments])
+    at = np.full_like(lo, 0.5) if gamma == 0 else (lo + hi) / 2
+    table = []  # per true class: the loss of an instance of each distinct score g (0-based), as floats
     for as_one, as_zero in ((c.one_as_one, c.one_as_zero), (c.zero_as_one, c.zero_as_zero)):
-        base = Fraction(0)
-        switch = [Fraction(0)] * (k + 2)  # by cut: what calling class 0 adds on those segments
-        for lo, hi, cut in choice.segments:
-            at = Fraction(1, 2) if gamma == 0 else (lo + hi) / 2
-            base += (hi - lo) * as_one.at(at)
-            switch[cut] += (hi - lo) * (as_zero.at(at) - as_one.at(at))
-        # an instance of distinct score g is called class 0 on the segments whose cut is at least g + 1
-        suffix, total = [Fraction(0)] * (k + 2), Fraction(0)
-        for cut in range(k, -1, -1):
-            total += switch[cut]
-            suffix[cut] = total
-        table.append([float(base + suffix[g + 1]) for g in range(k)])
+        one = float(as_one.a) + float(as_one.b) * at
+        zero = float(as_zero.a) + float(as_zero.b) * at
+        base = ((hi - lo) * one).sum()
+        # what calling class 0 adds on each segment, gathered by cut; an instance of distinct score g is called
+        # class 0 on the segments whose cut is at least g + 1
+        switch = np.bincount(cuts, weights=(hi - lo) * (zero - one), minlength=k + 2)
+        suffix = np.cumsum(switch[::-1])[::-1]
+        table.append(base + suffix[1:k + 1])
     ranks = np.unique(scores.ranks, return_inverse=True)[1]
-    return np.where(scores.positive, np.array(table[0])[ranks], np.array(table[1])[ranks])
+    return np.where(scores.positive, table[0][ranks], table[1][ranks])
 
 
 def _pairs(found: list[ClassifierLoss], gammas: list) -> list[PairLoss]:

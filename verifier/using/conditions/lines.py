@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 import sympy as sp
 
 from verifier.errors import UsageError
@@ -51,8 +52,10 @@ class Costs:
 
     @property
     def is_proportion(self) -> bool:
-        """Whether c(θ) = θ for every θ (the parameter is the cost proportion itself)."""
-        return all(self.proportion(Fraction(x, 7)) == Fraction(x, 7) for x in range(8))
+        """Whether c(θ) = θ for every θ (the parameter is the cost proportion itself): c0 and c1 are affine, so
+        c0 (1 - θ) = c1 θ, a quadratic identity, holds everywhere when it holds at three points."""
+        return all(self.proportion(Fraction(x, 3)) == Fraction(x, 3) for x in range(3)) and \
+            self.proportion(Fraction(1, 7)) == Fraction(1, 7)
 
 
 def costs(scheme: Scheme, parameter: str, path: str) -> Costs:
@@ -82,14 +85,30 @@ def costs(scheme: Scheme, parameter: str, path: str) -> Costs:
 
 @dataclass(frozen=True)
 class Lines:
-    """The n + 1 cost lines of one classifier (one per cut of its staircase)."""
+    """The n + 1 cost lines of one classifier (one per cut of its staircase), h_t(θ) = l_t + k_t θ, computed once
+    (exactly, and as floats for the numerical integrals)."""
 
     stairs: Staircase
     costs: Costs
 
+    def __post_init__(self):
+        s, c = self.stairs, self.costs
+        n1, n0 = s.p[-1], s.q[-1]
+        coefficients = []
+        for part in ("a", "b"):
+            # n h_t = C10 O_t + C11 (n1 - O_t) + C01 (n0 - Z_t) + C00 Z_t, taken part by part (a: at 0, b: slope)
+            c10, c11, c01, c00 = (getattr(x, part) for x in (c.one_as_zero, c.one_as_one, c.zero_as_one,
+                                                            c.zero_as_zero))
+            per_one, per_zero, constant = c10 - c11, c00 - c01, c11 * n1 + c01 * n0
+            coefficients.append([(per_one * o + per_zero * z + constant) / s.n for o, z in zip(s.p, s.q)])
+        object.__setattr__(self, "ls", coefficients[0])
+        object.__setattr__(self, "ks", coefficients[1])
+        object.__setattr__(self, "ls_float", np.array([float(x) for x in coefficients[0]]))
+        object.__setattr__(self, "ks_float", np.array([float(x) for x in coefficients[1]]))
+
     def height(self, cut: int, theta: Fraction) -> Fraction:
         """h_cut(θ): the mean cost of predicting class 0 up to `cut` and class 1 above, at θ."""
-        return self.fractional(Fraction(self.stairs.p[cut]), Fraction(self.stairs.q[cut]), theta)
+        return self.ls[cut] + self.ks[cut] * theta
 
     def fractional(self, ones: Fraction, zeros: Fraction, theta: Fraction) -> Fraction:
         """The mean cost when `ones` class-1 and `zeros` class-0 instances (possibly fractional) are predicted
@@ -102,5 +121,4 @@ class Lines:
 
     def line(self, cut: int) -> tuple[Fraction, Fraction]:
         """(l, k): h_cut(θ) = l + k θ."""
-        low = self.height(cut, Fraction(0))
-        return low, self.height(cut, Fraction(1)) - low
+        return self.ls[cut], self.ks[cut]

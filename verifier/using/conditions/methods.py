@@ -29,6 +29,8 @@ def _crossings(lines: Lines, values) -> list[Fraction]:
     """The θ in (0, 1) where the cost proportion c(θ) equals one of `values` (c is monotone on [0, 1]: a ratio
     of affine functions whose denominator c0 + c1 stays positive)."""
     c = lines.costs
+    if c.is_proportion:  # c(θ) = θ: the values are the crossings themselves
+        return [Fraction(0), *sorted(m for m in set(values) if 0 < m < 1), Fraction(1)]
     a0 = c.zero_as_one.a - c.zero_as_zero.a
     b0 = c.zero_as_one.b - c.zero_as_zero.b
     a1 = c.one_as_zero.a - c.one_as_one.a
@@ -49,6 +51,11 @@ def score_segments(lines: Lines, scores: tuple[Fraction, ...]) -> list[tuple[Fra
         raise UsageError(f"score-driven thresholds read scores as probabilities; these range from "
                          f"{float(scores[0]):g} to {float(scores[-1]):g}, outside [0, 1] (use rate or optimal)")
     ends = _crossings(lines, scores)
+    if lines.costs.is_proportion:  # no score lies strictly inside a segment: count the scores up to its start
+        cuts = [bisect_right(scores, Fraction(0))]
+        for lo in ends[1:-1]:
+            cuts.append(cuts[-1] + 1 if cuts[-1] < len(scores) and scores[cuts[-1]] == lo else cuts[-1])
+        return _merged([(lo, hi, cut) for lo, hi, cut in zip(ends, ends[1:], cuts)])
     proportion = lines.costs.proportion
     return _merged([(lo, hi, bisect_right(scores, proportion((lo + hi) / 2))) for lo, hi in zip(ends, ends[1:])])
 
@@ -84,9 +91,10 @@ def rate_points(lines: Lines) -> list[tuple[Fraction, Fraction, Fraction]]:
     return [(Fraction(s.counted(t), s.n), Fraction(s.p[t]), Fraction(s.q[t])) for t in range(s.k + 1)]
 
 
-def rate_counts(points, rate: Fraction) -> tuple[Fraction, Fraction]:
-    """(class-1, class-0) counts called class 0 at `rate`, interpolated inside a group of tied scores."""
-    r = bisect_right([p[0] for p in points], rate)
+def rate_counts(points, rate: Fraction, starts: list[Fraction] | None = None) -> tuple[Fraction, Fraction]:
+    """(class-1, class-0) counts called class 0 at `rate`, interpolated inside a group of tied scores; `starts`:
+    the points' rates, when the caller keeps them."""
+    r = bisect_right(starts if starts is not None else [p[0] for p in points], rate)
     if r >= len(points):
         return points[-1][1], points[-1][2]
     (x0, o0, z0), (x1, o1, z1) = points[r - 1], points[r]

@@ -12,6 +12,7 @@ integral whose error is estimated by a rule of half the nodes, labelled as such.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
@@ -22,7 +23,7 @@ from verifier.using.conditions.lines import Lines
 from verifier.using.conditions.methods import rate_counts
 
 EPS = 1e-13  # relative accuracy assumed of betainc per value (Cephes' incbet is documented near 1e-14)
-NODES = 128
+NODES = 32
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,12 @@ class Weight:
         return coefficients
 
     def density(self, c: np.ndarray) -> np.ndarray:
-        from scipy.stats import beta
+        if self.uniform:
+            return np.ones_like(c)
+        from scipy.special import betaln
 
-        return beta.pdf(c, float(self.a), float(self.b))
+        a, b = float(self.a), float(self.b)
+        return np.exp((a - 1) * np.log(c) + (b - 1) * np.log1p(-c) - betaln(a, b))
 
 
 @dataclass(frozen=True)
@@ -91,10 +95,12 @@ class Choice:
     def certain(self, c: Fraction) -> Fraction:
         """γ = ∞: K(c) = Q(T(c); c)."""
         if self.segments is not None:
-            for lo, hi, cut in self.segments:
-                if lo <= c < hi or hi == 1 and c == 1:
-                    return self.lines.height(cut, c)
-        ones, zeros = rate_counts(self.rate, c)
+            starts = self._starts()
+            lo, hi, cut = self.segments[max(0, bisect_right(starts, c) - 1)]
+            return self.lines.height(cut, c)
+        if not hasattr(self, "_rates"):
+            self._rates = [p[0] for p in self.rate]
+        ones, zeros = rate_counts(self.rate, c, self._rates)
         return self.lines.fractional(ones, zeros, c)
 
     def curve(self, gamma: float | None, grid: list[Fraction]) -> tuple[list, float]:
@@ -107,6 +113,11 @@ class Choice:
         values = self.uncertain(gamma, np.array([float(c) for c in grid]))
         return values.tolist(), self.bound(gamma)
 
+    def _starts(self) -> list[Fraction]:
+        if not hasattr(self, "_starts_cache"):
+            self._starts_cache = [lo for lo, _, _ in self.segments]
+        return self._starts_cache
+
     def _ends(self) -> list[Fraction]:
         return [lo for lo, _, _ in self.segments] if self.segments is not None else [p[0] for p in self.rate]
 
@@ -117,12 +128,11 @@ class Choice:
         alpha, beta = c * gamma + 1, (1 - c) * gamma + 1
         lines = self.lines
         if self.segments is not None:
-            out = np.zeros_like(c)
-            for lo, hi, cut in self.segments:
-                weight = betainc(alpha, beta, float(hi)) - betainc(alpha, beta, float(lo))
-                l, k = lines.line(cut)
-                out += weight * (float(l) + float(k) * c)
-            return out
+            ends = np.array([float(lo) for lo, _, _ in self.segments] + [1.0])
+            cuts = np.array([cut for _, _, cut in self.segments])
+            mass = np.diff(betainc(alpha[:, None], beta[:, None], ends[None, :]), axis=1)
+            heights = lines.ls_float[cuts][None, :] + lines.ks_float[cuts][None, :] * c[:, None]
+            return (mass * heights).sum(axis=1)
         x = np.array([float(p[0]) for p in self.rate])
         ones = np.array([float(p[1]) for p in self.rate])
         zeros = np.array([float(p[2]) for p in self.rate])
@@ -135,8 +145,13 @@ class Choice:
             slope = np.divide(np.diff(counts), dx, out=np.zeros_like(dx), where=dx > 0)
             # ∫ (counts0 + slope (r - x0)) v(r) dr over each piece
             expected[name] = ((counts[:-1] - slope * x[:-1])[None, :] * dm + slope[None, :] * d1).sum(axis=1)
-        return np.array([float(lines.fractional(Fraction(o), Fraction(z), Fraction(cc))) for o, z, cc in
-                         zip(expected["ones"], expected["zeros"], c)])
+        costs = lines.costs
+        n1, n0, n = lines.stairs.p[-1], lines.stairs.q[-1], lines.stairs.n
+        cell = {name: float(getattr(costs, name).a) + float(getattr(costs, name).b) * c
+                for name in ("one_as_zero", "one_as_one", "zero_as_one", "zero_as_zero")}
+        ones, zeros = expected["ones"], expected["zeros"]
+        return (cell["one_as_zero"] * ones + cell["one_as_one"] * (n1 - ones) + cell["zero_as_one"] * (n0 - zeros)
+                + cell["zero_as_zero"] * zeros) / n
 
     def bound(self, gamma: float | None = None) -> float:
         """A bound on the rounding of each K value: every betainc within EPS of its value, summed over the pieces,
@@ -145,8 +160,7 @@ class Choice:
             _check_betainc(gamma, [float(x) for x in self._ends()])
         lines = self.lines
         pieces = len(self.segments) if self.segments is not None else len(self.rate)
-        biggest = max(abs(float(v)) for cut in range(lines.stairs.k + 1) for v in (lines.height(cut, Fraction(0)),
-                                                                                   lines.height(cut, Fraction(1))))
+        biggest = float(max(np.abs(lines.ls_float).max(), np.abs(lines.ls_float + lines.ks_float).max()))
         return 4 * EPS * pieces * max(biggest, 1e-300) + 1e-15
 
 
@@ -192,12 +206,15 @@ def _integral(line: tuple[Fraction, Fraction], lo: Fraction, hi: Fraction, w: li
 
 
 def _rate_certain(choice: Choice) -> Fraction:
-    """∫_0^1 Q(T_rd(c); c) dc: quadratic between the rate points, so Simpson's rule is exact on each piece."""
+    """∫_0^1 Q(T_rd(c); c) dc: the counts are linear and the costs affine on each piece between the rate points,
+    so the integrand is quadratic there and Simpson's rule is exact; the counts at a piece's ends and middle
+    are known without a search."""
     total = Fraction(0)
-    for (x0, _, _), (x1, _, _) in zip(choice.rate, choice.rate[1:]):
+    cost = choice.lines.fractional
+    for (x0, o0, z0), (x1, o1, z1) in zip(choice.rate, choice.rate[1:]):
         if x1 > x0:
-            # the counts interpolate, so the cost is continuous at the ends of each piece
-            total += (x1 - x0) * (choice.certain(x0) + 4 * choice.certain((x0 + x1) / 2) + choice.certain(x1)) / 6
+            middle = cost((o0 + o1) / 2, (z0 + z1) / 2, (x0 + x1) / 2)
+            total += (x1 - x0) * (cost(o0, z0, x0) + 4 * middle + cost(o1, z1, x1)) / 6
     return total
 
 
