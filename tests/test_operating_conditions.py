@@ -187,3 +187,14 @@ def test_specs_that_do_not_fit_are_refused(tmp_path):
         assert code == 2 and expected in " ".join(err.split()), (argv, err)
     code, _, err = run([SPEC, "--threshold-choice", "score"])
     assert code == 2 and "give --scores FILE" in " ".join(err.split())
+
+
+def test_the_docs_table_is_what_the_tool_prints():
+    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
+                          "--uncertainty", "4", "--uncertainty", "inf"])
+    assert code == 0, err
+    docs = open(os.path.join(ROOT, "docs", "decide-evaluate.md"), encoding="utf-8").read()
+    part = docs[docs.index("## Uncertain operating conditions"):]
+    table = part[part.index("```\n") + 4:]
+    for line in table[:table.index("```")].strip("\n").splitlines():
+        assert line in out.splitlines(), line
