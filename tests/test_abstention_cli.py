@@ -197,3 +197,11 @@ def test_one_class_only_and_many_identical_scores(tmp_path):
     assert code == 0, err
     a, trivial = json.loads(out)["abstention"]["classifiers"]
     assert a["cost"] == trivial["cost"] and a["vacc"] == trivial["vacc"]  # one score: the trivial classifier
+
+
+def test_results_show_themselves_in_a_notebook(scores):
+    result = verifier.evaluate(FRIEDEL, scores=scores, sweep_text=["mu=0:1:5", "nu=0:1:5"])
+    assert repr(result).startswith("<UseReport abstention cost curves of 2 classifiers, VACC svm")
+    html = result._repr_html_()
+    assert "<svg" in html and "VACC" in html
+    assert "VACC" in result._repr_markdown_()

@@ -198,3 +198,11 @@ def test_the_docs_table_is_what_the_tool_prints():
     table = part[part.index("```\n") + 4:]
     for line in table[:table.index("```")].strip("\n").splitlines():
         assert line in out.splitlines(), line
+
+
+def test_results_show_themselves_in_a_notebook():
+    import verifier
+
+    result = verifier.evaluate(SPEC, scores=SCORES, threshold_choice="rate", uncertainty=["0", "inf"])
+    assert repr(result).startswith("<UseReport expected loss by certainty (rate thresholds): tree 0:")
+    assert "<svg" in result._repr_html_() and "holds exactly" in result._repr_markdown_()
