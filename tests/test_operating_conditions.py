@@ -83,7 +83,7 @@ def test_instance_losses_add_up_to_the_loss(data, gamma):
     choice = Choice(lines, segments=score_segments(lines, stairs.scores))
     scores = Scores("a", None, ranks, tuple(str(v) for v in values), labels)
     per = _instance_losses(choice, scores, gamma)
-    assert abs(per.mean() - float(loss(choice, gamma, Weight()).exact_value)) < 1e-12
+    assert sum(per) / len(per) == loss(choice, gamma, Weight()).exact_value
 
 
 def test_the_expected_cost_curve_matches_a_monte_carlo_over_the_presumed_value():
@@ -186,7 +186,7 @@ def test_specs_that_do_not_fit_are_refused(tmp_path):
         code, out, err = run(argv)
         assert code == 2 and expected in " ".join(err.split()), (argv, err)
     code, _, err = run([SPEC, "--threshold-choice", "score"])
-    assert code == 2 and "give --scores FILE" in " ".join(err.split())
+    assert code == 2 and "evaluate binary scores (--scores FILE)" in " ".join(err.split())
 
 
 def test_the_docs_table_is_what_the_tool_prints():
@@ -206,3 +206,59 @@ def test_results_show_themselves_in_a_notebook():
     result = verifier.evaluate(SPEC, scores=SCORES, threshold_choice="rate", uncertainty=["0", "inf"])
     assert repr(result).startswith("<UseReport expected loss by certainty (rate thresholds): tree 0:")
     assert "<svg" in result._repr_html_() and "holds exactly" in result._repr_markdown_()
+
+
+def test_equal_instance_losses_are_exact_zeros_for_the_paired_test(tmp_path):
+    """Two classifiers that differ on three instances: the test sees exactly three differences (float noise in
+    the instance losses once made thousands of tiny ones)."""
+    from scipy.stats import wilcoxon
+
+    import verifier
+
+    rng = np.random.default_rng(9)
+    a = np.round(rng.random(200), 3)
+    b = a.copy()
+    b[:3] = np.round(1 - b[:3], 3)
+    truth = rng.random(200) < 0.5
+    path = tmp_path / "two.csv"
+    path.write_text("a,b,true\n" + "".join(f"{x},{y},{'P' if t else 'N'}\n" for x, y, t in zip(a, b, truth)))
+    result = verifier.evaluate(SPEC, scores=str(path), threshold_choice="score", uncertainty=["0"])
+    pair = result.conditions.pairs[0]
+    three = [abs(x - t) - abs(y - t) for x, y, t in zip(a[:3], b[:3], truth[:3])]
+    expected = wilcoxon(three + [0.0] * 197).pvalue  # scipy's own handling of the 197 exact zeros
+    assert pair.p_value == pytest.approx(expected)
+
+
+def _brute_set(p, sets, a, b, theta):
+    """The Bayes-optimal set at θ by enumeration, exactly, with decide's tie rule (smallest, then class order)."""
+    costs = [sum(py * (ay + by * theta) for py, ay, by in zip(p, a[s], b[s])) for s in range(len(sets))]
+    least = min(costs)
+    return min((s for s in range(len(sets)) if costs[s] == least), key=lambda s: (len(sets[s]), sorted(sets[s])))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 9), st.integers(1, 9), st.integers(1, 9), st.integers(0, 2)),
+                min_size=1, max_size=12), st.integers(0, 10 ** 6))
+def test_probabilities_follow_each_rows_bayes_set_at_the_presumed_value(rows, seed):
+    from verifier.analysis.pipeline import build
+    from verifier.api.entry import load
+    from verifier.using.conditions.sets import RowChoice, affine_costs, row_pieces
+
+    spec = load(os.path.join(ROOT, "docs", "examples", "triage-two-costs.yaml"))
+    text = open(spec.path).read().replace("  mu: {}", "  mu: {value: 3}").replace(
+        'assume: ["mu > 0", "nu > 0"]', 'assume: ["nu >= 0", "nu <= 1"]')
+    scheme = build(load(text))
+    sets, a, b = affine_costs(scheme, "nu", "triage")
+    probabilities = [[F(x, x + y + z), F(y, x + y + z), F(z, x + y + z)] for x, y, z, _ in rows]
+    truth = np.array([t for *_, t in rows])
+    rng = random.Random(seed)
+    for p in probabilities:  # each piece's set is the brute-force optimum inside it
+        for lo, hi, s in row_pieces(p, a, b):
+            inside = lo + (hi - lo) * F(rng.randint(1, 99), 100)
+            assert s == _brute_set(p, sets, a, b, inside)
+    choice = RowChoice(probabilities, truth, a, b)
+    for c in (F(0), F(1, 3), F(7, 10), F(1)):  # under certainty: each row pays its Bayes set's cost at c
+        expected = sum(a[s][y] + b[s][y] * c for s, y in
+                       ((_brute_set(p, sets, a, b, c), y) for p, y in zip(probabilities, truth))) / len(rows)
+        assert choice.certain(c) == expected or any(  # a tie at c itself may pick either tied set
+            c in (lo, hi) for lo, hi, *_ in choice.pieces)

@@ -51,14 +51,14 @@ def parse_weight(text: str | None):
     raise UsageError(f"--weight {shown(text)}: expected uniform or beta:A,B with A, B > 0 (e.g. beta:2,2)")
 
 
-def conditions_report(spec, scores: str, truth: str | None, method: str, gammas, weight_text) -> UseReport:
+def conditions_report(spec, scores: str | None, truth: str | None, method: str, gammas, weight_text,
+                      probabilities=None, y_true=None) -> UseReport:
     from verifier.report.use.conditions import conditions_json, conditions_lines
     from verifier.using.abstention.scores_file import read_scores
     from verifier.using.conditions.evaluation import GRID, conditions
     from verifier.using.conditions.lines import costs
     from verifier.using.conditions.methods import METHODS
 
-    scores = arguments.path(scores, "scores")
     if method not in METHODS:
         raise UsageError(f"--threshold-choice {shown(method)}: expected one of {', '.join(METHODS)}")
     if isinstance(gammas, (str, int, float)):
@@ -74,8 +74,12 @@ def conditions_report(spec, scores: str, truth: str | None, method: str, gammas,
     parameter = symbolic[0]
     scheme = build(spec)
     _inside_assumptions(scheme, parameter, spec.path, GRID)
-    found = read_scores(scores, tuple(spec.classes), truth)
-    result = conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight, found)
+    if probabilities is not None:
+        result = _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth)
+    else:
+        found = read_scores(arguments.path(scores, "scores"), tuple(spec.classes), truth)
+        result = conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight,
+                            found)
     record = {"spec": spec.path, "operating_conditions": conditions_json(result)}
     return UseReport("\n".join(conditions_lines(result)) + "\n", record, title=f"{spec.name}: expected loss "
                      "under operating-condition uncertainty", conditions=result)
@@ -92,3 +96,24 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
             if condition.subs(symbol, value) is sp.false:
                 raise UsageError(f"{path}: the assumption {text} excludes {parameter} = {x}; operating-condition "
                                  f"uncertainty draws {parameter} over all of [0, 1]")
+
+
+def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth):
+    """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
+    from verifier.api.probabilities import probability_sources
+    from verifier.using.conditions.evaluation import conditions_of_rows
+    from verifier.using.conditions.sets import affine_costs
+
+    if method != "score":
+        raise UsageError(f"--threshold-choice {method} works on binary scores (--scores); with --probabilities "
+                         "each row's Bayes-optimal set at the presumed value is taken (--threshold-choice score)")
+    if scheme.orbits is not None or scheme.partial:
+        raise UsageError(f"{spec.path} has {scheme.K} classes: too many sets to list every row's decisions")
+    _, a, b = affine_costs(scheme, parameter, spec.path)
+    classifiers = []
+    for name, _, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth):
+        rows = [row for block in blocks for row in block]
+        if len(rows) != len(labels):
+            raise UsageError(f"{name}: {len(rows):,} rows of probabilities for {len(labels):,} true classes")
+        classifiers.append((name, rows, labels))
+    return conditions_of_rows(spec.path, parameter, a, b, gammas, weight, classifiers)

@@ -53,15 +53,18 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     if threshold_choice is not None or uncertainty is not None or weight is not None:
         from verifier.api.conditions import conditions_report
 
-        if scores is None:
-            raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores: give --scores "
-                             "FILE (and --truth FILE, or a 'true' column)")
-        if sweep_text or predictions is not None or probabilities is not None or pairs is not None or f_beta:
-            raise UsageError("--threshold-choice takes --scores, the certainties (--uncertainty) and --weight; "
-                             "not --sweep, --pairs, --f-beta, predictions or probabilities")
+        if scores is None and probabilities is None:
+            raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores FILE) "
+                             "or class probabilities (--probabilities FILE), with --truth FILE")
+        if scores is not None and probabilities is not None:
+            raise UsageError("give scores or probabilities, not both")
+        if sweep_text or predictions is not None or pairs is not None or f_beta:
+            raise UsageError("--threshold-choice takes --scores or --probabilities, the certainties (--uncertainty) "
+                             "and --weight; not --sweep, --pairs, --f-beta or predictions")
         return within(seconds, "the expected losses under uncertainty",
                       lambda: conditions_report(load(source), scores, arguments.path(truth, "truth"),
-                                                threshold_choice or "score", uncertainty, weight))
+                                                threshold_choice or "score", uncertainty, weight, probabilities,
+                                                y_true))
     if scores is not None:
         from verifier.api.abstention import abstention_report
 

@@ -119,9 +119,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
                                 time_limit=args.time_limit)
         else:
-            if (args.threshold_choice or args.uncertainty or args.weight) and not args.scores:
-                raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores: give "
-                                 "--scores FILE (and --truth FILE, or a 'true' column)")
+            if (args.threshold_choice or args.uncertainty or args.weight) and not (args.scores or args.probabilities):
+                raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores "
+                                 "FILE) or class probabilities (--probabilities FILE --truth FILE)")
             if not args.predictions and not args.probabilities and not args.scores:
                 raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, "
                                  "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv, or verify "

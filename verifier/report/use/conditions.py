@@ -90,18 +90,17 @@ def _pairs(r: Conditions) -> list[str]:
     """One row per pair: the cheaper classifier at each gamma (with the Holm-adjusted p of the paired test)."""
     if not r.pairs:
         return []
-    out = ["", *_wrap("Cheaper at each gamma: exactly where both losses are exact, else by more than both errors; "
-                      "p: paired Wilcoxon signed-rank on each instance's exact loss, Holm-adjusted over every test.")]
+    out = ["", *_wrap("The cheaper classifier at each gamma: exactly where both losses are exact, else by more than "
+                      "both errors; p: paired Wilcoxon signed-rank on the instances' losses (gamma 0 and inf), "
+                      "Holm-adjusted over every test.")]
     rows = {}
     for p in r.pairs:
         key = (p.first, p.second, p.dataset)
         cell = (p.cheaper or "undecided") + (f" (p {p.p_holm:.2g})" if p.p_holm is not None else "")
-        rows.setdefault(key, {})[p.gamma] = cell
-    width = 2 + max(len(cell) for cells in rows.values() for cell in cells.values())
-    out.append(("  " + f"{'pair':<26}" + "".join(f"{gamma_text(g):<{width}}" for g in r.gammas)).rstrip())
+        rows.setdefault(key, []).append(f"{gamma_text(p.gamma)}: {cell}")
     for (first, second, dataset), cells in rows.items():
         pair = f"{first} vs {second}" + (f" ({dataset})" if dataset else "")
-        out.append(("  " + f"{pair[:25]:<26}" + "".join(f"{cells.get(g, ''):<{width}}" for g in r.gammas)).rstrip())
+        out += _wrap(f"{pair}: " + "; ".join(cells), 2)
     return out
 
 

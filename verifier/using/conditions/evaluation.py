@@ -89,29 +89,48 @@ def conditions(path: str, parameter: str, costs: Costs, method: str, gammas: lis
                       paper_form(costs) and weight.uniform)
 
 
+def conditions_of_rows(path: str, parameter: str, a: list, b: list, gammas: list, weight: Weight,
+                       classifiers: list) -> Conditions:
+    """The score-driven method generalised (`sets`): `classifiers` are (name, exact probability rows, true class
+    indices); each row predicts its Bayes-optimal set at the presumed value."""
+    from verifier.using.conditions.sets import RowChoice
+
+    out = []
+    for name, rows, truth in classifiers:
+        choice = RowChoice(rows, truth, a, b)
+        found = ClassifierLoss(name, None, len(truth), {g: choice.curve(g, GRID) for g in gammas},
+                               {g: loss(choice, g, weight) for g in gammas}, None)
+        if weight.uniform:
+            found.instance_losses = {g: choice.instance_losses(g) for g in gammas if g == 0 or g is None}
+        out.append(found)
+    return Conditions(path, parameter, "score", weight, gammas, out, _pairs(out, gammas), False)
+
+
 def _probabilities(stairs) -> bool:
     return not stairs.scores or (stairs.scores[0] >= 0 and stairs.scores[-1] <= 1)
 
 
 def _instance_losses(choice: Choice, scores: Scores, gamma) -> np.ndarray:
-    """Each instance's share of L_v (uniform w), as floats for the paired test: over the segments of ĉ, its cost
-    at the true c averaged (γ = 0: over c uniform, the cost being affine, at c = 1/2; γ = ∞: over the segment)."""
+    """Each instance's exact share of L_v (uniform w), for the paired test: over the segments of ĉ, its cost at
+    the true c averaged (γ = 0: over c uniform, the cost being affine, at c = 1/2; γ = ∞: over the segment).
+    Exact, so that two classifiers' equal losses give a difference of exactly 0, which the test sets aside."""
     c = choice.lines.costs
     k = choice.lines.stairs.k
-    lo = np.array([float(a) for a, _, _ in choice.segments])
-    hi = np.array([float(b) for _, b, _ in choice.segments])
-    cuts = np.array([cut for _, _, cut in choice.segments])
-    at = np.full_like(lo, 0.5) if gamma == 0 else (lo + hi) / 2
-    table = []  # per true class: the loss of an instance of each distinct score g (0-based), as floats
+    table = []  # per true class: the exact loss of an instance of each distinct score g (0-based)
     for as_one, as_zero in ((c.one_as_one, c.one_as_zero), (c.zero_as_one, c.zero_as_zero)):
-        one = float(as_one.a) + float(as_one.b) * at
-        zero = float(as_zero.a) + float(as_zero.b) * at
-        base = ((hi - lo) * one).sum()
-        # what calling class 0 adds on each segment, gathered by cut; an instance of distinct score g is called
-        # class 0 on the segments whose cut is at least g + 1
-        switch = np.bincount(cuts, weights=(hi - lo) * (zero - one), minlength=k + 2)
-        suffix = np.cumsum(switch[::-1])[::-1]
-        table.append(base + suffix[1:k + 1])
+        base = Fraction(0)
+        switch = [Fraction(0)] * (k + 2)  # by cut: what calling class 0 adds on those segments
+        for lo, hi, cut in choice.segments:
+            at = Fraction(1, 2) if gamma == 0 else (lo + hi) / 2
+            one = as_one.at(at)
+            base += (hi - lo) * one
+            switch[cut] += (hi - lo) * (as_zero.at(at) - one)
+        # an instance of distinct score g is called class 0 on the segments whose cut is at least g + 1
+        column, total = [Fraction(0)] * k, Fraction(0)
+        for cut in range(k, 0, -1):
+            total += switch[cut]
+            column[cut - 1] = base + total
+        table.append(np.array(column, dtype=object))
     ranks = np.unique(scores.ranks, return_inverse=True)[1]
     return np.where(scores.positive, table[0][ranks], table[1][ranks])
 
@@ -133,9 +152,9 @@ def _pairs(found: list[ClassifierLoss], gammas: list) -> list[PairLoss]:
                 cheaper = None if abs(diff) <= la.error + lb.error else a.name if diff < 0 else b.name
             pair = PairLoss(a.name, b.name, a.dataset, g, cheaper, diff)
             if g in a.instance_losses and g in b.instance_losses:
-                d = a.instance_losses[g] - b.instance_losses[g]
+                d = np.array([float(x) for x in a.instance_losses[g] - b.instance_losses[g]])  # exact zeros stay 0
                 if np.any(d != 0):
-                    pair.p_value = float(wilcoxon(a.instance_losses[g], b.instance_losses[g]).pvalue)
+                    pair.p_value = float(wilcoxon(d).pvalue)
             out.append(pair)
     tested = [p for p in out if p.p_value is not None]
     for p, adjusted in zip(tested, holm([p.p_value for p in tested])):

@@ -113,6 +113,15 @@ class Choice:
         values = self.uncertain(gamma, np.array([float(c) for c in grid]))
         return values.tolist(), self.bound(gamma)
 
+    def exact_certain(self, weight: Weight) -> Fraction | None:
+        """L under certainty, exactly, where the paper's Theorem 3 (or Simpson's rule) gives it; else None."""
+        if self.segments is not None and weight.polynomial is not None:
+            return sum((_integral(self.lines.line(cut), lo, hi, weight.polynomial)
+                        for lo, hi, cut in self.segments), Fraction(0))
+        if self.rate is not None and weight.uniform:
+            return _rate_certain(self)
+        return None
+
     def _starts(self) -> list[Fraction]:
         if not hasattr(self, "_starts_cache"):
             self._starts_cache = [lo for lo, _, _ in self.segments]
@@ -170,13 +179,12 @@ def loss(choice: Choice, gamma: float | None, weight: Weight) -> Loss:
         a, b = choice.affine_zero()
         value = a + b * weight.mean
         return Loss(float(value), value, 0.0, "exact (Theorem 2: K is a straight line)")
-    if gamma is None and choice.segments is not None and weight.polynomial is not None:
-        value = sum((_integral(choice.lines.line(cut), lo, hi, weight.polynomial)
-                     for lo, hi, cut in choice.segments), Fraction(0))
-        return Loss(float(value), value, 0.0, "exact (Theorem 3: each cost line over its segment)")
-    if gamma is None and choice.rate is not None and weight.uniform:
-        value = _rate_certain(choice)
-        return Loss(float(value), value, 0.0, "exact (Simpson's rule on each quadratic piece)")
+    if gamma is None:
+        value = choice.exact_certain(weight)
+        if value is not None:
+            how = "Theorem 3: each cost line over its segment" if choice.rate is None else \
+                "Simpson's rule on each quadratic piece"
+            return Loss(float(value), value, 0.0, f"exact ({how})")
     nodes, weights = np.polynomial.legendre.leggauss(NODES)
     half_nodes, half_weights = np.polynomial.legendre.leggauss(NODES // 2)
     fine = _quadrature(choice, gamma, weight, nodes, weights)
