@@ -132,7 +132,7 @@ class Choice:
 
     def uncertain(self, gamma: float, c: np.ndarray) -> np.ndarray:
         """K(c) for 0 < γ < ∞, as floats."""
-        from scipy.special import betainc
+        from scipy.special import betainc, betaln
 
         alpha, beta = c * gamma + 1, (1 - c) * gamma + 1
         lines = self.lines
@@ -145,8 +145,12 @@ class Choice:
         x = np.array([float(p[0]) for p in self.rate])
         ones = np.array([float(p[1]) for p in self.rate])
         zeros = np.array([float(p[2]) for p in self.rate])
-        mass = betainc(alpha[:, None], beta[:, None], x[None, :])
-        first = (alpha / (alpha + beta))[:, None] * betainc(alpha[:, None] + 1, beta[:, None], x[None, :])
+        a, b = alpha[:, None], beta[:, None]
+        mass = betainc(a, b, x[None, :])
+        # ∫_0^x r v(r) dr = α/(α+β) I_x(α+1, β), and I_x(α+1, β) = I_x(α, β) - x^α (1-x)^β / (α B(α, β))
+        with np.errstate(divide="ignore"):
+            edge = np.exp(a * np.log(x[None, :]) + b * np.log1p(-x[None, :]) - np.log(a) - betaln(a, b))
+        first = (alpha / (alpha + beta))[:, None] * (mass - edge)
         dm, d1 = np.diff(mass, axis=1), np.diff(first, axis=1)
         dx = np.diff(x)
         expected = {}
