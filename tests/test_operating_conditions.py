@@ -96,7 +96,7 @@ def test_the_expected_cost_curve_matches_a_monte_carlo_over_the_presumed_value()
                   Choice(lines, segments=optimal_segments(lines, Hull(stairs))))
         for c in (0.2, 0.5, 0.9):
             k = choice.uncertain(4.0, np.array([c]))[0]
-            presumed = rng.beta(c * 4 + 1, (1 - c) * 4 + 1, size=20_000)
+            presumed = rng.beta(c * 4 + 1, (1 - c) * 4 + 1, size=4_000)
             sampled = np.array([float(_cost_at(choice, F(x).limit_denominator(10 ** 9), F(c))) for x in presumed])
             assert abs(sampled.mean() - k) < 5 * sampled.std() / np.sqrt(len(sampled)) + 1e-9, (method, c)
 

@@ -35,6 +35,8 @@ class Scenario:
 
     def spec_cost(self, normalised: Fraction, positives: int, negatives: int) -> Fraction:
         """The spec's own expected cost of a window whose Eq. 7 cost is `normalised`."""
+        if self.scale == 1 and self.right == (0, 0):  # the spec is in the normal form already
+            return normalised
         return self.scale * normalised + (positives * self.right[0] + negatives * self.right[1]) / (positives + negatives)
 
 
