@@ -19,7 +19,7 @@ from verifier.using.compare import holm
 from verifier.using.conditions.identities import Identities, identities, paper_form
 from verifier.using.conditions.lines import Costs, Lines
 from verifier.using.conditions.methods import optimal_segments, rate_points, score_segments
-from verifier.using.conditions.uncertainty import Choice, Loss, Weight, loss
+from verifier.using.conditions.uncertainty import Choice, Weight, loss
 
 GRID = [Fraction(i, 100) for i in range(101)]
 

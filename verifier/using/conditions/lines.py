@@ -58,22 +58,27 @@ class Costs:
             self.proportion(Fraction(1, 7)) == Fraction(1, 7)
 
 
+def affine(expr: sp.Expr, symbol: sp.Symbol, what: str, path: str) -> Affine:
+    """A cost as a + b θ with rational a and b; refused (naming the cell) when it is not one."""
+    expr = sp.expand(expr)
+    poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
+    if poly is None or poly.degree() > 1 or not (poly.domain.is_QQ or poly.domain.is_ZZ):
+        raise UsageError(f"{path}: the cost of {what} is {expr}, not affine in {symbol} with rational "
+                         "coefficients; cost lines must be straight")
+    coefficients = poly.all_coeffs() if poly.degree() >= 0 else [0]
+    b, a = coefficients if len(coefficients) == 2 else (0, coefficients[0])
+    return Affine(Fraction(int(sp.Rational(a).p), int(sp.Rational(a).q)),
+                  Fraction(int(sp.Rational(b).p), int(sp.Rational(b).q)))
+
+
 def costs(scheme: Scheme, parameter: str, path: str) -> Costs:
     if scheme.K != 2:
         raise UsageError(f"--threshold-choice evaluates binary classifiers: {path} has {scheme.K} classes, not 2")
     symbol = next(s for s in scheme.symbols if s.name == parameter)
-    cells = []
-    for true, predicted in ((ONE, ONE), (ONE, ZERO), (ZERO, ONE), (ZERO, ZERO)):
-        expr = sp.expand(scheme.cost(frozenset((predicted,)), true))
-        poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
-        if poly is None or poly.degree() > 1 or not (poly.domain.is_QQ or poly.domain.is_ZZ):
-            raise UsageError(f"{path}: the cost of predicting {scheme.label(frozenset((predicted,)))} for "
-                             f"{scheme.label(frozenset((true,)))} is {expr}, not affine in {parameter} with rational "
-                             "coefficients; cost lines must be straight")
-        b, a = (poly.all_coeffs() + [0])[:2] if poly.degree() == 1 else (0, poly.all_coeffs()[0])
-        cells.append(Affine(Fraction(int(sp.Rational(a).p), int(sp.Rational(a).q)),
-                            Fraction(int(sp.Rational(b).p), int(sp.Rational(b).q))))
-    found = Costs(*cells)
+    label = scheme.label
+    found = Costs(*(affine(scheme.cost(frozenset((predicted,)), true), symbol,
+                           f"predicting {label(frozenset((predicted,)))} for {label(frozenset((true,)))}", path)
+                    for true, predicted in ((ONE, ONE), (ONE, ZERO), (ZERO, ONE), (ZERO, ZERO))))
     for theta in (Fraction(0), Fraction(1, 2), Fraction(1)):
         c0 = found.zero_as_one.at(theta) - found.zero_as_zero.at(theta)
         c1 = found.one_as_zero.at(theta) - found.one_as_one.at(theta)

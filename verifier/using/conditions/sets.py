@@ -13,11 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
-
 from verifier import limits
-from verifier.errors import UsageError
 from verifier.scheme import Scheme
+from verifier.using.conditions.lines import affine
 from verifier.using.conditions.uncertainty import EPS, _check_betainc, _integral
 
 
@@ -25,23 +23,9 @@ def affine_costs(scheme: Scheme, parameter: str, path: str) -> tuple[list, list,
     """(sets, a, b): the allowed sets in the tie rule's order and each cost c_set(y) = a[s][y] + b[s][y] θ."""
     symbol = next(s for s in scheme.symbols if s.name == parameter)
     sets = sorted(scheme.rows, key=lambda m: (len(m), sorted(m)))
-    a, b = [], []
-    for members in sets:
-        row_a, row_b = [], []
-        for y in range(scheme.K):
-            expr = sp.expand(scheme.cost(members, y))
-            poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
-            if poly is None or poly.degree() > 1 or not (poly.domain.is_QQ or poly.domain.is_ZZ):
-                raise UsageError(f"{path}: the cost of predicting {scheme.label(members)} for "
-                                 f"{scheme.label(frozenset((y,)))} is {expr}, not affine in {parameter} with "
-                                 "rational coefficients; cost lines must be straight")
-            coefficients = poly.all_coeffs() if poly.degree() >= 0 else [0]
-            slope, constant = (coefficients if len(coefficients) == 2 else [0, coefficients[0]])
-            row_a.append(Fraction(int(sp.Rational(constant).p), int(sp.Rational(constant).q)))
-            row_b.append(Fraction(int(sp.Rational(slope).p), int(sp.Rational(slope).q)))
-        a.append(row_a)
-        b.append(row_b)
-    return sets, a, b
+    cells = [[affine(scheme.cost(members, y), symbol, f"predicting {scheme.label(members)} for "
+                     f"{scheme.label(frozenset((y,)))}", path) for y in range(scheme.K)] for members in sets]
+    return sets, [[c.a for c in row] for row in cells], [[c.b for c in row] for row in cells]
 
 
 def row_pieces(p: list[Fraction], a: list, b: list) -> list[tuple[Fraction, Fraction, int]]:
