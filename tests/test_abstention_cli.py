@@ -143,9 +143,9 @@ def test_bad_specs_and_sweeps_are_refused(tmp_path, scores):
              ([FRIEDEL, "--scores", scores, *SWEEPS, "--sweep", "nu=0:1:3"], "take one (a curve) or two"),
              ([FRIEDEL, "--scores", scores, "--sweep", "mu=0:1:3"], "nu is symbolic"),
              ([FRIEDEL, "--scores", scores, *SWEEPS, "--plot", scores], "scores")]
-    unequal = tmp_path / "unequal.yaml"
-    unequal.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, 2*nu]'))
-    cases.append(([str(unequal), "--scores", scores, *SWEEPS], "assume one abstention cost"))
+    negative = tmp_path / "negative.yaml"
+    negative.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, -nu]'))
+    cases.append(([str(negative), "--scores", scores, *SWEEPS], "abstaining costs less than a right prediction"))
     three = tmp_path / "three.yaml"
     three.write_text("name: three\nclasses: [a, b, c]\nparameters:\n  t: {}\n  w: {}\ncost_matrix:\n"
                      "  a: [0, t, 1]\n  b: [1, 0, 1]\n  c: [1, 1, 0]\nset_cost: \"w\"\n")
@@ -203,3 +203,18 @@ def test_results_show_themselves_in_a_notebook(scores):
     html = result._repr_html_()
     assert "<svg" in html and "VACC" in html
     assert "VACC" in result._repr_markdown_()
+
+
+def test_abstaining_may_cost_differently_by_the_truth(tmp_path, scores):
+    """{P, N} costs nu on a P instance and 2 nu on an N one: windows exist where nu_N < mu (1 - nu_P), and each
+    is the brute-force optimum (the re-check passed, or nothing would be reported)."""
+    unequal = tmp_path / "unequal.yaml"
+    unequal.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, 2*nu]'))
+    code, out, err = run([str(unequal), "--scores", scores, *SWEEPS, "--format", "json"])
+    assert code == 0, err
+    record = json.loads(out)["abstention"]
+    assert all(s["nu_n"] == str(2 * F(s["nu"])) for s in record["scenarios"] if s["nu"] is not None)
+    svm = record["classifiers"][0]
+    assert svm["recheck"]["disagreement"] is None and svm["recheck"]["lemma_1_holds"]
+    code, out, _ = run([str(unequal), "--scores", scores, *SWEEPS])
+    assert "nu_N >= mu (1 - nu_P)" in " ".join(out.split())

@@ -111,9 +111,10 @@ def _classifier(scores: Scores, scenarios: list[Scenario]) -> ClassifierCurves:
     hull = Hull(stairs)
     kept = [s for s, sc in enumerate(scenarios) if sc.excluded is None]
     windows: list[Window | None] = [None] * len(scenarios)
-    for s, w in zip(kept, optimal_windows(stairs, hull, [(scenarios[s].mu, scenarios[s].nu) for s in kept])):
+    points = [(scenarios[s].mu, scenarios[s].nu, scenarios[s].nu_n) for s in kept]
+    for s, w in zip(kept, optimal_windows(stairs, hull, points)):
         windows[s] = w
-    checked = recheck(stairs, [(scenarios[s].mu, scenarios[s].nu) for s in kept], [windows[s] for s in kept])
+    checked = recheck(stairs, points, [windows[s] for s in kept])
     if checked.disagreement:
         raise AssertionError(f"abstention window of {scores.name} refuted by the re-check {checked.disagreement}")
     positives = int(stairs.positives[-1])
