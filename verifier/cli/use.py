@@ -53,6 +53,9 @@ def _decide_parser() -> options.Parser:
                    "columns <class>_lo and <class>_hi for every class")
     p.add_argument("--rule", default="maximality", choices=RULES, metavar="RULE",
                    help="for a credal set: " + ", ".join(RULES) + " (default maximality)")
+    p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
+                   "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
+                   "their distribution on standard error; for two classes the exact certainty margin")
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -117,7 +120,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
-                                time_limit=args.time_limit)
+                                certainty=args.certainty, time_limit=args.time_limit)
         else:
             if (args.threshold_choice or args.uncertainty or args.weight) and not (args.scores or args.probabilities):
                 raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores "

@@ -105,19 +105,28 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
 
 
 def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
-    return {"predictions": [names(scheme, m) for m in b.predictions], "tied_optima": b.tied_optima,
+    shown: dict = {}  # a set's names, made once per distinct set (a million rows predict a few hundred sets)
+    predictions = [shown[m] if m in shown else shown.setdefault(m, names(scheme, m)) for m in b.predictions]
+    return {"predictions": predictions, "tied_optima": b.tied_optima,
             "undecided_rows": b.undecided, "route": b.route, "rows_decided_exactly_one_by_one": b.exact_rows,
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
+def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[str]] | None = None) -> str:
     """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
-    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection)."""
-    lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
+    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
+    (header, one text per row) appended to every line (the certainty columns)."""
+    head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     undecided = set(b.undecided)
-    for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima)):
-        lines.append(f'{i},{_set_cell(scheme, m)},{count},{int(i in undecided)}')
-    return "\n".join(lines) + "\n"
+    cells: dict = {}  # each distinct set's cell, made once
+    for m in set(b.predictions):
+        cells[m] = _set_cell(scheme, m)
+    lines = [f"{i},{cells[m]},{count},{int(i in undecided)}" if undecided else f"{i},{cells[m]},{count},0"
+             for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima))]
+    if extra is not None:
+        head += "," + extra[0]
+        lines = [f"{line},{more}" for line, more in zip(lines, extra[1])]
+    return head + "\n" + "\n".join(lines) + "\n" if lines else head + "\n"
 
 
 def _set_cell(scheme: Scheme, members) -> str:

@@ -1,0 +1,73 @@
+"""What `--certainty` says: the certainty and doubt of each decision (Berenbeim et al.) as CSV columns, their
+distribution on standard error, and JSON. A tie for the top class is infinite doubt: "inf" in the CSV and in
+JSON (a string, JSON has no infinity), with a `tie` flag decided exactly. The values are floats (see
+`using.certainty`); what is exact is said so."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verifier.using.certainty import BlockCertainty
+
+HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
+LEVELS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimum certainty = p_top − second largest, "
+        "maximum doubt its reciprocal (inf on an exact tie for the top), doubt cost θ = arcsin((1 − Π)/(1 + Π)), "
+        "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
+
+
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[str]]:
+    """(header, one text per row) for the batch CSV; `cell` makes a class name spreadsheet-safe."""
+    names = [cell(x) for x in classes]
+    doubt = ["inf" if t else repr(d) for t, d in zip(c.tied.tolist(), c.max_doubt.tolist())]
+    return HEADER, [f"{names[j]},{m!r},{d},{t!r},{int(tie)}" for j, m, d, t, tie in
+                    zip(c.top.tolist(), c.min_certainty.tolist(), doubt, c.theta.tolist(), c.tied.tolist())]
+
+
+def _float(x: float) -> float | str:
+    return "inf" if math.isinf(x) else float(x)
+
+
+def quantiles(values: np.ndarray) -> dict[str, float | str]:
+    """Quantiles that are values of the data (inverted CDF: no interpolation, so an infinite doubt stays inf)."""
+    if len(values) == 0:
+        return {}
+    q = np.quantile(values, LEVELS, method="inverted_cdf")
+    return {f"q{int(round(100 * level))}": _float(v) for level, v in zip(LEVELS, q.tolist())}
+
+
+def summary_json(c: BlockCertainty) -> dict:
+    finite = c.max_doubt[~c.tied]
+    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": float(c.tied.mean()) if len(c) else 0.0,
+            "min_certainty": {"mean": float(c.min_certainty.mean()) if len(c) else None,
+                              "quantiles": quantiles(c.min_certainty)},
+            "max_doubt": {"quantiles": quantiles(c.max_doubt),
+                          "median_of_finite": float(np.median(finite)) if len(finite) else None},
+            "doubt_cost": {"mean": float(c.theta.mean()) if len(c) else None, "quantiles": quantiles(c.theta)},
+            "note": NOTE}
+
+
+def rows_json(classes: tuple[str, ...], c: BlockCertainty) -> dict:
+    """Per row, in the JSON record (infinite doubt as the string "inf", with `tie` true)."""
+    return {"top": [classes[j] for j in c.top.tolist()], "min_certainty": c.min_certainty.tolist(),
+            "max_doubt": [_float(d) for d in c.max_doubt.tolist()], "doubt_cost": c.theta.tolist(),
+            "tie": c.tied.tolist()}
+
+
+def _line(label: str, q: dict) -> str:
+    shown = ", ".join(f"{k} {v if isinstance(v, str) else f'{v:.4g}'}" for k, v in q.items())
+    return f"  {label}: {shown}\n"
+
+
+def summary_text(c: BlockCertainty, margin_text: str | None = None) -> str:
+    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost."""
+    out = (f"Certainty and doubt of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
+           f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
+           + _line("minimum certainty (quantiles)", quantiles(c.min_certainty))
+           + _line("maximum doubt (quantiles)", quantiles(c.max_doubt))
+           + _line("doubt cost θ, radians (quantiles)", quantiles(c.theta)))
+    if margin_text:
+        out += "  " + margin_text + "\n"
+    return out
