@@ -1,13 +1,16 @@
 """`decide --certainty`: the decisions, with the certainty and doubt of each (Berenbeim et al.) and, for two
-classes, the exact certainty margin below which the scheme predicts both (`using.margin`)."""
+classes, the exact certainty margin below which the scheme predicts both (`using.margin`); and
+`evaluate --certainty` (`certainty`): per classifier, the certainty of its decisions against the truth."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from verifier.using import BatchDecider, DistributionFile
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.margin import two_class_margin
-from verifier.api.use import UseReport, as_p
+from verifier.api.use import Source, UseReport, as_p, numeric_scheme
 from verifier.errors import UsageError
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
@@ -54,3 +57,49 @@ def decide_with_certainty(scheme, p, p_file) -> UseReport:
     extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"')
     return UseReport(decisions.batch_csv(scheme, decider.result, extra), record, record["predictions"],
                      summary_text=decisions.summary_text(scheme, summary) + words.summary_text(c, margin_text))
+
+
+@dataclass
+class CertaintyReport:
+    """`evaluate --probabilities ... --certainty`: per classifier, the certainty and doubt of its decisions, and
+    between classifiers the paired test; `picture(fmt)` is the ECDF of each classifier's maximum doubt."""
+    text: str
+    record: dict
+    classifiers: list = field(default_factory=list)  # `using.certainty_eval.ClassifierCertainty`
+    pairs: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return self.record
+
+    def picture(self, fmt: str = "svg") -> bytes:
+        from verifier.report.figures.doubt_plot import doubt_figure
+
+        if fmt not in ("svg", "pdf", "png"):
+            raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        return doubt_figure([(c.name, c.certainty.max_doubt) for c in self.classifiers],
+                            "Maximum doubt of each decision (ECDF)", fmt)
+
+
+def certainty(source: Source, probabilities, y_true=None, *, truth: str | None = None,
+              alpha: float = 0.05) -> CertaintyReport:
+    """The certainty and doubt (Berenbeim et al.) of each classifier's decisions under the spec's scheme:
+    `probabilities` and `truth`/`y_true` as for `evaluate`."""
+    from itertools import combinations
+
+    from verifier.api.probabilities import probability_sources
+    from verifier.using.certainty_eval import certainty_of, paired_certainty
+
+    _, scheme = numeric_scheme(source, "verify evaluate --certainty")
+    if probabilities is None:
+        raise UsageError("--certainty in evaluate reads --probabilities (with --truth)")
+    found = [certainty_of(scheme, name, blocks, labels, where)
+             for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth)]
+    pairs = [paired_certainty(a, b) for a, b in combinations(found, 2)]
+    record = {"classifiers": [words.classifier_json(c) for c in found],
+              "pairs": [words.pair_json(p) for p in pairs], "note": words.NOTE}
+    margin = two_class_margin(scheme)
+    text = words.evaluation_text(found, pairs, alpha)
+    if margin is not None:
+        record["margin"] = margin.to_json()
+        text += "  " + margin.text() + "\n"
+    return CertaintyReport(text, record, found, pairs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from verifier.cli import options
+from verifier.cli import certainty_option, options
 from verifier.errors import SpecError, UsageError
 
 EXIT_OK, EXIT_INVALID = 0, 2
@@ -104,6 +104,7 @@ def _evaluate_parser() -> options.Parser:
                    "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
+    certainty_option.add_options(p)
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -138,6 +139,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                       *(("predictions", p) for p in args.predictions),
                       *(("--probabilities", p) for p in args.probabilities or [])]
             refuse_overwriting_inputs({"--plot": args.plot}, inputs)
+            certainty_option.check(args, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
@@ -146,6 +148,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   time_limit=args.time_limit, pairs=args.pairs, scores=args.scores,
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
                                   weight=args.weight)
+            certainty_option.add_certainty(args, result, stderr)
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 

@@ -4,7 +4,9 @@ For a distribution p with top class j (the lowest index among equal maxima, as `
 tied optima), the pairwise certainty of j over class i ≠ j is χ_i = p_j − p_i and the pairwise doubt is
 δ_i = 1/χ_i, infinite when p_i = p_j (a tie: zero certainty). The minimum certainty is p_j minus the second
 largest value, and the maximum doubt its reciprocal. The doubt cost is θ = arcsin((1 − Π)/(1 + Π)) with
-Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2).
+Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i),
+the same number (with t = √Π ∈ [0, 1], (1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every
+digit near 1.
 
 What decides is exact: which class is on top and whether the top is tied are decided on the exact row (its
 integers), the floats only searching (rounding is monotone: a strictly larger float is a strictly larger value,
@@ -60,13 +62,13 @@ def pairwise(p: list[Fraction]) -> tuple[int, list[Fraction], list[Fraction | No
 
 
 def doubt_cost(chi: list[Fraction], j: int) -> float:
-    """θ = arcsin((1 − Π)/(1 + Π)), Π = Π_{i≠j} χ_i², from exact certainties (the argument is exact; the
-    arcsin is rounded)."""
+    """θ = arcsin((1 − Π)/(1 + Π)), Π = Π_{i≠j} χ_i², from exact certainties: π/2 − 2·arctan(Π_{i≠j} χ_i)
+    with the product exact, then rounded once."""
     prod = Fraction(1)
     for i, c in enumerate(chi):
         if i != j:
-            prod *= c * c
-    return math.asin(float((1 - prod) / (1 + prod)))
+            prod *= c
+    return math.pi / 2 - 2 * math.atan(float(prod))
 
 
 def block_certainty(rows: ExactRows) -> BlockCertainty:
@@ -102,8 +104,7 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
         least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
         doubt = np.where(tied, INF, 1.0 / least)
         chi[np.broadcast_to(tied[:, None], chi.shape) & (F == high[:, None])] = 0.0
-        prod = np.prod(chi * chi, axis=1)
-        theta = np.arcsin((1 - prod) / (1 + prod))
+        theta = np.pi / 2 - 2 * np.arctan(np.prod(chi, axis=1))
     return BlockCertainty(top, least, doubt, theta, tied)
 
 

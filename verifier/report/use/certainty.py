@@ -12,6 +12,8 @@ import numpy as np
 from verifier.using.certainty import BlockCertainty
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
+OUTCOME_WORDS = {"right": "a singleton holding the truth", "wrong": "a singleton without it",
+                 "indeterminate": "a set of two or more classes"}
 LEVELS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimum certainty = p_top − second largest, "
         "maximum doubt its reciprocal (inf on an exact tie for the top), doubt cost θ = arcsin((1 − Π)/(1 + Π)), "
@@ -71,3 +73,44 @@ def summary_text(c: BlockCertainty, margin_text: str | None = None) -> str:
     if margin_text:
         out += "  " + margin_text + "\n"
     return out
+
+
+def _f(x) -> str:
+    return "—" if x is None else x if isinstance(x, str) else f"{x:.4g}"
+
+
+def classifier_json(c) -> dict:
+    """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
+    return {"classifier": c.name, **summary_json(c.certainty), "by_outcome": c.by_outcome()}
+
+
+def pair_json(p) -> dict:
+    return {"first": p.first, "second": p.second, "rows": p.rows, "rows_differing": p.nonzero,
+            "median_difference_first_minus_second": p.median_difference, "statistic": p.statistic,
+            "p_value": p.p_value, "test": p.test, "why_not": p.why_not or None}
+
+
+def evaluation_text(classifiers: list, pairs: list, alpha: float) -> str:
+    """Per classifier: the distribution of minimum certainty and maximum doubt, and how they relate to being
+    right; then each pair's paired test."""
+    lines = ["Certainty and doubt of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+    for c in classifiers:
+        s = summary_json(c.certainty)
+        lines.append(f"  {c.name}: {len(c.certainty)} rows, {s['ties']} tie(s) for the top class (infinite doubt)")
+        lines.append("  " + _line("minimum certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
+        lines.append("  " + _line("maximum doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
+        for label, o in c.by_outcome().items():
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum certainty {_f(o['mean_min_certainty'])}, median maximum "
+                         f"doubt {_f(o['median_max_doubt'])}")
+    if pairs:
+        lines.append(f"  Paired, on the same rows (level {alpha}):")
+        lines.append(f"    {pairs[0].test}")
+        for p in pairs:
+            if p.why_not:
+                lines.append(f"    {p.first} vs {p.second}: not tested: {p.why_not}")
+                continue
+            verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
+            lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
+                         f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
+                         f"p = {p.p_value:.3g}: {verdict}")
+    return "\n".join(lines) + "\n"
