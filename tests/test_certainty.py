@@ -83,8 +83,8 @@ def test_equal_floats_of_different_decimals_are_no_tie(tmp_path):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].endswith(",top,min_certainty,max_doubt,doubt_cost,tie")
-    assert lines[1].split(",")[-5:] == ['"b"', "1e-20", "1e+20", repr(math.pi / 2 - 2 * math.atan(1e-20 * 0.05)), "0"]
-    assert lines[3].split(",")[-5:] == ['"h"', "0.0", "inf", repr(math.pi / 2), "1"]
+    assert lines[1].split(",")[-5:] == ['"b"', "1e-20", "1e+20", "%.6g" % (math.pi / 2), "0"]
+    assert lines[3].split(",")[-5:] == ['"h"', "0.0", "inf", "1.5708", "1"]
     assert "ties for the top class (infinite doubt): 1" in err
 
 
@@ -172,3 +172,71 @@ def test_hostile_rows_are_refused_with_their_location(tmp_path, values, message)
 def test_certainty_with_a_credal_set_is_a_usage_error():
     code, out, err = _run("decide", U65, "--intervals", "h=0:0.5,b=0:0.5,n=0:1", "--certainty")
     assert code == 2 and "--certainty goes with --p or --p-file" in err and out == ""
+
+
+def _two_classifiers(tmp_path):
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, 200)
+    good = rng.dirichlet(np.ones(3), 200)
+    good[np.arange(200), truth] += 0.5
+    good /= good.sum(axis=1, keepdims=True)
+    bad = rng.dirichlet(np.ones(3), 200)
+    bad[:5] = [0.4, 0.4, 0.2]  # ties for the top class: infinite doubt
+    paths = [tmp_path / "good.npy", tmp_path / "bad.npy", tmp_path / "truth.npy"]
+    for path, values in zip(paths, (good, bad, truth)):
+        np.save(path, values)
+    return [str(p) for p in paths], good, bad, truth
+
+
+def test_evaluate_certainty_per_classifier_and_paired_wilcoxon(tmp_path):
+    from scipy import stats
+
+    (good, bad, truth), g, b, t = _two_classifiers(tmp_path)
+    plot = tmp_path / "doubt.svg"
+    code, out, err = _run("evaluate", U65, "--probabilities", good, "--probabilities", bad, "--truth", truth,
+                          "--certainty", "--doubt-plot", str(plot), "--format", "json")
+    assert code == 0, err
+    record = json.loads(out)["certainty"]
+    first, second = record["classifiers"]
+    assert (first["classifier"], second["classifier"]) == ("good", "bad")
+    assert (first["ties"], second["ties"]) == (0, 5) and second["max_doubt"]["quantiles"]["q100"] == "inf"
+    outcomes = first["by_outcome"]
+    assert sum(o["rows"] for o in outcomes.values()) == 200
+    # the minimum certainty of each row, by hand: top minus second largest
+    sorted_g, sorted_b = np.sort(g, axis=1), np.sort(b, axis=1)
+    least_g, least_b = sorted_g[:, -1] - sorted_g[:, -2], sorted_b[:, -1] - sorted_b[:, -2]
+    assert first["min_certainty"]["mean"] == pytest.approx(least_g.mean(), rel=1e-12)
+    pair = record["pairs"][0]
+    expected = stats.wilcoxon(least_g, least_b)
+    assert pair["p_value"] == pytest.approx(expected.pvalue, rel=1e-6)
+    assert pair["statistic"] == pytest.approx(expected.statistic)
+    assert "Wilcoxon signed-rank" in pair["test"]
+    assert plot.read_bytes().startswith(b"<?xml") and b"good" in plot.read_bytes()
+    code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty")
+    assert code == 0 and "right (a singleton holding the truth)" in out and "Paired" not in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--doubt-plot", "d.svg"], "--doubt-plot draws what --certainty computes"),
+    (["--certainty", "--doubt-plot", "d.txt"], "--doubt-plot 'd.txt': the file name must end in .svg, .pdf or .png"),
+    (["--certainty", "--table", "csv"], "--certainty goes with --probabilities"),
+])
+def test_evaluate_certainty_options_that_do_not_combine_exit_2(tmp_path, extra, message):
+    (good, bad, truth), *_ = _two_classifiers(tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, *extra)
+    finally:
+        os.chdir(cwd)
+    assert code == 2 and message in err and out == "" and sorted(os.listdir(tmp_path)) == before
+
+
+
+def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path):
+    (good, bad, truth), *_ = _two_classifiers(tmp_path)
+    (tmp_path / "d.svg").mkdir()
+    code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty",
+                          "--doubt-plot", str(tmp_path / "d.svg"))
+    assert code == 2 and "--doubt-plot" in err and "Traceback" not in err and os.listdir(tmp_path / "d.svg") == []

@@ -81,9 +81,14 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
     order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
-    rising = np.argsort(F, axis=1, kind="stable")
-    down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
-    top, bottom = np.cumsum(down, axis=1), np.cumsum(up, axis=1)
+    down = np.take_along_axis(F, order, axis=1)
+    top = np.cumsum(down, axis=1)
+    if (likeliest | alike).all():  # no size keeps the least likely classes (u65, Ha, ...): no second sort
+        rising, up, bottom = order, down, top
+    else:
+        rising = np.argsort(F, axis=1, kind="stable")
+        up = np.take_along_axis(F, rising, axis=1)
+        bottom = np.cumsum(up, axis=1)
     mass, total = np.where(likeliest, top, bottom), top[:, -1:]
     value = bf * total + df * mass
     error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))

@@ -20,12 +20,15 @@ NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimu
         "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
 
 
-def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[str]]:
-    """(header, one text per row) for the batch CSV; `cell` makes a class name spreadsheet-safe."""
-    names = [cell(x) for x in classes]
-    doubt = ["inf" if t else repr(d) for t, d in zip(c.tied.tolist(), c.max_doubt.tolist())]
-    return HEADER, [f"{names[j]},{m!r},{d},{t!r},{int(tie)}" for j, m, d, t, tie in
-                    zip(c.top.tolist(), c.min_certainty.tolist(), doubt, c.theta.tolist(), c.tied.tolist())]
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[list[str]]]:
+    """(header, columns of text) for the batch CSV; `cell` makes a class name spreadsheet-safe. The minimum
+    certainty in full (the shortest text that reads back as the same float); the maximum doubt ("inf" on a
+    tie) and the doubt cost to 6 significant digits."""
+    names = np.array([cell(x) for x in classes], dtype=object)
+    six = "%.6g".__mod__
+    return HEADER, [names[c.top].tolist(), list(map(repr, c.min_certainty.tolist())),
+                    list(map(six, c.max_doubt.tolist())), list(map(six, c.theta.tolist())),
+                    np.where(c.tied, "1", "0").tolist()]
 
 
 def _float(x: float) -> float | str:
@@ -53,9 +56,11 @@ def summary_json(c: BlockCertainty) -> dict:
 
 def rows_json(classes: tuple[str, ...], c: BlockCertainty) -> dict:
     """Per row, in the JSON record (infinite doubt as the string "inf", with `tie` true)."""
-    return {"top": [classes[j] for j in c.top.tolist()], "min_certainty": c.min_certainty.tolist(),
-            "max_doubt": [_float(d) for d in c.max_doubt.tolist()], "doubt_cost": c.theta.tolist(),
-            "tie": c.tied.tolist()}
+    doubt = c.max_doubt.tolist()
+    for i in np.flatnonzero(c.tied).tolist():
+        doubt[i] = "inf"
+    return {"top": np.array(classes, dtype=object)[c.top].tolist(), "min_certainty": c.min_certainty.tolist(),
+            "max_doubt": doubt, "doubt_cost": c.theta.tolist(), "tie": c.tied.tolist()}
 
 
 def _line(label: str, q: dict) -> str:

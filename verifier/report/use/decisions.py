@@ -112,21 +112,21 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSu
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[str]] | None = None) -> str:
+def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[list[str]]] | None = None) -> str:
     """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
     +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
-    (header, one text per row) appended to every line (the certainty columns)."""
+    (header, columns of text, one text per row each) appended to every line (the certainty columns)."""
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
-    undecided = set(b.undecided)
-    cells: dict = {}  # each distinct set's cell, made once
-    for m in set(b.predictions):
-        cells[m] = _set_cell(scheme, m)
-    lines = [f"{i},{cells[m]},{count},{int(i in undecided)}" if undecided else f"{i},{cells[m]},{count},0"
-             for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima))]
+    n = len(b.predictions)
+    cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
+    undecided = ["0"] * n
+    for i in b.undecided:
+        undecided[i] = "1"
+    columns = [list(map(str, range(n))), [cells[m] for m in b.predictions], list(map(str, b.tied_optima)), undecided]
     if extra is not None:
         head += "," + extra[0]
-        lines = [f"{line},{more}" for line, more in zip(lines, extra[1])]
-    return head + "\n" + "\n".join(lines) + "\n" if lines else head + "\n"
+        columns += extra[1]
+    return head + "\n" + "".join(line + "\n" for line in map(",".join, zip(*columns)))
 
 
 def _set_cell(scheme: Scheme, members) -> str:
