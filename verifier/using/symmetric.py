@@ -83,7 +83,9 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
     down = np.take_along_axis(F, order, axis=1)
     top = np.cumsum(down, axis=1)
-    if (likeliest | alike).all():  # no size keeps the least likely classes (u65, Ha, ...): no second sort
+    # no size below K keeps the least likely classes (u65, Ha, ...; at K every order gives the whole row's mass):
+    # one sort
+    if (likeliest | alike)[:-1].all():
         rising, up, bottom = order, down, top
     else:
         rising = np.argsort(F, axis=1, kind="stable")
