@@ -65,14 +65,14 @@ class LazyTotal:
 
 
 def _limb(m: np.ndarray, s: np.ndarray, base: int, top: bool) -> np.ndarray:
-    """Bits base.. base+LIMB−1 (all bits from base up if `top`) of m·2^s, for m < 2^53, 0 ≤ s."""
+    """Bits base.. base+LIMB−1 (all bits from base up if `top`) of m·2^s, for 0 ≤ m < 2^53 and s ≥ 0 (uint64).
+    At most one of the two shifts is non-zero; a left shift's bits beyond 64 are bits the mask drops anyway,
+    and the top limb has none (m·2^s ≤ 2^118, so m·2^(s−78) ≤ 2^40)."""
     t = s - base
-    left = np.clip(t, 0, 63)
-    right = np.clip(-t, 0, 63)
-    if top:  # m·2^s ≤ 2^118, so m·2^(s−78) ≤ 2^40: no overflow
-        return np.where(t >= 0, m << left, m >> right)
-    keep = np.where(t >= LIMB, 0, (np.int64(1) << np.clip(LIMB - t, 0, 62)) - 1)
-    return np.where(t >= 0, (m & keep) << np.minimum(left, LIMB), (m >> right) & MASK)
+    right = np.minimum(np.maximum(-t, 0), 63).astype(np.uint64)
+    if top:
+        return (m >> right) << np.maximum(t, 0).astype(np.uint64)
+    return ((m >> right) << np.minimum(np.maximum(t, 0), LIMB).astype(np.uint64)) & np.uint64(MASK)
 
 
 def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarray] | None:
@@ -89,11 +89,9 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     low = np.where(low == 1 << 40, 0, low)
     s = np.where(nonzero, e + FIXED, 0)
     fits = ((s >= 0) & (m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
-    m_fit = np.where(fits[:, None], m, 0)
-    s_fit = np.where(fits[:, None], s, 0)
-    l0 = _limb(m_fit, s_fit, 0, False).sum(axis=1)
-    l1 = _limb(m_fit, s_fit, LIMB, False).sum(axis=1)
-    l2 = _limb(m_fit, s_fit, 2 * LIMB, True).sum(axis=1)
+    mu = m.astype(np.uint64)  # the rows that do not fit get garbage limbs, and status CHECK
+    l0, l1, l2 = (_limb(mu, s, base, top).sum(axis=1).astype(np.int64)
+                  for base, top in ((0, False), (LIMB, False), (2 * LIMB, True)))
     l1 = l1 + (l0 >> LIMB)  # carries: the sum times 2^117 is l0 + l1·2^39 + l2·2^78, limbs below 2^39
     l0 = l0 & MASK
     l2 = l2 + (l1 >> LIMB)

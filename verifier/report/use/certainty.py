@@ -22,12 +22,12 @@ NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimu
 
 def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[list[str]]]:
     """(header, columns of text) for the batch CSV; `cell` makes a class name spreadsheet-safe. The minimum
-    certainty in full (the shortest text that reads back as the same float); the maximum doubt ("inf" on a
-    tie) and the doubt cost to 6 significant digits."""
+    certainty and the doubt cost in full (the shortest text that reads back as the same float: with many
+    classes θ differs from π/2 only in late digits); the maximum doubt, its reciprocal, to 6 significant
+    digits ("inf" on a tie)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    six = "%.6g".__mod__
     return HEADER, [names[c.top].tolist(), list(map(repr, c.min_certainty.tolist())),
-                    list(map(six, c.max_doubt.tolist())), list(map(six, c.theta.tolist())),
+                    list(map("%.6g".__mod__, c.max_doubt.tolist())), list(map(repr, c.theta.tolist())),
                     np.where(c.tied, "1", "0").tolist()]
 
 
@@ -63,8 +63,8 @@ def rows_json(classes: tuple[str, ...], c: BlockCertainty) -> dict:
             "max_doubt": doubt, "doubt_cost": c.theta.tolist(), "tie": c.tied.tolist()}
 
 
-def _line(label: str, q: dict) -> str:
-    shown = ", ".join(f"{k} {v if isinstance(v, str) else f'{v:.4g}'}" for k, v in q.items())
+def _line(label: str, q: dict, digits: int = 4) -> str:
+    shown = ", ".join(f"{k} {v if isinstance(v, str) else f'{v:.{digits}g}'}" for k, v in q.items())
     return f"  {label}: {shown}\n"
 
 
@@ -74,7 +74,7 @@ def summary_text(c: BlockCertainty, margin_text: str | None = None) -> str:
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
            + _line("minimum certainty (quantiles)", quantiles(c.min_certainty))
            + _line("maximum doubt (quantiles)", quantiles(c.max_doubt))
-           + _line("doubt cost θ, radians (quantiles)", quantiles(c.theta)))
+           + _line("doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)", quantiles(c.theta), 10))
     if margin_text:
         out += "  " + margin_text + "\n"
     return out
