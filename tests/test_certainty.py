@@ -240,3 +240,28 @@ def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path):
     code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty",
                           "--doubt-plot", str(tmp_path / "d.svg"))
     assert code == 2 and "--doubt-plot" in err and "Traceback" not in err and os.listdir(tmp_path / "d.svg") == []
+
+
+def test_python_api_certainty_from_arrays_and_its_picture():
+    from verifier.api.certainty_report import certainty
+
+    rng = np.random.default_rng(9)
+    truth = rng.integers(0, 3, 50)
+    first, second = rng.dirichlet(np.ones(3), 50), rng.dirichlet(np.ones(3), 50)
+    report = certainty(U65, {"first": first, "second": second}, y_true=["hbn"[t] for t in truth])
+    assert [c["classifier"] for c in report.record["classifiers"]] == ["first", "second"]
+    assert len(report.pairs) == 1 and report.pairs[0].p_value is not None
+    assert report.picture("png").startswith(b"\x89PNG")
+    same = certainty(U65, {"x": first, "y": first}, y_true=["hbn"[t] for t in truth])
+    assert same.pairs[0].p_value is None and "nothing to test" in same.text
+
+
+def test_three_classes_have_no_margin_and_u65_ties_where_the_docs_say():
+    """u65 at K = 3: {h} and {h, b} tie at p_b = 7/13·p_h, whatever the margin p_h − p_b."""
+    scheme = build(load(U65))
+    assert two_class_margin(scheme) is None
+    for p in ([F(52, 100), F(28, 100), F(20, 100)], [F(65, 100), F(35, 100), F(0)]):
+        assert p[1] == F(7, 13) * p[0]
+        assert sorted(map(sorted, decide(scheme, p).optimal)) == [[0], [0, 1]]
+    code, out, err = _run("decide", U65, "--p", "h=0.5,b=0.3,n=0.2", "--certainty")
+    assert code == 0 and "derived for two classes only" in out

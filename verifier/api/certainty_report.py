@@ -15,13 +15,16 @@ from verifier.errors import UsageError
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
 
+NO_MARGIN = ("Certainty margin: derived for two classes only (with more, the optimal set generally depends on more "
+             "than the minimum certainty: e.g. u65 at K = 3 prefers the top pair to the top class iff p_2 > 7/13·p_1)")
+
 
 def decide_with_certainty(scheme, p, p_file) -> UseReport:
     """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin."""
     if p is None and p_file is None:
         raise UsageError("--certainty goes with --p or --p-file (a precise distribution), not a credal set")
     margin = two_class_margin(scheme)
-    margin_text = margin.text() if margin is not None else None
+    margin_text = margin.text() if margin is not None else NO_MARGIN if scheme.K > 2 else None
     if p is not None:
         d = decide_precise(scheme, as_p(p, scheme.classes))
         record = decisions.decision_json(scheme, d)
@@ -41,6 +44,7 @@ def decide_with_certainty(scheme, p, p_file) -> UseReport:
                  + f"; doubt cost θ ≈ {doubt_cost(chi, j):.6g} rad"]
         if margin is not None:
             record["certainty"]["margin"] = margin.to_json()
+        if margin_text:
             lines.append(margin_text)
         return UseReport(decisions.decision_text(scheme, d) + "\n".join(lines) + "\n", record, record["prediction"])
     source, decider = DistributionFile(p_file, scheme.classes), BatchDecider(scheme)
