@@ -62,8 +62,8 @@ def pairwise(p: list[Fraction]) -> tuple[int, list[Fraction], list[Fraction | No
 
 
 def doubt_cost(chi: list[Fraction], j: int) -> float:
-    """θ = arcsin((1 − Π)/(1 + Π)), Π = Π_{i≠j} χ_i², from exact certainties: π/2 − 2·arctan(Π_{i≠j} χ_i)
-    with the product exact, then rounded once."""
+    """θ = arcsin((1 − Π)/(1 + Π)), Π = Π_{i≠j} χ_i², from exact certainties, as
+    π/2 − 2·arctan(Π_{i≠j} χ_i) with the product exact, then rounded once."""
     prod = Fraction(1)
     for i, c in enumerate(chi):
         if i != j:

@@ -15,7 +15,8 @@ HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
 OUTCOME_WORDS = {"right": "a singleton holding the truth", "wrong": "a singleton without it",
                  "indeterminate": "a set of two or more classes"}
 LEVELS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
-NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimum certainty = p_top − second largest, "
+NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimum certainty = p_top − second "
+        "largest, "
         "maximum doubt its reciprocal (inf on an exact tie for the top), doubt cost θ = arcsin((1 − Π)/(1 + Π)), "
         "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
 
@@ -105,7 +106,8 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float) -> str:
         lines.append("  " + _line("minimum certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
         lines.append("  " + _line("maximum doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
         for label, o in c.by_outcome().items():
-            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum certainty {_f(o['mean_min_certainty'])}, median maximum "
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum certainty "
+                         f"{_f(o['mean_min_certainty'])}, median maximum "
                          f"doubt {_f(o['median_max_doubt'])}")
     if pairs:
         lines.append(f"  Paired, on the same rows (level {alpha}):")
