@@ -118,7 +118,8 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
     sets = {m: frozenset(y for y in range(K) if m >> y & 1) for m in set(masks.tolist())}
     predictions = [sets[m] for m in masks.tolist()]
-    ways = np.array([[comb(n, r) for r in range(K + 1)] for n in range(K + 1)], dtype=object)
+    ways = np.array([[comb(n, r) for r in range(K + 1)] for n in range(K + 1)],
+                    dtype=np.int64 if K <= 66 else object)  # C(66, 33) < 2^63
     counts = np.where(alike[best], ways[K, k], np.where(equal > inside, ways[equal, inside], 1)).tolist()
     unsure = np.flatnonzero(~certain).tolist()
     for i in unsure:
