@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from verifier.cli import options
+from verifier.cli import certainty_option, options
 from verifier.errors import SpecError, UsageError
 
 EXIT_OK, EXIT_INVALID = 0, 2
@@ -53,6 +53,9 @@ def _decide_parser() -> options.Parser:
                    "columns <class>_lo and <class>_hi for every class")
     p.add_argument("--rule", default="maximality", choices=RULES, metavar="RULE",
                    help="for a credal set: " + ", ".join(RULES) + " (default maximality)")
+    p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
+                   "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
+                   "their distribution on standard error; for two classes the exact certainty margin")
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -101,6 +104,7 @@ def _evaluate_parser() -> options.Parser:
                    "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
+    certainty_option.add_options(p)
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -117,7 +121,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
-                                time_limit=args.time_limit)
+                                certainty=args.certainty, time_limit=args.time_limit)
         else:
             if (args.threshold_choice or args.uncertainty or args.weight) and not (args.scores or args.probabilities):
                 raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores "
@@ -135,6 +139,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                       *(("predictions", p) for p in args.predictions),
                       *(("--probabilities", p) for p in args.probabilities or [])]
             refuse_overwriting_inputs({"--plot": args.plot}, inputs)
+            certainty_option.check(args, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
@@ -143,6 +148,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   time_limit=args.time_limit, pairs=args.pairs, scores=args.scores,
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
                                   weight=args.weight)
+            certainty_option.add_certainty(args, result, stderr)
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 

@@ -81,9 +81,16 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
     order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
-    rising = np.argsort(F, axis=1, kind="stable")
-    down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
-    top, bottom = np.cumsum(down, axis=1), np.cumsum(up, axis=1)
+    down = np.take_along_axis(F, order, axis=1)
+    top = np.cumsum(down, axis=1)
+    # no size below K keeps the least likely classes (u65, Ha, ...; at K every order gives the whole row's mass):
+    # one sort
+    if (likeliest | alike)[:-1].all():
+        rising, up, bottom = order, down, top
+    else:
+        rising = np.argsort(F, axis=1, kind="stable")
+        up = np.take_along_axis(F, rising, axis=1)
+        bottom = np.cumsum(up, axis=1)
     mass, total = np.where(likeliest, top, bottom), top[:, -1:]
     value = bf * total + df * mass
     error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))
@@ -108,21 +115,16 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     chosen = np.where(alike[best][:, None], np.where(np.arange(K) < k[:, None], np.arange(K), K), chosen)
     masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1)
                                  if K < 64 else _bits(chosen, K), axis=1)
-    sets: dict[int, ClassSet] = {}
-    predictions, counts, exact = [], [], 0
-    for i, (m, sure, e, inn, kk, same) in enumerate(zip(masks.tolist(), certain.tolist(), equal.tolist(),
-                                                        inside.tolist(), k.tolist(), alike[best].tolist())):
-        if not sure:
-            exact += 1
-            chosen_set, count = _exact_row(block.num[i], block.total[i], a, b)
-            predictions.append(chosen_set)
-            counts.append(count)
-            continue
-        if m not in sets:
-            sets[m] = frozenset(y for y in range(K) if m >> y & 1)
-        predictions.append(sets[m])
-        counts.append(comb(K, kk) if same else (comb(e, inn) if e > inn else 1))
-    return predictions, counts, exact
+    # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
+    sets = {m: frozenset(y for y in range(K) if m >> y & 1) for m in set(masks.tolist())}
+    predictions = [sets[m] for m in masks.tolist()]
+    ways = np.array([[comb(n, r) for r in range(K + 1)] for n in range(K + 1)],
+                    dtype=np.int64 if K <= 66 else object)  # C(66, 33) < 2^63
+    counts = np.where(alike[best], ways[K, k], np.where(equal > inside, ways[equal, inside], 1)).tolist()
+    unsure = np.flatnonzero(~certain).tolist()
+    for i in unsure:
+        predictions[i], counts[i] = _exact_row(block.num[i], block.total[i], a, b)
+    return predictions, counts, len(unsure)
 
 
 def _bits(chosen: np.ndarray, K: int) -> np.ndarray:
