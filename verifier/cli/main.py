@@ -45,7 +45,8 @@ EXIT_CODES = """\
 def _parser() -> options.Parser:
     parser = options.Parser(prog="verify", examples=EXAMPLES, exit_codes=EXIT_CODES,
                             description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
-                                        "schemes of set-valued\npredictions, exactly, and judge each scheme against the "
+                                        "schemes of set-valued "
+                                        "predictions, exactly, and judge each scheme against the "
                                         "filtering and choice settings (Table VIII).\nSubcommands: schema, explain, "
                                         "design, decide, evaluate (verify SUBCOMMAND -h).")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
@@ -187,6 +188,7 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                             "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "
                             "explain non-dominance", exit_codes="  0  printed\n  2  an unknown property or option")
     parser.add_argument("property", nargs="?", metavar="PROPERTY", help="P1..P10 or a property's name")
+    options.add_shared(parser, "width", pipe_width=100)
     try:
         args = parser.parse_args(argv)
         if args.help:
@@ -194,7 +196,7 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             return EXIT_OK
         from verifier.properties.explain import explain
 
-        stdout.write(explain(args.property))
+        stdout.write(explain(args.property, width=options.output_width(args, stdout, 100)))
     except UsageError as exc:
         print(f"verify explain: usage error: {exc}", file=stderr)
         return EXIT_INVALID

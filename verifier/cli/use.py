@@ -53,7 +53,7 @@ def _decide_parser() -> options.Parser:
                    "columns <class>_lo and <class>_hi for every class")
     p.add_argument("--rule", default="maximality", choices=RULES, metavar="RULE",
                    help="for a credal set: " + ", ".join(RULES) + " (default maximality)")
-    options.add_shared(p, "format", "time-limit", "quiet")
+    options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
 
 
@@ -157,9 +157,11 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     elif args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        stdout.write(result.text)
-        if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
-            stderr.write(result.summary_text)
+        width = options.output_width(args, stdout, 120) if command == "decide" else None
+        batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
+        stdout.write(result.text if batch else options.wrap_lines(result.text, width))
+        if batch and not args.quiet:
+            stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK

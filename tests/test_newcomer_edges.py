@@ -1,0 +1,76 @@
+"""Issue 42, the last rough edges a newcomer meets: every output and help fits 80 columns without splitting a
+word, the shared options are accepted wherever they mean something, a mistyped subcommand gets a "did you
+mean", and the short parameter form is answered."""
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SPECS
+from verifier.cli import check
+
+DESIGN = os.path.join(SPECS, "design", "obstacle-open.yaml")
+OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
+
+
+def _run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    return check(list(argv), out, err), out.getvalue(), err.getvalue()
+
+
+def _words(text):
+    return sorted(text.split())
+
+
+# -- item 1: the width ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("prop", [None, *(f"P{i}" for i in range(1, 11))])
+def test_explain_fits_80_columns_and_splits_no_word(prop):
+    code, out, err = _run("explain", *([prop] if prop else []), "--width", "80")
+    wide = _run("explain", *([prop] if prop else []), "--width", "1000")[1]
+    assert code == 0 and not err
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert _words(out) == _words(wide)  # the same words: wrapping moved line breaks, it split none
+
+
+def test_design_header_fits_80_columns_and_the_spec_below_is_unchanged(tmp_path):
+    code, out, err = _run("design", DESIGN, "--width", "80")
+    code_wide, wide, _ = _run("design", DESIGN, "--width", "1000")
+    assert code == code_wide == 0 and not err
+    header, spec = out.split("\n\n", 1)[0], out[out.index("\nname: "):]
+    assert all(line.startswith("#") and len(line) <= 80 for line in out[:out.index("\nname: ")].splitlines())
+    assert spec == wide[wide.index("\nname: "):]  # the YAML itself is never wrapped
+    assert _words(out.replace("#", "")) == _words(wide.replace("#", ""))
+    assert header.startswith("# verify design: ")
+
+
+def test_decide_takes_width_and_a_batch_csv_is_never_wrapped(tmp_path):
+    code, out, err = _run("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "80")
+    wide = _run("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "1000")[1]
+    assert code == 0 and not err and max(map(len, out.splitlines())) <= 80 < max(map(len, wide.splitlines()))
+    assert _words(out) == _words(wide)
+    probs = tmp_path / "p.csv"
+    probs.write_text("h,b,n\n" + "0.1,0.3,0.6\n" * 3)
+    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(probs), "--width", "40")
+    assert code == 0 and out.splitlines()[0].count(",") == out.splitlines()[1].count(",")  # CSV rows intact
+    assert sorted(os.listdir(tmp_path)) == ["p.csv"]
+
+
+@pytest.mark.parametrize("sub", [[], ["design"], ["decide"], ["evaluate"], ["explain"], ["schema"]],
+                         ids=lambda s: s[0] if s else "verify")
+def test_every_help_fits_80_columns(sub):
+    env = dict(os.environ, COLUMNS="80", PYTHONPATH=ROOT)
+    run = subprocess.run([sys.executable, "-m", "verifier", *sub, "--help"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("usage: verify")
+    assert max(len(line) for line in run.stdout.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("sub", [["design", DESIGN], ["decide", OBSTACLE, "--p", "h=1"], ["explain"], [SPECS]])
+def test_width_is_accepted_wherever_there_is_text_to_wrap(sub):
+    code, _, err = _run(*sub, "--width", "80")
+    assert code == 0, err
+    code, _, err = _run(*sub, "--width", "10")
+    assert code == 2 and "--width" in err and "40 to 1000 columns" in err
