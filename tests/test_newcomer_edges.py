@@ -74,3 +74,51 @@ def test_width_is_accepted_wherever_there_is_text_to_wrap(sub):
     assert code == 0, err
     code, _, err = _run(*sub, "--width", "10")
     assert code == 2 and "--width" in err and "40 to 1000 columns" in err
+
+
+# -- item 2: a mistyped subcommand, help, a missing spec -----------------------------------------------------
+@pytest.mark.parametrize("word, meant", [("evaluat", "evaluate"), ("desing", "design"), ("explian", "explain"),
+                                         ("decid", "decide"), ("schem", "schema")])
+def test_a_mistyped_subcommand_is_named_and_nothing_is_verified(word, meant, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = os.path.join(SPECS, "ha-numeric.yaml")
+    code, out, err = _run(word, spec, "x.csv")
+    assert code == 2 and not out  # the spec after it is not verified
+    assert f"'{word}' is neither a subcommand nor a spec file; did you mean '{meant}'?" in err
+    assert "Traceback" not in err and os.listdir(tmp_path) == []
+
+
+def test_a_file_named_like_a_subcommand_is_still_a_spec(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "evaluat").write_text(open(os.path.join(SPECS, "ha-numeric.yaml")).read())
+    code, out, err = _run("evaluat", "--width", "100")
+    assert code == 0 and "Ha" in out and "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, start", [(["help"], "usage: verify [-h]"), (["help", "design"], "usage: verify design"),
+                                         (["help", "evaluate"], "usage: verify evaluate")])
+def test_verify_help_is_the_help(argv, start):
+    code, out, err = _run(*argv)
+    assert code == 0 and out.startswith(start) and not err
+
+
+def test_a_bare_verify_lists_every_subcommand():
+    code, out, err = _run()
+    assert code == 2 and not out and "no spec given" in err
+    assert all(sub in err for sub in ("schema", "explain", "design", "decide", "evaluate"))
+
+
+@pytest.mark.parametrize("argv, meant", [(["specs/hha.yaml"], "specs/ha.yaml"), (["specs/ha"], "specs/ha.yaml"),
+                                         (["decide", "specs/obstacle-discountd.yaml", "--p", "h=1"],
+                                          "specs/obstacle-discounted.yaml")])
+def test_a_missing_spec_gets_the_nearest_spec_file(argv, meant, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = _run(*argv)
+    assert code == 2 and not out and "No such file or directory" in err
+    assert f"(did you mean '{meant}'?)" in err and "Traceback" not in err
+
+
+def test_a_missing_spec_far_from_every_name_gets_no_guess(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run("nothing-like-it.yaml")
+    assert code == 2 and "did you mean" not in err

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from verifier import limits
 from verifier.cli import options
-from verifier.errors import UsageError
+from verifier.errors import UsageError, did_you_mean
 from verifier.version import __version__
 
 # Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
@@ -83,7 +83,20 @@ def _parser() -> options.Parser:
     return parser
 
 
+SUBCOMMANDS = ("schema", "explain", "design", "decide", "evaluate")
+NO_SPEC = ("no spec given; usage: verify SPEC... (spec files or directories of them), or verify SUBCOMMAND, "
+           "one of " + ", ".join(SUBCOMMANDS) + " (verify SUBCOMMAND -h for its options, verify -h for "
+           "everything)")
+
+
 def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    if argv[:1] == ["help"] and not os.path.exists("help"):  # `verify help [SUBCOMMAND]` is the help
+        return check([*(argv[1:2] if argv[1:2] and argv[1] in SUBCOMMANDS else []), "--help"], stdout, stderr)
+    hint = _mistyped_subcommand(argv[0]) if argv else ""
+    if hint:
+        print(f"verify: usage error: {argv[0]!r} is neither a subcommand nor a spec file{hint} (subcommands: "
+              f"{', '.join(SUBCOMMANDS)})", file=stderr)
+        return EXIT_INVALID
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
         return _schema(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
@@ -110,7 +123,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(f"--report takes a directory to write into, and {args.report!r} is a file; "
                              "write --report DIR before or after the specs, e.g. verify SPEC --report reports")
         if not args.paths:
-            raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
+            raise UsageError(NO_SPEC)
         from verifier.api.paths import spec_paths  # light: the solvers load only when there is work for them
 
         paths = spec_paths(args.paths)
@@ -159,6 +172,14 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return run_capped(memory, args.rlimit, work, stdout, stderr, default)
     limits.apply(rlimit=args.rlimit, memory_mb=args.memory)
     return work(stdout, stderr)
+
+
+def _mistyped_subcommand(word: str) -> str:
+    """"; did you mean 'evaluate'?" when the first argument is no file and reads as a misspelled subcommand
+    (it is then not taken for a spec, and the arguments after it are not verified)."""
+    if word in SUBCOMMANDS or word.startswith("-") or word.endswith((".yaml", ".yml")) or os.sep in word or os.path.exists(word):
+        return ""
+    return did_you_mean(word, SUBCOMMANDS)
 
 
 _COMMAND = [False]  # set by main(): the `verify` command runs its work under a default memory cap
