@@ -122,3 +122,42 @@ def test_a_missing_spec_far_from_every_name_gets_no_guess(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     code, _, err = _run("nothing-like-it.yaml")
     assert code == 2 and "did you mean" not in err
+
+
+# -- item 3: the short parameter form ------------------------------------------------------------------------
+SHORT = """name: short
+classes: [a, b]
+parameters:
+  d: {value}
+cost: "0 if yhat == y else 1"
+set_cost: "d"
+"""
+
+
+@pytest.mark.parametrize("value, meant", [("0.5", "write {d: {value: 0.5}}"), ("7", "write {d: {value: 7}}"),
+                                          ("[1, 2]", "write {d: {per_class: true, value: [1, 2]}}"),
+                                          ('"1/2"', 'write {d: {value: "1/2"}}'),
+                                          ("symbolic", "write {d: {}} for a symbolic real")])
+def test_a_bare_parameter_value_says_exactly_what_is_meant(value, meant, tmp_path):
+    spec = tmp_path / "short.yaml"
+    spec.write_text(SHORT.replace("{value}", value))
+    code, out, err = _run(str(spec))
+    assert code == 2 and meant in err and "Traceback" not in err
+    assert f"{spec}:4:6: invalid spec at key 'parameters.d'" in err
+    assert sorted(os.listdir(tmp_path)) == ["short.yaml"]
+
+
+def test_the_schema_says_the_same_and_still_refuses_a_bare_value():
+    import json
+
+    import jsonschema
+    import yaml
+
+    from verifier.spec.schema import schema_text
+
+    schema = json.loads(schema_text())
+    assert "write {d: {value: 0.5}}" in schema["$defs"]["parameter"]["errorMessage"]
+    bare = yaml.safe_load(SHORT.replace("{value}", "0.5"))
+    long_form = yaml.safe_load(SHORT.replace("{value}", "{value: 0.5}"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(bare))
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(long_form))

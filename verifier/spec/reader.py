@@ -14,7 +14,7 @@ from verifier.formula.parse import Formula, parse_syntax
 from verifier.formula.values import UserFunction
 from verifier.spec.class_names import read_classes
 from verifier.spec.family import ALL, MAX_FAMILY_CLASSES, read_family, wants_family
-from verifier.spec.formulas import formula_problems, spec_identifier as _identifier
+from verifier.spec.formulas import bare_parameter, formula_problems, spec_identifier as _identifier
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
@@ -222,6 +222,9 @@ class _Reader:
             if not _identifier(name):
                 raise self.fail(f"'{name}' cannot be a parameter name", key, decl, name,
                                 "an identifier that is not a formula keyword or builtin")
+            if decl.value is not None and not isinstance(decl.value, dict):
+                raise self.fail("a parameter is declared by a mapping, not a bare value: " + bare_parameter(
+                    name, decl.value, _show(decl)), key, decl, _show(decl), "{} (symbolic) or {value: ...} (fixed)")
             fields = {} if decl.value is None else self.mapping(decl, key)
             for k, v in fields.items():
                 if k not in PARAM_KEYS:
