@@ -161,3 +161,32 @@ def test_the_schema_says_the_same_and_still_refuses_a_bare_value():
     long_form = yaml.safe_load(SHORT.replace("{value}", "{value: 0.5}"))
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(bare))
     assert not list(jsonschema.Draft202012Validator(schema).iter_errors(long_form))
+
+
+# -- item 4: an invalid spec is told before any solver loads -------------------------------------------------
+BAD = {"yaml": "name: t\nclasses: [a, b\ncost: '0'\n",
+       "bare parameter": SHORT.replace("{value}", "0.5"),
+       "unknown key": "name: t\nclasses: [a, b]\ncots: '0 if yhat == y else 1'\n",
+       "formula": "name: t\nclasses: [a, b]\ncost: '0 if yhat == y else eta'\nset_cost: '1'\n"}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_an_invalid_spec_loads_no_solver_before_its_message(kind, tmp_path):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text(BAD[kind])
+    code = ("import io, sys\nfrom verifier.cli import check\nerr = io.StringIO()\n"
+            f"status = check([{str(spec)!r}], io.StringIO(), err)\n"
+            "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'z3', 'scipy', 'matplotlib', 'numpy', "
+            "'mpmath', 'flint', 'rich'})\nprint(status, heavy, repr(err.getvalue()))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=ROOT, VERIFY_NO_CACHE="1"))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("2 [] ") and f"{spec}:" in run.stdout and "invalid spec" in run.stdout
+    assert sorted(os.listdir(tmp_path)) == ["bad.yaml"]
+
+
+def test_the_names_a_formula_may_call_are_the_builtins():
+    from verifier.formula.builtins import BUILTINS
+    from verifier.formula.scope import BUILTIN_NAMES
+
+    assert sorted(BUILTIN_NAMES) == sorted(name for name in BUILTINS if not name.startswith("__"))

@@ -58,6 +58,9 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         hit = _cached(path, args, width, color, text)
         if hit is not None:
             return hit
+    from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
+
+    spec = load_spec(path)
     from verifier.api import sweep_classes, verify  # the solvers load only when there is work for them
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
@@ -65,7 +68,7 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
                                symmetry=args.symmetry, progress=step, time_limit=args.time_limit)
     else:
-        report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
+        report = verify(spec, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
                         exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step,
                         time_limit=args.time_limit)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,

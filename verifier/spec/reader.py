@@ -10,8 +10,7 @@ from fractions import Fraction
 
 from verifier import properties
 from verifier.errors import SpecError, did_you_mean, listed, raise_all
-from verifier.formula.parse import Formula, parse_syntax
-from verifier.formula.values import UserFunction
+from verifier.formula.parse import Formula, UserFunction, parse_syntax
 from verifier.spec.class_names import read_classes
 from verifier.spec.family import ALL, MAX_FAMILY_CLASSES, read_family, wants_family
 from verifier.spec.formulas import bare_parameter, formula_problems, spec_identifier as _identifier
