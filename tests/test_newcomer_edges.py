@@ -190,3 +190,30 @@ def test_the_names_a_formula_may_call_are_the_builtins():
     from verifier.formula.scope import BUILTIN_NAMES
 
     assert sorted(BUILTIN_NAMES) == sorted(name for name in BUILTINS if not name.startswith("__"))
+
+
+# -- item 5: a warning is never cut; an unmet expect says which property broke -------------------------------
+@pytest.mark.parametrize("width", ["80", "100", "120"])
+def test_a_warning_in_the_compact_report_is_never_cut(width):
+    code, out, _ = _run(os.path.join(SPECS, "table-vi.yaml"), "--width", width, "--no-cache")
+    fit = out[out.index("Fit to the paper's Table VIII:"):]
+    assert code == 0 and "…" not in fit and max(map(len, out.splitlines())) <= int(width)
+    said = " ".join(fit.split())
+    assert "P8 (correctness cost-insensitivity) is undesirable but holds; P9 (correctness cost-sensitivity) is " \
+           "desirable but fails" in said
+    assert "--report DIR: the same in files" in said
+
+
+def test_an_unmet_expect_names_the_property_in_the_directory_summary(tmp_path):
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    text = open(os.path.join(SPECS, "ha-numeric.yaml")).read()
+    (folder / "broken.yaml").write_text(text.split("\nexpect:")[0] + "\nexpect: {P3: holds, P4: holds}\n")
+    (folder / "fine.yaml").write_text(open(os.path.join(SPECS, "table-vi.yaml")).read())
+    code, out, _ = _run(str(folder), "--width", "100", "--no-cache")
+    assert code == 1
+    assert out.splitlines()[0].startswith("broken  ") and "expect NOT MET (P3)" in out.splitlines()[0]
+    assert f"{folder / 'broken.yaml'}: expectations not met: P3 expected holds, got fails" in out
+    code, out, _ = _run(str(folder), "--format", "markdown", "--no-cache")
+    assert code == 1 and "| NOT MET: P3 expected holds, got fails |" in out
+    assert sorted(os.listdir(folder)) == ["broken.yaml", "fine.yaml"]

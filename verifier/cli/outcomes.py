@@ -129,9 +129,11 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
     if args.format == "text" and len(outcomes) > 1:
         if valid and not args.classes:
             stdout.write("\n" + summary_table.text([(o.path, o.summary) for o in valid], width))
-        unmet = [o.path for o in valid if not o.expectations_met]
+        unmet = [o for o in valid if not o.expectations_met]
         print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
-              f"expectations" + "".join(f"\n  {p}: expectations not met" for p in unmet), file=stdout)
+              f"expectations" + "".join(f"\n  {o.path}: expectations not met: "
+                                        f"{summary_table.unmet(o.summary) or 'see its report'}" for o in unmet),
+              file=stdout)
     for line in unfit:
         print(f"verify: required setting not fitted: {line}", file=stderr)
     disagreements = [d for o in outcomes for d in o.disagreements]
