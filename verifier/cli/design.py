@@ -79,9 +79,8 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             write_output(args.output, _commented(result))
         if fmt and result.ok:
             picture = result.picture(fmt)
-            if picture is None:
-                raise UsageError("--plot: no region to draw (it needs two or three open cells, or --region naming "
-                                 "them)")
+            if not picture:  # NoPicture: nothing to draw
+                raise UsageError(f"--plot: {picture.reason}")
             write_output(args.plot, picture, "--plot")
     except UsageError as exc:
         print(f"verify design: usage error: {exc}", file=stderr)

@@ -45,6 +45,8 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
                 print(outcome.error, file=stderr)
             if outcome.written:
                 print("verify: wrote " + ", ".join(outcome.written), file=stderr)
+            for note in outcome.notes:
+                print(note, file=stderr)
             progress.update(task, completed=(index + 1) * STAGES)
             if show_progress and index + 1 < len(paths):
                 progress.start()

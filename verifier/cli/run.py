@@ -22,6 +22,7 @@ class Outcome:
     cached_at: str | None = None
     written: list[str] = field(default_factory=list)
     summary: dict = field(default_factory=dict)  # the report's summary: verdicts, one line of why, fits
+    notes: list[str] = field(default_factory=list)  # for stderr, e.g. why --figures wrote nothing for this spec
 
 
 def run(path: str, args, width: int, color: bool, taken: set[str] | None = None, step=None,
@@ -77,7 +78,10 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     if args.report and not args.classes:
         outcome.written = report.write(args.report, taken)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
-        outcome.written += list(report.figures(args.figures, taken=taken).values())
+        figures = report.figures(args.figures, taken=taken)
+        outcome.written += list(figures.values())
+        if not figures:  # say so, rather than leave an empty directory unexplained
+            outcome.notes.append(f"verify: no figures for {path}: {getattr(figures, 'reason', '') or 'none apply'}")
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
     outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
         {"spec": path, "name": report.name}

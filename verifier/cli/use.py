@@ -137,7 +137,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 from verifier.report.files import write_output
 
                 picture = result.picture(fmt)
-                if picture is None:
+                if not picture:  # NoPicture: nothing to draw
                     raise UsageError(f"{PLOT_NEEDS}; {_why_no_picture(result)}")
                 write_output(args.plot, picture, "--plot")
                 print(f"verify: wrote {args.plot}", file=stderr)
