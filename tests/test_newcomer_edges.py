@@ -284,3 +284,95 @@ def test_a_design_without_a_region_says_why():
 
     designed = verifier.design(DESIGN, setting="filtering", ranges=False)
     _is_no_picture(designed.picture(), "no region to draw")
+
+
+# -- item 10: long class lists, legends, paragraphs, trailing spaces, one box style, compact JSON ------------
+THOUSAND = """name: thousand
+classes: 1000
+predictions: {sets: [["1", "2"]]}
+cost: "0 if yhat == y else COST"
+set_cost: "0 if y in Y else 1"
+"""
+
+
+@pytest.mark.parametrize("cost, nearest", [("(2 if y == 'abc' else 1)", None), ("1", None)])
+def test_a_message_about_a_class_names_a_few_and_the_count(cost, nearest, tmp_path):
+    spec = tmp_path / "k.yaml"
+    spec.write_text(THOUSAND.replace("COST", cost).replace('["1", "2"]', '["1", "2000"]' if cost == "1" else '["1", "2"]'))
+    code, out, err = _run(str(spec))
+    assert code == 2 and not out and "Traceback" not in err
+    assert "the 1,000 classes 1 .. 1000" in err and "500" not in err.split("1 .. 1000", 1)[1]
+    assert len(err) < 600  # not all 1,000 names
+    if cost == "1":
+        assert "(the nearest to '2000': 200, 1000" in err
+
+
+def test_few_of_lists_short_lists_whole():
+    from verifier.errors import few_of
+
+    assert few_of(["h", "b", "n"], "x") == "h, b, n"
+    long = few_of([str(i) for i in range(1, 1001)], "77")
+    assert long.startswith("the 1,000 classes 1 .. 1000 (the nearest to '77': 77") and long.count(",") <= 9
+
+
+def test_an_unknown_class_in_a_distribution_names_few(tmp_path):
+    import verifier
+    from verifier.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        verifier.decide({"name": "k", "classes": 30, "cost": "0 if yhat == y else 1",
+                         "set_cost": "0 if y in Y else 1 + len(Y)", "predictions": {"sets": [["1", "2"]]}}, {"31": 1})
+    assert "the 30 classes 1 .. 30 (the nearest to '31': " in str(caught.value)
+
+
+def test_the_html_fit_table_has_a_legend_and_the_markdown_header_is_paragraphs():
+    import verifier
+
+    report = verifier.verify(os.path.join(SPECS, "ha-numeric.yaml"), cache=False)
+    page = report.to_html()
+    assert "N = necessary, D = desirable, A = analyst&#x27;s choice, U = undesirable" in page
+    markdown = report.to_markdown()
+    head = markdown[:markdown.index("## Properties")]
+    for start in ("Classes: ", "Intended setting: ", "Parameters: "):
+        line = next(i for i, text in enumerate(head.splitlines()) if text.startswith(start))
+        assert head.splitlines()[line - 1] == ""  # a paragraph of its own
+
+
+@pytest.mark.parametrize("argv", [["-v", os.path.join(SPECS, "ha-numeric.yaml")],
+                                  ["--classes", "2..4", os.path.join(SPECS, "accuracy-u65.yaml")]])
+def test_console_tables_carry_no_trailing_spaces_and_one_box_style(argv):
+    code, out, _ = _run(*argv, "--width", "100", "--no-cache")
+    assert code == 0 and not [line for line in out.splitlines() if line != line.rstrip()]
+    assert not set("┏┃┡┩━") & set(out)  # the simple-head style of the report's own tables, no heavy box
+
+
+def test_decide_json_puts_a_batch_row_on_one_line(tmp_path):
+    import json
+
+    probs = tmp_path / "p.csv"
+    probs.write_text("h,b,n\n" + "0.1,0.3,0.6\n0.5,0.4,0.1\n" * 50)
+    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(probs), "--format", "json", "--quiet")
+    record = json.loads(out)
+    assert code == 0 and len(record["predictions"]) == 100
+    assert len(out.splitlines()) < 150  # about a line per row at most, not three
+    assert '["b"],' in out.replace(" ", "") or '[["b"],' in out.replace(" ", "")
+
+
+def test_json_text_is_json():
+    from hypothesis import given, settings, strategies as st
+
+    from verifier.cli.options import json_text
+
+    scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8) | \
+        st.floats(allow_nan=False, allow_infinity=False)
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=6) |
+                          st.dictionaries(st.text(max_size=6), inner, max_size=6), max_leaves=40)
+
+    @settings(max_examples=200, deadline=None)
+    @given(values)
+    def same(value):
+        import json
+
+        assert json.loads(json_text(value)) == value
+
+    same()

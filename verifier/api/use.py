@@ -11,7 +11,7 @@ from verifier.analysis.pipeline import build
 from verifier.using import Comparison, Scores, Sweep, checked
 from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
-from verifier.errors import SpecError, UsageError
+from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
 from verifier.report.use import notebook as use_notebook
 from verifier.report.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
@@ -124,7 +124,7 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
     if isinstance(p, dict):
         unknown = [k for k in p if k not in classes]
         if unknown:
-            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {', '.join(classes)}")
+            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {few_of(classes, unknown[0])}")
         values = [p.get(c, 0) for c in classes]
     else:
         try:

@@ -177,3 +177,37 @@ def plot_format(path: str | None) -> str | None:
     if fmt not in ("svg", "pdf", "png"):
         raise UsageError(f"--plot {path!r}: the file name must end in .svg, .pdf or .png")
     return fmt
+
+
+def json_text(value, width: int = 100) -> str:
+    """JSON as `json.dumps(indent=2)` writes it, except that a list or an object whose items are scalars (or
+    lists of scalars) stays on one line when it fits in `width`: a batch row ["h", "b"] is one line, not four."""
+    import json
+
+    def flat(v) -> bool:
+        return not isinstance(v, (list, dict)) or (isinstance(v, list) and
+                                                   not any(isinstance(x, (list, dict)) for x in v))
+
+    def dump(v, depth: int) -> str:
+        pad, inner = "  " * depth, "  " * (depth + 1)
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is None or not v:
+            return json.dumps(v, ensure_ascii=False)
+        if all(flat(x) for x in items):
+            line = json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+            if len(pad) + len(line) <= width:
+                return line
+            if isinstance(v, list) and not any(isinstance(x, list) for x in v):  # scalars: packed as a paragraph
+                lines, row = [], ""
+                for text in (json.dumps(x, ensure_ascii=False) for x in v):
+                    if row and len(inner) + len(row) + len(text) + 2 > width:
+                        lines.append(row + ",")
+                        row = ""
+                    row = f"{row}, {text}" if row else text
+                return "[\n" + "\n".join(inner + r for r in lines + [row]) + "\n" + pad + "]"
+        if isinstance(v, dict):
+            body = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dump(x, depth + 1)}" for k, x in v.items()]
+            return "{\n" + ",\n".join(body) + "\n" + pad + "}"
+        return "[\n" + ",\n".join(inner + dump(x, depth + 1) for x in v) + "\n" + pad + "]"
+
+    return dump(value, 0)

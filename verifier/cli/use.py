@@ -154,8 +154,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     cut = result.record.get("cut") if command == "evaluate" else None
     if getattr(args, "table", None):
         stdout.write(result.table(args.table))
-    elif args.format == "json":
-        stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "json":  # decide: a batch row on one line
+        stdout.write((options.json_text(result.to_json()) if command == "decide" else
+                      json.dumps(result.to_json(), indent=2, ensure_ascii=False)) + "\n")
     else:
         width = options.output_width(args, stdout, 120) if command == "decide" else None
         batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped

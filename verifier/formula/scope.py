@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from verifier.errors import SpecError, did_you_mean, listed
+from verifier.errors import SpecError, did_you_mean, few_of, listed
 from verifier.formula.parse import Formula, whitelist_problems
 
 MAX_PROBLEMS = 20  # per formula: beyond that, one line says how many more
@@ -150,4 +150,4 @@ class _Names:
         if value.isdigit() and all(c.isdigit() for c in classes):
             return  # classes "1".."K": another class count (--classes) may have it; evaluation decides
         shown = ast.get_source_segment(self.f.source, node) or repr(value)
-        self.add(f"{shown} is not a class" + did_you_mean(value, classes), node, f"one of {listed(classes)}")
+        self.add(f"{shown} is not a class" + did_you_mean(value, classes), node, f"one of {few_of(classes, value)}")
