@@ -376,3 +376,10 @@ def test_json_text_is_json():
         assert json.loads(json_text(value)) == value
 
     same()
+
+
+# -- item 11: pinning the tool in CI ------------------------------------------------------------------------
+def test_the_ci_docs_pin_a_commit_not_a_tag_that_does_not_exist():
+    text = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()
+    assert "release tag>" not in text
+    assert "rev: <a full commit hash of this repository>" in text and "git rev-parse HEAD" in text
