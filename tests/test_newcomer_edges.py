@@ -383,3 +383,19 @@ def test_the_ci_docs_pin_a_commit_not_a_tag_that_does_not_exist():
     text = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()
     assert "release tag>" not in text
     assert "rev: <a full commit hash of this repository>" in text and "git rev-parse HEAD" in text
+
+
+# -- item 9 (in part): the design region picture fits a page, and costs that must be >= 0 start at 0 -------
+def test_the_design_region_picture_fits_a_page_and_starts_at_zero(monkeypatch):
+    import verifier
+    from verifier.report.figures import region_plot
+
+    drawn = []
+    monkeypatch.setattr(region_plot, "figure_bytes", lambda fig, fmt, title: drawn.append(fig) or b"<svg/>")
+    designed = verifier.design(os.path.join(SPECS, "design", "obstacle-hb-open.yaml"), setting="filtering")
+    assert designed.picture("svg")
+    (fig,) = drawn
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 3 and fig.get_size_inches()[0] <= 7.5  # three panels, not 16 inches
+    assert all(ax.get_xlim()[0] >= 0 and ax.get_ylim()[0] >= 0 for ax in panels)
+    assert all(len(line) <= 100 for line in fig._suptitle.get_text().splitlines())
