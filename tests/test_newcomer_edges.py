@@ -399,3 +399,15 @@ def test_the_design_region_picture_fits_a_page_and_starts_at_zero(monkeypatch):
     assert len(panels) == 3 and fig.get_size_inches()[0] <= 7.5  # three panels, not 16 inches
     assert all(ax.get_xlim()[0] >= 0 and ax.get_ylim()[0] >= 0 for ax in panels)
     assert all(len(line) <= 100 for line in fig._suptitle.get_text().splitlines())
+
+
+# -- item 8 (in part): plurals, never "(s)" ------------------------------------------------------------------
+def test_counts_read_as_plain_english(tmp_path):
+    from verifier.errors import counted
+
+    assert (counted(1, "warning"), counted(2, "warning"), counted(1000, "class", "classes")) == \
+        ("1 warning", "2 warnings", "1,000 classes")
+    code, out, _ = _run(os.path.join(SPECS, "table-vii.yaml"), "--width", "100", "--no-cache")
+    assert code == 0 and "fits, with 3 warnings: " in out and "(s)" not in out
+    code, out, _ = _run("design", DESIGN, "--width", "100")
+    assert "0 of 12 open cells forced" in out and "(s)" not in out

@@ -128,6 +128,11 @@ def few_of(names, near=None, opening: str = "", closing: str = "") -> str:
             (f" (the nearest to {str(near)[:40]!r}: {listed(close)})" if close else ""))
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 warning', '2 warnings' (`plural` for irregular nouns): never '2 warning(s)'."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def did_you_mean(word: str, choices) -> str:
     """'; did you mean 'cost'?' for a near miss among `choices`, else ''."""
     import difflib

@@ -132,8 +132,8 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         if valid and not args.classes:
             stdout.write("\n" + summary_table.text([(o.path, o.summary) for o in valid], width))
         unmet = [o for o in valid if not o.expectations_met]
-        print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
-              f"expectations" + "".join(f"\n  {o.path}: expectations not met: "
+        print(f"{len(valid)} verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
+              f"expectations (of {len(outcomes)} specs)" + "".join(f"\n  {o.path}: expectations not met: "
                                         f"{summary_table.unmet(o.summary) or 'see its report'}" for o in unmet),
               file=stdout)
     for line in unfit:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from verifier.errors import counted
 from verifier.properties import PROPERTIES
 from verifier.report.safe_text import code_span, markdown_cell
 
@@ -63,7 +64,7 @@ def text(items: list[tuple[str, dict]], width: int) -> str:
 def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) -> str:
     ids = [p.id for p in PROPERTIES]
     lines = ["## verify: " + (_md(items[0][1]['name']) if len(items) == 1 and not errors else
-                              f"{len(items)} spec(s)"), ""]
+                              counted(len(items), "spec")), ""]
     if items:
         lines += ["| spec | " + " | ".join(ids) + " | filtering | choice | expect |",
                   "|:---|" + ":---:|" * len(ids) + ":---:|:---:|:---:|"]
