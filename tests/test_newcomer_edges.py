@@ -411,3 +411,12 @@ def test_counts_read_as_plain_english(tmp_path):
     assert code == 0 and "fits, with 3 warnings: " in out and "(s)" not in out
     code, out, _ = _run("design", DESIGN, "--width", "100")
     assert "0 of 12 open cells forced" in out and "(s)" not in out
+
+
+def test_default_output_speaks_no_solver_jargon():
+    code, out, _ = _run(os.path.join(SPECS, "ha.yaml"), "--width", "120", "--no-cache")
+    assert code == 0 and "(unsat)" not in out and "z3 proof" not in out
+    import verifier
+
+    zero_one = verifier.verify(os.path.join(SPECS, "accuracy-u65.yaml"), cache=False)
+    assert "for want of" not in zero_one.to_text(width=120)
