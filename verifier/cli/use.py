@@ -56,7 +56,7 @@ def _decide_parser() -> options.Parser:
     p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
                    "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
                    "their distribution on standard error; for two classes the exact certainty margin")
-    options.add_shared(p, "format", "time-limit", "quiet")
+    options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
 
 
@@ -158,7 +158,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 from verifier.report.files import write_output
 
                 picture = result.picture(fmt)
-                if picture is None:
+                if not picture:  # NoPicture: nothing to draw
                     raise UsageError(f"{PLOT_NEEDS}; {_why_no_picture(result)}")
                 write_output(args.plot, picture, "--plot")
                 print(f"verify: wrote {args.plot}", file=stderr)
@@ -175,12 +175,15 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     cut = result.record.get("cut") if command == "evaluate" else None
     if getattr(args, "table", None):
         stdout.write(result.table(args.table))
-    elif args.format == "json":
-        stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "json":  # decide: a batch row on one line
+        stdout.write((options.json_text(result.to_json()) if command == "decide" else
+                      json.dumps(result.to_json(), indent=2, ensure_ascii=False)) + "\n")
     else:
-        stdout.write(result.text)
-        if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
-            stderr.write(result.summary_text)
+        width = options.output_width(args, stdout, 120) if command == "decide" else None
+        batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
+        stdout.write(result.text if batch else options.wrap_lines(result.text, width))
+        if batch and not args.quiet:
+            stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
-from verifier.errors import SpecError, did_you_mean, listed, raise_all
+from verifier.errors import SpecError, did_you_mean, few_of, listed, raise_all
 from verifier.spec.source import Located, shown
 
 KINDS = ("all", "intervals", "max_size", "hierarchy", "sets")
@@ -184,7 +184,7 @@ def _set_of(item: Located, index: dict[str, int], classes, key: str, fail) -> tu
     unknown = [n for n in names if n not in index]
     if unknown:
         raise fail(f"unknown class(es) {listed(str(n) for n in unknown)} in a listed set", key, item, shown(item),
-                   f"classes from {listed(classes)}")
+                   f"classes from {few_of(classes, unknown[0])}")
     members = tuple(sorted(index[n] for n in names))
     if len(set(members)) != len(members):
         raise fail("a class is repeated in a listed set", key, item, shown(item), "distinct classes")
@@ -229,7 +229,7 @@ def _hierarchy(node: Located, classes, key: str, fail) -> Family:
         text = str(name).strip()
         if text not in index:
             errors.append(fail(f"unknown class '{text}' as a leaf of the hierarchy" + did_you_mean(text, classes),
-                               where, at, text, f"one of {listed(classes)}"))
+                               where, at, text, f"one of {few_of(classes, text)}"))
             return ()
         i = index[text]
         if i in leaves_seen:

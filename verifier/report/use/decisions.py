@@ -4,6 +4,7 @@ tie was resolved is always said."""
 
 from __future__ import annotations
 
+from verifier.errors import counted
 from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
@@ -174,7 +175,7 @@ def summary_text(scheme: Scheme, s: BatchSummary) -> str:
     """A few lines for standard error, so that the CSV on standard output stays clean."""
     shown = ", ".join(f"{scheme.label(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
     more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
-    return (f"Summary of {s.rows} row(s):\n"
+    return (f"Summary of {counted(s.rows, 'row')}:\n"
             f"  predicted sets, most frequent first: {shown}{more}\n"
             f"  determinacy (single-class predictions): {s.determinacy} ≈ {float(s.determinacy):.4f}\n"
             f"  mean set size: {s.mean_size} ≈ {float(s.mean_size):.4f}\n"
