@@ -15,6 +15,12 @@ from verifier.formula.vector import NotVectorised
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.spec import Spec
+from verifier.spec.family import matrix_bound
+
+# the routes that build the family's matrix, named in the refusal beyond the bounds
+MATRIX_ROUTES = ("checking a spec, verify evaluate, and verify decide with costs that do not treat every class "
+                 "alike (or with --p, --intervals) build the family's matrix; verify decide --p-file decides "
+                 "without it when the costs treat every class alike (docs/decide-evaluate.md)")
 
 EXACT_MAX_CELLS = 4095 * 12  # cell by cell (exact interpreter, symbolic parameters): what 12 classes of `all` cost
 
@@ -31,6 +37,9 @@ def family_scheme(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reas
     if len(names) != len(spec.classes) and family.kind in ("hierarchy", "sets"):
         raise UsageError(f"{spec.path} lists its allowed sets for its {len(spec.classes)} classes; a "
                          f"{family.kind} family cannot be checked at {K} classes")
+    beyond = matrix_bound(family, K)
+    if beyond is not None:
+        raise _refused(spec, "predictions", f"{beyond[0]}: {MATRIX_ROUTES}", beyond[1])
     cells = (family.count(K) + K) * K
     numeric = all(p.value is not None for p in spec.parameters.values())
     why = reason

@@ -182,3 +182,16 @@ def rebuild_at(scheme: Scheme, values: dict[str, sp.Expr]) -> Scheme:
     except NotSymmetric:
         return build_reduced_scheme(scheme.spec, scheme.classes, values, prove=False)
 
+
+
+def blind_formulas(spec: Spec, scheme: Scheme | None = None) -> str:
+    """'' when facts 1 and 3 of the lemma hold for `spec` (its formulas cannot tell classes apart, and the
+    per-class parameters of the built `scheme`, when given, are one value for every class); else what singles a class out.
+    Fact 2 (the determinate costs) is the caller's to check, on whatever rows it built."""
+    try:
+        _syntactic(spec)
+        if scheme is not None:
+            _uniform_values(spec, scheme)
+    except NotSymmetric as exc:
+        return str(exc)
+    return ""
