@@ -82,10 +82,11 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     df = np.array([float(a[k] - b[k]) for k in ks])
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
-    order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
-    rising = np.argsort(F, axis=1, kind="stable")
+    width = min(K, top + 1)  # sets of at most top classes need the first top + 1 of each order only
+    order = _leading(-F, width)  # likeliest first, the lower class first among equals
+    rising = _leading(F, width) if (~likeliest & ~alike).any() else order  # least likely first, when used
     down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
-    total = np.cumsum(down, axis=1)[:, -1:]
+    total = np.cumsum(down, axis=1)[:, -1:] if width == K else F.sum(axis=1, keepdims=True)
     mass = np.where(likeliest, np.cumsum(down[:, :top], axis=1), np.cumsum(up[:, :top], axis=1))
     value = bf * total + df * mass
     error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))
@@ -133,6 +134,23 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
         predictions.append(sets[m])
         counts.append(comb(K, kk) if same else (comb(e, inn) if e > inn else 1))
     return predictions, counts, exact
+
+
+def _leading(key: np.ndarray, width: int) -> np.ndarray:
+    """The first `width` columns of each row's stable ascending order of `key` (the lower class first among
+    equals): a partition, then a sort of those columns; a row whose boundary value has equals left outside is
+    sorted in full, so the lower classes among them are kept."""
+    K = key.shape[1]
+    if width >= K:
+        return np.argsort(key, axis=1, kind="stable")
+    part = np.argpartition(key, width - 1, axis=1)[:, :width]
+    order = np.take_along_axis(part, np.lexsort((part, np.take_along_axis(key, part, axis=1)), axis=1), axis=1)
+    boundary = np.take_along_axis(key, order[:, -1:], axis=1)
+    kept = (np.take_along_axis(key, order, axis=1) == boundary).sum(axis=1)
+    redo = np.flatnonzero((key == boundary).sum(axis=1) > kept)
+    if redo.size:
+        order[redo] = np.argsort(key[redo], axis=1, kind="stable")[:, :width]
+    return order
 
 
 def _exact_row(num: list[int], total: int, a: list[Fraction], b: list[Fraction], limit: int | None = None) \
