@@ -3,7 +3,8 @@
 Intervals of K classes are K(K-1)/2 sets, a hierarchy's nodes at most K - 1, so a restricted family is built
 and decided like `all` at 16 classes (arrays, exact where it matters), at up to 1,000 classes. The symmetry,
 power-mean and boolean-set routes reason about every subset of the classes, so they do not apply here: the
-bounds are on the family's size, not on K.
+bounds are on the family's size, not on K, and they are enforced here, where the matrix is built (a decision
+that never builds it, `using.family_decide`, is not bounded by them).
 
 Owns: `family_scheme`. May import: `scheme`, `spec`, `errors`, `formula`.
 """

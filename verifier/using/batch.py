@@ -7,7 +7,8 @@ least likely, so each row needs a sort and K comparisons (`symmetric`: floats un
 for the rows it cannot separate), never 2^K. Otherwise every set's expected cost is computed as floats in one
 product, widened by a proven bound on the rounding (Higham's bound for a K-term dot product, plus each cell's
 own error); a row whose best set is certainly below every other is decided there, and any other row (a tie, a
-near tie) is decided exactly by `decide`.
+near tie) is decided exactly by `decide`. A restricted family (`{max_size: k}`, a hierarchy, intervals) whose
+costs treat every class alike is decided from the allowed sets' masses instead (`family_decide`).
 
 Credal sets (one interval credal set per row) are decided by `credal_batch`, vectorised over the rows, except
 e-admissibility, decided set by set in z3 for the classes maximality leaves; what the scheme contributes is
@@ -41,7 +42,7 @@ class BatchDecision:
     predictions: list[ClassSet]
     tied_optima: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
     undecided: list[int]  # rows where some difference was not decided (irrational costs only)
-    route: str  # "symmetric" or "vectorised"
+    route: str  # "symmetric", "vectorised", or a family's own: "hierarchy", "intervals"
     exact_rows: int  # rows the floats could not separate, decided in exact arithmetic (either route)
 
     def summary(self) -> BatchSummary:
