@@ -25,12 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-import numpy as np
-
 from verifier.formula.vector import NotVectorised
 from verifier.scheme import ClassSet, Scheme
 from verifier.scheme.lazy import build_fast_scheme
-from verifier.scheme.orbits import blind_formulas
+from verifier.scheme.orbits import arrays_alike, blind_formulas
 from verifier.spec.family import Family
 from verifier.using.exact_rows import ExactRows
 from verifier.using.family_rows import decide_intervals, decide_tree
@@ -103,20 +101,7 @@ def alike_route(spec) -> FamilyRoute | None:
         scheme = build_fast_scheme(replace(spec, predictions=Family("sets", listed_sets=representatives)))
     except NotVectorised:
         return None
-    if blind_formulas(spec, scheme) or not _alike_given(scheme.cells.determinate):
+    if blind_formulas(spec, scheme) or arrays_alike(scheme.cells):
         return None
     ab = symmetric_costs(scheme)  # the singleton rows and the representatives, compared exactly
     return None if ab is None else FamilyRoute(scheme, family, *ab)
-
-
-def _alike_given(cells) -> bool:
-    """The K x K costs c(ŷ, y) the set-cost formula reads: exact, one value on the diagonal, one off it."""
-    if cells is None:
-        return True
-    if not np.asarray(cells.exact).all():
-        return False
-    num = np.asarray(cells.num)
-    K = num.shape[0]
-    diagonal = np.eye(K, dtype=bool)
-    on, off = num[diagonal], num[~diagonal]
-    return bool((on == on[0]).all() and (off.size == 0 or (off == off[0]).all()))
