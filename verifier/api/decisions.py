@@ -49,6 +49,11 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
         if lean is not None:
             return lean
     spec, scheme = numeric_scheme(source, "verify decide")
+    if scheme.orbits is not None and spec.predictions.restricted:
+        raise UsageError(f"{spec.path}: verify decide with --p, --intervals or --vertex compares every allowed set "
+                         f"from the family's matrix; {spec.predictions.describe(scheme.K).split(' of the ')[0]} "
+                         "are beyond its bounds (checked by symmetry instead); verify decide --p-file decides "
+                         "without the matrix (a file of one row will do)")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
     classes = scheme.classes
