@@ -99,7 +99,7 @@ def fast_orbits(spec: Spec, classes: tuple[str, ...] | None) -> Scheme | None:
     why = blind_formulas(named, scheme) or arrays_alike(scheme.cells)
     if why:
         raise NotSymmetric(why)
-    scheme.spec = named  # the family is the spec's; the rows are its representatives
+    scheme.spec, scheme.partial = named, True  # the family is the spec's; the rows are its representatives
     scheme.orbits = Orbits(K, symmetric=True, top=top)
     scheme.notes.append(scheme.orbits.describe()[0].upper() + scheme.orbits.describe()[1:] + ".")
     return scheme
