@@ -195,25 +195,6 @@ def test_beyond_the_bounds_costs_that_are_not_alike_are_refused_located(tmp_path
     assert "checking a spec" in checked.stderr and "Traceback" not in checked.stderr
 
 
-def test_binary_rows_are_exact_without_a_python_integer_per_value():
-    """The exact totals summed in 32-bit limbs and the integers made row by row are the plain Python ones, on
-    rows with zeros, subnormals, values far apart and whole numbers (item 3: a block holds machine integers)."""
-    from verifier.using.exact_rows import binary_rows
-    rng = np.random.default_rng(7)
-    for trial in range(40):
-        K, n = int(rng.integers(1, 80)), int(rng.integers(1, 40))
-        block = rng.random((n, K)) ** int(rng.integers(1, 40)) * 10.0 ** rng.integers(-300, 3, size=(n, 1))
-        block[rng.random((n, K)) < 0.3] = 0
-        block[0, 0] = 5e-324
-        block[-1, -1] = 1.0
-        rows, shifts = binary_rows(block)
-        for i in range(n):
-            exact = [F(float(x)) for x in block[i]]
-            assert [F(v, 2 ** -shifts[i]) if shifts[i] < 0 else F(v * 2 ** shifts[i]) for v in rows.num[i]] == exact
-            assert rows.total[i] == sum(rows.num[i]), trial
-        assert list(rows.rows(1, 3).num) == [rows.num[j] for j in range(1, min(3, n))]
-
-
 def test_the_partial_order_is_the_stable_sort_where_it_is_read():
     """`{max_size: k}` reads the first k + 1 classes of each order only: they are the stable sort's, ties at the
     boundary included (rows of few distinct values, zeros, one-hot rows)."""

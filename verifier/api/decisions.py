@@ -24,16 +24,18 @@ from verifier.report.use import decisions as words
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
            rule: str = "maximality", p_file: str | None = None, intervals_file: str | None = None,
-           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
+           certainty: bool = False, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
     (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), for every row of `p_file`, or for every credal
-    set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `time_limit`: seconds for the whole
-    decision (None: no bound)."""
+    set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `certainty`: with `p` or `p_file`, also the
+    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `time_limit`: seconds for
+    the whole decision (None: no bound)."""
     return within(time_limit, "the decision",
-                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file))
+                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file, certainty))
 
 
-def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file) -> UseReport:
+def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file,
+            certainty: bool = False) -> UseReport:
     intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
                                     "'h=0:0.2,b=0.3:0.4'")
     rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)
@@ -57,6 +59,10 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
     classes = scheme.classes
+    if certainty:
+        from verifier.api.certainty_report import decide_with_certainty
+
+        return decide_with_certainty(scheme, p, p_file)
     if p is not None:
         d = decide_precise(scheme, as_p(p, classes))
         record = words.decision_json(scheme, d)

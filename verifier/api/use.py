@@ -28,6 +28,7 @@ class UseReport:
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
     surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
+    conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
 
     def to_json(self) -> dict:
         return self.record
@@ -79,6 +80,12 @@ class UseReport:
             from verifier.report.figures.surface_plot import surface_figure
 
             return surface_figure(self.surface, self.title, fmt)
+        if self.conditions is not None:  # one classifier: its cost curves; several: their losses by certainty
+            from verifier.report.figures.conditions_plot import pictures as condition_pictures
+            from verifier.using.conditions.evaluation import GRID
+
+            drawn = condition_pictures(self.conditions, GRID, self.title)
+            return drawn[0 if len(self.conditions.classifiers) == 1 else -1].render(fmt)
         if self.abstention is not None:  # one classifier: its maps; several: the first two's differential cost
             from verifier.report.figures.abstention_plot import pictures
 

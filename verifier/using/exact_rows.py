@@ -53,8 +53,7 @@ class ExactRows:
 
 def binary_rows(block: np.ndarray) -> tuple[ExactRows, list[int]]:
     """Finite, non-negative float64 rows as integers, with each row's power of two: value = num·2^shift exactly.
-    A row of zeros has total 0 (the caller refuses it). The integers of a row are made when it is read
-    (`ShiftedIntegers`); each row's exact total is summed in 32-bit limbs, vectorised."""
+    A row of zeros has total 0 (the caller refuses it)."""
     mant, exponent = np.frexp(block)
     m = (mant * 2.0 ** 53).astype(np.int64)  # exact: every double is an integer below 2^53 times 2^(e − 53)
     e = exponent.astype(np.int64) - 53
@@ -62,52 +61,10 @@ def binary_rows(block: np.ndarray) -> tuple[ExactRows, list[int]]:
     low = np.where(nonzero, e, 1 << 40).min(axis=1)
     low = np.where(low == 1 << 40, 0, low)
     shift = np.where(nonzero, e - low[:, None], 0)
-    floats = np.asarray(block, dtype=np.float64)
-    if (m < 0).any() or not block.size:  # refused by the caller: the plain way, which keeps the sign
-        num = m.astype(object) << shift.astype(object)
-        total = num.sum(axis=1) if block.shape[1] else np.zeros(len(block), dtype=object)
-        return ExactRows(floats, num.tolist(), [int(t) for t in total.tolist()], 0.0), low.tolist()
-    return ExactRows(floats, ShiftedIntegers(m, shift), _limb_totals(m, shift), 0.0), low.tolist()
-
-
-class ShiftedIntegers(Sequence):
-    """Rows of integers m·2^shift (m < 2^53), made one row at a time when read: a block of n rows of K classes
-    holds 2nK machine integers instead of nK Python integers."""
-
-    def __init__(self, m: np.ndarray, shift: np.ndarray):
-        self.m, self.shift = m, shift
-
-    def __len__(self) -> int:
-        return len(self.m)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return ShiftedIntegers(self.m[i], self.shift[i])
-        return [x << s for x, s in zip(self.m[i].tolist(), self.shift[i].tolist())]
-
-
-def _limb_totals(m: np.ndarray, shift: np.ndarray) -> list[int]:
-    """Σ_j m_j·2^shift_j per row, exactly: m splits into two parts below 2^32, each part times 2^(shift mod 32)
-    into two 32-bit limbs at positions shift // 32 and the next; limb sums per position (at most 4K limbs below
-    2^32, so below 2^53 for K < 2^19: exact in float64 bincount) are carried in Python, a few per row."""
-    n, K = m.shape
-    step = max(1, (1 << 20) // max(K, 1))  # a million elements at a time: the temporaries stay small
-    if n > step:
-        return [t for start in range(0, n, step) for t in _limb_totals(m[start:start + step], shift[start:start + step])]
-    if not n:
-        return []
-    parts = ((m >> 32).astype(np.uint64), (m & 0xFFFFFFFF).astype(np.uint64))
-    places = (shift + 32, shift)
-    top = int(max(places[0].max(), 0)) // 32 + 2
-    sums = np.zeros(n * top)
-    rows = np.arange(n)[:, None] * top
-    for part, place in zip(parts, places):
-        q, r = place // 32, (place % 32).astype(np.uint64)
-        wide = part << r  # below 2^64
-        for limb, at in ((wide & np.uint64(0xFFFFFFFF), q), (wide >> np.uint64(32), q + 1)):
-            sums += np.bincount((rows + at).ravel(), weights=limb.ravel().astype(np.float64), minlength=n * top)
-    table = sums.reshape(n, top).astype(np.int64).tolist()
-    return [sum(c << (32 * k) for k, c in enumerate(row) if c) for row in table]
+    num = m.astype(object) << shift.astype(object)
+    total = num.sum(axis=1) if block.shape[1] else np.zeros(len(block), dtype=object)
+    return ExactRows(np.asarray(block, dtype=np.float64), num.tolist(), [int(t) for t in total.tolist()], 0.0), \
+        low.tolist()
 
 
 def _float(x: Fraction) -> float:

@@ -84,8 +84,14 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     alike = np.array([a[k] == b[k] for k in ks])
     width = min(K, top + 1)  # sets of at most top classes need the first top + 1 of each order only
     order = _leading(-F, width)  # likeliest first, the lower class first among equals
-    rising = _leading(F, width) if (~likeliest & ~alike).any() else order  # least likely first, when used
-    down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
+    down = np.take_along_axis(F, order, axis=1)
+    # no size below K keeps the least likely classes (u65, Ha, ...; at K every order gives the whole row's mass):
+    # one sort
+    if (likeliest | alike)[:K - 1].all():
+        rising, up = order, down
+    else:
+        rising = _leading(F, width)
+        up = np.take_along_axis(F, rising, axis=1)
     total = np.cumsum(down, axis=1)[:, -1:] if width == K else F.sum(axis=1, keepdims=True)
     mass = np.where(likeliest, np.cumsum(down[:, :top], axis=1), np.cumsum(up[:, :top], axis=1))
     value = bf * total + df * mass
@@ -97,11 +103,10 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     low[rows, best] = np.inf
     certain = np.min(low, axis=1) > high
     if block.rel:  # rounded floats: the order (of the first top + 1, enough for sets of at most top) is exact
-        reach = min(K, top + 1)  # where equal non-zero floats are equal values, checked in integers
-        for ranked_floats, ranks in ((down, order), (up, rising)):
-            same = (ranked_floats[:, 1:reach] == ranked_floats[:, :reach - 1]) & (ranked_floats[:, 1:reach] > 0)
-            for i in np.flatnonzero(same.any(axis=1) & certain).tolist():
-                num, o = block.num[i], ranks[i]
+        for ranked_floats, ranks in ((down, order), (up, rising)) if rising is not order else ((down, order),):
+            same = (ranked_floats[:, 1:width] == ranked_floats[:, :width - 1]) & (ranked_floats[:, 1:width] > 0)
+            for i in np.flatnonzero(same.any(axis=1) & certain).tolist():  # where equal non-zero floats are
+                num, o = block.num[i], ranks[i]  # equal values, checked in integers
                 certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
     k = best + 1
     ranked_values = np.where(likeliest[best][:, None], down[:, :top], up[:, :top])
@@ -114,26 +119,29 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     ranked = np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
     chosen = np.where(np.arange(top) < k[:, None], ranked, K)
     chosen = np.where(alike[best][:, None], np.where(np.arange(top) < k[:, None], np.arange(top), K), chosen)
+    # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
     if K < 64:
-        keys = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
-                                    axis=1).tolist()
+        masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
+                                     axis=1).tolist()
+        sets = {m: frozenset(y for y in range(K) if m >> y & 1) for m in set(masks)}
     else:  # one key per row from its first k classes (a mask of K bits would not fit)
-        keys = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
-    sets: dict = {}
-    predictions, counts, exact = [], [], 0
-    for i, (m, sure, e, inn, kk, same) in enumerate(zip(keys, certain.tolist(), equal.tolist(),
-                                                        inside.tolist(), k.tolist(), alike[best].tolist())):
-        if not sure:
-            exact += 1
-            chosen_set, count = _exact_row(block.num[i], block.total[i], a, b, top)
-            predictions.append(chosen_set)
-            counts.append(count)
-            continue
-        if m not in sets:
-            sets[m] = frozenset(y for y in range(K) if m >> y & 1) if K < 64 else frozenset(m)
-        predictions.append(sets[m])
-        counts.append(comb(K, kk) if same else (comb(e, inn) if e > inn else 1))
-    return predictions, counts, exact
+        masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
+        sets = {m: frozenset(m) for m in set(masks)}
+    predictions = [sets[m] for m in masks]
+    counts = _ways(K, k, alike[best], equal, inside)
+    unsure = np.flatnonzero(~certain).tolist()
+    for i in unsure:
+        predictions[i], counts[i] = _exact_row(block.num[i], block.total[i], a, b, top)
+    return predictions, counts, len(unsure)
+
+
+def _ways(K: int, k: np.ndarray, alike: np.ndarray, equal: np.ndarray, inside: np.ndarray) -> list[int]:
+    """How many sets tie with each row's: C(K, k) where any k classes do, C(equal, inside) where the cut is tied."""
+    if K <= 66:  # a table in int64: C(66, 33) < 2^63
+        ways = np.array([[comb(n, r) for r in range(K + 1)] for n in range(K + 1)], dtype=np.int64)
+        return np.where(alike, ways[K, k], np.where(equal > inside, ways[equal, inside], 1)).tolist()
+    return [comb(K, kk) if same else (comb(e, inn) if e > inn else 1)
+            for kk, same, e, inn in zip(k.tolist(), alike.tolist(), equal.tolist(), inside.tolist())]
 
 
 def _leading(key: np.ndarray, width: int) -> np.ndarray:

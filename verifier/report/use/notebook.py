@@ -20,6 +20,10 @@ def kind(r) -> str:
     record = r.record
     if getattr(r, "surface", None) is not None:
         return "surface"
+    if getattr(r, "abstention", None) is not None:
+        return "abstention"
+    if getattr(r, "conditions", None) is not None:
+        return "conditions"
     if r.sweep is not None:
         return "sweep"
     if r.scores:
@@ -67,6 +71,16 @@ def answer(r) -> str:
                  + _cost(str(s.mean_cost), s.mean_cost_float) for s in r.scores]
         n = len(r.scores)
         return f"mean cost of {n} classifier{'s' * (n != 1)}: {items(costs, 120)}"
+    if k == "abstention":
+        real = [c for c in r.abstention.classifiers if c.name != "trivial"]
+        vacc = [f"{c.label} {float(c.volume.low):.4g}" + ("" if c.volume.exact else f"-{float(c.volume.high):.4g}")
+                for c in real]
+        return f"abstention cost curves of {len(real)} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
+    if k == "conditions":
+        c = r.conditions
+        shown = [f"{x.label} " + ", ".join(f"{'∞' if g is None else f'{g:g}'}: {x.losses[g].value:.4g}"
+                                           for g in (c.gammas[0], c.gammas[-1])) for x in c.classifiers]
+        return f"expected loss by certainty ({c.method} thresholds): {items(shown, 100)}"
     if k == "surface":
         (a, b), (ga, gb) = r.surface.parameters, r.surface.grids
         n = len(r.surface.classifiers)
@@ -216,8 +230,8 @@ def _curves(r) -> tuple[list[str], list[list[object]]]:
 
 
 def _picture(r) -> str:
-    if r.sweep is None and getattr(r, "surface", None) is None and (r.comparison is None or
-                                                                     r.comparison.friedman is None):
+    if r.sweep is None and getattr(r, "surface", None) is None and getattr(r, "abstention", None) is None and \
+            getattr(r, "conditions", None) is None and (r.comparison is None or r.comparison.friedman is None):
         return ""
     svg = r.picture("svg")
     if not svg:
@@ -257,7 +271,7 @@ def use_html(r) -> str:
         if r.comparison is not None:
             head, rows = _pairs(r.record)
             parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(_friedman(r.record))}</p>"]
-    elif k == "surface":
+    elif k in ("surface", "abstention", "conditions"):
         parts.append(pre(r.text))
     else:
         head, rows = _curves(r)
@@ -278,8 +292,8 @@ def use_markdown(r) -> str:
         if r.comparison is not None:
             parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(_friedman(r.record)),
                       ""]
-    elif k == "surface":
-        parts += [fenced(r.text), "", "The heat maps: `UseReport.picture()`.", ""]
+    elif k in ("surface", "abstention", "conditions"):
+        parts += [fenced(r.text), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.", ""]
     else:
         parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]
