@@ -7,7 +7,8 @@ of a few runs and its peak memory (the child's maximum resident set).
 - `{max_size: 5}` at K = 1,000 (8.3 trillion allowed sets, far beyond the family bounds: the matrix is never
   built), u65 costs, 10,000 rows;
 - a 1,000-leaf hierarchy (10 x 10 x 10, 111 nodes), u65 costs, 10,000 rows (one pass over the tree per row);
-- `--generic`: the same hierarchy through the family's whole 1,111 x 1,000 matrix (the route before), in process;
+- `--generic`: the decisions alone, in process, and the same hierarchy through the family's whole 1,111 x 1,000
+  matrix (the route before);
 - setvaluedprediction (Mortier et al.; module `svp`) side by side on the same rows when it is importable and
   its API is recognised; otherwise the run says it was skipped. It is not a dependency and is not vendored.
 
@@ -126,18 +127,34 @@ def main() -> None:
         said, seconds = peer(P, 5)
         print(f"setvaluedprediction: {said}" if seconds is None else f"setvaluedprediction: {seconds:.2f} s")
         if args.generic:
-            sys.path.insert(0, ROOT)
-            from verifier.analysis.pipeline import build
-            from verifier.api.entry import load
-            from verifier.using.batch import _vectorised
-            from verifier.using.exact_rows import binary_rows
+            in_process(P, top5, tree)
 
-            start = time.perf_counter()
-            scheme = build(load(tree))
-            block, _ = binary_rows(P[:1000])
-            _vectorised(scheme, block)
-            print(f"the hierarchy through its whole matrix (the route before), in process: 1,000 rows in "
-                  f"{time.perf_counter() - start:.2f} s")
+
+def in_process(P: np.ndarray, top5: str, tree: str) -> None:
+    """The decisions alone (rows read, no imports, no output), by the routes without the matrix and, for the
+    hierarchy, by the generic product over the family's whole 1,111 x 1,000 matrix (the route before)."""
+    sys.path.insert(0, ROOT)
+    from verifier.analysis.pipeline import build
+    from verifier.api.entry import load
+    from verifier.using.batch import _vectorised
+    from verifier.using.binary_sums import fast_binary_rows
+    from verifier.using.family_decide import alike_route
+
+    blocks = [fast_binary_rows(P[s:s + 1000])[0] for s in range(0, len(P), 1000)]
+    for name, spec in (("{max_size: 5}", top5), ("hierarchy", tree)):
+        start = time.perf_counter()
+        route = alike_route(load(spec))
+        made = time.perf_counter()
+        for block in blocks:
+            route.decide(block)
+        print(f"in process, {name}: the route in {made - start:.2f} s, {len(P):,} rows in "
+              f"{time.perf_counter() - made:.2f} s")
+    scheme = build(load(tree))
+    start = time.perf_counter()
+    for block in blocks:
+        _vectorised(scheme, block)
+    print(f"in process, hierarchy by the generic product over its matrix: {len(P):,} rows in "
+          f"{time.perf_counter() - start:.2f} s")
 
 
 if __name__ == "__main__":
