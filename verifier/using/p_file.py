@@ -27,6 +27,7 @@ from verifier.using.npy import open_npy
 from verifier.errors import UsageError
 
 BLOCK_ROWS = 10_000
+BLOCK_CELLS = 1 << 20  # a .npy block's values: the exact sums' temporaries stay near 100 MB whatever K
 WHAT = "--p-file"
 MILLION = 10 ** 6  # the tolerance on a row's sum is 1/MILLION
 
@@ -73,8 +74,9 @@ class DistributionFile:
         self.rescaled += 1
 
     def _npy(self):
-        for start in range(0, self.array.shape[0], BLOCK_ROWS):
-            block = np.asarray(self.array[start:start + BLOCK_ROWS], dtype=np.float64)  # float32 widens exactly
+        step = max(1, min(BLOCK_ROWS, BLOCK_CELLS // max(1, self.array.shape[1])))  # 1,000 classes: 1,000 rows
+        for start in range(0, self.array.shape[0], step):
+            block = np.asarray(self.array[start:start + step], dtype=np.float64)  # float32 widens exactly
             finite = np.isfinite(block).all(axis=1)
             if not finite.all():
                 bad = start + int(np.flatnonzero(~finite)[0])
