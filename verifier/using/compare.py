@@ -113,6 +113,7 @@ def finish(c: Comparison, cut: str | None = None) -> Comparison:
     for p, adjusted, sign_adjusted in zip(tested, holm([p.p_value for p in tested]),
                                           holm([p.sign_p for p in tested])):
         p.p_holm, p.significant, p.sign_p_holm = adjusted, adjusted < c.alpha, sign_adjusted
+        p.sign_significant = sign_adjusted < c.alpha
     c.tested, c.cut = len(tested), cut
     if cut is not None and c.friedman is None and c.why_no_friedman is None:
         c.why_no_friedman = f"the Friedman test was not run: {cut}"

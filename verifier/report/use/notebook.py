@@ -179,7 +179,7 @@ def _friedman(record) -> str:
         return comparison.get("friedman_not_run") or ""
     ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
     p = "undefined" if f.get("p_value") is None else f"{f['p_value']:.4g}"
-    return (f"Friedman test over {f['datasets']} data sets: chi2_F = {f['statistic_exact']}, p-value {p} "
+    return (f"Friedman test over {f['datasets']} data sets: chi2 = {f['statistic_exact']} (tie-corrected), p-value {p} "
             f"({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']}); "
             f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
 

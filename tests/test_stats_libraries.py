@@ -1,0 +1,192 @@
+"""The statistics of `verify evaluate` against the libraries that define them (issue 43): Friedman's χ² with and
+without the tie correction (scipy.stats.friedmanchisquare), the Wilcoxon test as scipy's method='auto' runs it,
+the sign test's direction and decision, the effect sizes, on random data with ties and on Demšar's (2006)
+worked examples (his Tables 2 and 6, the AUCs of four C4.5 variants on 14 data sets, typed from the paper)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from fractions import Fraction as F
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import sympy as sp
+from scipy import stats
+
+import verifier
+from verifier.cli.main import check
+from verifier.report.use.comparison import comparison_json, comparison_text
+from verifier.using import Comparison
+from verifier.using.friedman import friedman_test
+from verifier.using.signed_ranks import cliffs_delta, wilcoxon_rows
+
+ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+# Demšar (2006), Table 6: AUC per data set (higher is better). The voting row prints 0.975 twice but ranks them
+# 2 and 3 (the unrounded AUCs differ): 0.9749 keeps the paper's ranks, whose column sums are 44, 28, 40.5, 27.5.
+DEMSAR_AUC = {
+    "adult (sample)": (0.763, 0.768, 0.771, 0.798), "breast cancer": (0.599, 0.591, 0.590, 0.569),
+    "breast cancer wisconsin": (0.954, 0.971, 0.968, 0.967), "cmc": (0.628, 0.661, 0.654, 0.657),
+    "ionosphere": (0.882, 0.888, 0.886, 0.898), "iris": (0.936, 0.931, 0.916, 0.931),
+    "liver disorders": (0.661, 0.668, 0.609, 0.685), "lung cancer": (0.583, 0.583, 0.563, 0.625),
+    "lymphography": (0.775, 0.838, 0.866, 0.875), "mushroom": (1.000, 1.000, 1.000, 1.000),
+    "primary tumor": (0.940, 0.962, 0.965, 0.962), "rheum": (0.619, 0.666, 0.614, 0.669),
+    "voting": (0.972, 0.981, 0.975, 0.9749), "wine": (0.957, 0.978, 0.946, 0.970)}
+
+
+def _groups(table: dict[str, tuple]) -> dict:
+    """Per data set, each classifier's exact mean cost: 1 − AUC as a rational (lower is better)."""
+    return {d: [SimpleNamespace(name=a, mean_cost=1 - sp.Rational(str(v)), dataset=d) for a, v in zip(ALGORITHMS, row)]
+            for d, row in table.items()}
+
+
+def test_demsar_table_6_uncorrected_is_the_papers_and_corrected_is_scipys():
+    f, why = friedman_test(_groups(DEMSAR_AUC), 0.05)
+    assert why is None
+    assert [f.ranks[a] for a in ALGORITHMS] == [F(44, 14), F(28, 14), F(81, 28), F(55, 28)]  # 3.143 2.000 2.893 1.964
+    assert round(float(f.chi2), 2) == 9.28 and round(float(f.ff), 2) == 3.69  # the paper's χ²_F and F_F
+    costs = np.array([[1 - v for v in row] for row in DEMSAR_AUC.values()])
+    scipy_result = stats.friedmanchisquare(*costs.T)  # with the tie correction (iris, lung cancer, mushroom, ...)
+    assert float(f.chi2_corrected) == pytest.approx(scipy_result.statistic, rel=1e-12)
+    assert f.p_corrected == pytest.approx(scipy_result.pvalue, rel=1e-9)
+    assert f.chi2_corrected > f.chi2 and f.tie_factor < 1
+    text = "\n".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None)))
+    assert "tie-corrected, the one printed by scipy.stats.friedmanchisquare and autorank" in text
+    assert "without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses)" in " ".join(text.split())
+    record = comparison_json(Comparison(0.05, 0.95, [], 0, f, None))["friedman"]
+    assert record["statistic"] == pytest.approx(scipy_result.statistic) and record["printed"].startswith("tie-corr")
+    assert record["uncorrected"]["statistic_exact"] == str(f.chi2) and record["tie_correction_factor"] == str(f.tie_factor)
+
+
+def test_demsar_table_2_signed_ranks_of_c45_m_against_c45():
+    auc = np.array(list(DEMSAR_AUC.values()))
+    d = auc[:, 1] - auc[:, 0]
+    r = stats.rankdata(np.abs(d))  # the paper splits the two zero differences' ranks between R+ and R-
+    assert (r[d > 0].sum() + r[d == 0].sum() / 2, r[d < 0].sum() + r[d == 0].sum() / 2) == (93, 12)
+    statistic, p, methods, _, biserial = wilcoxon_rows(d[None, :])
+    expected = stats.wilcoxon(d)  # zeros and 14 differences: scipy's 'auto' takes the normal approximation
+    assert methods == ["asymptotic"] and (statistic[0], p[0]) == (expected.statistic, expected.pvalue)
+    nonzero = d[d != 0]
+    m = len(nonzero)
+    assert biserial[0] == pytest.approx(1 - 2 * expected.statistic / (m * (m + 1) / 2))  # C4.5+m's AUC is higher
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_friedman_both_ways_against_scipy_on_random_costs_with_ties(seed):
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(3, 15)), int(rng.integers(3, 7))  # scipy needs k >= 3
+    costs = rng.integers(0, 4, size=(n, k))  # many ties within data sets
+    costs[0] = 2  # one data set ties every classifier
+    groups = {f"d{i}": [SimpleNamespace(name=f"c{j}", mean_cost=sp.Rational(int(c), 3), dataset=f"d{i}")
+                        for j, c in enumerate(row)] for i, row in enumerate(costs)}
+    f, _ = friedman_test(groups, 0.05)
+    expected = stats.friedmanchisquare(*costs.T)
+    assert float(f.chi2_corrected) == pytest.approx(expected.statistic, rel=1e-12, abs=1e-12)
+    assert f.p_corrected == pytest.approx(expected.pvalue, rel=1e-9)
+    ranked = stats.rankdata(costs, axis=1)  # Demšar's uncorrected formula from scipy's ranks
+    rbar = ranked.mean(axis=0)
+    assert float(f.chi2) == pytest.approx(12 * n / (k * (k + 1)) * ((rbar ** 2).sum() - k * (k + 1) ** 2 / 4))
+    assert f.p_value == pytest.approx(stats.chi2.sf(float(f.chi2), k - 1))
+
+
+def test_every_data_set_all_tied_leaves_the_corrected_statistic_undefined_and_says_so():
+    groups = {d: [SimpleNamespace(name=n, mean_cost=sp.Integer(1), dataset=d) for n in "AB"] for d in ("x", "y")}
+    f, _ = friedman_test(groups, 0.05)
+    assert f.tie_factor == 0 and f.chi2_corrected is None and f.p_corrected is None and f.chi2 == 0
+    text = " ".join(" ".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None))).split())
+    assert "tie-corrected: undefined (every data set ties all the classifiers)" in text
+    json.dumps(comparison_json(Comparison(0.05, 0.95, [], 0, f, None)), allow_nan=False)
+
+
+def _ladder(tmp_path):
+    spec = tmp_path / "ladder.yaml"  # five classes; a set of size s containing the truth costs s/10
+    spec.write_text('name: ladder\nclasses: [a, b, c, d, e]\ncost: "0 if yhat == y else 1"\n'
+                    'set_cost: "(0 if y in Y else 1) if len(Y) == 1 else (len(Y) / 10 if y in Y else 1)"\n')
+    return spec
+
+
+class _Frame:
+    def __init__(self, columns):
+        self.columns = list(columns)
+        self._c = columns
+
+    def __getitem__(self, key):
+        return self._c[key]
+
+
+def _pairs(spec, a: list[str], b: list[str]):
+    frame = _Frame({"true": ["a"] * (len(a) + len(b)), "predicted": a + b,
+                    "classifier": ["A"] * len(a) + ["B"] * len(b)})
+    result = verifier.evaluate(str(spec), frame)
+    return result, result.record["comparison"]["pairs"][0]
+
+
+def test_a_handful_of_pairs_with_ties_gets_the_exact_permutation_p_value_not_the_normal_one(tmp_path):
+    # d = A − B: 0.1, 0.1, -0.2, 0.3, 0.4 and one zero: ties and a zero among 6 instances
+    result, pair = _pairs(_ladder(tmp_path), ["a,b,c", "a,b,c", "a,b", "a,b,c,d", "a,b,c,d,e", "a"],
+                          ["a,b", "a,b", "a,b,c,d", "a", "a", "a"])
+    d = np.array([0.1, 0.1, -0.2, 0.3, 0.5, 0.0])
+    expected = stats.wilcoxon(d)  # scipy's own 'auto': the permutation distribution
+    normal = stats.wilcoxon(d, method="asymptotic")
+    assert pair["method"] == "permutation" and pair["zero_method"] == "wilcox"
+    assert pair["p_value"] == pytest.approx(expected.pvalue, rel=1e-12) and pair["p_value"] != pytest.approx(normal.pvalue)
+    assert "exact permutation distribution over all 2^n sign assignments" in pair["test"]
+    assert "Wilcoxon (exact permutation distribution, as scipy's method='auto' chooses)" in result.text
+
+
+def test_the_sign_test_has_a_direction_a_decision_and_explains_its_disagreement(tmp_path):
+    # A costs less on 40 instances by 0.1, more on 10 by 1: the share of wins is lopsided, the ranks are not
+    result, pair = _pairs(_ladder(tmp_path), ["a,b"] * 40 + ["b"] * 10, ["a,b,c"] * 40 + ["a"] * 10)
+    sign = pair["sign_test"]
+    assert sign["more_wins"] == "A" and sign["p_value"] == pytest.approx(stats.binomtest(40, 50).pvalue)
+    assert sign["significant"] is True and pair["significant"] is False
+    assert pair["p_value"] == pytest.approx(stats.wilcoxon(np.array([-0.1] * 40 + [1.0] * 10)).pvalue)
+    text = " ".join(result.text.split())
+    assert "sign test (exact binomial): A costs less more often (40 against 10)" in text
+    assert ("the tests disagree: the two tests ask different questions: Wilcoxon's weighs each difference by its "
+            "rank (is the median difference zero?), the sign test only counts who costs less" in text)
+    assert "here the Wilcoxon test is not significant and the sign test significant" in text
+    assert pair["mean_difference"] == "3/25" and pair["effect_sizes"]["mean_difference"] == pytest.approx(0.12)
+
+
+def test_effect_sizes_against_their_definitions_on_random_costs_with_ties():
+    rng = np.random.default_rng(3)
+    d = rng.integers(-3, 4, size=(40, 30)) / 4  # ties and zeros
+    statistic, _, methods, _, r = wilcoxon_rows(d)
+    for row, w, method, rb in zip(d, statistic, methods, r):
+        x = row[row != 0]
+        if x.size == 0:
+            assert method is None and math.isnan(rb)
+            continue
+        ranks = stats.rankdata(np.abs(x))
+        plus, minus = ranks[x > 0].sum(), ranks[x < 0].sum()
+        assert rb == pytest.approx((plus - minus) / (plus + minus))
+        assert abs(rb) == pytest.approx(1 - 2 * w / (x.size * (x.size + 1) / 2))  # from scipy's statistic
+    a, b = rng.integers(0, 5, size=(7, 25)) / 4, rng.integers(0, 5, size=(7, 25)) / 4
+    by_definition = [np.sign(a[i][:, None] - b[i][None, :]).mean() for i in range(7)]
+    assert cliffs_delta(a, b) == pytest.approx(by_definition, abs=1e-12)
+
+
+def test_pairs_report_effect_sizes_beside_the_p_values(tmp_path):
+    result, pair = _pairs(_ladder(tmp_path), ["a,b", "a,b,c", "b", "a", "a,b"] * 4, ["a"] * 10 + ["a,b,c"] * 10)
+    costs = {s.name: s.costs for s in result.scores}
+    effects = pair["effect_sizes"]
+    assert effects["cliffs_delta"] == pytest.approx(np.sign(costs["A"][:, None] - costs["B"][None, :]).mean())
+    assert effects["orientation"].startswith("a minus b: positive when a costs more")
+    assert "rank-biserial r = " in result.text and "Cliff's delta = " in result.text
+    json.dumps(result.record, allow_nan=False)
+
+
+def test_cli_json_says_method_and_zero_method(tmp_path):
+    spec = _ladder(tmp_path)
+    csv = tmp_path / "p.csv"
+    csv.write_text("true,predicted,classifier\n" + "".join(f"a,{p},A\n" for p in ("a|b", "a|b|c", "b", "a")) +
+                   "".join(f"a,{p},B\n" for p in ("a", "a", "a|b", "a|b|c|d")))
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["evaluate", str(spec), str(csv), "--format", "json"], out, err) == 0, err.getvalue()
+    (pair,) = json.loads(out.getvalue())["comparison"]["pairs"]
+    d = np.array([0.2, 0.3, 0.8, -0.4])
+    assert pair["method"] == "exact" and pair["p_value"] == pytest.approx(stats.wilcoxon(d).pvalue)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ladder.yaml", "p.csv"]
