@@ -19,10 +19,15 @@ from scipy import stats
 import verifier
 from verifier.cli.main import check
 from verifier.report.use.comparison import comparison_json, comparison_text
+from conftest import SPECS
 from verifier.using import Comparison
+from verifier.using import compare as compare_module
+from verifier.using.compare import holm
+from verifier.using.over_datasets import dataset_pairs
 from verifier.using.friedman import friedman_test
 from verifier.using.signed_ranks import cliffs_delta, wilcoxon_rows
 
+OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Demšar (2006), Table 6: AUC per data set (higher is better). The voting row prints 0.975 twice but ranks them
 # 2 and 3 (the unrounded AUCs differ): 0.9749 keeps the paper's ranks, whose column sums are 44, 28, 40.5, 27.5.
@@ -190,3 +195,46 @@ def test_cli_json_says_method_and_zero_method(tmp_path):
     d = np.array([0.2, 0.3, 0.8, -0.4])
     assert pair["method"] == "exact" and pair["p_value"] == pytest.approx(stats.wilcoxon(d).pvalue)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ladder.yaml", "p.csv"]
+
+
+def test_demsar_two_classifiers_over_the_data_sets_is_scipys_wilcoxon_on_the_mean_cost_differences():
+    groups = _groups({d: row[:2] for d, row in DEMSAR_AUC.items()})  # C4.5 and C4.5+m: the paper's Table 2
+    c = compare_module.Comparison(0.05, 0.95, [], 0, None, None)
+    c.friedman, _ = friedman_test(groups, 0.05)
+    c.over_datasets, c.over_datasets_note = dataset_pairs(groups, c.friedman.classifiers, c.friedman.ranks)
+    compare_module.finish(c)
+    (pair,) = c.over_datasets
+    auc = np.array(list(DEMSAR_AUC.values()))[:, :2]
+    d = (1 - auc[:, 0]) - (1 - auc[:, 1])  # C4.5's mean cost minus C4.5+m's
+    expected = stats.wilcoxon(d)
+    assert (pair.a, pair.b, pair.a_lower, pair.b_lower, pair.ties) == ("C4.5", "C4.5+m", 2, 10, 2)
+    assert pair.method == "asymptotic" and pair.p_value == pytest.approx(expected.pvalue, rel=1e-12)
+    assert pair.p_holm == pair.p_value and pair.significant  # Demšar: C4.5+m is better at 0.05
+    assert pair.sign_p == pytest.approx(stats.binomtest(2, 12).pvalue)  # the two tied data sets dropped
+    text = " ".join(" ".join(comparison_text(c)).split())
+    assert "Two classifiers at a time over the 14 data sets (Demšar 2006, Section 3.1.3)" in text
+    assert "C4.5 vs C4.5+m: lower mean cost on 2 data set(s) for C4.5, 10 for C4.5+m, equal on 2" in text
+
+
+def test_cli_over_data_sets_gives_every_pair_the_wilcoxon_of_its_mean_cost_differences(tmp_path):
+    rng = np.random.default_rng(4)
+    rows = ["true,predicted,classifier,dataset"]
+    for d in range(8):
+        truth = rng.integers(0, 3, 15)
+        for who, right in (("good", 0.8), ("fair", 0.6), ("poor", 0.5)):
+            rows += [f"{'hbn'[t]},{'hbn'[t] if rng.random() < right else 'h|b|n'},{who},s{d}" for t in truth]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = check(["evaluate", OBSTACLE, str(tmp_path / "p.csv"), "--format", "json"], out, err)
+    assert code == 0, err.getvalue()
+    record = json.loads(out.getvalue())
+    means = {(s["dataset"], s["classifier"]): F(s["mean_cost"]) for s in record["scores"]}
+    over = record["comparison"]["over_datasets"]
+    assert [(p["a"], p["b"]) for p in over["pairs"]] == [("good", "fair"), ("good", "poor"), ("fair", "poor")]
+    for p in over["pairs"]:
+        d = np.array([float(means[(f"s{i}", p["a"])] - means[(f"s{i}", p["b"])]) for i in range(8)])
+        expected = stats.wilcoxon(d)
+        assert p["p_value"] == pytest.approx(expected.pvalue, rel=1e-12) and p["statistic"] == expected.statistic
+        assert (p["a_lower"], p["b_lower"], p["ties"]) == ((d < 0).sum(), (d > 0).sum(), (d == 0).sum())
+    assert [p["p_holm"] for p in over["pairs"]] == pytest.approx(holm([p["p_value"] for p in over["pairs"]]))
+    json.dumps(record, allow_nan=False)

@@ -9,6 +9,7 @@ import textwrap
 
 from verifier.using.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
 from verifier.using.friedman import TEST, Friedman
+from verifier.using.over_datasets import TEST as OVER_TEST, DatasetPair
 
 EFFECTS_ORIENTATION = ("a minus b: positive when a costs more (rank-biserial r of the signed ranks of a − b, "
                        "Cliff's delta over all pairs of instances)")
@@ -24,6 +25,8 @@ def comparison_json(c: Comparison) -> dict:
            "pairs": [_pair_json(p) for p in c.pairs]}
     if c.friedman is not None:
         out["friedman"] = _friedman_json(c.friedman)
+        out["over_datasets"] = {"test": OVER_TEST, "note": c.over_datasets_note,
+                                "pairs": [_dataset_pair_json(p) for p in c.over_datasets]}
     else:
         out["friedman_not_run"] = c.why_no_friedman
     return out
@@ -40,6 +43,14 @@ def _pair_json(p: PairComparison) -> dict:
                              "mean_difference": p.difference_float, "orientation": EFFECTS_ORIENTATION},
             "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm,
                           "significant": p.sign_significant, "more_wins": p.more_wins}}
+
+
+def _dataset_pair_json(p: DatasetPair) -> dict:
+    return {"a": p.a, "b": p.b, "datasets": p.datasets, "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties,
+            "test": p.test, "method": p.method, "zero_method": "wilcox", "statistic": p.statistic,
+            "p_value": p.p_value, "p_holm": p.p_holm, "significant": p.significant,
+            "rank_biserial": p.rank_biserial,
+            "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm}}
 
 
 def _friedman_json(f: Friedman) -> dict:
@@ -90,6 +101,32 @@ def comparison_text(c: Comparison) -> list[str]:
         lines += _wrapped(f"{c.why_no_friedman}.", 2)
     else:
         lines += _friedman_text(c.friedman)
+        lines += _over_datasets_text(c)
+    return lines
+
+
+def _over_datasets_text(c: Comparison) -> list[str]:
+    """Demšar's comparison of two classifiers over the data sets, pair by pair."""
+    if not c.over_datasets:
+        return []
+    run = sum(p.p_value is not None for p in c.over_datasets)
+    lines = _wrapped(f"Two classifiers at a time over the {c.over_datasets[0].datasets} data sets (Demšar 2006, "
+                     "Section 3.1.3): the Wilcoxon signed-rank test on the differences of their mean costs, one per "
+                     f"data set, p-values Holm-adjusted over these {run} pair(s); counts of data sets exact.", 2)
+    if c.over_datasets_note:
+        lines += _wrapped(f"{c.over_datasets_note}.", 4)
+    for p in c.over_datasets:
+        counts = (f"{p.a} vs {p.b}: lower mean cost on {p.a_lower} data set(s) for {p.a}, {p.b_lower} for {p.b}, "
+                  f"equal on {p.ties}")
+        if p.p_value is None:
+            lines += _wrapped(f"{counts}; Wilcoxon not run (p undefined)", 4)
+            continue
+        method = {"exact": "exact distribution", "permutation": "exact permutation distribution",
+                  "asymptotic": "normal approximation, tie-corrected"}[p.method]
+        lines += _wrapped(f"{counts}; Wilcoxon ({method}) p-value {p.p_value:.4g}, Holm-adjusted {p.p_holm:.4g}, "
+                          f"{'significant' if p.significant else 'not significant'} at {c.alpha}; rank-biserial r = "
+                          f"{p.rank_biserial:+.3f} (+ when {p.a} costs more); sign test p-value {p.sign_p:.4g}, "
+                          f"Holm-adjusted {p.sign_p_holm:.4g}", 4)
     return lines
 
 
