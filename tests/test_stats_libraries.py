@@ -238,3 +238,57 @@ def test_cli_over_data_sets_gives_every_pair_the_wilcoxon_of_its_mean_cost_diffe
         assert (p["a_lower"], p["b_lower"], p["ties"]) == ((d < 0).sum(), (d > 0).sum(), (d == 0).sum())
     assert [p["p_holm"] for p in over["pairs"]] == pytest.approx(holm([p["p_value"] for p in over["pairs"]]))
     json.dumps(record, allow_nan=False)
+
+
+def _several_data_sets(tmp_path, sets=8, seed=4):
+    rng = np.random.default_rng(seed)
+    rows = ["true,predicted,classifier,dataset"]
+    for d in range(sets):
+        truth = rng.integers(0, 3, 15)
+        for who, right in (("good", 0.8), ("fair", 0.6), ("poor", 0.5)):
+            rows += [f"{'hbn'[t]},{'hbn'[t] if rng.random() < right else 'h|b|n'},{who},s{d}" for t in truth]
+    path = tmp_path / "p.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_extra_stats_are_the_libraries_numbers(tmp_path):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    posthocs = pytest.importorskip("scikit_posthocs")
+    pytest.importorskip("baycomp")
+    path = _several_data_sets(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path), "--format", "json", "--extra-stats"], out, err) == 0, err.getvalue()
+    record = json.loads(out.getvalue())
+    extra = record["extra_stats"]
+    pairs = [p for p in record["comparison"]["pairs"] if p["p_value"] is not None]
+    assert [p["p_bh"] for p in extra["pairs"]["p_bh"]] == pytest.approx(
+        list(multitest.multipletests([p["p_value"] for p in pairs], method="fdr_bh")[1]))
+    names = record["comparison"]["friedman"]["classifiers"]
+    means = {(s["dataset"], s["classifier"]): float(F(s["mean_cost"])) for s in record["scores"]}
+    table = np.array([[means[(f"s{d}", c)] for c in names] for d in range(8)])
+    conover = np.asarray(posthocs.posthoc_conover_friedman(table, p_adjust="holm"))
+    assert [p["p_holm"] for p in extra["conover_friedman"]["p_holm"]] == pytest.approx(
+        [conover[0, 1], conover[0, 2], conover[1, 2]])
+    for p in extra["bayesian_signed_rank"]["pairs"]:
+        assert p["p_a_lower"] + p["p_equivalent"] + p["p_b_lower"] == pytest.approx(1)
+    good_poor = next(p for p in extra["bayesian_signed_rank"]["pairs"] if (p["a"], p["b"]) == ("good", "poor"))
+    assert good_poor["p_a_lower"] > good_poor["p_b_lower"]  # good costs less on most data sets
+    code = check(["evaluate", OBSTACLE, str(path), "--extra-stats"], out := io.StringIO(), io.StringIO())
+    text = out.getvalue()
+    assert code == 0 and "Further statistics (the optional extra 'stats'" in text and "P(good costs less) = " in text
+    again = io.StringIO()
+    check(["evaluate", OBSTACLE, str(path), "--extra-stats"], again, io.StringIO())
+    assert again.getvalue() == text  # baycomp's Monte Carlo draws are seeded
+
+
+def test_extra_stats_without_the_libraries_is_a_usage_error_naming_the_extra(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "statsmodels.stats.multitest", None)  # as if not installed: ImportError
+    path = _several_data_sets(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path), "--extra-stats"], out, err) == 2 and not out.getvalue()
+    assert ("the Benjamini-Hochberg adjustment needs statsmodels.stats.multitest, an optional dependency: pip "
+            "install 'verify-set-costs[stats]'" in err.getvalue()) and "Traceback" not in err.getvalue()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]

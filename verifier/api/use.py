@@ -53,6 +53,17 @@ class UseReport:
             raise UsageError("this result holds no scores (a table comes from verify evaluate without --sweep)")
         return score_table.table(self.scores, fmt)
 
+    def extra_stats(self, rope: float = 0.01) -> dict:
+        """Benjamini-Hochberg beside Holm, and over several data sets Conover's post-hoc test and the Bayesian
+        signed-rank test (rope: the region of practical equivalence of mean costs), from statsmodels,
+        scikit-posthocs and baycomp: the optional extra, pip install 'verify-set-costs[stats]'."""
+        if self.comparison is None:
+            raise UsageError("these results hold no comparison of classifiers (evaluate set predictions of two "
+                             "classifiers or more, without --sweep)")
+        from verifier.using.posthoc import extra_statistics
+
+        return extra_statistics(self.comparison, self.scores, rope)
+
     def to_frame(self):
         """The scores as a pandas DataFrame, one row per classifier (pandas is optional: pip install pandas)."""
         try:

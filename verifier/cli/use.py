@@ -90,6 +90,9 @@ def _evaluate_parser() -> options.Parser:
                    "--scores: abstention cost curves)")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (two sweeps: the "
                    "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
+    p.add_argument("--extra-stats", action="store_true",
+                   help="also Benjamini-Hochberg, Conover's post-hoc test and the Bayesian signed-rank test over the "
+                   "data sets (the optional extra: pip install 'verify-set-costs[stats]')")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
     options.add_shared(p, "format", "time-limit", "quiet")
@@ -98,7 +101,7 @@ def _evaluate_parser() -> options.Parser:
 
 def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = _decide_parser() if command == "decide" else _evaluate_parser()
-    args = None
+    args, extra = None, None
     try:
         args = options.subcommand_args(parser, argv, stdout, parser.format_usage().strip())
         if args is None:
@@ -128,6 +131,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
                                   time_limit=args.time_limit, pairs=args.pairs, scores=args.scores)
+            extra = result.extra_stats() if args.extra_stats else None
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 
@@ -155,9 +159,14 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     if getattr(args, "table", None):
         stdout.write(result.table(args.table))
     elif args.format == "json":
-        stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+        record = result.to_json() if not extra else {**result.to_json(), "extra_stats": extra}
+        stdout.write(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     else:
         stdout.write(result.text)
+        if extra:
+            from verifier.report.use.extra_stats import extra_text
+
+            stdout.write("\n".join(extra_text(extra, args.alpha)) + "\n")
         if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
             stderr.write(result.summary_text)
     if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
