@@ -20,6 +20,7 @@ import verifier
 from verifier.cli.main import check
 from verifier.report.use.comparison import comparison_json, comparison_text
 from conftest import SPECS
+from verifier.report.use import rank_table
 from verifier.using import Comparison
 from verifier.using import compare as compare_module
 from verifier.using.compare import holm
@@ -57,9 +58,9 @@ def test_demsar_table_6_uncorrected_is_the_papers_and_corrected_is_scipys():
     assert float(f.chi2_corrected) == pytest.approx(scipy_result.statistic, rel=1e-12)
     assert f.p_corrected == pytest.approx(scipy_result.pvalue, rel=1e-9)
     assert f.chi2_corrected > f.chi2 and f.tie_factor < 1
-    text = "\n".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None)))
+    text = " ".join(" ".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None))).split())
     assert "tie-corrected, the one printed by scipy.stats.friedmanchisquare and autorank" in text
-    assert "without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses)" in " ".join(text.split())
+    assert "without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses)" in text
     record = comparison_json(Comparison(0.05, 0.95, [], 0, f, None))["friedman"]
     assert record["statistic"] == pytest.approx(scipy_result.statistic) and record["printed"].startswith("tie-corr")
     assert record["uncorrected"]["statistic_exact"] == str(f.chi2) and record["tie_correction_factor"] == str(f.tie_factor)
@@ -292,3 +293,51 @@ def test_extra_stats_without_the_libraries_is_a_usage_error_naming_the_extra(tmp
     assert ("the Benjamini-Hochberg adjustment needs statsmodels.stats.multitest, an optional dependency: pip "
             "install 'verify-set-costs[stats]'" in err.getvalue()) and "Traceback" not in err.getvalue()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+
+
+def test_rank_table_of_demsars_table_6_marks_the_best_per_data_set_and_ends_with_the_average_ranks():
+    groups = _groups(DEMSAR_AUC)
+    f, _ = friedman_test(groups, 0.05)
+    scores = [s for group in groups.values() for s in group]
+    t = rank_table.rank_table(f, scores)
+    assert [round(float(r), 3) for r in t.average] == [3.143, 2.000, 2.893, 1.964]  # the paper's last row
+    best = dict(zip(t.datasets, t.best))
+    assert best["mushroom"] == set() and best["iris"] == {0} and best["lung cancer"] == {3}
+    assert best["primary tumor"] == {2} and best["breast cancer"] == {0}
+    iris = t.ranks[t.datasets.index("iris")]
+    assert iris == [1, F(5, 2), 4, F(5, 2)]  # the paper's ranks: 1, 2.5, 4, 2.5
+    md = rank_table.table(t, "markdown")
+    assert "| iris | **0.0640** (1) | 0.0690 (2.5) | 0.0840 (4) | 0.0690 (2.5) |" in md
+    assert "| average rank | 3.143 | 2.000 | 2.893 | 1.964 |" in md and "bold: the best of the data set" in md
+    latex = rank_table.table(t, "latex")
+    assert r"\textbf{0.0640} (1)" in latex and "average rank & 3.143 & 2.000 & 2.893 & 1.964" in latex
+    transposed = rank_table.table(t, "latex", transposed=True)
+    assert transposed.splitlines()[3].startswith("classifier & adult (sample) & breast cancer")
+    assert r"C4.5+m+cf & " in transposed and transposed.count(r" \\") == 5  # a header and four classifiers
+    rows = list(__import__("csv").DictReader(io.StringIO(rank_table.table(t, "csv"))))
+    assert len(rows) == 14 * 4 + 4 and rows[0] == {"dataset": "adult (sample)", "classifier": "C4.5",
+                                                    "mean_cost": "0.237", "mean_cost_exact": "237/1000",
+                                                    "rank": "4.0", "best": "False"}
+    assert [float(r["rank"]) for r in rows[-4:]] == pytest.approx([44 / 14, 2, 40.5 / 14, 27.5 / 14])
+
+
+def test_cli_rank_table_and_its_console_section(tmp_path):
+    path = _several_data_sets(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path)], out, err) == 0, err.getvalue()
+    text = out.getvalue()
+    assert "  Mean costs and ranks per data set:" in text and "    average rank " in text
+    assert all(len(line) <= 110 for line in text.splitlines()), max(text.splitlines(), key=len)
+    out = io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path), "--rank-table", "latex-transposed"], out, io.StringIO()) == 0
+    assert out.getvalue().startswith(r"% requires \usepackage{booktabs}") and "classifier & s0 & s1" in out.getvalue()
+    one = tmp_path / "one.csv"
+    one.write_text("true,predicted,classifier\nh,h,A\nb,h,A\nh,b,B\nb,b,B\n")
+    for argv, words in (([str(one), "--rank-table", "csv"], "the ranks table needs classifiers compared over "
+                         "several data sets: Friedman/Nemenyi compare classifiers over several data sets"),
+                        ([str(path), "--rank-table", "csv", "--table", "csv"], "--rank-table prints the ranks "
+                         "table; it does not combine with --table")):
+        out, err = io.StringIO(), io.StringIO()
+        assert check(["evaluate", OBSTACLE, *argv], out, err) == 2 and not out.getvalue()
+        assert words in err.getvalue() and "Traceback" not in err.getvalue()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.csv", "p.csv"]

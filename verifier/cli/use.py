@@ -95,13 +95,16 @@ def _evaluate_parser() -> options.Parser:
                    "data sets (the optional extra: pip install 'verify-set-costs[stats]')")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
+    p.add_argument("--rank-table", choices=("csv", "markdown", "latex", "latex-transposed"), default=None,
+                   help="with several data sets: print the data sets x classifiers table of mean costs and ranks "
+                   "instead, best per data set marked, average ranks last (latex-transposed: classifiers as rows)")
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
 
 def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = _decide_parser() if command == "decide" else _evaluate_parser()
-    args, extra = None, None
+    args, extra, ranks_text = None, None, None
     try:
         args = options.subcommand_args(parser, argv, stdout, parser.format_usage().strip())
         if args is None:
@@ -119,6 +122,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
+            if args.rank_table and (args.table or args.sweep or args.format == "json" or args.extra_stats):
+                raise UsageError("--rank-table prints the ranks table; it does not combine with --table, --sweep, "
+                                 "--extra-stats or --format json")
             from verifier.report.paths import refuse_overwriting_inputs
 
             inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
@@ -132,6 +138,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
                                   time_limit=args.time_limit, pairs=args.pairs, scores=args.scores)
             extra = result.extra_stats() if args.extra_stats else None
+            ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
+                          if args.rank_table else None)
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 
@@ -156,7 +164,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
               "report it with the spec and the input.", file=stderr)
         return EXIT_INVALID
     cut = result.record.get("cut") if command == "evaluate" else None
-    if getattr(args, "table", None):
+    if ranks_text is not None:
+        stdout.write(ranks_text)
+    elif getattr(args, "table", None):
         stdout.write(result.table(args.table))
     elif args.format == "json":
         record = result.to_json() if not extra else {**result.to_json(), "extra_stats": extra}
@@ -169,7 +179,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             stdout.write("\n".join(extra_text(extra, args.alpha)) + "\n")
         if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
             stderr.write(result.summary_text)
-    if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
+    if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output (or a table without room for it): say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
 

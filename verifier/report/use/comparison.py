@@ -179,7 +179,7 @@ def _friedman_text(f: Friedman) -> list[str]:
     ff = "infinite (every data set ranks the classifiers alike)" if f.ff is None else _exact(f.ff, 4)
     gate = "Iman-Davenport" if f.ff_p_value is not None else "chi-square (F_F is infinite)"
     lines += _friedman_chi2(f)
-    lines += [              f"    Iman-Davenport F_F = {ff}",
+    lines += [f"    Iman-Davenport F_F = {ff} (from the uncorrected chi2_F)",
               (f"      p-value {f.ff_p_value:.4g} (F, {f.df[0]} and {f.df[1]} df)" if f.ff_p_value is not None else
                "      p-value undefined (the F approximation needs N(k-1) > chi2_F)"),
               f"    by the {gate} p-value: {'significant' if f.significant else 'not significant'} at {f.alpha}",
@@ -210,9 +210,9 @@ def _friedman_chi2(f: Friedman) -> list[str]:
     if f.chi2_corrected is None:
         lines = ["    Friedman chi2, tie-corrected: undefined (every data set ties all the classifiers)"]
     else:
-        lines = [f"    Friedman chi2 = {_exact(f.chi2_corrected, 4)} (tie-corrected, the one printed by "
-                 "scipy.stats.friedmanchisquare and autorank; exact from the ranks)",
-                 f"      p-value {f.p_corrected:.4g} ({df})"]
+        lines = _wrapped(f"Friedman chi2 = {_exact(f.chi2_corrected, 4)} (tie-corrected, the one printed by "
+                         "scipy.stats.friedmanchisquare and autorank; exact from the ranks)", 4)
+        lines.append(f"      p-value {f.p_corrected:.4g} ({df})")
     return lines + _wrapped(f"without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses): "
                             f"chi2_F = {_exact(f.chi2, 4)}, p-value {f.p_value:.4g} ({df}); tie correction factor "
                             f"{_exact(f.tie_factor, 4)}", 4)
