@@ -1,7 +1,9 @@
 """Comparing classifiers pair by pair on the same instances of one data set, by their per-instance costs under
 the scheme: the exact difference of mean costs, a paired bootstrap interval of it, the Wilcoxon signed-rank test
-and the exact sign test, both with p-values Holm-adjusted over every pair tested. `compare` adds, with several
-data sets, the Friedman test over them (verifier.using.friedman).
+and the exact sign test, both with p-values Holm-adjusted over every pair tested, and effect sizes
+(verifier.using.signed_ranks). `compare` adds, with several data sets, the Friedman test over them
+(verifier.using.friedman) and Demšar's Wilcoxon test of two classifiers over the data sets
+(verifier.using.over_datasets, Holm over its own pairs).
 
 Exact values (mean costs, their differences, the counts of instances where one classifier costs less) stay
 exact: signs of per-instance differences are decided on the exact costs. Intervals and p-values are statistical

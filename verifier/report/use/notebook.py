@@ -178,8 +178,11 @@ def _friedman(record) -> str:
     if f is None:
         return comparison.get("friedman_not_run") or ""
     ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
-    p = "undefined" if f.get("p_value") is None else f"{f['p_value']:.4g}"
-    return (f"Friedman test over {f['datasets']} data sets: chi2 = {f['statistic_exact']} (tie-corrected), p-value {p} "
+    p_value = f["p_value"] if f.get("p_value") is not None else f["uncorrected"]["p_value"]
+    p = "undefined" if p_value is None else f"{p_value:.4g}"
+    chi2 = (f"{f['statistic_exact']} (tie-corrected)" if f.get("statistic_exact") is not None else
+            f"{f['uncorrected']['statistic_exact']} (without tie correction; the corrected one is undefined)")
+    return (f"Friedman test over {f['datasets']} data sets: chi2 = {chi2}, p-value {p} "
             f"({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']}); "
             f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
 
