@@ -154,6 +154,8 @@ def test_the_sign_test_has_a_direction_a_decision_and_explains_its_disagreement(
     assert ("the tests disagree: the two tests ask different questions: Wilcoxon's weighs each difference by its "
             "rank (is the median difference zero?), the sign test only counts who costs less" in text)
     assert "here the Wilcoxon test is not significant and the sign test significant" in text
+    assert ("note: A costs less more often, yet B has the lower mean cost: the sign test counts who costs less, not "
+            "by how much" in text)
     assert pair["mean_difference"] == "3/25" and pair["effect_sizes"]["mean_difference"] == pytest.approx(0.12)
 
 

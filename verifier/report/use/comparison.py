@@ -158,6 +158,9 @@ def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
     sign_verdict = "significant" if p.sign_significant else "not significant"
     lines += _wrapped(f"sign test (exact binomial): {wins}; p-value {p.sign_p:.4g}, Holm-adjusted over {tested} "
                       f"pairs {p.sign_p_holm:.4g}, {sign_verdict} at {alpha}", 4)
+    if p.more_wins is not None and p.lower is not None and p.more_wins != p.lower:
+        lines += _wrapped(f"note: {p.more_wins} costs less more often, yet {p.lower} has the lower mean cost: the "
+                          "sign test counts who costs less, not by how much", 6)
     if p.sign_significant != p.significant:
         lines += _wrapped(f"the tests disagree: {DISAGREE}; here the Wilcoxon test is {verdict} and the sign test "
                           f"{sign_verdict}", 6)
