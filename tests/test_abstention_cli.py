@@ -143,9 +143,9 @@ def test_bad_specs_and_sweeps_are_refused(tmp_path, scores):
              ([FRIEDEL, "--scores", scores, *SWEEPS, "--sweep", "nu=0:1:3"], "take one (a curve) or two"),
              ([FRIEDEL, "--scores", scores, "--sweep", "mu=0:1:3"], "nu is symbolic"),
              ([FRIEDEL, "--scores", scores, *SWEEPS, "--plot", scores], "scores")]
-    unequal = tmp_path / "unequal.yaml"
-    unequal.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, 2*nu]'))
-    cases.append(([str(unequal), "--scores", scores, *SWEEPS], "assume one abstention cost"))
+    negative = tmp_path / "negative.yaml"
+    negative.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, -nu]'))
+    cases.append(([str(negative), "--scores", scores, *SWEEPS], "abstaining costs less than a right prediction"))
     three = tmp_path / "three.yaml"
     three.write_text("name: three\nclasses: [a, b, c]\nparameters:\n  t: {}\n  w: {}\ncost_matrix:\n"
                      "  a: [0, t, 1]\n  b: [1, 0, 1]\n  c: [1, 1, 0]\nset_cost: \"w\"\n")
@@ -170,17 +170,15 @@ def test_truth_rows_must_match(tmp_path, scores):
 
 def test_the_worked_example_in_the_docs_is_what_the_tool_prints():
     root = os.path.dirname(SPECS)
-    code, out, err = run([FRIEDEL, "--scores", os.path.join(root, "examples", "breast-cancer", "scores.csv"),
-                          "--sweep", "mu=0:1:101", "--sweep", "nu=0:1:101"])
-    assert code == 0, err
+    result = verifier.evaluate(FRIEDEL, scores=os.path.join(root, "examples", "breast-cancer", "scores.csv"),
+                               sweep_text=["mu=0:1:101", "nu=0:1:101"])
+    out = result.text
     docs = open(os.path.join(root, "docs", "decide-evaluate.md"), encoding="utf-8").read()
     example = docs[docs.index("### Worked example"):]
     table = example[example.index("```\n") + 4:]
     table = table[:table.index("```")]
     for line in table.strip("\n").splitlines():
         assert line in out.splitlines(), line
-    result = verifier.evaluate(FRIEDEL, scores=os.path.join(root, "examples", "breast-cancer", "scores.csv"),
-                               sweep_text=["mu=0:1:101", "nu=0:1:101"])
     logistic = next(c for c in result.abstention.classifiers if c.name == "logistic")
     assert f"The exact VACC of logistic regression is\n{logistic.volume.low}." in example
 
@@ -197,3 +195,26 @@ def test_one_class_only_and_many_identical_scores(tmp_path):
     assert code == 0, err
     a, trivial = json.loads(out)["abstention"]["classifiers"]
     assert a["cost"] == trivial["cost"] and a["vacc"] == trivial["vacc"]  # one score: the trivial classifier
+
+
+def test_results_show_themselves_in_a_notebook(scores):
+    result = verifier.evaluate(FRIEDEL, scores=scores, sweep_text=["mu=0:1:5", "nu=0:1:5"])
+    assert repr(result).startswith("<UseReport abstention cost curves of 2 classifiers, VACC svm")
+    html = result._repr_html_()
+    assert "<svg" in html and "VACC" in html
+    assert "VACC" in result._repr_markdown_()
+
+
+def test_abstaining_may_cost_differently_by_the_truth(tmp_path, scores):
+    """{P, N} costs nu on a P instance and 2 nu on an N one: windows exist where nu_N < mu (1 - nu_P), and each
+    is the brute-force optimum (the re-check passed, or nothing would be reported)."""
+    unequal = tmp_path / "unequal.yaml"
+    unequal.write_text(open(FRIEDEL).read().replace('"P,N": [nu, nu]', '"P,N": [nu, 2*nu]'))
+    code, out, err = run([str(unequal), "--scores", scores, *SWEEPS, "--format", "json"])
+    assert code == 0, err
+    record = json.loads(out)["abstention"]
+    assert all(s["nu_n"] == str(2 * F(s["nu"])) for s in record["scenarios"] if s["nu"] is not None)
+    svm = record["classifiers"][0]
+    assert svm["recheck"]["disagreement"] is None and svm["recheck"]["lemma_1_holds"]
+    code, out, _ = run([str(unequal), "--scores", scores, *SWEEPS])
+    assert "nu_N >= mu (1 - nu_P)" in " ".join(out.split())

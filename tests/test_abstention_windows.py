@@ -112,3 +112,22 @@ def test_one_class_only_and_identical_scores():
     windows = optimal_windows(many, hull, [(F(a, 10), F(b, 10)) for a in range(11) for b in range(11)])
     assert recheck(many, [(F(a, 10), F(b, 10)) for a in range(11) for b in range(11)], windows).disagreement is None
     assert many.threshold(0) is None and many.threshold(1) is None and many.k == 1
+
+
+def brute_two(stairs, mu, nu, nu_n):
+    return min((window_cost(stairs, i, j, mu, nu, nu_n), stairs.counted(j) - stairs.counted(i), i, j)
+               for i in range(stairs.k + 1) for j in range(i, stairs.k + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data, COSTS, COSTS, COSTS)
+def test_two_abstention_costs_give_the_brute_force_optimum(rows, mu, nu, nu_n):
+    """Abstaining costs ν_P on a P instance and ν_N on an N one: the same hull queries at ν_N/(1 - ν_P) and
+    (μ - ν_N)/ν_P, Lemma 1 at ν_N >= μ (1 - ν_P); the batch route and the re-check agree."""
+    stairs = stairs_of(*zip(*rows))
+    hull = Hull(stairs)
+    w = optimal_window(stairs, hull, mu, nu, nu_n)
+    cost, abstained, low, high = brute_two(stairs, mu, nu, nu_n)
+    assert (w.cost, w.abstained, w.low, w.high) == (cost, abstained, low, high)
+    assert optimal_windows(stairs, hull, [(mu, nu, nu_n)]) == [w]
+    assert recheck(stairs, [(mu, nu, nu_n)], [w]).disagreement is None

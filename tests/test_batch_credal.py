@@ -183,7 +183,7 @@ def test_the_command_writes_the_csv_on_stdout_and_the_summary_on_stderr(tmp_path
     code, out, err = _run("decide", OBSTACLE, "--intervals-file", path, "--rule", "interval-dominance")
     assert code == 0, err
     assert out.splitlines()[0] == "row,prediction,rule,tied_sets,undecided_classes" and "Summary" not in out
-    assert err.startswith("Summary of 4 row(s):") and "mean set size:" in err
+    assert err.startswith("Summary of 4 rows:") and "mean set size:" in err
     code, out, err = _run("decide", OBSTACLE, "--intervals-file", path, "--rule", "e-admissibility",
                           "--format", "json")
     record = json.loads(out)
@@ -204,4 +204,4 @@ def test_the_p_file_batch_names_its_tied_optima_and_ends_with_a_summary(tmp_path
     assert (summary["determinacy"], summary["mean_set_size"], summary["rows_with_ties"]) == ("1", "1", 1)
     code, out, err = _run("decide", U65, "--p-file", path)
     assert code == 0 and out.splitlines()[0] == "row,prediction,tied_optima,undecided"
-    assert "Summary of 3 row(s):" in err and "Summary" not in out
+    assert "Summary of 3 rows:" in err and "Summary" not in out

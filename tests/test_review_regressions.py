@@ -109,7 +109,7 @@ def test_p9_failing_for_want_of_candidates_says_so():
         cost: "0 if y == yhat else 1"
         set_cost: "0 if y in Y else 1"
         """), cache=False)
-    assert "for want of any candidate" in zero_one.to_json()["properties"]["P9"]["explanation"]
+    assert "no set has two members with different cost lists" in zero_one.to_json()["properties"]["P9"]["explanation"]
 
 
 @pytest.mark.parametrize("width", [40, 60])

@@ -111,6 +111,28 @@ def listed(items, opening: str = "", closing: str = "") -> str:
     return opening + ", ".join(str(item) for item in items) + closing
 
 
+FEW = 8  # a message names at most this many of a long list (the nearest ones), and the count
+
+
+def few_of(names, near=None, opening: str = "", closing: str = "") -> str:
+    """Names for a message: all of them when there are at most FEW; else the count, the first and the last, and
+    the few nearest to `near`, e.g. "the 1,000 classes 1 .. 1000 (the nearest to '2000': 200, 1000, 20)"
+    rather than all 1,000."""
+    names = [str(n) for n in names]
+    if len(names) <= FEW:
+        return listed(names, opening, closing)
+    import difflib
+
+    close = difflib.get_close_matches(str(near), names, n=FEW, cutoff=0.3) if near is not None else []
+    return (f"the {len(names):,} classes {names[0]} .. {names[-1]}" +
+            (f" (the nearest to {str(near)[:40]!r}: {listed(close)})" if close else ""))
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 warning', '2 warnings' (`plural` for irregular nouns): never '2 warning(s)'."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def did_you_mean(word: str, choices) -> str:
     """'; did you mean 'cost'?' for a near miss among `choices`, else ''."""
     import difflib

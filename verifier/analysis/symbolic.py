@@ -150,8 +150,9 @@ def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool |
         if numeric.verdict is Verdict.FAILS:
             return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "
                           "the two methods disagree, so no verdict is given")
-    how = "z3 proof (unsat)" if result.reason.startswith("z3") else result.reason
-    return True, f"{how}; the exact engine agrees at {len(samples)} sampled admissible value(s)"
+    how = "proved by the z3 solver" if result.reason.startswith("z3") else result.reason
+    agree = f"{len(samples)} sampled admissible value" + ("s" if len(samples) != 1 else "")
+    return True, f"{how}; the exact engine agrees at {agree}"
 
 
 def _possibility(engine: SmtEngine) -> list[SymbolicPossibility]:

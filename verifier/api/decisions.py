@@ -13,7 +13,9 @@ from verifier import limits
 from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
 from verifier.using import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
+from verifier.using.family_decide import alike_route
 from verifier.api import arguments
+from verifier.api.entry import load
 from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -22,16 +24,18 @@ from verifier.report.use import decisions as words
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
            rule: str = "maximality", p_file: str | None = None, intervals_file: str | None = None,
-           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
+           certainty: bool = False, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
     (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), for every row of `p_file`, or for every credal
-    set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `time_limit`: seconds for the whole
-    decision (None: no bound)."""
+    set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `certainty`: with `p` or `p_file`, also the
+    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `time_limit`: seconds for
+    the whole decision (None: no bound)."""
     return within(time_limit, "the decision",
-                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file))
+                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file, certainty))
 
 
-def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file) -> UseReport:
+def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file,
+            certainty: bool = False) -> UseReport:
     intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
                                     "'h=0:0.2,b=0.3:0.4'")
     rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)
@@ -42,22 +46,29 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     given = [x is not None for x in (p, intervals_text, vertices, p_file, intervals_file)]
     if sum(given) != 1:
         raise UsageError("give exactly one of --p, --intervals, --intervals-file, --vertex (repeated) or --p-file")
+    if p_file is not None:
+        lean = _without_matrix(source, p_file)
+        if lean is not None:
+            return lean
     spec, scheme = numeric_scheme(source, "verify decide")
+    if scheme.orbits is not None and spec.predictions.restricted:
+        raise UsageError(f"{spec.path}: verify decide with --p, --intervals or --vertex compares every allowed set "
+                         f"from the family's matrix; {spec.predictions.describe(scheme.K).split(' of the ')[0]} "
+                         "are beyond its bounds (checked by symmetry instead); verify decide --p-file decides "
+                         "without the matrix (a file of one row will do)")
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
     classes = scheme.classes
+    if certainty:
+        from verifier.api.certainty_report import decide_with_certainty
+
+        return decide_with_certainty(scheme, p, p_file)
     if p is not None:
         d = decide_precise(scheme, as_p(p, classes))
         record = words.decision_json(scheme, d)
         return UseReport(words.decision_text(scheme, d), record, record["prediction"])
     if p_file is not None:
-        source, decider = DistributionFile(p_file, classes), BatchDecider(scheme)
-        for rows in source.blocks():
-            decider.add(rows)
-        summary = decider.result.summary()
-        record = words.batch_json(scheme, decider.result, source.rescaled, summary)
-        return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"],
-                         summary_text=words.summary_text(scheme, summary))
+        return _batch(scheme, p_file, BatchDecider(scheme))
     if intervals_file is not None:
         return _decide_intervals_file(scheme, intervals_file, rule)
     if intervals_text is not None:
@@ -70,6 +81,28 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     d = credal_rules.decide_credal(scheme, credal, rule)
     record = words.credal_json(scheme, credal, d)
     return UseReport(words.credal_text(scheme, credal, d), record, record["prediction"])
+
+
+def _without_matrix(source: Source, p_file: str) -> UseReport | None:
+    """A restricted family whose costs treat every class alike, decided from the rows' masses: the family's
+    matrix is never built (so its bounds do not apply). None: the generic route decides."""
+    spec = load(source)
+    if not spec.predictions.restricted or any(p.value is None for p in spec.parameters.values()):
+        return None
+    route = alike_route(spec)
+    if route is None:
+        return None
+    return _batch(route.scheme, p_file, BatchDecider(route.scheme, family=route))
+
+
+def _batch(scheme, p_file: str, decider: BatchDecider) -> UseReport:
+    source = DistributionFile(p_file, scheme.classes)
+    for rows in source.blocks():
+        decider.add(rows)
+    summary = decider.result.summary()
+    record = words.batch_json(scheme, decider.result, source.rescaled, summary)
+    return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"],
+                     summary_text=words.summary_text(scheme, summary))
 
 
 def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:

@@ -25,6 +25,7 @@ from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
 from verifier.errors import UsageError
+from verifier.report.picture_bytes import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import notebook
 from verifier.report.design import why_not, words
@@ -50,23 +51,27 @@ class DesignReport:
     correction: list[str] | None = None
     correction_smallest: bool = False
 
-    def picture(self, fmt: str = "svg") -> bytes | None:
+    def picture(self, fmt: str = "svg") -> PictureBytes | NoPicture:
         """The feasible region on pairs of open cells, or for a calibration the runs of the parameter where each
-        property holds and each setting fits, as SVG, PDF or PNG bytes; None when there is nothing to draw."""
+        property holds and each setting fits, as SVG, PDF or PNG bytes (`PictureBytes`: bytes, shown as the
+        picture in a notebook); `NoPicture` (empty bytes, false) saying why when there is nothing to draw."""
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
         if self.calibration is not None:
             from verifier.report.figures.interval_plot import calibration_picture
 
-            return calibration_picture(self.calibration, self.record.get("name", "")).render(fmt)
+            drawn = calibration_picture(self.calibration, self.record.get("name", ""))
+            return PictureBytes(drawn.render(fmt), fmt, drawn.title)
         if self.completion is None or not self.completion.regions:
-            return None
+            why = (f"the design is {self.status}, so there is no feasible region" if not self.ok else
+                   "no region to draw (it needs two or three open cells, or --region naming them)")
+            return NoPicture(why)
         from verifier.report.figures.region_plot import figure
 
         c = self.completion
         title = (f"{c.spec.name}: {c.request.setting} setting, the feasible region on each pair of open cells "
                  "(the other open cells free)")
-        return figure(c.regions, title, fmt, c.spec.classes)
+        return PictureBytes(figure(c.regions, title, fmt, c.spec.classes), fmt, title)
 
     @property
     def ok(self) -> bool:

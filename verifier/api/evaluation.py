@@ -28,7 +28,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
              predictions: str | list[str] | list[Predictions] | None = None,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
              sweep_text: str | list[str] | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
-             probabilities=None, pairs: str | None = None, scores: str | None = None) -> UseReport:
+             probabilities=None, pairs: str | None = None, scores: str | None = None,
+             threshold_choice: str | None = None, uncertainty=None, weight: str | None = None) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
     file (CSV, or `.npy` masks with `truth`) or a list of them (one data set each, named by the file stem unless
@@ -44,8 +45,26 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
     `scores`: a CSV of binary classifiers' scores (one column each, higher meaning the spec's first class more
     likely) with `truth` or a `true` column: abstention cost curves over one or two swept parameters
-    (`sweep_text` a list of up to two texts), with VACC, exactly (Friedel, Rückert & Kramer)."""
+    (`sweep_text` a list of up to two texts), with VACC, exactly (Friedel, Rückert & Kramer). With
+    `threshold_choice` ('score', 'rate' or 'optimal'): the expected loss when the spec's one cost parameter is
+    known only up to a certainty `uncertainty` (a list of gammas: 0, positive numbers, 'inf'), the true value
+    weighted by `weight` ('uniform' or 'beta:A,B'), Hernández-Orallo et al.'s operating-condition uncertainty."""
     seconds = checked_time_limit(time_limit)
+    if threshold_choice is not None or uncertainty is not None or weight is not None:
+        from verifier.api.conditions import conditions_report
+
+        if scores is None and probabilities is None:
+            raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores FILE) "
+                             "or class probabilities (--probabilities FILE), with --truth FILE")
+        if scores is not None and probabilities is not None:
+            raise UsageError("give scores or probabilities, not both")
+        if sweep_text or predictions is not None or pairs is not None or f_beta:
+            raise UsageError("--threshold-choice takes --scores or --probabilities, the certainties (--uncertainty) "
+                             "and --weight; not --sweep, --pairs, --f-beta or predictions")
+        return within(seconds, "the expected losses under uncertainty",
+                      lambda: conditions_report(load(source), scores, arguments.path(truth, "truth"),
+                                                threshold_choice or "score", uncertainty, weight, probabilities,
+                                                y_true))
     if scores is not None:
         from verifier.api.abstention import abstention_report
 

@@ -11,9 +11,10 @@ from verifier.analysis.pipeline import build
 from verifier.using import Comparison, Scores, Sweep, checked
 from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
-from verifier.errors import SpecError, UsageError
+from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
 from verifier.report.use import notebook as use_notebook
+from verifier.report.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
 
 
 @dataclass
@@ -28,6 +29,7 @@ class UseReport:
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
     surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
+    conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
 
     def to_json(self) -> dict:
         return self.record
@@ -94,15 +96,27 @@ class UseReport:
 
         return use_figures(self, directory, formats)
 
-    def picture(self, fmt: str = "svg") -> bytes | None:
-        """The mean-cost curves of a sweep (the heat maps of a surface), or else the critical difference diagram
-        of a comparison over several data sets, as SVG, PDF or PNG bytes (None without either)."""
+    def picture(self, fmt: str = "svg") -> PictureBytes | NoPicture:
+        """The mean-cost curves of a sweep (the heat maps of a surface), the abstention maps of `--scores`, or
+        else the critical difference diagram of a comparison over several data sets, as SVG, PDF or PNG bytes
+        (`PictureBytes`: bytes, shown as the picture in a notebook); without any, `NoPicture` (empty bytes,
+        false) saying why."""
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        drawn = self._drawn(fmt)
+        return NoPicture(why_no_use_picture(self)) if drawn is None else PictureBytes(drawn, fmt, self.title)
+
+    def _drawn(self, fmt: str) -> bytes | None:
         if self.surface is not None:
             from verifier.report.figures.surface_plot import surface_figure
 
             return surface_figure(self.surface, self.title, fmt)
+        if self.conditions is not None:  # one classifier: its cost curves; several: their losses by certainty
+            from verifier.report.figures.conditions_plot import pictures as condition_pictures
+            from verifier.using.conditions.evaluation import GRID
+
+            drawn = condition_pictures(self.conditions, GRID, self.title)
+            return drawn[0 if len(self.conditions.classifiers) == 1 else -1].render(fmt)
         if self.abstention is not None:  # one classifier: its maps; several: the first two's differential cost
             from verifier.report.figures.abstention_plot import pictures
 
@@ -141,7 +155,7 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
     if isinstance(p, dict):
         unknown = [k for k in p if k not in classes]
         if unknown:
-            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {', '.join(classes)}")
+            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {few_of(classes, unknown[0])}")
         values = [p.get(c, 0) for c in classes]
     else:
         try:

@@ -22,8 +22,7 @@ EXAMPLES = """\
   verify design specs/design/ha-delta.yaml --setting choice    # calibrate a family's parameter"""
 EXIT_CODES = """\
   0  designed (or calibrated)
-  1  no design meets the firm demands (the reasons are printed), or --time-limit came first (what was decided
-     and what was cut are printed)
+  1  no design meets the firm demands (the reasons are printed), or --time-limit came first (what was decided and what was cut are printed)
   2  an invalid spec or option (a message says where)"""
 
 
@@ -54,7 +53,7 @@ def _parser() -> options.Parser:
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="draw the feasible region on each pair of those cells (for a calibration: where each "
                         "property holds and each setting fits, over the parameter) to FILE (.svg, .pdf or .png)")
-    options.add_shared(p, "format", "timeout", "time-limit")
+    options.add_shared(p, "format", "timeout", "time-limit", "width")
     return p
 
 
@@ -80,9 +79,8 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             write_output(args.output, _commented(result))
         if fmt and result.ok:
             picture = result.picture(fmt)
-            if picture is None:
-                raise UsageError("--plot: no region to draw (it needs two or three open cells, or --region naming "
-                                 "them)")
+            if not picture:  # NoPicture: nothing to draw
+                raise UsageError(f"--plot: {picture.reason}")
             write_output(args.plot, picture, "--plot")
     except UsageError as exc:
         print(f"verify design: usage error: {exc}", file=stderr)
@@ -103,20 +101,23 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         print(f"verify design: {args.spec}: internal error ({type(exc).__name__}: {exc}); this is a bug in "
               "verify, please report it with the spec.", file=stderr)
         return EXIT_INVALID
+    width = options.output_width(args, stdout, 120)
     if args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     elif args.output and result.ok:
-        stdout.write(result.text)
+        stdout.write(options.wrap_lines(result.text, width))
         print(f"verify: wrote {args.output}", file=stderr)
     elif result.ok:
-        stdout.write(_commented(result))
+        stdout.write(_commented(result, width))
     else:
-        stdout.write(result.text)
+        stdout.write(options.wrap_lines(result.text, width))
     if args.plot and result.ok:
         print(f"verify: wrote {args.plot}", file=stderr)
     return EXIT_OK if result.ok else EXIT_UNMET
 
 
-def _commented(result) -> str:
-    header = "".join(("# " + line).rstrip() + "\n" for line in result.text.splitlines())
-    return header + "\n" + result.spec_text
+def _commented(result, width: int | None = None) -> str:
+    """The designed spec with its justification above it as YAML comments, wrapped at `width` (the written
+    file is never wrapped: its lines are the spec's)."""
+    header = options.wrap_lines(result.text, width, prefix="# ")
+    return header.rstrip("\n") + "\n\n" + result.spec_text

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from verifier import limits
 from verifier.cli import options
-from verifier.errors import UsageError
+from verifier.errors import UsageError, did_you_mean
 from verifier.version import __version__
 
 # Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
@@ -45,7 +45,8 @@ EXIT_CODES = """\
 def _parser() -> options.Parser:
     parser = options.Parser(prog="verify", examples=EXAMPLES, exit_codes=EXIT_CODES,
                             description="Prove or refute Properties 1-10 of Yang, Destercke & Masson (2017) for cost "
-                                        "schemes of set-valued\npredictions, exactly, and judge each scheme against the "
+                                        "schemes of set-valued "
+                                        "predictions, exactly, and judge each scheme against the "
                                         "filtering and choice settings (Table VIII).\nSubcommands: schema, explain, "
                                         "design, decide, evaluate (verify SUBCOMMAND -h).")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
@@ -82,7 +83,20 @@ def _parser() -> options.Parser:
     return parser
 
 
+SUBCOMMANDS = ("schema", "explain", "design", "decide", "evaluate")
+NO_SPEC = ("no spec given; usage: verify SPEC... (spec files or directories of them), or verify SUBCOMMAND, "
+           "one of " + ", ".join(SUBCOMMANDS) + " (verify SUBCOMMAND -h for its options, verify -h for "
+           "everything)")
+
+
 def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    if argv[:1] == ["help"] and not os.path.exists("help"):  # `verify help [SUBCOMMAND]` is the help
+        return check([*(argv[1:2] if argv[1:2] and argv[1] in SUBCOMMANDS else []), "--help"], stdout, stderr)
+    hint = _mistyped_subcommand(argv[0]) if argv else ""
+    if hint:
+        print(f"verify: usage error: {argv[0]!r} is neither a subcommand nor a spec file{hint} (subcommands: "
+              f"{', '.join(SUBCOMMANDS)})", file=stderr)
+        return EXIT_INVALID
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
         return _schema(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
@@ -109,7 +123,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError(f"--report takes a directory to write into, and {args.report!r} is a file; "
                              "write --report DIR before or after the specs, e.g. verify SPEC --report reports")
         if not args.paths:
-            raise UsageError("no spec given; usage: verify SPEC... (files or directories), or verify schema")
+            raise UsageError(NO_SPEC)
         from verifier.api.paths import spec_paths  # light: the solvers load only when there is work for them
 
         paths = spec_paths(args.paths)
@@ -160,6 +174,14 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     return work(stdout, stderr)
 
 
+def _mistyped_subcommand(word: str) -> str:
+    """"; did you mean 'evaluate'?" when the first argument is no file and reads as a misspelled subcommand
+    (it is then not taken for a spec, and the arguments after it are not verified)."""
+    if word in SUBCOMMANDS or word.startswith("-") or word.endswith((".yaml", ".yml")) or os.sep in word or os.path.exists(word):
+        return ""
+    return did_you_mean(word, SUBCOMMANDS)
+
+
 _COMMAND = [False]  # set by main(): the `verify` command runs its work under a default memory cap
 
 
@@ -187,6 +209,7 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                             "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "
                             "explain non-dominance", exit_codes="  0  printed\n  2  an unknown property or option")
     parser.add_argument("property", nargs="?", metavar="PROPERTY", help="P1..P10 or a property's name")
+    options.add_shared(parser, "width", pipe_width=100)
     try:
         args = parser.parse_args(argv)
         if args.help:
@@ -194,7 +217,7 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             return EXIT_OK
         from verifier.properties.explain import explain
 
-        stdout.write(explain(args.property))
+        stdout.write(explain(args.property, width=options.output_width(args, stdout, 100)))
     except UsageError as exc:
         print(f"verify explain: usage error: {exc}", file=stderr)
         return EXIT_INVALID

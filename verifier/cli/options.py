@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import textwrap
 
 from verifier import limits, numbers
 from verifier.errors import UsageError, did_you_mean
@@ -67,6 +69,18 @@ class Parser(argparse.ArgumentParser):
                          formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
         self.add_argument("-h", "--help", action="store_true", help="show this help and exit")
 
+    def format_help(self) -> str:
+        """The help with the description and the epilog (written as lines) wrapped at the help's width, as
+        argparse wraps the options: nothing runs past the terminal's edge or splits a word."""
+        width = max(shutil.get_terminal_size().columns - 2, 40)  # what argparse's own formatter uses
+        kept = self.description, self.epilog
+        self.description = wrap_lines(self.description, width) if self.description else self.description
+        self.epilog = wrap_lines(self.epilog, width) if self.epilog else self.epilog
+        try:
+            return super().format_help()
+        finally:
+            self.description, self.epilog = kept
+
     def error(self, message: str):
         raise UsageError(message + self._suggestion(message))
 
@@ -86,7 +100,7 @@ SHARED = ("format", "width", "quiet", "color", "report", "timeout", "no-cache", 
 
 
 def add_shared(parser: Parser, *names: str, formats: tuple[str, ...] = ("text", "json"),
-               timeout_default: float = 20.0) -> None:
+               timeout_default: float = 20.0, pipe_width: int = 120) -> None:
     """The options every subcommand spells and explains the same way (the subset that makes sense for it)."""
     for name in names:
         if name not in SHARED:
@@ -96,7 +110,7 @@ def add_shared(parser: Parser, *names: str, formats: tuple[str, ...] = ("text", 
                             help=f"output format: {', '.join(formats)} (default {formats[0]})")
     if "width" in names:
         parser.add_argument("--width", type=count(MIN_WIDTH, "columns", MAX_WIDTH), default=None,
-                            help="console width in columns (default: the terminal's, or 120 in a pipe)")
+                            help=f"console width in columns (default: the terminal's, or {pipe_width} in a pipe)")
     if "quiet" in names:
         parser.add_argument("--quiet", "-q", action="store_true",
                             help="no progress bars and no summaries on stderr (files written and errors are still "
@@ -129,6 +143,32 @@ def subcommand_args(parser: "Parser", argv: list[str], stdout, usage: str):
     return args
 
 
+def output_width(args, stdout, pipe_default: int | None) -> int | None:
+    """The width to wrap prose at: --width, else the terminal's, else `pipe_default` (None: do not wrap)."""
+    if getattr(args, "width", None):
+        return args.width
+    if hasattr(stdout, "isatty") and stdout.isatty():
+        return shutil.get_terminal_size((80, 24)).columns
+    return pipe_default
+
+
+def wrap_lines(text: str, width: int | None, prefix: str = "") -> str:
+    """Each line of `text` longer than `width` (with `prefix` in front) wrapped at spaces, never inside a word,
+    continued two columns further in; shorter lines, and everything when `width` is None, stay as they are."""
+    out = []
+    for line in text.splitlines():
+        lead = line[:len(line) - len(line.lstrip())]
+        column = re.match(r"\s*\S.*?\s{2,}(?=\S)", line)  # a two-column line continues in its second column
+        more = " " * len(column.group(0)) if column and width and len(column.group(0)) <= width - 24 else lead + "  "
+        if width is None or len(prefix + line) <= width or not line.strip():
+            out.append((prefix + line).rstrip())
+            continue
+        out.extend((prefix + part).rstrip() for part in textwrap.wrap(
+            line.lstrip(), max(width - len(prefix), 20), initial_indent=lead, subsequent_indent=more,
+            break_long_words=False, break_on_hyphens=False))
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
 def plot_format(path: str | None) -> str | None:
     """'svg' or 'png' from a --plot file name (None without one)."""
     if path is None:
@@ -137,3 +177,37 @@ def plot_format(path: str | None) -> str | None:
     if fmt not in ("svg", "pdf", "png"):
         raise UsageError(f"--plot {path!r}: the file name must end in .svg, .pdf or .png")
     return fmt
+
+
+def json_text(value, width: int = 100) -> str:
+    """JSON as `json.dumps(indent=2)` writes it, except that a list or an object whose items are scalars (or
+    lists of scalars) stays on one line when it fits in `width`: a batch row ["h", "b"] is one line, not four."""
+    import json
+
+    def flat(v) -> bool:
+        return not isinstance(v, (list, dict)) or (isinstance(v, list) and
+                                                   not any(isinstance(x, (list, dict)) for x in v))
+
+    def dump(v, depth: int) -> str:
+        pad, inner = "  " * depth, "  " * (depth + 1)
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is None or not v:
+            return json.dumps(v, ensure_ascii=False)
+        if all(flat(x) for x in items):
+            line = json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+            if len(pad) + len(line) <= width:
+                return line
+            if isinstance(v, list) and not any(isinstance(x, list) for x in v):  # scalars: packed as a paragraph
+                lines, row = [], ""
+                for text in (json.dumps(x, ensure_ascii=False) for x in v):
+                    if row and len(inner) + len(row) + len(text) + 2 > width:
+                        lines.append(row + ",")
+                        row = ""
+                    row = f"{row}, {text}" if row else text
+                return "[\n" + "\n".join(inner + r for r in lines + [row]) + "\n" + pad + "]"
+        if isinstance(v, dict):
+            body = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dump(x, depth + 1)}" for k, x in v.items()]
+            return "{\n" + ",\n".join(body) + "\n" + pad + "}"
+        return "[\n" + ",\n".join(inner + dump(x, depth + 1) for x in v) + "\n" + pad + "]"
+
+    return dump(value, 0)

@@ -13,13 +13,9 @@ import os
 import textwrap
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import Progress
-from rich.rule import Rule
-
 from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.run import Outcome, run
-from verifier.report import summary_table, terminal
+from verifier.report import summary_table
 from verifier.report.paths import planned_stems, reserved_for_others
 from verifier.version import __version__
 
@@ -32,8 +28,7 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
     plan = planned_stems(paths, bool(args.report), bool(getattr(args, "figures", None)))
     outcomes = []
     many = len(paths) > 1
-    console = Console(file=stderr, force_terminal=show_progress or None)
-    with Progress(console=console, transient=True, disable=not show_progress) as progress:
+    with _progress(stderr, show_progress) as progress:
         task = progress.add_task("verifying", total=len(paths) * STAGES)
         for index, path in enumerate(paths):
             name = os.path.basename(path)
@@ -50,6 +45,8 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
                 print(outcome.error, file=stderr)
             if outcome.written:
                 print("verify: wrote " + ", ".join(outcome.written), file=stderr)
+            for note in outcome.notes:
+                print(note, file=stderr)
             progress.update(task, completed=(index + 1) * STAGES)
             if show_progress and index + 1 < len(paths):
                 progress.start()
@@ -61,6 +58,10 @@ def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, 
         stdout.write(summary_table.spec_line(outcome.summary, outcome.path, width) + "\n")
         return
     if many and not first:
+        from rich.rule import Rule
+
+        from verifier.report import terminal
+
         terminal.console(stdout, width, color).print(Rule())
     if outcome.cached_at:
         print(textwrap.fill(f"(cached result from {outcome.cached_at} for this exact spec, options and verify "
@@ -68,7 +69,35 @@ def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, 
     stdout.write(outcome.text)
 
 
-def _stepper(progress: Progress, task, name: str, index: int):
+class _NoProgress:
+    """The bar when none is shown (not a terminal, or --quiet): it does nothing, and loads no rich, so that an
+    invalid spec is told before any display library loads."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def update(self, *args, **kwargs) -> None:
+        return None
+
+    stop = start = lambda self: None
+
+
+def _progress(stderr: TextIO, show: bool):
+    if not show:
+        return _NoProgress()
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(console=Console(file=stderr, force_terminal=True), transient=True)
+
+
+def _stepper(progress, task, name: str, index: int):
     """Each stage moves the bar a little within this spec's share (never past it)."""
     done = [0]
 
@@ -102,9 +131,11 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
     if args.format == "text" and len(outcomes) > 1:
         if valid and not args.classes:
             stdout.write("\n" + summary_table.text([(o.path, o.summary) for o in valid], width))
-        unmet = [o.path for o in valid if not o.expectations_met]
-        print(f"{len(valid)} spec(s) verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
-              f"expectations" + "".join(f"\n  {p}: expectations not met" for p in unmet), file=stdout)
+        unmet = [o for o in valid if not o.expectations_met]
+        print(f"{len(valid)} verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
+              f"expectations (of {len(outcomes)} specs)" + "".join(f"\n  {o.path}: expectations not met: "
+                                        f"{summary_table.unmet(o.summary) or 'see its report'}" for o in unmet),
+              file=stdout)
     for line in unfit:
         print(f"verify: required setting not fitted: {line}", file=stderr)
     disagreements = [d for o in outcomes for d in o.disagreements]

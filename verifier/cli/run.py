@@ -22,6 +22,7 @@ class Outcome:
     cached_at: str | None = None
     written: list[str] = field(default_factory=list)
     summary: dict = field(default_factory=dict)  # the report's summary: verdicts, one line of why, fits
+    notes: list[str] = field(default_factory=list)  # for stderr, e.g. why --figures wrote nothing for this spec
 
 
 def run(path: str, args, width: int, color: bool, taken: set[str] | None = None, step=None,
@@ -58,6 +59,9 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         hit = _cached(path, args, width, color, text)
         if hit is not None:
             return hit
+    from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
+
+    spec = load_spec(path)
     from verifier.api import sweep_classes, verify  # the solvers load only when there is work for them
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
@@ -65,7 +69,7 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
                                symmetry=args.symmetry, progress=step, time_limit=args.time_limit)
     else:
-        report = verify(path, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
+        report = verify(spec, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
                         exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step,
                         time_limit=args.time_limit)
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
@@ -74,7 +78,10 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     if args.report and not args.classes:
         outcome.written = report.write(args.report, taken)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
-        outcome.written += list(report.figures(args.figures, taken=taken).values())
+        figures = report.figures(args.figures, taken=taken)
+        outcome.written += list(figures.values())
+        if not figures:  # say so, rather than leave an empty directory unexplained
+            outcome.notes.append(f"verify: no figures for {path}: {getattr(figures, 'reason', '') or 'none apply'}")
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
     outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
         {"spec": path, "name": report.name}

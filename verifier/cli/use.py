@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from verifier.cli import options
+from verifier.cli import certainty_option, options
 from verifier.errors import SpecError, UsageError
 
 EXIT_OK, EXIT_INVALID = 0, 2
@@ -53,7 +53,10 @@ def _decide_parser() -> options.Parser:
                    "columns <class>_lo and <class>_hi for every class")
     p.add_argument("--rule", default="maximality", choices=RULES, metavar="RULE",
                    help="for a credal set: " + ", ".join(RULES) + " (default maximality)")
-    options.add_shared(p, "format", "time-limit", "quiet")
+    p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
+                   "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
+                   "their distribution on standard error; for two classes the exact certainty margin")
+    options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
 
 
@@ -75,7 +78,16 @@ def _evaluate_parser() -> options.Parser:
                    "first class; true classes in a 'true' column or --truth): abstention cost curves over one or "
                    "two --sweep parameters, with VACC (Friedel et al.)")
     p.add_argument("--figures", default=None, metavar="DIR", help="with --scores: write each classifier's maps "
-                   "and each pair's differential cost into DIR (svg and pdf)")
+                   "and each pair's differential cost (or, with --threshold-choice, the cost curves) into DIR (svg "
+                   "and pdf)")
+    p.add_argument("--threshold-choice", default=None, choices=("score", "rate", "optimal"),
+                   help="with --scores and a spec with one symbolic cost parameter: the expected loss when the "
+                   "parameter the thresholds are set with is uncertain (Hernandez-Orallo et al.)")
+    p.add_argument("--uncertainty", action="append", default=None, metavar="GAMMA",
+                   help="with --threshold-choice: a certainty of the presumed value, 0 (complete uncertainty) to "
+                   "inf (none); repeatable (default 0, 1, 4, 16, inf)")
+    p.add_argument("--weight", default=None, metavar="uniform|beta:A,B",
+                   help="with --threshold-choice: how the true value is weighted (default uniform)")
     p.add_argument("--f-beta", action="append", default=[], metavar="BETA", help="also report F-beta (repeatable)")
     p.add_argument("--level", type=options.fraction_between_0_and_1, default=0.95,
                    help="bootstrap interval level (default 0.95)")
@@ -98,6 +110,7 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--rank-table", choices=("csv", "markdown", "latex", "latex-transposed"), default=None,
                    help="with several data sets: print the data sets x classifiers table of mean costs and ranks "
                    "instead, best per data set marked, average ranks last (latex-transposed: classifiers as rows)")
+    certainty_option.add_options(p)
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -114,11 +127,15 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
-                                time_limit=args.time_limit)
+                                certainty=args.certainty, time_limit=args.time_limit)
         else:
+            if (args.threshold_choice or args.uncertainty or args.weight) and not (args.scores or args.probabilities):
+                raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores "
+                                 "FILE) or class probabilities (--probabilities FILE --truth FILE)")
             if not args.predictions and not args.probabilities and not args.scores:
-                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, or "
-                                 "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv")
+                raise UsageError("no predictions file given; usage: verify evaluate SPEC PREDICTIONS.csv, "
+                                 "verify evaluate SPEC --probabilities PROBS.csv --truth TRUTH.csv, or verify "
+                                 "evaluate SPEC --scores SCORES.csv with --sweep or --threshold-choice")
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
@@ -131,12 +148,16 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                       *(("predictions", p) for p in args.predictions),
                       *(("--probabilities", p) for p in args.probabilities or [])]
             refuse_overwriting_inputs({"--plot": args.plot}, inputs)
+            certainty_option.check(args, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
-                                  time_limit=args.time_limit, pairs=args.pairs, scores=args.scores)
+                                  time_limit=args.time_limit, pairs=args.pairs, scores=args.scores,
+                                  threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
+                                  weight=args.weight)
+            certainty_option.add_certainty(args, result, stderr)
             extra = result.extra_stats() if args.extra_stats else None
             ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
                           if args.rank_table else None)
@@ -149,7 +170,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 from verifier.report.files import write_output
 
                 picture = result.picture(fmt)
-                if picture is None:
+                if not picture:  # NoPicture: nothing to draw
                     raise UsageError(f"{PLOT_NEEDS}; {_why_no_picture(result)}")
                 write_output(args.plot, picture, "--plot")
                 print(f"verify: wrote {args.plot}", file=stderr)
@@ -168,18 +189,22 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         stdout.write(ranks_text)
     elif getattr(args, "table", None):
         stdout.write(result.table(args.table))
-    elif args.format == "json":
+    elif args.format == "json":  # decide: a batch row on one line
         record = result.to_json() if not extra else {**result.to_json(), "extra_stats": extra}
-        stdout.write(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+        stdout.write((options.json_text(record) if command == "decide" else
+                      json.dumps(record, indent=2, ensure_ascii=False)) + "\n")
     else:
-        stdout.write(result.text)
+        width = options.output_width(args, stdout, 120) if command == "decide" else None
+        batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
+        text = result.text
         if extra:
             from verifier.report.use.extra_stats import extra_text
 
-            stdout.write("\n".join(extra_text(extra, args.alpha)) + "\n")
-        if getattr(result, "summary_text", "") and not args.quiet:  # a batch: the CSV alone on stdout
-            stderr.write(result.summary_text)
-    if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output (or a table without room for it): say it
+            text += "\n".join(extra_text(extra, args.alpha)) + "\n"
+        stdout.write(text if batch else options.wrap_lines(text, width))
+        if batch and not args.quiet:
+            stderr.write(options.wrap_lines(result.summary_text, width))
+    if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
 

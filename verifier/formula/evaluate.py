@@ -11,7 +11,7 @@ import ast
 
 import sympy as sp
 
-from verifier.errors import did_you_mean, listed
+from verifier.errors import did_you_mean, few_of, listed
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, guarded, sized
 from verifier.formula.builtins import BUILTINS
@@ -70,7 +70,7 @@ class Evaluator:
         if isinstance(node.value, str):
             if node.value not in self._class_index:
                 raise f.error(f"'{node.value}' is not a class", node,
-                              expected=f"one of {listed(self.vocab.classes)}")
+                              expected=f"one of {few_of(self.vocab.classes, node.value)}")
             return ClassRef(self._class_index[node.value])
         return sp.Rational(f.number(node))
 

@@ -274,3 +274,12 @@ def _what(node: ast.AST) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return f"the result of {node.func.id}(...)"
     return "an expression"
+
+
+@dataclass(frozen=True)
+class UserFunction:
+    """A spec's helper function (`functions: {g(x): ...}`): its name, parameter names and parsed body."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Formula

@@ -9,19 +9,14 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from verifier.formula.parse import Formula
+from verifier.formula.parse import Formula, UserFunction  # UserFunction lives beside Formula: a spec reads it
+
+__all__ = ["ClassRef", "UserFunction", "Vocabulary", "check_real", "kind"]
 
 
 @dataclass(frozen=True)
 class ClassRef:
     index: int
-
-
-@dataclass(frozen=True)
-class UserFunction:
-    name: str
-    params: tuple[str, ...]
-    body: Formula
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 
 from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
 from verifier.properties.settings import LEVELS, SETTINGS, TABLE_VIII
@@ -114,34 +115,33 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def explain(name: str | None = None) -> Explanation:
+def explain(name: str | None = None, width: int = 100) -> Explanation:
     """The text `verify explain` prints: one property in full, or the list of all ten (a `str`, which a
-    notebook shows rendered)."""
+    notebook shows rendered), its prose wrapped at `width` columns without splitting a word."""
+    notation = _wrap(NOTATION, width)
     if name is None:
-        lines = ["The ten properties (verify explain P4 for one in full):", ""]
+        lines = [_wrap("The ten properties (verify explain P4 for one in full):", width), ""]
         for p in PROPERTIES:
             levels = ", ".join(f"{s}: {LEVELS[TABLE_VIII[s][p.id]]}" for s in TABLE_VIII)
-            lines += [f"  {p.id:<4} {p.name} ({levels})", f"       {p.plain}"]
-        return Explanation("\n".join(lines + ["", NOTATION, ""]))
+            lines += [_wrap(f"  {p.id:<4} {p.name} ({levels})", width, "         "),
+                      _wrap(f"       {p.plain}", width, "       ")]
+        return Explanation("\n".join(lines + ["", notation, ""]))
     pid = resolve(name) if isinstance(name, str) else None
     if pid is None:
         raise UsageError(f"unknown property {shown(name)}; expected P1..P10 or a property name such as "
                          "'non-dominance' (verify explain lists them)" +
                          (did_you_mean(name, [p.name for p in PROPERTIES]) if isinstance(name, str) else ""))
     p = BY_ID[pid]
-    lines = [f"{p.id} {p.name}", "", _wrap(MEANING[pid]), "", f"  {p.statement()}", "", "How the settings judge it "
-             "(the paper's Table VIII):"]
+    lines = [f"{p.id} {p.name}", "", _wrap(MEANING[pid], width), "", _wrap(f"  {p.statement()}", width, "    "), "",
+             _wrap("How the settings judge it (the paper's Table VIII):", width)]
     for setting, levels in TABLE_VIII.items():
-        lines.append(f"  {setting}: {LEVELS[levels[pid]]} ({SETTINGS[setting]})")
-    return Explanation("\n".join(lines + ["", NOTATION, ""]), pid)
+        lines.append(_wrap(f"  {setting}: {LEVELS[levels[pid]]} ({SETTINGS[setting]})", width, "    "))
+    return Explanation("\n".join(lines + ["", notation, ""]), pid)
 
 
-def _wrap(text: str, width: int = 100) -> str:
-    out, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join(out + [line])
+def _wrap(text: str, width: int, indent: str = "") -> str:
+    """`text` as one paragraph wrapped at `width` columns, continued with `indent`; a word longer than a line
+    stays whole (a line split inside a word reads as two words)."""
+    lead = text[:len(text) - len(text.lstrip())]
+    return textwrap.fill(text.lstrip(), width, initial_indent=lead, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)

@@ -4,6 +4,7 @@ property, in the paper's terms. Only what the evidence shows (the full evidence 
 
 from __future__ import annotations
 
+from verifier.errors import counted
 from verifier.report import words
 from verifier.scheme import Scheme
 from verifier.verdict import PropertyResult, Verdict
@@ -66,7 +67,8 @@ def _cells(ev) -> str:
 def fit_line(fit) -> str:
     """'fits', or what keeps the scheme from fitting, in one clause."""
     if fit.fits is True:
-        return "fits" + (f", with {len(fit.warnings)} warning(s): " + "; ".join(fit.warnings) if fit.warnings else "")
+        return "fits" + (f", with {counted(len(fit.warnings), 'warning')}: " + "; ".join(fit.warnings)
+                         if fit.warnings else "")
     if fit.fits is False:
         return "does not fit: necessary " + ", ".join(fit.failing_necessary) + \
             (" fail" if len(fit.failing_necessary) > 1 else " fails")

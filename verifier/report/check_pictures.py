@@ -15,6 +15,19 @@ def pictures(analysis) -> tuple[list, list[str]]:
     return chosen(analysis, calibration(analysis))
 
 
+def why_none(analysis, notes: list[str]) -> str:
+    """Why a check report has no picture, in one sentence (what the pictures need, and what this scheme is)."""
+    s = analysis.scheme
+    if notes:
+        return "; ".join(notes)
+    symbols = len(s.symbols) if s.symbolic else 0
+    what = f"{s.K} classes" + (f" and {symbols} symbolic parameters" if symbols else "") + \
+        (" and open cells" if getattr(s, "partial", False) else "")
+    return ("pictures are drawn for a numeric scheme of two or three classes (the optimal prediction along p, the "
+            "ternary map of decision regions) or for one or two symbolic parameters (where each property holds); "
+            f"this scheme has {what}")
+
+
 def calibration(analysis):
     """The calibration (`designing.Calibration`) a scheme with one symbolic parameter is drawn from, or None:
     for any other scheme, and for a family that has none (the picture then shows the exact conditions)."""

@@ -60,7 +60,8 @@ def render(a: Analysis, console: Console) -> None:
         text = (f"expect: all {len(a.expectations)} met" if not unmet else
                 f"expect: {len(unmet)} of {len(a.expectations)} NOT MET: " +
                 "; ".join(f"{e.property_id} expected {e.expected}, got {e.actual}" for e in unmet))
-        console.print(Text(brief.clip(text, width), style="green" if not unmet else "bold red"), soft_wrap=True)
+        for line in _lines(text, width):  # which property broke is never cut off
+            console.print(Text(line, style="green" if not unmet else "bold red"), soft_wrap=True)
     if a.cross_checks:
         bad = [c for c in a.cross_checks if c.disagrees]
         agree = sum(1 for c in a.cross_checks if c.second is not None and not c.disagrees)
@@ -69,15 +70,22 @@ def render(a: Analysis, console: Console) -> None:
                 + (f"; {skipped} skipped (-v says why)" if skipped else "") if not bad
                 else "cross-check: " + "; ".join(f"{c.property_id} DISAGREES (reported {c.first}, {c.method} gives "
                                                  f"{c.second})" for c in bad))
-        console.print(Text(brief.clip(text, width), style="bold red" if bad else "green"), soft_wrap=True)
+        for line in _lines(text, width):
+            console.print(Text(line, style="bold red" if bad else "green"), soft_wrap=True)
         cut = [c.property_id for c in a.cross_checks if c.cut]
         if cut:  # on a line of its own: the reason is never clipped away
             stop = next(c.cut for c in a.cross_checks if c.cut)
             console.print(Text(brief.clip(f"cross-check stopped: {stop} before {len(cut)} of {len(a.cross_checks)} "
                                           f"were re-checked (skipped: {', '.join(cut)})", width), style="yellow"),
                           soft_wrap=True)
-    console.print(Text(brief.clip("verify -v: the matrix, the full evidence and the witnesses; --report DIR: "
-                                  "the same in files", width), style="dim"), soft_wrap=True)
+    for line in _lines("verify -v: the matrix, the full evidence and the witnesses; --report DIR: the same in "
+                       "files", width):
+        console.print(Text(line, style="dim"), soft_wrap=True)
+
+
+def _lines(text: str, width: int) -> list[str]:
+    """A message on as many lines as it needs (never cut with "…"), continued two columns in."""
+    return textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
 
 
 ONE_LINE_WHY = 48  # narrower than this, the reason goes on its own line under the verdict
@@ -110,8 +118,11 @@ def _fit(a: Analysis, width: int) -> list[Text]:
     name_width = max(len(n) for n in TABLE_VIII) + len(" (intended)")
     for setting, fit in a.settings.items():
         name = setting + (" (intended)" if a.spec.setting == setting else "")
-        lines.append(Text.assemble(f"  {name:<{name_width}}  ",
-                                   (brief.clip(brief.fit_line(fit), width - name_width - 4), FIT_STYLE[fit.fits])))
+        # a warning is never cut: the line continues under itself, aligned after the setting's name
+        said = textwrap.wrap(brief.fit_line(fit), max(20, width - name_width - 4), break_long_words=False,
+                             break_on_hyphens=False) or [""]
+        lines.append(Text.assemble(f"  {name:<{name_width}}  ", (said[0], FIT_STYLE[fit.fits])))
+        lines += [Text.assemble(" " * (name_width + 4), (more, FIT_STYLE[fit.fits])) for more in said[1:]]
     shown: dict[str, str] = {}
     for setting, remedy in how_to_fit(a, brief=True).items():
         lines.append(Text(f"To fit the {setting} setting:", style="bold"))

@@ -161,7 +161,8 @@ def _settings(a: Analysis, width: int) -> Group:
     notes = []
     for setting, fit in a.settings.items():
         if fit.failing_necessary:
-            notes.append(f"{setting}: necessary {', '.join(fit.failing_necessary)} fail(s)")
+            notes.append(f"{setting}: necessary {', '.join(fit.failing_necessary)} "
+                         + ("fails" if len(fit.failing_necessary) == 1 else "fail"))
         if fit.unknown_necessary:
             notes.append(f"{setting}: necessary {', '.join(fit.unknown_necessary)} undecided")
         notes += [f"{setting}: warning: {w}" for w in fit.warnings]

@@ -4,6 +4,7 @@ and as JSON."""
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -46,7 +47,7 @@ def to_text(spec: Spec, result: EveryKResult, width: int = DEFAULT_WIDTH, color:
 
 def render(spec: Spec, result: EveryKResult, console: Console) -> None:
     table = Table(title=f"{clean(spec.name)}: verdicts for every class count K >= {result.low} (classes 1..K)",
-                  title_justify="left")
+                  title_justify="left", box=box.SIMPLE_HEAD)  # the box of the report's own tables
     table.add_column("property")
     table.add_column("verdict by class count")
     table.add_column("first fails at")

@@ -14,18 +14,22 @@ import os
 
 from verifier.report.files import _write_atomically, prepare_directory
 from verifier.report.paths import figure_stem, refuse_overwriting_inputs
+from verifier.report.picture_bytes import Figures, PictureBytes
 
 __all__ = ["figure_files", "figure_stem", "write_figures"]
 
 FORMATS = ("svg", "pdf")
 
 
-def figure_files(analysis, formats=FORMATS, stem: str | None = None) -> dict[str, bytes]:
-    """{file name: bytes} of every picture of the report, in every format."""
-    from verifier.report.check_pictures import pictures  # matplotlib loads only where a picture applies
+def figure_files(analysis, formats=FORMATS, stem: str | None = None) -> Figures:
+    """{file name: bytes} of every picture of the report, in every format (each a `PictureBytes`, which a
+    notebook shows as the picture); when there is none, the empty `Figures` says why (`reason`)."""
+    from verifier.report.check_pictures import pictures, why_none  # matplotlib loads only where a picture applies
 
     stem = stem or figure_stem(analysis.spec.path)
-    return {f"{stem}-{p.name}.{fmt}": p.render(fmt) for p in pictures(analysis)[0] for fmt in formats}
+    drawn, notes = pictures(analysis)
+    return Figures({f"{stem}-{p.name}.{fmt}": PictureBytes(p.render(fmt), fmt, p.title) for p in drawn
+                    for fmt in formats}, reason="" if drawn else why_none(analysis, notes))
 
 
 def write_figures(analysis, directory: str, taken: set[str] | None = None, formats=FORMATS) -> dict[str, str]:
@@ -34,9 +38,9 @@ def write_figures(analysis, directory: str, taken: set[str] | None = None, forma
     files = figure_files(analysis, formats, figure_stem(analysis.spec.path, taken))
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
                               [("spec", analysis.spec.path)])
-    out = {}
+    out = Figures(reason=files.reason)
     for name, data in files.items():
         path = os.path.join(directory, name)
-        _write_atomically(path, data)
+        _write_atomically(path, bytes(data))
         out[name] = path
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from verifier.analysis.pipeline import Analysis
-from verifier.properties.settings import TABLE_VIII
+from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
@@ -127,6 +127,8 @@ def _sections(a: Analysis) -> list[str]:
     warnings = "".join(f"<li>{e(name)}: {e(w)}</li>" for name, fit in a.settings.items() for w in fit.warnings)
     parts.append("<section id=\"settings\"><h2>Fit to the filtering and choice settings (Table VIII)</h2>"
                  + _html_table(["setting", *[f"P{i}" for i in range(1, 11)], "fit"], rows)
+                 + "<p class=\"legend\">" + e(", ".join(f"{k} = {v}" for k, v in LEVELS.items()))
+                 + " (the paper's levels); then the property's verdict</p>"
                  + (f"<ul>{warnings}</ul>" if warnings else "")
                  + "".join(f"<h3>To fit the {e(setting)} setting</h3><ul>" + "".join(f"<li>{e(x)}</li>" for x in steps)
                            + "</ul>" for setting, steps in fit_steps(a)) + "</section>")

@@ -24,7 +24,9 @@ def markdown(a: Analysis) -> str:
     s = a.scheme
     out = [f"# {' '.join(md(a.spec.name).split())}", "", f"Spec: {code_span(a.spec.path)}"
            + (f" — source: {md(a.spec.source)}" if a.spec.source else ""), ""]
-    out += [md(line) for line in summary(a)] + ["", "## Properties", ""]
+    for line in summary(a):  # one paragraph each: consecutive lines would run together in Markdown
+        out += [md(line), ""]
+    out += ["## Properties", ""]
     out += _md_table(["", "property", "says", "verdict", "evidence"],
                      [[r.property.id, r.property.name, r.property.plain,
                        f"**{r.verdict.value}**" + (" (tight)" if r.tight else ""), words.explain(r, s)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from verifier.errors import counted
 from verifier.properties import PROPERTIES
 from verifier.report.safe_text import code_span, markdown_cell
 
@@ -31,9 +32,17 @@ def _expect(summary: dict) -> str:
     return "met" if summary["expectations_met"] else "NOT MET"
 
 
+def unmet(summary: dict) -> str:
+    """Which expectations broke: 'P3 expected holds, got fails; ...' ('' when every one is met)."""
+    return "; ".join(f"{pid} expected {e['expected']}, got {e['actual']}"
+                     for pid, e in summary.get("expectations", {}).items() if not e.get("met"))
+
+
 def spec_line(summary: dict, path: str, width: int) -> str:
     fits = "  ".join(f"{s} {_fit(summary, s)}" for s in SETTINGS)
-    line = f"{_stem(path)}  {fits}  expect {_expect(summary)}  {summary['name']}"
+    broke = [pid for pid, e in summary.get("expectations", {}).items() if not e.get("met")]
+    line = f"{_stem(path)}  {fits}  expect {_expect(summary)}" + (f" ({', '.join(broke)})" if broke else "") + \
+        f"  {summary['name']}"
     return line if len(line) <= width - 1 else line[:width - 2] + "…"
 
 
@@ -55,13 +64,14 @@ def text(items: list[tuple[str, dict]], width: int) -> str:
 def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) -> str:
     ids = [p.id for p in PROPERTIES]
     lines = ["## verify: " + (_md(items[0][1]['name']) if len(items) == 1 and not errors else
-                              f"{len(items)} spec(s)"), ""]
+                              counted(len(items), "spec")), ""]
     if items:
         lines += ["| spec | " + " | ".join(ids) + " | filtering | choice | expect |",
                   "|:---|" + ":---:|" * len(ids) + ":---:|:---:|:---:|"]
         for path, summary in items:
             lines.append(f"| {_code(path)} | " + " | ".join(MARK[summary["verdicts"][i]] for i in ids) +
-                         f" | {_fit(summary, 'filtering')} | {_fit(summary, 'choice')} | {_expect(summary)} |")
+                         f" | {_fit(summary, 'filtering')} | {_fit(summary, 'choice')} | {_expect(summary)}"
+                         + (f": {_md(unmet(summary))}" if unmet(summary) else "") + " |")
         lines += ["", LEGEND, ""]
     if len(items) == 1:
         summary = items[0][1]

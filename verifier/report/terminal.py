@@ -22,4 +22,5 @@ def console(file: TextIO, width: int | None = DEFAULT_WIDTH, color: bool = False
 def render_to_text(render: Callable[[Console], None], width: int = DEFAULT_WIDTH, color: bool = False) -> str:
     buffer = io.StringIO()
     render(console(buffer, width, color))
-    return buffer.getvalue()
+    # rich pads every table line to the full width: drop the trailing spaces (they wrap a narrower pager)
+    return "\n".join(line.rstrip(" ") for line in buffer.getvalue().split("\n"))

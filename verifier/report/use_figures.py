@@ -17,19 +17,28 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
     if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
     curves = getattr(result, "abstention", None)
-    if curves is None:
+    conditions = getattr(result, "conditions", None)
+    if curves is None and conditions is None:
         raise UsageError("no figure files apply to this result: --figures writes the maps of abstention cost "
-                         "curves (verify evaluate SPEC --scores FILE --sweep ... --sweep ...); --plot draws a "
-                         "sweep's curves or a critical difference diagram")
-    from verifier.report.figures.abstention_plot import pictures
+                         "curves (verify evaluate SPEC --scores FILE --sweep ... --sweep ...) and the cost curves "
+                         "under operating-condition uncertainty (--scores FILE --threshold-choice METHOD); --plot "
+                         "draws a sweep's curves or a critical difference diagram")
+    if conditions is not None:
+        from verifier.report.figures.conditions_plot import pictures as condition_pictures
+        from verifier.using.conditions.evaluation import GRID
 
-    stem = figure_stem(curves.path)
-    files = {f"{stem}-{p.name}.{fmt}": p for p in pictures(curves, result.title) for fmt in formats}
+        drawn, path = condition_pictures(conditions, GRID, result.title), conditions.path
+    else:
+        from verifier.report.figures.abstention_plot import pictures
+
+        drawn, path = pictures(curves, result.title), curves.path
+    stem = figure_stem(path)
+    files = {f"{stem}-{p.name}.{fmt}": p for p in drawn for fmt in formats}
     if directory is None:
         return {name: p.render(name.rsplit(".", 1)[1]) for name, p in files.items()}
     prepare_directory(directory, "--figures")
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
-                              [("spec", curves.path), *inputs])
+                              [("spec", path), *inputs])
     out = {}
     for name, picture in files.items():
         path = os.path.join(directory, name)

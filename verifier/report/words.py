@@ -176,8 +176,8 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     if verdict is Verdict.HOLDS:
         return f"holds: {prop.everywhere} ({checked})"
     if prop.id == "P9" and _no_members_differ(scheme):
-        return ("fails, for want of any candidate: in no set do two members have different cost lists "
-                f"C_Y(y) ≠ C_Y(y′), so there is nothing a set's cost could reflect ({checked})")
+        return ("fails: no set has two members with different cost lists C_Y(y) ≠ C_Y(y′), so there is "
+                f"nothing a set's cost could reflect ({checked})")
     return f"fails: {prop.everywhere} ({checked})"
 
 

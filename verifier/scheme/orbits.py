@@ -23,7 +23,9 @@ Owns: `Orbits`, `class_orbits` (the proof), `build_reduced_scheme`. May import: 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from math import comb
 
+import numpy as np
 import sympy as sp
 
 from verifier.formula import certified
@@ -47,11 +49,16 @@ class Orbits:
     K: int
     symmetric: bool  # proved class-symmetric (False: only some sets are built, with no claim about the rest)
     moves_parameters: bool = False  # symbolic per-class parameters permute with the classes
+    top: int | None = None  # `predictions: {max_size: top}`: sets of at most top classes (closed under relabelling)
+
+    @property
+    def largest(self) -> int:
+        return self.K if self.top is None else min(self.top, self.K)
 
     @property
     def sets(self) -> list[ClassSet]:
-        """One indeterminate set per size: {1..n}."""
-        return [frozenset(range(n)) for n in range(2, self.K + 1)]
+        """One indeterminate set per size: {1..n}, for every size the family allows."""
+        return [frozenset(range(n)) for n in range(2, self.largest + 1)]
 
     def classes(self, domain: str, members: ClassSet, y: int | None, reduce: bool) -> list[int]:
         """The classes a quantifier over `domain` ranges over at the representative set `members` (y: the
@@ -80,13 +87,16 @@ class Orbits:
         return depth < first_exists or all(k == "exists" for k in kinds[first_exists:])
 
     def sets_represented(self) -> int:
-        return 2 ** self.K - self.K - 1
+        if self.top is None:
+            return 2 ** self.K - self.K - 1
+        return sum(comb(self.K, n) for n in range(2, self.largest + 1))
 
     def describe(self) -> str:
         head = (f"by symmetry (every permutation of the {self.K} classes leaves the scheme unchanged"
                 + (", moving the per-class parameters with the classes" if self.moves_parameters else "") + "), ")
-        sets, sizes = self.sets_represented(), self.K - 1
-        return (head + f"the {sets:,} indeterminate set{'s' if sets != 1 else ''} reduce to {sizes} size"
+        sets, sizes = self.sets_represented(), self.largest - 1
+        allowed = "" if self.top is None else f" of at most {self.largest} classes (the prediction family)"
+        return (head + f"the {sets:,} indeterminate set{'s' if sets != 1 else ''}{allowed} reduce to {sizes} size"
                 + ("s" if sizes != 1 else "") + ", each checked at one representative set {1..n}, with one true "
                 "class inside it and, where there is one, one outside")
 
@@ -99,16 +109,20 @@ def build_reduced_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
     if classes is not None:
         spec = replace(spec, classes=classes)
     K = len(spec.classes)
+    family = spec.predictions
+    if family.kind not in ("all", "max_size"):  # intervals, hierarchies and lists are not closed under relabelling
+        raise NotSymmetric(f"the prediction family ({family.kind}) is not closed under relabelling the classes")
+    top = family.max_size if family.kind == "max_size" else None
     if prove:
         _syntactic(spec)
-    probe = Orbits(K, symmetric=False)
+    probe = Orbits(K, symmetric=False, top=top)
     scheme = build_scheme(spec, values=values, sets=probe.sets)
     moves = any(isinstance(v, tuple) and any(isinstance(x, sp.Symbol) for x in v)
                 for v in scheme.parameters.values())
     if prove:
         _uniform_values(spec, scheme)
         _semantic(scheme)
-    scheme.orbits = Orbits(K, symmetric=prove, moves_parameters=moves and prove)
+    scheme.orbits = Orbits(K, symmetric=prove, moves_parameters=moves and prove, top=top)
     if prove:
         scheme.notes.append(scheme.orbits.describe()[0].upper() + scheme.orbits.describe()[1:] + ".")
     return scheme
@@ -182,3 +196,33 @@ def rebuild_at(scheme: Scheme, values: dict[str, sp.Expr]) -> Scheme:
     except NotSymmetric:
         return build_reduced_scheme(scheme.spec, scheme.classes, values, prove=False)
 
+
+
+def blind_formulas(spec: Spec, scheme: Scheme | None = None) -> str:
+    """'' when facts 1 and 3 of the lemma hold for `spec` (its formulas cannot tell classes apart, and the
+    per-class parameters of the built `scheme`, when given, are one value for every class); else what singles a class out.
+    Fact 2 (the determinate costs) is the caller's to check, on whatever rows it built."""
+    try:
+        _syntactic(spec)
+        if scheme is not None:
+            _uniform_values(spec, scheme)
+    except NotSymmetric as exc:
+        return str(exc)
+    return ""
+
+
+def arrays_alike(cells) -> str:
+    """Fact 2 of the lemma on the fast path's arrays (`SchemeCells`): the singleton rows and the costs c(ŷ, y)
+    the set-cost formula reads are exact, one value on the diagonal and one off it; '' when so, else why not."""
+    K = cells.K
+    for what, table in (("the singleton rows", cells.rows), ("the costs c(ŷ, y)", cells.determinate)):
+        if table is None:
+            continue
+        if not np.asarray(table.exact)[:K].all():
+            return f"{what} are not all exact rationals"
+        num = np.asarray(table.num)[:K]
+        diagonal = np.eye(K, dtype=bool)
+        on, off = num[diagonal], num[~diagonal]
+        if (on != on[0]).any() or (off.size and (off != off[0]).any()):
+            return f"{what} distinguish classes"
+    return ""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
-from verifier.errors import SpecError, did_you_mean, listed, raise_all
+from verifier.errors import SpecError, did_you_mean, few_of, listed, raise_all
 from verifier.spec.source import Located, shown
 
 KINDS = ("all", "intervals", "max_size", "hierarchy", "sets")
@@ -135,9 +135,7 @@ def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
     if isinstance(value, str):
         word = value.strip()
         if word in ("all", "intervals"):
-            family = Family(word)
-            _bounded(family, K, node, fail)
-            return family
+            return Family(word)
         raise fail(f"unknown prediction family '{word}'" + did_you_mean(word, KINDS), "predictions", node, word,
                    "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")
     if not isinstance(value, dict) or len(value) != 1:
@@ -158,16 +156,19 @@ def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
     else:
         raise fail(f"unknown prediction family '{kind}'" + did_you_mean(kind, KINDS), key, node, kind,
                    "max_size, hierarchy or sets as the key")
-    _bounded(family, K, node, fail)
     return family
 
 
-def _bounded(family: Family, K: int, node: Located, fail) -> None:
+def matrix_bound(family: Family, K: int) -> tuple[str, str] | None:
+    """(what is too large, what is allowed) when the family's matrix is beyond the bounds, else None. Only the
+    routes that build the matrix (checking a spec, the generic decision product, `evaluate`) are bounded; a
+    decision route that never builds it (`using.family_decide`) reads any family of up to 1,000 classes."""
     sets = family.count(K) + K
-    if sets > MAX_FAMILY_SETS or sets * K > MAX_FAMILY_CELLS:
-        raise fail(f"the family has {sets:,} sets of {K} classes ({sets * K:,} cells)", "predictions", node,
-                   shown(node), f"at most {MAX_FAMILY_SETS:,} sets and {MAX_FAMILY_CELLS:,} cells, what 600 s and "
-                   "4 GiB verify (a smaller max_size, or fewer classes)")
+    if sets <= MAX_FAMILY_SETS and sets * K <= MAX_FAMILY_CELLS:
+        return None
+    return (f"the family has {sets:,} sets of {K} classes ({sets * K:,} cells)",
+            f"at most {MAX_FAMILY_SETS:,} sets and {MAX_FAMILY_CELLS:,} cells, what 600 s and 4 GiB verify "
+            "(a smaller max_size, or fewer classes)")
 
 
 def _set_of(item: Located, index: dict[str, int], classes, key: str, fail) -> tuple[int, ...]:
@@ -184,7 +185,7 @@ def _set_of(item: Located, index: dict[str, int], classes, key: str, fail) -> tu
     unknown = [n for n in names if n not in index]
     if unknown:
         raise fail(f"unknown class(es) {listed(str(n) for n in unknown)} in a listed set", key, item, shown(item),
-                   f"classes from {listed(classes)}")
+                   f"classes from {few_of(classes, unknown[0])}")
     members = tuple(sorted(index[n] for n in names))
     if len(set(members)) != len(members):
         raise fail("a class is repeated in a listed set", key, item, shown(item), "distinct classes")
@@ -229,7 +230,7 @@ def _hierarchy(node: Located, classes, key: str, fail) -> Family:
         text = str(name).strip()
         if text not in index:
             errors.append(fail(f"unknown class '{text}' as a leaf of the hierarchy" + did_you_mean(text, classes),
-                               where, at, text, f"one of {listed(classes)}"))
+                               where, at, text, f"one of {few_of(classes, text)}"))
             return ()
         i = index[text]
         if i in leaves_seen:

@@ -2,13 +2,14 @@
 `set_cost`, a function's own parameters in its body, ...), and the check of every formula the reader parsed
 against the whitelist and its scope, so that all their problems are reported together.
 
-Owns: `formula_problems`, `spec_identifier`. May import: `formula`, `spec.model`, `errors`.
+Owns: `formula_problems`, `spec_identifier`, `bare_parameter`. May import: `formula`, `spec.model`, `errors`.
 """
 
 from __future__ import annotations
 
 import keyword
 import re
+from fractions import Fraction
 
 from verifier.errors import SpecError
 from verifier.formula.parse import Formula
@@ -80,3 +81,15 @@ def spec_identifier(name: str, local: bool = False) -> bool:
 
 _RESERVED = {"y", "yhat", "Y", "K", "c", "rank", "len", "sum", "min", "max", "mean", "prod", "genmean", "abs",
              "sqrt", "log", "exp", "True", "False", "and", "or", "not", "in", "if", "else", "for", "lambda"}
+
+
+def bare_parameter(name: str, value, text: str) -> str:
+    """What a parameter written as a bare value (`d: 0.5`) means, as the mapping DESIGN.md fixes: "write
+    {d: {value: 0.5}}" (a list: a per-class value; anything else: the symbolic or the fixed form)."""
+    if isinstance(value, list):
+        return f"write {{{name}: {{per_class: true, value: {text}}}}}"
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return f"write {{{name}: {{value: {text}}}}}"
+    if isinstance(value, str) and any(ch.isdigit() for ch in value):  # a formula such as "1/2"
+        return f"write {{{name}: {{value: \"{value}\"}}}}"
+    return f"write {{{name}: {{}}}} for a symbolic real, or {{{name}: {{value: 0.5}}}} for a fixed value"

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from verifier.errors import Mark
-from verifier.formula.parse import Formula
-from verifier.formula.values import UserFunction
+from verifier.formula.parse import Formula, UserFunction
 from verifier.spec.family import ALL, Family
 from verifier.spec.source import Located
 

@@ -9,12 +9,11 @@ import re
 from fractions import Fraction
 
 from verifier import properties
-from verifier.errors import SpecError, did_you_mean, listed, raise_all
-from verifier.formula.parse import Formula, parse_syntax
-from verifier.formula.values import UserFunction
+from verifier.errors import FEW, SpecError, did_you_mean, few_of, listed, raise_all
+from verifier.formula.parse import Formula, UserFunction, parse_syntax
 from verifier.spec.class_names import read_classes
 from verifier.spec.family import ALL, MAX_FAMILY_CLASSES, read_family, wants_family
-from verifier.spec.formulas import formula_problems, spec_identifier as _identifier
+from verifier.spec.formulas import bare_parameter, formula_problems, spec_identifier as _identifier
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
@@ -163,7 +162,7 @@ class _Reader:
                             f"a list of {len(classes)} costs")
         if len(node.value) != len(classes):
             raise self.fail(f"the row has {len(node.value)} entries", key, node, _show(node),
-                            f"{len(classes)} entries, one per class {listed(classes, '[', ']')}")
+                            f"{len(classes)} entries, one per class" + (f" {listed(classes, '[', ']')}" if len(classes) <= FEW else ""))
         return tuple(self.entry(item, f"{key}[{i}]") for i, item in enumerate(node.value))
 
     def cost_matrix(self, node: Located, classes) -> dict[int, tuple[Entry, ...]]:
@@ -172,7 +171,8 @@ class _Reader:
         out = {}
         for name, row in rows.items():
             if name not in index:
-                raise self.fail(f"unknown class '{name}'", f"cost_matrix.{name}", row, name, f"one of {listed(classes)}")
+                raise self.fail(f"unknown class '{name}'", f"cost_matrix.{name}", row, name,
+                                f"one of {few_of(classes, name)}")
             out[index[name]] = self.row(row, f"cost_matrix.{name}", classes)
         missing = [c for c in classes if index[c] not in out]
         if missing:
@@ -200,7 +200,7 @@ class _Reader:
         unknown = [n for n in names if n not in index]
         if unknown or not names:
             raise self.fail(f"unknown class(es) {listed(unknown)} in the set key", key, row, label,
-                            f"comma-separated classes from {listed(classes)}")
+                            f"comma-separated classes from {few_of(classes, (unknown or [label])[0])}")
         members = frozenset(index[n] for n in names)
         if len(members) != len(names):
             raise self.fail("a class is repeated in the set key", key, row, label)
@@ -222,6 +222,9 @@ class _Reader:
             if not _identifier(name):
                 raise self.fail(f"'{name}' cannot be a parameter name", key, decl, name,
                                 "an identifier that is not a formula keyword or builtin")
+            if decl.value is not None and not isinstance(decl.value, dict):
+                raise self.fail("a parameter is declared by a mapping, not a bare value: " + bare_parameter(
+                    name, decl.value, _show(decl)), key, decl, _show(decl), "{} (symbolic) or {value: ...} (fixed)")
             fields = {} if decl.value is None else self.mapping(decl, key)
             for k, v in fields.items():
                 if k not in PARAM_KEYS:
@@ -243,7 +246,7 @@ class _Reader:
             unknown = [k for k in node.value if k not in index]
             if unknown or len(node.value) != len(classes):
                 raise self.fail("a per-class value needs exactly one entry per class", key, node,
-                                listed(node.value, "{", "}"), f"keys {listed(classes)}")
+                                listed(node.value, "{", "}"), f"keys {few_of(classes, (unknown or [None])[0])}")
             return tuple(self.entry(node.value[c], f"{key}.{c}") for c in classes)
         raise self.fail("a per-class value must be a list or a mapping", key, node, _show(node),
                         "[1, 2, 3] or {a: 1, b: 2, c: 3}")

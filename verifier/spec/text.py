@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 
-from verifier.errors import SpecError
+from verifier.errors import SpecError, did_you_mean
 
 MAX_BYTES = 4_000_000
 STDIN_NAMES = ("-", "/dev/stdin")
@@ -36,7 +36,8 @@ def _read_file(path: str) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise SpecError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+        hint = _nearby(path) if isinstance(exc, FileNotFoundError) else ""
+        raise SpecError(f"cannot read the file: {exc.strerror or exc}{hint}", file=path) from None
     try:
         kind = _kind(os.fstat(fd).st_mode)
         if kind is not None:
@@ -46,6 +47,21 @@ def _read_file(path: str) -> bytes:
         return _read_all(fd, path)
     finally:
         os.close(fd)
+
+
+def _nearby(path: str) -> str:
+    """" (did you mean 'specs/ha.yaml'?)" for a missing spec whose directory holds a spec of a close name."""
+    folder, name = os.path.split(path)
+    try:
+        names = [n for n in os.listdir(folder or ".") if n.endswith((".yaml", ".yml"))]
+    except OSError:
+        return ""
+    hint = did_you_mean(name, names) or did_you_mean(name, [n.rsplit(".", 1)[0] for n in names])
+    if not hint:
+        return ""
+    close = hint.split("'")[1]
+    close = next((n for n in names if n == close or n.rsplit(".", 1)[0] == close), close)
+    return f" (did you mean '{os.path.join(folder, close)}'?)"
 
 
 def _read_stdin(path: str) -> bytes:

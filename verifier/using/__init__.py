@@ -3,7 +3,9 @@
 `compare`, `curves`).
 
 Owns: exact expected costs of sets, decision rules for credal sets, the scores of set predictions and their
-comparison, and the readers of what a user hands in (probabilities, intervals, predictions and truth: `data`,
+comparison, the cost surfaces over two parameters (`surface`), binary classifiers' abstention cost curves
+(`abstention/`, Friedel et al.) and their expected loss under uncertain operating conditions (`conditions/`,
+Hernández-Orallo et al.), and the readers of what a user hands in (probabilities, intervals, predictions and truth: `data`,
 `p_file`, `intervals_file`, `distribution`, with the exact rows they become, `exact_rows`), which only this
 layer reads. May import: `analysis` (the zeros of a difference in a parameter, for `crossings`), engines (exact
 expected costs), scheme, spec, formula and errors. Never `designing`, `report`, `api` or `cli`.

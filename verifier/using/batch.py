@@ -7,7 +7,8 @@ least likely, so each row needs a sort and K comparisons (`symmetric`: floats un
 for the rows it cannot separate), never 2^K. Otherwise every set's expected cost is computed as floats in one
 product, widened by a proven bound on the rounding (Higham's bound for a K-term dot product, plus each cell's
 own error); a row whose best set is certainly below every other is decided there, and any other row (a tie, a
-near tie) is decided exactly by `decide`.
+near tie) is decided exactly by `decide`. A restricted family (`{max_size: k}`, a hierarchy, intervals) whose
+costs treat every class alike is decided from the allowed sets' masses instead (`family_decide`).
 
 Credal sets (one interval credal set per row) are decided by `credal_batch`, vectorised over the rows, except
 e-admissibility, decided set by set in z3 for the classes maximality leaves; what the scheme contributes is
@@ -25,6 +26,7 @@ import numpy as np
 from verifier.using.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, SchemeRows, _admissible_at
 from verifier.using.credal_batch import CredalRow, decide_rows, prediction_costs, undominated
 from verifier.using.decide import decide
+from verifier.using.family_decide import FamilyRoute, route_for
 from verifier.using.exact_rows import ExactRows, IntervalRows, interval_rows, rational_rows
 from verifier.using.symmetric import decide_symmetric, symmetric_costs
 from verifier.engines.expected import ExpectedCosts
@@ -40,7 +42,7 @@ class BatchDecision:
     predictions: list[ClassSet]
     tied_optima: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
     undecided: list[int]  # rows where some difference was not decided (irrational costs only)
-    route: str  # "symmetric" or "vectorised"
+    route: str  # "symmetric", "vectorised", or a family's own: "hierarchy", "intervals"
     exact_rows: int  # rows the floats could not separate, decided in exact arithmetic (either route)
 
     def summary(self) -> BatchSummary:
@@ -73,19 +75,26 @@ SYMMETRIC_FROM = 8  # below, the product over 2^K sets is as fast as the sort (m
 class BatchDecider:
     """Decisions block by block, with the route (and the expected-cost arrays) prepared once per scheme."""
 
-    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None, family: FamilyRoute | None = None):
         self.scheme = scheme  # `costs`: the scheme's expected-cost arrays, when already made (one per scheme)
-        # the top-k sort ranges over every set: with a restricted family, the family's rows are compared instead
+        # a restricted family whose costs treat classes alike: the sets' masses (`family_decide`), no product;
+        # `family` given: the route was found without the family's matrix, and `scheme` has representatives only
+        self.family = family or (route_for(scheme) if scheme.family_restricted else None)
         self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM and not scheme.family_restricted else None
-        self.costs = None if self.ab is not None else costs or ExpectedCosts(scheme)
-        self.result = BatchDecision([], [], [], "symmetric" if self.ab is not None else "vectorised", 0)
+        self.costs = None if self.ab is not None or self.family is not None else costs or ExpectedCosts(scheme)
+        route = self.family.route if self.family is not None else "symmetric" if self.ab is not None else "vectorised"
+        self.result = BatchDecision([], [], [], route, 0)
 
     def add(self, rows: ExactRows | list[list[Fraction]]) -> None:
         """A block of rows: exact rows read from a file, or exact (normalised) distributions."""
         offset = len(self.result.predictions)
         rows = rows if isinstance(rows, ExactRows) else rational_rows(rows, self.scheme.K)
-        b = _symmetric(self.scheme.K, rows, *self.ab) if self.ab is not None else \
-            _vectorised(self.scheme, rows, self.costs)
+        if self.family is not None:
+            predictions, counts, exact = self.family.decide(rows)
+            b = BatchDecision(predictions, counts, [], self.family.route, exact)
+        else:
+            b = _symmetric(self.scheme.K, rows, *self.ab) if self.ab is not None else \
+                _vectorised(self.scheme, rows, self.costs)
         self.result.predictions += b.predictions
         self.result.tied_optima += b.tied_optima
         self.result.undecided += [offset + i for i in b.undecided]

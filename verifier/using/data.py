@@ -16,7 +16,7 @@ import numpy as np
 
 from verifier.using.csv_text import csv_rows, excerpt, refuse_binary, regular_file
 from verifier.using.npy import open_npy
-from verifier.errors import UsageError
+from verifier.errors import UsageError, few_of
 from verifier.numbers import shown
 
 TRUE_COLUMNS = ("true", "y_true", "truth", "label")
@@ -137,7 +137,7 @@ def _index(classes, y, where: str) -> int:
     name = str(y).strip() if isinstance(y, str) else None
     if name not in classes:
         raise UsageError(f"{where}: unknown class {shown(y if name is None else name)}; the spec's classes are "
-                         f"{', '.join(classes)}")
+                         f"{few_of(classes, y if name is None else name)}")
     return classes.index(name)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verifier import numbers
-from verifier.errors import UsageError
+from verifier.errors import UsageError, few_of
 
 
 def exact_number(text: str, where: str) -> Fraction:
@@ -28,7 +28,7 @@ def _pairs(text: str, option: str, classes: tuple[str, ...]) -> list[tuple[int, 
         if not sep:
             raise UsageError(f"{option} {text!r}: {part.strip()!r} is not CLASS=VALUE; write {_example(classes, option)}")
         if name not in classes:
-            raise UsageError(f"{option}: unknown class {name!r}; the spec's classes are {', '.join(classes)}")
+            raise UsageError(f"{option}: unknown class {name!r}; the spec's classes are {few_of(classes, name)}")
         if name in seen:
             raise UsageError(f"{option}: class {name!r} is given twice")
         seen.add(name)

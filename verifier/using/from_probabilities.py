@@ -22,7 +22,7 @@ from verifier.using.batch import BatchDecider
 from verifier.using.data import Predictions
 from verifier.using.distribution import ROW_TOLERANCE, total_text
 from verifier.using.npy import MAX_ELEMENTS
-from verifier.errors import UsageError
+from verifier.errors import UsageError, few_of
 from verifier.numbers import shown
 from verifier.scheme import Scheme
 
@@ -50,7 +50,7 @@ def column_order(labels, classes: tuple[str, ...], where: str) -> list[int]:
     else:
         bad = next(n for n in names if n not in classes)
         raise UsageError(f"{where}: the classifier's label {shown(bad)} is neither a class of the spec "
-                         f"({', '.join(classes)}) nor a class index 0..{len(classes) - 1}")
+                         f"({few_of(classes, bad)}) nor a class index 0..{len(classes) - 1}")
     if len(set(order)) != len(order):
         raise UsageError(f"{where}: two of the classifier's labels name the same class")
     return order

@@ -9,7 +9,7 @@ shape are checked before anything is read. The sum is checked in integers: a bin
 of two, a decimal row over its common power of ten, never one Fraction per value.
 
 Owns: `DistributionFile`. May import: `using.csv_text`, `using.npy`, `using.distribution`,
-`using.exact_rows`.
+`using.exact_rows`, `using.binary_sums` (a .npy block's exact sums without one integer per value).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ import numpy as np
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier.using.distribution import exact_number, total_text
 from verifier.using.exact_rows import ExactRows, binary_rows, decimal_row
+from verifier.using.binary_sums import CHECK, RESCALED, fast_binary_rows
 from verifier.using.npy import open_npy
 from verifier.errors import UsageError
 
 BLOCK_ROWS = 10_000
+BLOCK_CELLS = 1 << 20  # a .npy block's values: the exact sums' temporaries stay near 100 MB whatever K
 WHAT = "--p-file"
 MILLION = 10 ** 6  # the tolerance on a row's sum is 1/MILLION
 
@@ -58,25 +60,41 @@ class DistributionFile:
         for i, (total, den) in enumerate(sums):
             if total == den and not negative[i]:
                 continue
-            if negative[i] or abs(total - den) * MILLION > den:
-                problem = "a negative probability" if negative[i] else \
-                    f"the row sums to {total_text(Fraction(total, den))}"
-                raise UsageError(f"{where(i)}: {problem}; expected non-negative probabilities summing to 1 "
-                                 "(within 1e-6)")
-            self.rescaled += 1
+            self._check_row(total, den, negative[i], where(i))
         self.count += len(block)
         return block
 
+    def _check_row(self, total: int, den: int, negative: bool, where: str) -> None:
+        """A row whose exact sum total/den is not 1: refused (located), or counted as rescaled."""
+        if total == den and not negative:
+            return
+        if negative or abs(total - den) * MILLION > den:
+            problem = "a negative probability" if negative else f"the row sums to {total_text(Fraction(total, den))}"
+            raise UsageError(f"{where}: {problem}; expected non-negative probabilities summing to 1 (within 1e-6)")
+        self.rescaled += 1
+
     def _npy(self):
-        for start in range(0, self.array.shape[0], BLOCK_ROWS):
-            block = np.asarray(self.array[start:start + BLOCK_ROWS], dtype=np.float64)  # float32 widens exactly
+        step = max(1, min(BLOCK_ROWS, BLOCK_CELLS // max(1, self.array.shape[1])))  # 1,000 classes: 1,000 rows
+        for start in range(0, self.array.shape[0], step):
+            block = np.asarray(self.array[start:start + step], dtype=np.float64)  # float32 widens exactly
             finite = np.isfinite(block).all(axis=1)
             if not finite.all():
                 bad = start + int(np.flatnonzero(~finite)[0])
                 raise UsageError(f"{self.what} {self.path}: row {bad} holds nan or inf")
+            where = (lambda i, start=start: f"{self.what} {self.path}: row {start + i}")
+            fast = fast_binary_rows(block)  # exact sums in int64 limbs; integers only for rows that need them
+            if fast is not None:
+                rows, status, low = fast
+                for i in np.flatnonzero(status == CHECK).tolist():  # a tiny or negative value, a near-tolerance sum
+                    t, s = rows.total[i], int(low[i])
+                    self._check_row(t << s if s >= 0 else t, 1 if s >= 0 else 1 << -s, block[i].min() < 0, where(i))
+                self.rescaled += int((status == RESCALED).sum())
+                self.count += len(rows)
+                yield rows
+                continue
             rows, shifts = binary_rows(block)  # a float is an exact binary rational: row i is num·2^shift
             sums = [(t << s, 1) if s >= 0 else (t, 1 << -s) for t, s in zip(rows.total, shifts)]
-            yield self._checked(rows, sums, lambda i, start=start: f"{self.what} {self.path}: row {start + i}")
+            yield self._checked(rows, sums, where)
 
     def _csv(self):
         num, total, floats, sums, lines, columns = [], [], [], [], [], None

@@ -68,23 +68,32 @@ def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
     return a, b
 
 
-def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
+def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top: int | None = None) \
         -> tuple[list[ClassSet], list[int], int]:
-    """(prediction, how many sets tie for the optimum, rows decided in integers) for a block of rows."""
+    """(prediction, how many sets tie for the optimum, rows decided in integers) for a block of rows; `top`:
+    sets of at most that many classes (`{max_size: top}`), else every size."""
     n, K = block.floats.shape
     if n == 0:
         return [], [], 0
+    top = K if top is None else min(top, K)
     F = block.floats
-    ks = np.arange(1, K + 1)
+    ks = np.arange(1, top + 1)
     bf = np.array([float(b[k]) for k in ks])
     df = np.array([float(a[k] - b[k]) for k in ks])
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
-    order = np.argsort(-F, axis=1, kind="stable")  # likeliest first, the lower class first among equals
-    rising = np.argsort(F, axis=1, kind="stable")
-    down, up = np.take_along_axis(F, order, axis=1), np.take_along_axis(F, rising, axis=1)
-    top, bottom = np.cumsum(down, axis=1), np.cumsum(up, axis=1)
-    mass, total = np.where(likeliest, top, bottom), top[:, -1:]
+    width = min(K, top + 1)  # sets of at most top classes need the first top + 1 of each order only
+    order = _leading(-F, width)  # likeliest first, the lower class first among equals
+    down = np.take_along_axis(F, order, axis=1)
+    # no size below K keeps the least likely classes (u65, Ha, ...; at K every order gives the whole row's mass):
+    # one sort
+    if (likeliest | alike)[:K - 1].all():
+        rising, up = order, down
+    else:
+        rising = _leading(F, width)
+        up = np.take_along_axis(F, rising, axis=1)
+    total = np.cumsum(down, axis=1)[:, -1:] if width == K else F.sum(axis=1, keepdims=True)
+    mass = np.where(likeliest, np.cumsum(down[:, :top], axis=1), np.cumsum(up[:, :top], axis=1))
     value = bf * total + df * mass
     error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))
     rows = np.arange(n)
@@ -93,47 +102,67 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction]) \
     low = value - error
     low[rows, best] = np.inf
     certain = np.min(low, axis=1) > high
-    if block.rel:  # rounded floats: the order is exact where equal non-zero floats are equal values
-        same = (down[:, 1:] == down[:, :-1]) & (down[:, 1:] > 0)
-        for i in np.flatnonzero(same.any(axis=1) & certain).tolist():
-            num, o = block.num[i], order[i]
-            certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
+    if block.rel:  # rounded floats: the order (of the first top + 1, enough for sets of at most top) is exact
+        for ranked_floats, ranks in ((down, order), (up, rising)) if rising is not order else ((down, order),):
+            same = (ranked_floats[:, 1:width] == ranked_floats[:, :width - 1]) & (ranked_floats[:, 1:width] > 0)
+            for i in np.flatnonzero(same.any(axis=1) & certain).tolist():  # where equal non-zero floats are
+                num, o = block.num[i], ranks[i]  # equal values, checked in integers
+                certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
     k = best + 1
-    ranked_values = np.where(likeliest[best][:, None], down, up)
+    ranked_values = np.where(likeliest[best][:, None], down[:, :top], up[:, :top])
     cut = ranked_values[rows, best][:, None]
-    inside = ((ranked_values == cut) & (np.arange(K) < k[:, None])).sum(axis=1)
+    inside = ((ranked_values == cut) & (np.arange(top) < k[:, None])).sum(axis=1)
     equal = (F == cut).sum(axis=1)
-    ranked = np.where(likeliest[best][:, None], order, rising)
-    chosen = np.where(np.arange(K) < k[:, None], ranked, K)
-    chosen = np.where(alike[best][:, None], np.where(np.arange(K) < k[:, None], np.arange(K), K), chosen)
-    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1)
-                                 if K < 64 else _bits(chosen, K), axis=1)
-    sets: dict[int, ClassSet] = {}
-    predictions, counts, exact = [], [], 0
-    for i, (m, sure, e, inn, kk, same) in enumerate(zip(masks.tolist(), certain.tolist(), equal.tolist(),
-                                                        inside.tolist(), k.tolist(), alike[best].tolist())):
-        if not sure:
-            exact += 1
-            chosen_set, count = _exact_row(block.num[i], block.total[i], a, b)
-            predictions.append(chosen_set)
-            counts.append(count)
-            continue
-        if m not in sets:
-            sets[m] = frozenset(y for y in range(K) if m >> y & 1)
-        predictions.append(sets[m])
-        counts.append(comb(K, kk) if same else (comb(e, inn) if e > inn else 1))
-    return predictions, counts, exact
+    if block.rel and top + 1 < K:  # the cut's group may reach past the checked order: decide those rows exactly
+        last = np.where(likeliest[best], down[:, top], up[:, top])
+        certain &= ~((last == cut[:, 0]) & (cut[:, 0] > 0))
+    ranked = np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
+    chosen = np.where(np.arange(top) < k[:, None], ranked, K)
+    chosen = np.where(alike[best][:, None], np.where(np.arange(top) < k[:, None], np.arange(top), K), chosen)
+    # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
+    if K < 64:
+        masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
+                                     axis=1).tolist()
+        sets = {m: frozenset(y for y in range(K) if m >> y & 1) for m in set(masks)}
+    else:  # one key per row from its first k classes (a mask of K bits would not fit)
+        masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
+        sets = {m: frozenset(m) for m in set(masks)}
+    predictions = [sets[m] for m in masks]
+    counts = _ways(K, k, alike[best], equal, inside)
+    unsure = np.flatnonzero(~certain).tolist()
+    for i in unsure:
+        predictions[i], counts[i] = _exact_row(block.num[i], block.total[i], a, b, top)
+    return predictions, counts, len(unsure)
 
 
-def _bits(chosen: np.ndarray, K: int) -> np.ndarray:
-    """Masks as Python integers (K = 64 overflows uint64 shifts of the sentinel)."""
-    out = np.zeros(chosen.shape, dtype=object)
-    for index, y in np.ndenumerate(chosen):
-        out[index] = 0 if y >= K else 1 << int(y)
-    return out
+def _ways(K: int, k: np.ndarray, alike: np.ndarray, equal: np.ndarray, inside: np.ndarray) -> list[int]:
+    """How many sets tie with each row's: C(K, k) where any k classes do, C(equal, inside) where the cut is tied."""
+    if K <= 66:  # a table in int64: C(66, 33) < 2^63
+        ways = np.array([[comb(n, r) for r in range(K + 1)] for n in range(K + 1)], dtype=np.int64)
+        return np.where(alike, ways[K, k], np.where(equal > inside, ways[equal, inside], 1)).tolist()
+    return [comb(K, kk) if same else (comb(e, inn) if e > inn else 1)
+            for kk, same, e, inn in zip(k.tolist(), alike.tolist(), equal.tolist(), inside.tolist())]
 
 
-def _exact_row(num: list[int], total: int, a: list[Fraction], b: list[Fraction]) -> tuple[ClassSet, int]:
+def _leading(key: np.ndarray, width: int) -> np.ndarray:
+    """The first `width` columns of each row's stable ascending order of `key` (the lower class first among
+    equals): a partition, then a sort of those columns; a row whose boundary value has equals left outside is
+    sorted in full, so the lower classes among them are kept."""
+    K = key.shape[1]
+    if width >= K:
+        return np.argsort(key, axis=1, kind="stable")
+    part = np.argpartition(key, width - 1, axis=1)[:, :width]
+    order = np.take_along_axis(part, np.lexsort((part, np.take_along_axis(key, part, axis=1)), axis=1), axis=1)
+    boundary = np.take_along_axis(key, order[:, -1:], axis=1)
+    kept = (np.take_along_axis(key, order, axis=1) == boundary).sum(axis=1)
+    redo = np.flatnonzero((key == boundary).sum(axis=1) > kept)
+    if redo.size:
+        order[redo] = np.argsort(key[redo], axis=1, kind="stable")[:, :width]
+    return order
+
+
+def _exact_row(num: list[int], total: int, a: list[Fraction], b: list[Fraction], limit: int | None = None) \
+        -> tuple[ClassSet, int]:
     """The optimum of one row in integers: V_k·q·total = B_k·total + (A_k − B_k)·M_k, with M_k in numerators."""
     K = len(num)
     q = lcm(*(x.denominator for x in a[1:] + b[1:]))
@@ -142,7 +171,7 @@ def _exact_row(num: list[int], total: int, a: list[Fraction], b: list[Fraction])
     order = sorted(range(K), key=lambda y: (-num[y], y))
     rising = sorted(range(K), key=lambda y: (num[y], y))
     best, chosen, count = None, None, 0
-    for k in range(1, K + 1):
+    for k in range(1, (limit or K) + 1):
         if A[k] == B[k]:
             top, ways = list(range(k)), comb(K, k)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verifier.designing import Completion, failing_cover, fit_test
+from verifier.errors import counted
 from verifier.engines.margins import Bound, Interval
 from verifier.properties import BY_ID, PROPERTIES
 from verifier.properties.settings import TABLE_VIII
@@ -43,7 +44,7 @@ def justification(c: Completion) -> list[str]:
         lines.append(f"Objective: {c.objective.text}: {s.objective_value} at this margin; with the margin free, "
                      f"its {bound_words(s.objective_bound, c.objective.minimize)}.")
     if c.objective.rounded:
-        lines.append(f"  ({c.objective.rounded} irrational target value(s) rounded to 12 significant digits; "
+        lines.append(f"  ({counted(c.objective.rounded, 'irrational target value')} rounded to 12 significant digits; "
                      "the costs are exact.)")
     if s.largest_margin.value == s.margin_cap and s.largest_margin.attained:
         largest = f"any up to {s.margin_cap} at least (the search stops at the largest determinate cost)"
@@ -63,7 +64,7 @@ def justification(c: Completion) -> list[str]:
             tag = "forced" if r.forced else ""
             lines.append(f"  {r.cell.label.ljust(width)}  {r.text()}" + (f"   {tag}" if tag else ""))
         forced = sum(r.forced for r in c.ranges)
-        lines.append(f"  {forced} of {len(c.ranges)} open cell(s) forced; the others are a matter of taste "
+        lines.append(f"  {forced} of {counted(len(c.ranges), 'open cell')} forced; the others are a matter of taste "
                      "within their range (jointly constrained: not every combination is allowed).")
     lines += region_lines(c)
     return lines

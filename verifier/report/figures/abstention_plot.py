@@ -64,8 +64,9 @@ def _axes_labels(ax, curves, y: bool = True) -> None:
 
 
 def _lemma_line(ax, curves, x, y, colour: str = "white") -> None:
-    """ν(1 + μ) - μ = 0 in the normal form, over the spec's axes (a contour of exact values, drawn as floats)."""
-    z = np.array([np.nan if s.mu is None else float(s.nu * (1 + s.mu) - s.mu) for s in curves.scenarios])
+    """ν_N - μ (1 - ν_P) = 0 in the normal form (ν(1 + μ) = μ with one abstention cost), over the spec's axes (a
+    contour of exact values, drawn as floats)."""
+    z = np.array([np.nan if s.mu is None else float(s.nu_n - s.mu * (1 - s.nu)) for s in curves.scenarios])
     z = z.reshape(len(x), len(y)).T
     if np.nanmin(z) < 0 < np.nanmax(z):
         ax.contour(x, y, z, levels=[0], colors=colour, linewidths=0.8, linestyles="dashed")

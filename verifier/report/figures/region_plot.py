@@ -9,6 +9,7 @@ c with a subscript; class names escaped, see `typeset`).
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 
 from verifier.report.figures.picture import figure_bytes, plt
@@ -16,6 +17,7 @@ from verifier.report.figures.typeset import cell_label, math, put
 
 FILL, EDGE = "#4c78a8", "#1d3557"
 MAX_LABELS = 8  # vertex labels per panel; more would cover the picture
+PANEL_IN, PER_ROW = 2.4, 3
 
 
 def _num(x: Fraction) -> str:
@@ -26,12 +28,18 @@ def figure(regions: list, title: str, fmt: str, classes=None) -> bytes:
     """The panels of `regions` (`designing.Region`, made by the design) as SVG (deterministic text), PDF or PNG
     bytes; `classes` (the spec's class names) typesets the axes."""
     shown = [r for r in regions if r.exact]
-    fig, axes = plt.subplots(1, max(1, len(regions)), figsize=(4.2 * max(1, len(regions)), 4.0), squeeze=False)
-    for ax, region in zip(axes[0], regions):
+    # at most three panels a row, 2.4 inches each: a paper's full width (7.2 in), never 16 inches of panels
+    count = max(1, len(regions))
+    columns = min(count, PER_ROW)
+    rows = -(-count // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(PANEL_IN * columns, PANEL_IN * rows + 0.5), squeeze=False)
+    for ax, region in zip(axes.flat, regions):
         _panel(ax, region, classes)
+    for ax in list(axes.flat)[len(regions):]:
+        ax.set_visible(False)
     goes_on = any(not r.bounded for r in shown)
-    caption = title + ("\nEdges along the frame: the region goes on beyond the picture." if goes_on else "")
-    fig.suptitle(caption, fontsize=9)
+    caption = title + (". Edges along the frame: the region goes on beyond the picture." if goes_on else "")
+    fig.suptitle(textwrap.fill(caption, 12 * PANEL_IN * columns + 10), fontsize=8)  # within the panels' width
     fig.tight_layout()
     return figure_bytes(fig, fmt, title)
 
@@ -46,6 +54,12 @@ def _axis(cell, classes) -> tuple[str, bool]:
 
 def _panel(ax, region, classes=None) -> None:
     (x0, y0), (x1, y1) = region.frame
+    corners = [p for piece in region.pieces for p in piece.vertices] if region.exact else []
+    # a frame that reaches below 0 around a region that never does (costs that must be >= 0) starts at 0
+    if corners and x0 < 0 <= min(p[0] for p in corners):
+        x0 = Fraction(0)
+    if corners and y0 < 0 <= min(p[1] for p in corners):
+        y0 = Fraction(0)
     ax.set_xlim(float(x0), float(x1))
     ax.set_ylim(float(y0), float(y1))
     put(ax.set_xlabel, label=_axis(region.x, classes))

@@ -1,6 +1,7 @@
 """`verify evaluate SPEC --scores FILE --format json`: the abstention cost curves as data. Grids are flat lists
 in scenario order (the first swept parameter varies slowest; `shape` gives the grid), exact values as strings
-("3/8") beside floats; null where a scenario lies outside the spec's assumptions; thresholds "-inf" below every
+("3/8") beside floats; each scenario's normal form is mu, nu (abstaining on a P instance) and nu_n (on an N
+one, the same as nu unless the spec's set {P, N} costs differ by the truth); null where a scenario lies outside the spec's assumptions; thresholds "-inf" below every
 score and "inf" above every score."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def abstention_json(curves: AbstentionCurves) -> dict:
             "parameters": curves.parameters, "shape": [len(g) for g in curves.grids],
             "grids": [[str(x) for x in g] for g in curves.grids],
             "scenarios": [{"values": [str(v) for v in s.values], "mu": _exact(s.mu), "nu": _exact(s.nu),
-                           "excluded": s.excluded} for s in curves.scenarios],
+                           "nu_n": _exact(s.nu_n), "excluded": s.excluded} for s in curves.scenarios],
             "classifiers": [_classifier(c) for c in curves.classifiers],
             "differences": [_difference(d) for d in curves.differences]}
 

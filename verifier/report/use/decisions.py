@@ -4,6 +4,7 @@ tie was resolved is always said."""
 
 from __future__ import annotations
 
+from verifier.errors import counted
 from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
@@ -105,19 +106,28 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
 
 
 def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
-    return {"predictions": [names(scheme, m) for m in b.predictions], "tied_optima": b.tied_optima,
+    shown: dict = {}  # a set's names, made once per distinct set (a million rows predict a few hundred sets)
+    predictions = [shown[m] if m in shown else shown.setdefault(m, names(scheme, m)) for m in b.predictions]
+    return {"predictions": predictions, "tied_optima": b.tied_optima,
             "undecided_rows": b.undecided, "route": b.route, "rows_decided_exactly_one_by_one": b.exact_rows,
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision) -> str:
+def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[list[str]]] | None = None) -> str:
     """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
-    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection)."""
-    lines = ["row,prediction,tied_optima,undecided"]  # undecided 1: a set was not separated from it exactly
-    undecided = set(b.undecided)
-    for i, (m, count) in enumerate(zip(b.predictions, b.tied_optima)):
-        lines.append(f'{i},{_set_cell(scheme, m)},{count},{int(i in undecided)}')
-    return "\n".join(lines) + "\n"
+    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
+    (header, columns of text, one text per row each) appended to every line (the certainty columns)."""
+    head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
+    n = len(b.predictions)
+    cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
+    undecided = ["0"] * n
+    for i in b.undecided:
+        undecided[i] = "1"
+    columns = [list(map(str, range(n))), [cells[m] for m in b.predictions], list(map(str, b.tied_optima)), undecided]
+    if extra is not None:
+        head += "," + extra[0]
+        columns += extra[1]
+    return head + "\n" + "".join(line + "\n" for line in map(",".join, zip(*columns)))
 
 
 def _set_cell(scheme: Scheme, members) -> str:
@@ -165,7 +175,7 @@ def summary_text(scheme: Scheme, s: BatchSummary) -> str:
     """A few lines for standard error, so that the CSV on standard output stays clean."""
     shown = ", ".join(f"{scheme.label(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
     more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
-    return (f"Summary of {s.rows} row(s):\n"
+    return (f"Summary of {counted(s.rows, 'row')}:\n"
             f"  predicted sets, most frequent first: {shown}{more}\n"
             f"  determinacy (single-class predictions): {s.determinacy} ≈ {float(s.determinacy):.4f}\n"
             f"  mean set size: {s.mean_size} ≈ {float(s.mean_size):.4f}\n"

@@ -20,6 +20,10 @@ def kind(r) -> str:
     record = r.record
     if getattr(r, "surface", None) is not None:
         return "surface"
+    if getattr(r, "abstention", None) is not None:
+        return "abstention"
+    if getattr(r, "conditions", None) is not None:
+        return "conditions"
     if r.sweep is not None:
         return "sweep"
     if r.scores:
@@ -67,6 +71,16 @@ def answer(r) -> str:
                  + _cost(str(s.mean_cost), s.mean_cost_float) for s in r.scores]
         n = len(r.scores)
         return f"mean cost of {n} classifier{'s' * (n != 1)}: {items(costs, 120)}"
+    if k == "abstention":
+        real = [c for c in r.abstention.classifiers if c.name != "trivial"]
+        vacc = [f"{c.label} {float(c.volume.low):.4g}" + ("" if c.volume.exact else f"-{float(c.volume.high):.4g}")
+                for c in real]
+        return f"abstention cost curves of {len(real)} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
+    if k == "conditions":
+        c = r.conditions
+        shown = [f"{x.label} " + ", ".join(f"{'∞' if g is None else f'{g:g}'}: {x.losses[g].value:.4g}"
+                                           for g in (c.gammas[0], c.gammas[-1])) for x in c.classifiers]
+        return f"expected loss by certainty ({c.method} thresholds): {items(shown, 100)}"
     if k == "surface":
         (a, b), (ga, gb) = r.surface.parameters, r.surface.grids
         n = len(r.surface.classifiers)
@@ -177,14 +191,10 @@ def _friedman(record) -> str:
     f = comparison.get("friedman")
     if f is None:
         return comparison.get("friedman_not_run") or ""
-    ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
-    p_value = f["p_value"] if f.get("p_value") is not None else f["uncorrected"]["p_value"]
-    p = "undefined" if p_value is None else f"{p_value:.4g}"
-    chi2 = (f"{f['statistic_exact']} (tie-corrected)" if f.get("statistic_exact") is not None else
-            f"{f['uncorrected']['statistic_exact']} (without tie correction; the corrected one is undefined)")
-    return (f"Friedman test over {f['datasets']} data sets: chi2 = {chi2}, p-value {p} "
-            f"({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']}); "
-            f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+    g = f if f.get("statistic_exact") is not None else f["uncorrected"]  # corrected: undefined when all tie
+    p = "undefined" if g.get("p_value") is None else f"{g['p_value']:.4g} ({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']})"
+    return (f"Friedman test over {f['datasets']} data sets: chi2 = {g['statistic_exact']} ({'tie-corrected' if g is f else 'uncorrected'}), p-value {p}; "
+            f"average ranks {', '.join(f'{c} {r}' for c, r in f['average_ranks_exact'].items())}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
 
 
 def _crossings(r) -> list[str]:
@@ -219,8 +229,8 @@ def _curves(r) -> tuple[list[str], list[list[object]]]:
 
 
 def _picture(r) -> str:
-    if r.sweep is None and getattr(r, "surface", None) is None and (r.comparison is None or
-                                                                     r.comparison.friedman is None):
+    if r.sweep is None and getattr(r, "surface", None) is None and getattr(r, "abstention", None) is None and \
+            getattr(r, "conditions", None) is None and (r.comparison is None or r.comparison.friedman is None):
         return ""
     svg = r.picture("svg")
     if not svg:
@@ -260,7 +270,7 @@ def use_html(r) -> str:
         if r.comparison is not None:
             head, rows = _pairs(r.record)
             parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(_friedman(r.record))}</p>"]
-    elif k == "surface":
+    elif k in ("surface", "abstention", "conditions"):
         parts.append(pre(r.text))
     else:
         head, rows = _curves(r)
@@ -281,8 +291,8 @@ def use_markdown(r) -> str:
         if r.comparison is not None:
             parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(_friedman(r.record)),
                       ""]
-    elif k == "surface":
-        parts += [fenced(r.text), "", "The heat maps: `UseReport.picture()`.", ""]
+    elif k in ("surface", "abstention", "conditions"):
+        parts += [fenced(r.text), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.", ""]
     else:
         parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]

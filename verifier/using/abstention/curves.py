@@ -59,13 +59,19 @@ class Difference:
     second: ClassifierCurves
     values: list[Fraction | None]
 
+    def __post_init__(self):  # the signs and the extremes once: every report reads them
+        self._signs = [None if v is None else (v.numerator > 0) - (v.numerator < 0) for v in self.values]
+        self._extremes = {}
+        for sign in (-1, 1):
+            found = [(v * sign, s) for s, (v, g) in enumerate(zip(self.values, self._signs)) if g == sign]
+            self._extremes[sign] = max(found) if found else None
+
     def count(self, sign: int) -> int:
-        return sum(1 for v in self.values if v is not None and (v > 0) - (v < 0) == sign)
+        return sum(1 for g in self._signs if g == sign)
 
     def extreme(self, sign: int) -> tuple[Fraction, int] | None:
         """The largest advantage of the first (sign -1: most negative) or of the second (sign 1), and where."""
-        found = [(v * sign, s) for s, v in enumerate(self.values) if v is not None and v * sign > 0]
-        return max(found) if found else None
+        return self._extremes[sign]
 
 
 @dataclass
@@ -105,22 +111,27 @@ def _classifier(scores: Scores, scenarios: list[Scenario]) -> ClassifierCurves:
     hull = Hull(stairs)
     kept = [s for s, sc in enumerate(scenarios) if sc.excluded is None]
     windows: list[Window | None] = [None] * len(scenarios)
-    for s, w in zip(kept, optimal_windows(stairs, hull, [(scenarios[s].mu, scenarios[s].nu) for s in kept])):
+    points = [(scenarios[s].mu, scenarios[s].nu, scenarios[s].nu_n) for s in kept]
+    for s, w in zip(kept, optimal_windows(stairs, hull, points)):
         windows[s] = w
-    checked = recheck(stairs, [(scenarios[s].mu, scenarios[s].nu) for s in kept], [windows[s] for s in kept])
+    checked = recheck(stairs, points, [windows[s] for s in kept])
     if checked.disagreement:
         raise AssertionError(f"abstention window of {scores.name} refuted by the re-check {checked.disagreement}")
     positives = int(stairs.positives[-1])
     negatives = int(stairs.negatives[-1])
     costs = [None if w is None else s.spec_cost(w.cost, positives, negatives) for s, w in zip(scenarios, windows)]
-    ends = [None if w is None else (_threshold(stairs, w.low), _threshold(stairs, w.high)) for w in windows]
+    seen: dict[int, Fraction | str] = {}
+    ends = [None if w is None else (_threshold(stairs, w.low, seen), _threshold(stairs, w.high, seen))
+            for w in windows]
     volume = exact_volume(stairs, hull) or grid_volume(stairs, hull)
     return ClassifierCurves(scores.name, scores.dataset, positives, negatives, windows, costs, ends, volume, checked)
 
 
-def _threshold(stairs: Staircase, cut: int) -> Fraction | str:
-    value = stairs.threshold(cut)
-    return value if value is not None else "-inf" if cut == 0 else "inf"
+def _threshold(stairs: Staircase, cut: int, seen: dict) -> Fraction | str:
+    if cut not in seen:
+        value = stairs.threshold(cut)
+        seen[cut] = value if value is not None else "-inf" if cut == 0 else "inf"
+    return seen[cut]
 
 
 def _difference(a: ClassifierCurves, b: ClassifierCurves) -> Difference:

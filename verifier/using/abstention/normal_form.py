@@ -3,9 +3,10 @@ the spec's first class, subtract each true class's cost of a right prediction an
 negative, C(P, n) - C(P, p); the false-positive cost becomes μ and the cost of abstaining (predicting {P, N}) ν.
 Expected costs map back exactly: cost = m · c(a, μ, ν) + (|P| C(P, p) + |N| C(N, n)) / n.
 
-The normal form needs a false negative costlier than a true positive, a false positive at least as costly as a
-true negative, and one cost of abstaining for both classes once normalised (ν the same whatever the truth);
-a scenario that breaks this is refused, named, with the values that break it.
+The normal form needs a false negative costlier than a true positive, and a false positive and an abstention
+at least as costly as a right prediction; a scenario that breaks this is refused, named, with the values that
+break it. Abstaining may cost differently by the truth once normalised (ν_P on a P instance, ν_N on an N one):
+the windows handle it (`windows`); VACC is over Friedel et al.'s (μ, ν) square whatever the spec.
 """
 
 from __future__ import annotations
@@ -28,13 +29,16 @@ class Scenario:
 
     values: tuple[Fraction, ...]
     mu: Fraction | None = None
-    nu: Fraction | None = None
+    nu: Fraction | None = None  # ν_P: abstaining on a P instance
+    nu_n: Fraction | None = None  # ν_N: abstaining on an N instance
     scale: Fraction | None = None  # m = C(P, n) - C(P, p)
     right: tuple[Fraction, Fraction] | None = None  # C(P, p), C(N, n)
     excluded: str | None = None  # why there is no normal form here (outside the assumptions)
 
     def spec_cost(self, normalised: Fraction, positives: int, negatives: int) -> Fraction:
         """The spec's own expected cost of a window whose Eq. 7 cost is `normalised`."""
+        if self.scale == 1 and self.right == (0, 0):  # the spec is in the normal form already
+            return normalised
         return self.scale * normalised + (positives * self.right[0] + negatives * self.right[1]) / (positives + negatives)
 
 
@@ -78,12 +82,10 @@ def _normal(cost: dict, values: tuple, names: list[str], scheme: Scheme, path: s
         mu, nu_p, nu_n = mu / scale, nu_p / scale, nu_n / scale
     if mu < 0:
         raise UsageError(f"{path} at {at}: a false positive ({fp}) costs less than a true negative ({tn})")
-    if nu_p != nu_n:
-        raise UsageError(f"{path} at {at}: abstaining costs {nu_p} on the first class and {nu_n} on the second once "
-                         "normalised; abstention cost curves assume one abstention cost, whatever the truth")
-    if nu_p < 0:
-        raise UsageError(f"{path} at {at}: abstaining costs less than a right prediction (ν = {nu_p} < 0)")
-    return Scenario(values, mu, nu_p, scale, (tp, tn))
+    if nu_p < 0 or nu_n < 0:
+        raise UsageError(f"{path} at {at}: abstaining costs less than a right prediction (once normalised, "
+                         f"{nu_p} on the first class and {nu_n} on the second)")
+    return Scenario(values, mu, nu_p, nu_n, scale, (tp, tn))
 
 
 def _evaluator(expr: sp.Expr, symbols: list[sp.Symbol]):

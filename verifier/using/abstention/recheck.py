@@ -1,6 +1,6 @@
 """An independent re-check of optimal windows: a different algorithm from `windows` (no hull, no Lemma 1), in
-exact integers. At a scenario (μ, ν) = (A/D, B/D), n·D times the cost of a window (i, j) is f(i) + g(j) + A·N with
-f(i) = D·P_i - B·C_i and g(j) = B·C_j - A·N_j; a prefix minimum of f gives the best window ending at each cut in
+exact integers. At a scenario (μ, ν_P, ν_N) = (A/D, B/D, E/D), n·D times the cost of a window (i, j) is
+f(i) + g(j) + A·N with f(i) = D·P_i - B·P_i - E·N_i and g(j) = B·P_j + E·N_j - A·N_j; a prefix minimum of f gives the best window ending at each cut in
 one pass, so the optimum, the narrowest optimal window, the lowest optimal threshold and the best window that
 abstains (for Lemma 1) all come from O(k) array operations.
 """
@@ -14,7 +14,7 @@ from math import lcm
 import numpy as np
 
 from verifier.using.abstention.staircase import Staircase
-from verifier.using.abstention.windows import Window
+from verifier.using.abstention.windows import Window, pays
 
 BUDGET = 8_000_000  # cuts x scenarios re-checked; beyond it an even sample of the scenarios
 CHUNK = 1_000_000  # cuts x scenarios per array
@@ -33,9 +33,10 @@ class Recheck:
     lemma_holds: bool
 
 
-def recheck(stairs: Staircase, scenarios: list[tuple[Fraction, Fraction]], windows: list[Window]) -> Recheck:
-    """Re-check `windows[s]` as the optimal window of `scenarios[s]` (normal form), for all scenarios within
-    BUDGET, else an even sample of them."""
+def recheck(stairs: Staircase, scenarios: list[tuple], windows: list[Window]) -> Recheck:
+    """Re-check `windows[s]` as the optimal window of `scenarios[s]` ((μ, ν) or (μ, ν_P, ν_N) of the normal
+    form), for all scenarios within BUDGET, else an even sample of them."""
+    scenarios = [s if len(s) == 3 else (s[0], s[1], s[1]) for s in scenarios]
     count = len(scenarios)
     room = max(1, BUDGET // (stairs.k + 1))
     chosen = list(range(count)) if count <= room else \
@@ -47,8 +48,9 @@ def recheck(stairs: Staircase, scenarios: list[tuple[Fraction, Fraction]], windo
         wrong, lemma = _check(stairs, [scenarios[s] for s in part], [windows[s] for s in part])
         if wrong is not None:
             s = part[wrong[0]]
-            mu, nu = scenarios[s]
-            return Recheck(len(chosen), count, f"at mu = {mu}, nu = {nu}: {wrong[1]}", beyond, lemma_holds)
+            mu, nu, nu_n = scenarios[s]
+            at = f"mu = {mu}, nu = {nu}" + (f", nu_N = {nu_n}" if nu_n != nu else "")
+            return Recheck(len(chosen), count, f"at {at}: {wrong[1]}", beyond, lemma_holds)
         beyond += int(lemma[0])
         lemma_holds &= bool(lemma[1])
     return Recheck(len(chosen), count, None, beyond, lemma_holds)
@@ -56,16 +58,19 @@ def recheck(stairs: Staircase, scenarios: list[tuple[Fraction, Fraction]], windo
 
 def _check(stairs: Staircase, scenarios, claimed: list[Window]):
     """((row, what is wrong) or None, (scenarios beyond Lemma 1's line, whether it held at all of them))."""
-    scale = [lcm(mu.denominator, nu.denominator) for mu, nu in scenarios]
+    scale = [lcm(mu.denominator, nu.denominator, nu_n.denominator) for mu, nu, nu_n in scenarios]
     d = np.array(scale, dtype=object)[:, None]
-    a = np.array([mu.numerator * (s // mu.denominator) for (mu, _), s in zip(scenarios, scale)], dtype=object)[:, None]
-    b = np.array([nu.numerator * (s // nu.denominator) for (_, nu), s in zip(scenarios, scale)], dtype=object)[:, None]
-    wide = stairs.n * int((d + a + b).max()) >= 2 ** 62  # beyond int64: exact Python integers
+
+    def scaled(k: int):
+        return np.array([x[k].numerator * (s // x[k].denominator) for x, s in zip(scenarios, scale)],
+                        dtype=object)[:, None]
+    a, b, e = scaled(0), scaled(1), scaled(2)
+    wide = stairs.n * int((d + a + b + e).max()) >= 2 ** 62  # beyond int64: exact Python integers
     if not wide:
-        d, a, b = d.astype(np.int64), a.astype(np.int64), b.astype(np.int64)
+        d, a, b, e = d.astype(np.int64), a.astype(np.int64), b.astype(np.int64), e.astype(np.int64)
     p_t, n_t = (x.astype(object if wide else np.int64)[None, :] for x in (stairs.positives, stairs.negatives))
     c_t = p_t + n_t
-    f, g = d * p_t - b * c_t, b * c_t - a * n_t
+    f, g = d * p_t - b * p_t - e * n_t, b * p_t + e * n_t - a * n_t
     best_f = np.minimum.accumulate(f, axis=1)
     # the rightmost cut i <= j attaining best_f[j]: the narrowest window ending at j
     right = np.maximum.accumulate(np.where(f == best_f, np.arange(f.shape[1])[None, :], 0), axis=1)
@@ -88,7 +93,7 @@ def _check(stairs: Staircase, scenarios, claimed: list[Window]):
                          f"{int(narrowest[row])}"), None
         if w.empty and w.low != int(lowest[row]):
             return (row, f"the threshold at cut {w.low} is not the lowest optimal one"), None
-    beyond = np.array([nu * (1 + mu) >= mu for mu, nu in scenarios])
+    beyond = np.array([not pays(mu, nu, nu_n) for mu, nu, nu_n in scenarios])
     if not beyond.any() or stairs.k == 0:
         return None, (0, True)
     abstaining = (best_f[beyond, :-1] + g[beyond, 1:]).min(axis=1)  # the best window with i < j

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.errors import UsageError
+from verifier.errors import UsageError, few_of
 from verifier.using.csv_text import csv_rows, excerpt
 from verifier.using.data import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
 
@@ -86,7 +86,7 @@ def _layout(header: list[str], path: str, truth_path: str | None):
 def _class(classes: tuple[str, ...], text: str, where: str) -> int:
     name = text.strip()
     if name not in classes:
-        raise UsageError(f"{where}: unknown class {excerpt(name)}; the spec's classes are {', '.join(classes)}")
+        raise UsageError(f"{where}: unknown class {excerpt(name)}; the spec's classes are {few_of(classes, name)}")
     return classes.index(name)
 
 

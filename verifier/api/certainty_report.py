@@ -1,0 +1,109 @@
+"""`decide --certainty`: the decisions, with the certainty and doubt of each (Berenbeim et al.) and, for two
+classes, the exact certainty margin below which the scheme predicts both (`using.margin`); and
+`evaluate --certainty` (`certainty`): per classifier, the certainty of its decisions against the truth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from verifier.using import BatchDecider, DistributionFile
+from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
+from verifier.using.decide import decide as decide_precise
+from verifier.using.margin import two_class_margin
+from verifier.api.use import Source, UseReport, as_p, numeric_scheme
+from verifier.errors import UsageError
+from verifier.report.use import certainty as words
+from verifier.report.use import decisions
+
+NO_MARGIN = ("Certainty margin: derived for two classes only (with more, the optimal set generally depends on more "
+             "than the minimum certainty: e.g. u65 at K = 3 prefers the top pair to the top class iff p_2 > 7/13·p_1)")
+
+
+def decide_with_certainty(scheme, p, p_file) -> UseReport:
+    """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin."""
+    if p is None and p_file is None:
+        raise UsageError("--certainty goes with --p or --p-file (a precise distribution), not a credal set")
+    margin = two_class_margin(scheme)
+    margin_text = margin.text() if margin is not None else NO_MARGIN if scheme.K > 2 else None
+    if p is not None:
+        d = decide_precise(scheme, as_p(p, scheme.classes))
+        record = decisions.decision_json(scheme, d)
+        j, chi, delta = pairwise(d.p)
+        record["certainty"] = {"top": scheme.classes[j],
+                               "pairwise_certainty": {c: str(x) for c, x in zip(scheme.classes, chi)},
+                               "pairwise_doubt": {c: "inf" if x is None else str(x)
+                                                  for c, x in zip(scheme.classes, delta)},
+                               "tie": any(x is None for x in delta), "doubt_cost": doubt_cost(chi, j),
+                               "note": words.NOTE}
+        others = [x for i, x in enumerate(chi) if i != j]
+        least = min(others) if others else None
+        lines = [f"Certainty of {scheme.classes[j]} over each other class (exact): "
+                 + ", ".join(f"{c} {x}" for i, (c, x) in enumerate(zip(scheme.classes, chi)) if i != j),
+                 f"Minimum certainty {least}, maximum doubt "
+                 + ("inf (a tie for the top class)" if least == 0 else f"{1 / least}" if least is not None else "0")
+                 + f"; doubt cost θ ≈ {doubt_cost(chi, j):.6g} rad"]
+        if margin is not None:
+            record["certainty"]["margin"] = margin.to_json()
+        if margin_text:
+            lines.append(margin_text)
+        return UseReport(decisions.decision_text(scheme, d) + "\n".join(lines) + "\n", record, record["prediction"])
+    source, decider = DistributionFile(p_file, scheme.classes), BatchDecider(scheme)
+    parts = []
+    for rows in source.blocks():
+        decider.add(rows)
+        parts.append(block_certainty(rows))
+    c = BlockCertainty.join(parts)
+    summary = decider.result.summary()
+    record = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
+    record["certainty"] = {"summary": words.summary_json(c), "rows": words.rows_json(scheme.classes, c)}
+    if margin is not None:
+        record["certainty"]["margin"] = margin.to_json()
+    extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"')
+    return UseReport(decisions.batch_csv(scheme, decider.result, extra), record, record["predictions"],
+                     summary_text=decisions.summary_text(scheme, summary) + words.summary_text(c, margin_text))
+
+
+@dataclass
+class CertaintyReport:
+    """`evaluate --probabilities ... --certainty`: per classifier, the certainty and doubt of its decisions, and
+    between classifiers the paired test; `picture(fmt)` is the ECDF of each classifier's maximum doubt."""
+    text: str
+    record: dict
+    classifiers: list = field(default_factory=list)  # `using.certainty_eval.ClassifierCertainty`
+    pairs: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return self.record
+
+    def picture(self, fmt: str = "svg") -> bytes:
+        from verifier.report.figures.doubt_plot import doubt_figure
+
+        if fmt not in ("svg", "pdf", "png"):
+            raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        return doubt_figure([(c.name, c.certainty.max_doubt) for c in self.classifiers],
+                            "Maximum doubt of each decision (ECDF)", fmt)
+
+
+def certainty(source: Source, probabilities, y_true=None, *, truth: str | None = None,
+              alpha: float = 0.05) -> CertaintyReport:
+    """The certainty and doubt (Berenbeim et al.) of each classifier's decisions under the spec's scheme:
+    `probabilities` and `truth`/`y_true` as for `evaluate`."""
+    from itertools import combinations
+
+    from verifier.api.probabilities import probability_sources
+    from verifier.using.certainty_eval import certainty_of, paired_certainty
+
+    _, scheme = numeric_scheme(source, "verify evaluate --certainty")
+    if probabilities is None:
+        raise UsageError("--certainty in evaluate reads --probabilities (with --truth)")
+    found = [certainty_of(scheme, name, blocks, labels, where)
+             for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth)]
+    pairs = [paired_certainty(a, b) for a, b in combinations(found, 2)]
+    record = {"classifiers": [words.classifier_json(c) for c in found],
+              "pairs": [words.pair_json(p) for p in pairs], "note": words.NOTE}
+    margin = two_class_margin(scheme)
+    text = words.evaluation_text(found, pairs, alpha)
+    if margin is not None:
+        record["margin"] = margin.to_json()
+        text += "  " + margin.text() + "\n"
+    return CertaintyReport(text, record, found, pairs)

@@ -1,0 +1,123 @@
+"""What `--certainty` says: the certainty and doubt of each decision (Berenbeim et al.) as CSV columns, their
+distribution on standard error, and JSON. A tie for the top class is infinite doubt: "inf" in the CSV and in
+JSON (a string, JSON has no infinity), with a `tie` flag decided exactly. The values are floats (see
+`using.certainty`); what is exact is said so."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verifier.using.certainty import BlockCertainty
+
+HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
+OUTCOME_WORDS = {"right": "a singleton holding the truth", "wrong": "a singleton without it",
+                 "indeterminate": "a set of two or more classes"}
+LEVELS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimum certainty = p_top − second "
+        "largest, "
+        "maximum doubt its reciprocal (inf on an exact tie for the top), doubt cost θ = arcsin((1 − Π)/(1 + Π)), "
+        "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
+
+
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[list[str]]]:
+    """(header, columns of text) for the batch CSV; `cell` makes a class name spreadsheet-safe. The minimum
+    certainty and the doubt cost in full (the shortest text that reads back as the same float: with many
+    classes θ differs from π/2 only in late digits); the maximum doubt, its reciprocal, to 6 significant
+    digits ("inf" on a tie)."""
+    names = np.array([cell(x) for x in classes], dtype=object)
+    return HEADER, [names[c.top].tolist(), list(map(repr, c.min_certainty.tolist())),
+                    list(map("%.6g".__mod__, c.max_doubt.tolist())), list(map(repr, c.theta.tolist())),
+                    np.where(c.tied, "1", "0").tolist()]
+
+
+def _float(x: float) -> float | str:
+    return "inf" if math.isinf(x) else float(x)
+
+
+def quantiles(values: np.ndarray) -> dict[str, float | str]:
+    """Quantiles that are values of the data (inverted CDF: no interpolation, so an infinite doubt stays inf)."""
+    if len(values) == 0:
+        return {}
+    q = np.quantile(values, LEVELS, method="inverted_cdf")
+    return {f"q{int(round(100 * level))}": _float(v) for level, v in zip(LEVELS, q.tolist())}
+
+
+def summary_json(c: BlockCertainty) -> dict:
+    finite = c.max_doubt[~c.tied]
+    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": float(c.tied.mean()) if len(c) else 0.0,
+            "min_certainty": {"mean": float(c.min_certainty.mean()) if len(c) else None,
+                              "quantiles": quantiles(c.min_certainty)},
+            "max_doubt": {"quantiles": quantiles(c.max_doubt),
+                          "median_of_finite": float(np.median(finite)) if len(finite) else None},
+            "doubt_cost": {"mean": float(c.theta.mean()) if len(c) else None, "quantiles": quantiles(c.theta)},
+            "note": NOTE}
+
+
+def rows_json(classes: tuple[str, ...], c: BlockCertainty) -> dict:
+    """Per row, in the JSON record (infinite doubt as the string "inf", with `tie` true)."""
+    doubt = c.max_doubt.tolist()
+    for i in np.flatnonzero(c.tied).tolist():
+        doubt[i] = "inf"
+    return {"top": np.array(classes, dtype=object)[c.top].tolist(), "min_certainty": c.min_certainty.tolist(),
+            "max_doubt": doubt, "doubt_cost": c.theta.tolist(), "tie": c.tied.tolist()}
+
+
+def _line(label: str, q: dict, digits: int = 4) -> str:
+    shown = ", ".join(f"{k} {v if isinstance(v, str) else f'{v:.{digits}g}'}" for k, v in q.items())
+    return f"  {label}: {shown}\n"
+
+
+def summary_text(c: BlockCertainty, margin_text: str | None = None) -> str:
+    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost."""
+    out = (f"Certainty and doubt of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
+           f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
+           + _line("minimum certainty (quantiles)", quantiles(c.min_certainty))
+           + _line("maximum doubt (quantiles)", quantiles(c.max_doubt))
+           + _line("doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)", quantiles(c.theta), 10))
+    if margin_text:
+        out += "  " + margin_text + "\n"
+    return out
+
+
+def _f(x) -> str:
+    return "—" if x is None else x if isinstance(x, str) else f"{x:.4g}"
+
+
+def classifier_json(c) -> dict:
+    """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
+    return {"classifier": c.name, **summary_json(c.certainty), "by_outcome": c.by_outcome()}
+
+
+def pair_json(p) -> dict:
+    return {"first": p.first, "second": p.second, "rows": p.rows, "rows_differing": p.nonzero,
+            "median_difference_first_minus_second": p.median_difference, "statistic": p.statistic,
+            "p_value": p.p_value, "test": p.test, "why_not": p.why_not or None}
+
+
+def evaluation_text(classifiers: list, pairs: list, alpha: float) -> str:
+    """Per classifier: the distribution of minimum certainty and maximum doubt, and how they relate to being
+    right; then each pair's paired test."""
+    lines = ["Certainty and doubt of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+    for c in classifiers:
+        s = summary_json(c.certainty)
+        lines.append(f"  {c.name}: {len(c.certainty)} rows, {s['ties']} tie(s) for the top class (infinite doubt)")
+        lines.append("  " + _line("minimum certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
+        lines.append("  " + _line("maximum doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
+        for label, o in c.by_outcome().items():
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum certainty "
+                         f"{_f(o['mean_min_certainty'])}, median maximum "
+                         f"doubt {_f(o['median_max_doubt'])}")
+    if pairs:
+        lines.append(f"  Paired, on the same rows (level {alpha}):")
+        lines.append(f"    {pairs[0].test}")
+        for p in pairs:
+            if p.why_not:
+                lines.append(f"    {p.first} vs {p.second}: not tested: {p.why_not}")
+                continue
+            verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
+            lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
+                         f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
+                         f"p = {p.p_value:.3g}: {verdict}")
+    return "\n".join(lines) + "\n"

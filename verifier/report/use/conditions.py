@@ -1,0 +1,122 @@
+"""What `verify evaluate SPEC --scores FILE --threshold-choice METHOD` says, as text and JSON: per classifier the
+expected loss L_v for each certainty γ (exact where it is, else with its error), the paper's identities checked
+exactly on the data, and which classifier is cheaper at each γ (with a paired test on instance losses)."""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+
+from verifier.using.conditions.evaluation import GRID, Conditions
+
+WIDTH = 110
+NAMES = {"score": "score-driven", "rate": "rate-driven", "optimal": "optimal (test-optimal)"}
+
+
+def _wrap(text: str, indent: int = 0) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def gamma_text(g) -> str:
+    return "inf" if g is None else f"{g:g}"
+
+
+def _loss_text(loss) -> str:
+    if loss.exact_value is not None:
+        return f"{loss.value:.5f} (exact)"
+    return f"{loss.value:.5f} ± {loss.error:.0e}"
+
+
+def conditions_lines(r: Conditions) -> list[str]:
+    weight = "uniformly" if r.weight.uniform else f"by Beta({r.weight.a}, {r.weight.b})"
+    lines = _wrap(f"Operating-condition uncertainty (Hernández-Orallo et al.) of {r.path}: {NAMES[r.method]} "
+                  f"thresholds set at a presumed {r.parameter} drawn from a Beta distribution with mode the true "
+                  f"{r.parameter} and certainty gamma (0: complete uncertainty, inf: none), the true {r.parameter} "
+                  f"weighted {weight}. Losses are mean costs in the spec's own units"
+                  + (" (the paper's normalisation: costs 2c and 2(1 - c), so that c = 1/2 costs the error rate)."
+                     if r.paper else "."))
+    head = "  " + f"{'L at gamma =':<18}" + "".join(f"{gamma_text(g):<18}" for g in r.gammas)
+    lines += ["", head.rstrip()]
+    for c in r.classifiers:
+        lines.append(("  " + f"{c.label[:17]:<18}" + "".join(f"{_loss_text(c.losses[g]):<18}"
+                                                             for g in r.gammas)).rstrip())
+    lines += _identities(r)
+    lines += _pairs(r)
+    numeric = [g for g in r.gammas if g not in (0, None)]
+    if numeric:
+        lines += _wrap("Between 0 and inf the losses are numerical (Gauss-Legendre in the true value, the Beta "
+                       "distribution by scipy's regularised incomplete beta); '±' is the error estimated against "
+                       "a rule of half the nodes plus a bound on the rounding of each cost curve value.", 2)
+    return lines
+
+
+def _identities(r: Conditions) -> list[str]:
+    out = []
+    for c in r.classifiers:
+        ids = c.identities
+        if ids is None:
+            continue
+        checks = []
+        if r.method == "score":
+            checks += [("L(inf) = Brier score", c.losses.get(None), ids.brier),
+                       ("L(0) = mean absolute error", c.losses.get(0), ids.mae)]
+        elif r.method == "rate":
+            checks += [("L(0) = pi0 pi1 (1 - 2 AUC) + 1/2", c.losses.get(0), ids.corollary_2),
+                       ("L(inf) = pi0 pi1 (1 - 2 AUC) + 1/3", c.losses.get(None), ids.rate_certain)]
+        else:
+            checks += [("K(c) at gamma 0 = 2 pi0 s*0 for every c", c.losses.get(0), ids.theorem_6)]
+            if 0 in c.losses and None in c.losses:
+                checks += [("L(0) = 2 L(inf)", c.losses[0], 2 * c.losses[None].exact_value)]
+        said = []
+        for text, loss, expected in checks:
+            if loss is None or loss.exact_value is None:
+                continue
+            holds = loss.exact_value == expected
+            if text.startswith("K(c)"):
+                values, _ = c.curves[0]
+                holds = all(v == expected for v in values)
+            said.append(f"{text} ({_num(expected)}): {'holds exactly' if holds else 'DOES NOT HOLD (a bug: report it)'}")
+        if said:
+            out += _wrap(f"{c.label}: " + "; ".join(said) + ".", 2)
+    return ([""] + _wrap("The paper's results on these data (uniform weight, exact rationals):", 0) + out) if out else []
+
+
+def _num(x: Fraction) -> str:
+    return str(x) if x.denominator < 10 ** 4 else f"{float(x):.6f}..."
+
+
+def _pairs(r: Conditions) -> list[str]:
+    """One row per pair: the cheaper classifier at each gamma (with the Holm-adjusted p of the paired test)."""
+    if not r.pairs:
+        return []
+    out = ["", *_wrap("The cheaper classifier at each gamma: exactly where both losses are exact, else by more than "
+                      "both errors; p: paired Wilcoxon signed-rank on the instances' losses (gamma 0 and inf), "
+                      "Holm-adjusted over every test.")]
+    rows = {}
+    for p in r.pairs:
+        key = (p.first, p.second, p.dataset)
+        cell = (p.cheaper or "undecided") + (f" (p {p.p_holm:.2g})" if p.p_holm is not None else "")
+        rows.setdefault(key, []).append(f"{gamma_text(p.gamma)}: {cell}")
+    for (first, second, dataset), cells in rows.items():
+        pair = f"{first} vs {second}" + (f" ({dataset})" if dataset else "")
+        out += _wrap(f"{pair}: " + "; ".join(cells), 2)
+    return out
+
+
+def conditions_json(r: Conditions) -> dict:
+    return {"method": r.method, "parameter": r.parameter,
+            "weight": "uniform" if r.weight.uniform else {"beta": [str(r.weight.a), str(r.weight.b)]},
+            "gammas": [gamma_text(g) for g in r.gammas], "grid": [str(x) for x in GRID],
+            "paper_normalisation": r.paper,
+            "classifiers": [{
+                "classifier": c.name, "dataset": c.dataset, "n": c.n,
+                "loss": {gamma_text(g): {"value": l.value, "exact": None if l.exact_value is None else str(l.exact_value),
+                                         "error": l.error, "method": l.method} for g, l in c.losses.items()},
+                "curve": {gamma_text(g): {"values": [str(v) if isinstance(v, Fraction) else v for v in values],
+                                          "error_bound": bound} for g, (values, bound) in c.curves.items()},
+                "identities": None if c.identities is None else
+                {k: str(v) for k, v in vars(c.identities).items()}} for c in r.classifiers],
+            "pairs": [{"first": p.first, "second": p.second, "dataset": p.dataset, "gamma": gamma_text(p.gamma),
+                       "cheaper": p.cheaper, "difference": p.difference, "p_value": p.p_value, "p_holm": p.p_holm}
+                      for p in r.pairs]}

@@ -1,0 +1,98 @@
+"""Certainty and doubt per classifier in `evaluate --probabilities ... --certainty`: each row's certainty
+(`using.certainty`) beside its optimal set and the truth, summarised per classifier (quantiles; the mean
+minimum certainty of right singletons, wrong singletons and indeterminate sets), and, between classifiers on the
+same instances, a paired comparison of their per-row minimum certainty (Wilcoxon's signed-rank test).
+
+Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.batch`, `using.certainty`,
+`using.exact_rows`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from verifier.using.batch import BatchDecider
+from verifier.using.certainty import BlockCertainty, block_certainty
+from verifier.using.exact_rows import ExactRows, rational_rows
+from verifier.errors import UsageError
+from verifier.scheme import Scheme
+
+OUTCOMES = ("right", "wrong", "indeterminate")  # a singleton holding the truth, one that does not, a larger set
+
+
+@dataclass
+class ClassifierCertainty:
+    """One classifier's rows: their certainty and what the optimal set was worth against the truth."""
+    name: str
+    certainty: BlockCertainty
+    outcome: np.ndarray  # (n,) int: index into OUTCOMES
+    covered: np.ndarray  # (n,) bool: the optimal set holds the truth
+
+    def by_outcome(self) -> dict[str, dict]:
+        """For each outcome: how many rows, the mean minimum certainty and the median maximum doubt."""
+        out = {}
+        for k, label in enumerate(OUTCOMES):
+            rows = self.outcome == k
+            n = int(rows.sum())
+            out[label] = {"rows": n,
+                          "mean_min_certainty": float(self.certainty.min_certainty[rows].mean()) if n else None,
+                          "median_max_doubt": _median(self.certainty.max_doubt[rows]) if n else None,
+                          "ties": int(self.certainty.tied[rows].sum())}
+        return out
+
+
+def _median(values: np.ndarray) -> float:
+    """The lower median (a value of the data: an infinite doubt stays inf, never nan)."""
+    return float(np.quantile(values, 0.5, method="inverted_cdf"))
+
+
+def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: str) -> ClassifierCertainty:
+    """Certainty, decision and outcome of every row (blocks of `ExactRows`, or (rows, rescaled) pairs)."""
+    decider, parts = BatchDecider(scheme), []
+    for block in blocks:
+        if isinstance(block, tuple):
+            block = block[0]
+        rows = block if isinstance(block, ExactRows) else rational_rows(block, scheme.K)
+        decider.add(rows)
+        parts.append(block_certainty(rows))
+    predictions = decider.result.predictions
+    if len(predictions) != len(truth):
+        raise UsageError(f"{where}: {len(predictions)} rows of probabilities but {len(truth)} true classes; one per "
+                         "instance is expected")
+    truth = np.asarray(truth)
+    covered = np.array([int(t) in m for m, t in zip(predictions, truth.tolist())], dtype=bool)
+    single = np.array([len(m) == 1 for m in predictions], dtype=bool)
+    outcome = np.where(single, np.where(covered, 0, 1), 2)
+    return ClassifierCertainty(name, BlockCertainty.join(parts), outcome, covered)
+
+
+@dataclass
+class PairedCertainty:
+    first: str
+    second: str
+    rows: int
+    nonzero: int  # rows whose minimum certainties differ (Wilcoxon's method drops the others)
+    median_difference: float  # first − second, over every row
+    statistic: float | None
+    p_value: float | None
+    why_not: str = ""
+    test: str = ("Wilcoxon signed-rank test on the per-row minimum certainty (scipy.stats.wilcoxon, two-sided, "
+                 "zero differences dropped)")
+
+
+def paired_certainty(a: ClassifierCertainty, b: ClassifierCertainty) -> PairedCertainty:
+    """Whether one classifier is more certain than the other on the same instances."""
+    from scipy import stats
+
+    x, y = a.certainty.min_certainty, b.certainty.min_certainty
+    diff = x - y
+    nonzero = int(np.count_nonzero(diff))
+    median = float(np.median(diff))
+    if nonzero == 0:
+        return PairedCertainty(a.name, b.name, len(diff), 0, median, None, None,
+                               "every row has the same minimum certainty under both: nothing to test")
+    result = stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    return PairedCertainty(a.name, b.name, len(diff), nonzero, median, float(result.statistic),
+                           float(result.pvalue))
