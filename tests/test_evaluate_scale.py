@@ -158,9 +158,7 @@ def test_every_pair_at_once_equals_one_pair_at_a_time_by_hand(tmp_path):
         if nonzero.size == 0:
             assert p.p_value is None
             continue
-        exact_null = nonzero.size <= 50 and np.unique(np.abs(nonzero)).size == nonzero.size
-        expected = stats.wilcoxon(nonzero, zero_method="wilcox", correction=False,
-                                  method="exact" if exact_null else "asymptotic")
+        expected = stats.wilcoxon(d)  # scipy's defaults: zero_method 'wilcox', no correction, method 'auto'
         assert (p.statistic, p.p_value) == (float(expected.statistic), float(expected.pvalue))
         assert p.sign_p == stats.binomtest(p.a_lower, p.a_lower + p.b_lower, 0.5).pvalue
         assert p.ci == pytest.approx(_scalar_bootstrap(d, 0.95)[1], abs=1e-12)
@@ -171,21 +169,20 @@ def test_every_pair_at_once_equals_one_pair_at_a_time_by_hand(tmp_path):
 
 def test_rows_of_the_vectorised_wilcoxon_are_scipys_one_dimensional_calls():
     rng = np.random.default_rng(5)
-    d = np.concatenate([rng.integers(-3, 4, size=(30, 12)) / 3,  # ties and zeros: the normal approximation
-                        rng.normal(size=(30, 12)) * (rng.random((30, 12)) < 0.7),  # untied: the exact one
-                        np.zeros((2, 12))])  # nothing to test
-    statistic, p, exact, favours = wilcoxon_rows(d)
-    for row, w, pv, e, side in zip(d, statistic, p, exact, favours):
-        nonzero = row[row != 0]
-        if nonzero.size == 0:
-            assert e is None and np.isnan(pv)
-            continue
-        expected = stats.wilcoxon(nonzero, zero_method="wilcox", correction=False,
-                                  method="exact" if e else "asymptotic")
-        assert (w, pv) == (expected.statistic, expected.pvalue) or (np.isnan(pv) and np.isnan(expected.pvalue))
-        ranks = stats.rankdata(np.abs(nonzero))
-        assert side == np.sign(ranks[nonzero > 0].sum() - ranks[nonzero < 0].sum())
-    assert {True, False} <= set(exact)
+    for n in (12, 20):  # ties and zeros: a permutation test (n <= 13) or the normal approximation; else exact
+        d = np.concatenate([rng.integers(-3, 4, size=(30, n)) / 3, rng.normal(size=(30, n)) * (rng.random((30, n)) < 0.7),
+                            rng.normal(size=(5, n)), np.zeros((2, n))])  # the last: nothing to test
+        statistic, p, methods, favours, _ = wilcoxon_rows(d)
+        for row, w, pv, method, side in zip(d, statistic, p, methods, favours):
+            nonzero = row[row != 0]
+            if nonzero.size == 0:
+                assert method is None and np.isnan(pv)
+                continue
+            expected = stats.wilcoxon(row)  # scipy's defaults, one row alone: method 'auto', zero_method 'wilcox'
+            assert (w, pv) == (expected.statistic, expected.pvalue)
+            ranks = stats.rankdata(np.abs(nonzero))
+            assert side == np.sign(ranks[nonzero > 0].sum() - ranks[nonzero < 0].sum())
+        assert {"exact", "permutation" if n <= 13 else "asymptotic"} <= set(methods)
 
 
 def test_pairs_best_compares_each_classifier_with_the_lowest_mean_cost(sandbox):

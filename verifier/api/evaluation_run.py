@@ -10,7 +10,7 @@ from verifier import limits
 from verifier.using import Comparison, Scores, finish
 from verifier.api.probabilities import decided_json, decided_lines
 from verifier.api.use import UseReport
-from verifier.report.use import comparison as words_comparison, score_table, scores as words
+from verifier.report.use import comparison as words_comparison, rank_table, score_table, scores as words
 
 
 @dataclass
@@ -39,6 +39,12 @@ class Run:
             finish(c, cut["comparison"] if cut else None)
             record["comparison"] = words_comparison.comparison_json(c)
             lines += words_comparison.comparison_text(c)
+            if c.friedman is not None:
+                ranked = rank_table.rank_table(c.friedman, scores)
+                record["comparison"]["friedman"]["per_dataset"] = rank_table.rank_json(ranked)
+                lines += ["", "  Mean costs and ranks per data set:"] + \
+                    ["    " + line for line in rank_table.console_lines(ranked)] + \
+                    words_comparison.wrapped(rank_table.legend("*") + ".", 4)
         record["cut"] = cut
         if cut is not None:
             lines += [""] + words_comparison.wrapped(f"Stopped: {cut['text']}.", 0)

@@ -55,6 +55,30 @@ class UseReport:
             raise UsageError("this result holds no scores (a table comes from verify evaluate without --sweep)")
         return score_table.table(self.scores, fmt)
 
+    def rank_table(self, fmt: str = "markdown", transposed: bool = False) -> str:
+        """The data sets x classifiers table of mean costs and ranks, best of each data set marked, average ranks
+        last: 'csv', 'markdown' or 'latex' (booktabs; transposed: classifiers as rows). Several data sets only."""
+        from verifier.report.use import rank_table
+
+        if fmt not in rank_table.FORMATS:
+            raise UsageError(f"rank table format {fmt!r}: expected one of {', '.join(rank_table.FORMATS)}")
+        if self.comparison is None or self.comparison.friedman is None:
+            why = self.comparison.why_no_friedman if self.comparison is not None else None
+            raise UsageError("the ranks table needs classifiers compared over several data sets" +
+                             (f": {why}" if why else ""))
+        return rank_table.table(rank_table.rank_table(self.comparison.friedman, self.scores), fmt, transposed)
+
+    def extra_stats(self, rope: float = 0.01) -> dict:
+        """Benjamini-Hochberg beside Holm, and over several data sets Conover's post-hoc test and the Bayesian
+        signed-rank test (rope: the region of practical equivalence of mean costs), from statsmodels,
+        scikit-posthocs and baycomp: the optional extra, pip install 'verify-set-costs[stats]'."""
+        if self.comparison is None:
+            raise UsageError("these results hold no comparison of classifiers (evaluate set predictions of two "
+                             "classifiers or more, without --sweep)")
+        from verifier.using.posthoc import extra_statistics
+
+        return extra_statistics(self.comparison, self.scores, rope)
+
     def to_frame(self):
         """The scores as a pandas DataFrame, one row per classifier (pandas is optional: pip install pandas)."""
         try:

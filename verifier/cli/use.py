@@ -102,8 +102,14 @@ def _evaluate_parser() -> options.Parser:
                    "--scores: abstention cost curves)")
     p.add_argument("--plot", default=None, metavar="FILE", help="with --sweep: draw the curves (two sweeps: the "
                    "heat maps); with several data sets: the critical difference diagram (.svg, .pdf or .png)")
+    p.add_argument("--extra-stats", action="store_true",
+                   help="also Benjamini-Hochberg, Conover's post-hoc test and the Bayesian signed-rank test over the "
+                   "data sets (the optional extra: pip install 'verify-set-costs[stats]')")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
+    p.add_argument("--rank-table", choices=("csv", "markdown", "latex", "latex-transposed"), default=None,
+                   help="with several data sets: print the data sets x classifiers table of mean costs and ranks "
+                   "instead, best per data set marked, average ranks last (latex-transposed: classifiers as rows)")
     certainty_option.add_options(p)
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
@@ -111,7 +117,7 @@ def _evaluate_parser() -> options.Parser:
 
 def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     parser = _decide_parser() if command == "decide" else _evaluate_parser()
-    args = None
+    args, extra, ranks_text = None, None, None
     try:
         args = options.subcommand_args(parser, argv, stdout, parser.format_usage().strip())
         if args is None:
@@ -133,6 +139,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             fmt = _plot_format(args.plot, args.sweep)
             if args.table and (args.sweep or args.format == "json"):
                 raise UsageError("--table prints the scores table; it does not combine with --sweep or --format json")
+            if args.rank_table and (args.table or args.sweep or args.format == "json" or args.extra_stats):
+                raise UsageError("--rank-table prints the ranks table; it does not combine with --table, --sweep, "
+                                 "--extra-stats or --format json")
             from verifier.report.paths import refuse_overwriting_inputs
 
             inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
@@ -149,6 +158,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
                                   weight=args.weight)
             certainty_option.add_certainty(args, result, stderr)
+            extra = result.extra_stats() if args.extra_stats else None
+            ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
+                          if args.rank_table else None)
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 
@@ -173,18 +185,26 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
               "report it with the spec and the input.", file=stderr)
         return EXIT_INVALID
     cut = result.record.get("cut") if command == "evaluate" else None
-    if getattr(args, "table", None):
+    if ranks_text is not None:
+        stdout.write(ranks_text)
+    elif getattr(args, "table", None):
         stdout.write(result.table(args.table))
     elif args.format == "json":  # decide: a batch row on one line
-        stdout.write((options.json_text(result.to_json()) if command == "decide" else
-                      json.dumps(result.to_json(), indent=2, ensure_ascii=False)) + "\n")
+        record = result.to_json() if not extra else {**result.to_json(), "extra_stats": extra}
+        stdout.write((options.json_text(record) if command == "decide" else
+                      json.dumps(record, indent=2, ensure_ascii=False)) + "\n")
     else:
         width = options.output_width(args, stdout, 120) if command == "decide" else None
         batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
-        stdout.write(result.text if batch else options.wrap_lines(result.text, width))
+        text = result.text
+        if extra:
+            from verifier.report.use.extra_stats import extra_text
+
+            text += "\n".join(extra_text(extra, args.alpha)) + "\n"
+        stdout.write(text if batch else options.wrap_lines(text, width))
         if batch and not args.quiet:
             stderr.write(options.wrap_lines(result.summary_text, width))
-    if cut and (args.table or not args.quiet):  # after a long output (or a table without room for it): say it
+    if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
 

@@ -1,7 +1,9 @@
 """Comparing classifiers pair by pair on the same instances of one data set, by their per-instance costs under
 the scheme: the exact difference of mean costs, a paired bootstrap interval of it, the Wilcoxon signed-rank test
-and the exact sign test, both with p-values Holm-adjusted over every pair tested. `compare` adds, with several
-data sets, the Friedman test over them (verifier.using.friedman).
+and the exact sign test, both with p-values Holm-adjusted over every pair tested, and effect sizes
+(verifier.using.signed_ranks). `compare` adds, with several data sets, the Friedman test over them
+(verifier.using.friedman) and Demšar's Wilcoxon test of two classifiers over the data sets
+(verifier.using.over_datasets, Holm over its own pairs).
 
 Exact values (mean costs, their differences, the counts of instances where one classifier costs less) stay
 exact: signs of per-instance differences are decided on the exact costs. Intervals and p-values are statistical
@@ -24,6 +26,7 @@ from verifier import limits
 from verifier.using.bootstrap import resample_means
 from verifier.using.evaluate import Scores
 from verifier.using.friedman import Friedman, friedman_test
+from verifier.using.over_datasets import DatasetPair, dataset_pairs
 from verifier.using.pairs import (CHUNK_PAIRS, CHUNK_VALUES, CI_METHOD, EXACT, NORMAL, SIGN_TEST, WILCOXON,
                                          ExactSigns, PairComparison, pair_chunk)
 from verifier.errors import UsageError, did_you_mean
@@ -53,6 +56,8 @@ class Comparison:
     planned: int = 0  # the pairs to compare
     note: str | None = None  # why the default is not every pair; data sets without the named classifier
     cut: str | None = None  # what a time limit left undone (None: everything planned was done)
+    over_datasets: list[DatasetPair] = field(default_factory=list)  # Demšar's Wilcoxon over the data sets
+    over_datasets_note: str | None = None  # why not every pair of classifiers is compared over the data sets
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -92,6 +97,8 @@ def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95, pair
     mode = check_pairs(pairs, list(dict.fromkeys(s.name for s in scores)))
     plan = _plan(groups, mode, c)
     c.friedman, c.why_no_friedman = (friedman_test(groups, alpha) if len(groups) >= 2 else (None, ONE_DATASET))
+    if c.friedman is not None:
+        c.over_datasets, c.over_datasets_note = dataset_pairs(groups, c.friedman.classifiers, c.friedman.ranks)
     for group, ia, ib in plan:
         signs = ExactSigns(group)
         resampled = _resampled(group)
@@ -113,7 +120,11 @@ def finish(c: Comparison, cut: str | None = None) -> Comparison:
     for p, adjusted, sign_adjusted in zip(tested, holm([p.p_value for p in tested]),
                                           holm([p.sign_p for p in tested])):
         p.p_holm, p.significant, p.sign_p_holm = adjusted, adjusted < c.alpha, sign_adjusted
+        p.sign_significant = sign_adjusted < c.alpha
     c.tested, c.cut = len(tested), cut
+    run = [p for p in c.over_datasets if p.p_value is not None]
+    for p, adjusted, sign_adjusted in zip(run, holm([p.p_value for p in run]), holm([p.sign_p for p in run])):
+        p.p_holm, p.significant, p.sign_p_holm = adjusted, adjusted < c.alpha, sign_adjusted
     if cut is not None and c.friedman is None and c.why_no_friedman is None:
         c.why_no_friedman = f"the Friedman test was not run: {cut}"
     return c

@@ -1,8 +1,10 @@
 """Comparing classifiers over several data sets, as Demšar (2006, Section 3.2.2) does: each data set's mean costs
 ranked within it (1 = lowest mean cost; mean costs equal exactly share the average of their ranks), Friedman's
-χ²_F = 12N/(k(k+1)) (Σ_j R_j² − k(k+1)²/4) (no tie correction, as in the paper) and Iman and Davenport's
-F_F = (N−1)χ²_F / (N(k−1) − χ²_F), both exact rationals from the ranks, their p-values (χ² with k−1, F with k−1
-and (k−1)(N−1) degrees of freedom), and Nemenyi's critical difference CD = q_α √(k(k+1)/(6N)) with
+χ²_F = 12N/(k(k+1)) (Σ_j R_j² − k(k+1)²/4) (no tie correction, as in the paper), the same divided by the tie
+correction 1 − Σ(t³ − t)/(N k (k² − 1)) over the groups of t tied mean costs (what scipy.stats.friedmanchisquare
+and autorank give; the one printed first, equal to χ²_F without ties), and Iman and Davenport's
+F_F = (N−1)χ²_F / (N(k−1) − χ²_F) from the uncorrected χ²_F (Demšar's formula), all exact rationals from the
+ranks, their p-values (χ² with k−1, F with k−1 and (k−1)(N−1) degrees of freedom), and Nemenyi's critical difference CD = q_α √(k(k+1)/(6N)) with
 q_α = studentized range quantile(1 − α, k, ∞)/√2. Pairs whose average ranks differ by more than CD are named
 only after a significant Iman-Davenport test (after a significant χ²_F when F_F is infinite: every data set
 ranks the classifiers alike, where the F approximation gives no p-value). Ranks, χ²_F and F_F are exact; p-values and CD are statistical
@@ -11,6 +13,7 @@ quantities in floats, never verdicts. scipy.stats is imported only when the test
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cmp_to_key
@@ -21,8 +24,9 @@ import sympy as sp
 from verifier.using.evaluate import Scores
 from verifier.formula import certified
 
-TEST = ("Friedman test on the per-data-set mean costs (Demšar 2006), chi-square without tie correction, with "
-        "Iman and Davenport's F")
+TEST = ("Friedman test on the per-data-set mean costs (Demšar 2006): chi-square with the tie correction (as "
+        "scipy.stats.friedmanchisquare), also without it (Demšar's formula), and Iman and Davenport's F from the "
+        "uncorrected chi-square")
 
 
 @dataclass
@@ -31,8 +35,8 @@ class Friedman:
     classifiers: list[str]  # those present on every data set, in the order first seen
     left_out: list[str]  # classifiers missing from some data set: not in the test
     ranks: dict[str, Fraction]  # average rank over the data sets (1 = lowest mean cost), exact
-    chi2: Fraction  # Friedman's χ²_F, exact from the ranks
-    p_value: float  # χ² with k − 1 degrees of freedom
+    chi2: Fraction  # Friedman's χ²_F without tie correction (Demšar's formula), exact from the ranks
+    p_value: float  # of chi2: χ² with k − 1 degrees of freedom
     ff: Fraction | None  # Iman-Davenport's F_F; None when infinite (χ²_F = N(k−1): every data set ranks alike)
     ff_p_value: float | None  # None when F_F is infinite
     df: tuple[int, int]  # F_F's degrees of freedom, (k − 1, (k − 1)(N − 1))
@@ -41,6 +45,9 @@ class Friedman:
     different: list[tuple[str, str]]  # average ranks further apart than CD, after a significant F_F; else []
     mean_costs: dict[str, sp.Expr]  # each classifier's mean cost averaged over the data sets (unweighted), exact
     disagreements: list[tuple[str, str]]  # (x, y): x ranks better on average, yet y has the lower mean cost
+    tie_factor: Fraction = Fraction(1)  # 1 − Σ(t³ − t)/(N k (k² − 1)); 1 without tied mean costs
+    chi2_corrected: Fraction | None = None  # chi2 / tie_factor (scipy's statistic); None when tie_factor is 0
+    p_corrected: float | None = None  # of chi2_corrected; None when it is undefined (every data set all tied)
 
     @property
     def significant(self) -> bool:
@@ -78,6 +85,16 @@ def friedman_statistics(average_ranks: list[Fraction], n: int) -> tuple[Fraction
     return chi2, ((n - 1) * chi2 / denominator if denominator != 0 else None)
 
 
+def tie_factor(rows: list[list[Fraction]], k: int) -> Fraction:
+    """The Friedman tie correction 1 − Σ(t³ − t)/(N k (k² − 1)), t the size of each group of equal ranks within a
+    data set's row (scipy.stats.friedmanchisquare's): 1 without ties, 0 when every row is all tied."""
+    ties = 0
+    for row in rows:
+        for t in Counter(row).values():
+            ties += t ** 3 - t
+    return 1 - Fraction(ties, len(rows) * k * (k * k - 1))
+
+
 def critical_difference(k: int, n: int, alpha: float) -> float:
     q = _stats().studentized_range.ppf(1 - alpha, k, math.inf) / math.sqrt(2)
     return float(q * math.sqrt(k * (k + 1) / (6 * n)))
@@ -96,13 +113,17 @@ def friedman_test(groups: dict[str | None, list[Scores]], alpha: float) -> tuple
     n, k = len(datasets), len(names)
     table = [[p[c].mean_cost for c in names] for p in present]
     totals = [Fraction(0)] * k
-    for row in table:
-        totals = [t + r for t, r in zip(totals, ranks(row))]
+    ranked = [ranks(row) for row in table]
+    for row in ranked:
+        totals = [t + r for t, r in zip(totals, row)]
     average = [t / n for t in totals]
     chi2, ff = friedman_statistics(average, n)
     df = (k - 1, (k - 1) * (n - 1))
     stats = _stats()
     p = float(stats.chi2.sf(float(chi2), k - 1))
+    factor = tie_factor(ranked, k)
+    corrected = chi2 / factor if factor else None
+    p_corrected = None if corrected is None else float(stats.chi2.sf(float(corrected), k - 1))
     ff_p = None if ff is None else float(stats.f.sf(float(ff), *df))
     cd = critical_difference(k, n, alpha)
     gate = (ff_p if ff_p is not None else p) < alpha
@@ -116,7 +137,7 @@ def friedman_test(groups: dict[str | None, list[Scores]], alpha: float) -> tuple
             disagreements.append((names[x], names[y]))
     return Friedman(datasets, names, left_out, dict(zip(names, average)), chi2,
                     p, ff, ff_p, df, alpha, cd, different, mean_costs,
-                    disagreements), None
+                    disagreements, factor, corrected, p_corrected), None
 
 
 def _stats():

@@ -22,10 +22,11 @@ import sympy as sp
 from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
                                              percentile_intervals, resample_means)
 from verifier.formula import certified
+from verifier.using.signed_ranks import METHODS, cliffs_delta, wilcoxon_rows
 
-WILCOXON = "Wilcoxon signed-rank test, two-sided, zero differences dropped (Wilcoxon's treatment)"
-EXACT = "exact null distribution (no ties among the non-zero |differences|, at most 50 of them)"
-NORMAL = "normal approximation with tie correction, no continuity correction"
+WILCOXON = ("Wilcoxon signed-rank test, two-sided, zero differences dropped (Wilcoxon's treatment, scipy's "
+            "zero_method='wilcox'), the null distribution scipy's method='auto' chooses")
+EXACT, PERMUTATION, NORMAL = METHODS["exact"], METHODS["permutation"], METHODS["asymptotic"]
 SIGN_TEST = "exact two-sided sign test (binomial, 1/2) on the non-zero differences"
 CI_METHOD = (f"paired bootstrap percentile interval, a statistical estimate ({BOOTSTRAP} resamples of the "
              f"instances, the same for both classifiers; seed {SEED})")
@@ -53,9 +54,18 @@ class PairComparison:
     favours: str | None  # the side the signed ranks lean to (the larger rank sum of differences in its favour)
     sign_p: float | None
     undecided: int = 0  # instances whose cost difference no certified comparison signed (the float's sign used)
+    method: str | None = None  # scipy's method for the Wilcoxon p-value: 'exact', 'permutation' or 'asymptotic'
+    rank_biserial: float | None = None  # matched-pairs rank-biserial r of a − b (positive: a costs more)
+    cliffs_delta: float | None = None  # P(a costs more) − P(a costs less), over all pairs of instances
     p_holm: float | None = None
     sign_p_holm: float | None = None
     significant: bool | None = None  # p_holm < alpha
+    sign_significant: bool | None = None  # sign_p_holm < alpha
+
+    @property
+    def more_wins(self) -> str | None:
+        """The classifier that costs less on more instances (the sign test's direction); None: as many each."""
+        return self.a if self.a_lower > self.b_lower else self.b if self.b_lower > self.a_lower else None
 
 
 class ExactSigns:
@@ -127,61 +137,33 @@ def pair_chunk(scores, signs: ExactSigns, resampled: np.ndarray, ia: np.ndarray,
     d, s, undecided = signs.differences(ia, ib)
     a_lower, b_lower = (s < 0).sum(axis=1), (s > 0).sum(axis=1)
     ties = s.shape[1] - a_lower - b_lower
-    statistic, p, exact, favours = wilcoxon_rows(d)
+    statistic, p, methods, favours, biserial = wilcoxon_rows(d)
+    delta = cliffs_delta(signs.costs[ia], signs.costs[ib])
     cis = percentile_intervals(signs.resampled(resampled, ia, ib, d), level)
     columns = zip(ia.tolist(), ib.tolist(), a_lower.tolist(), b_lower.tolist(), ties.tolist(), statistic.tolist(),
-                  p.tolist(), exact, favours.tolist(), cis.tolist(), undecided.tolist())
+                  p.tolist(), methods, favours.tolist(), cis.tolist(), undecided.tolist(), biserial.tolist(),
+                  delta.tolist())
     out = []
-    for j, (i, k, below, above, tied, w, p_value, by_exact, side, ci, open_) in enumerate(columns):
+    for j, (i, k, below, above, tied, w, p_value, method, side, ci, open_, r, cd) in enumerate(columns):
         a, b = scores[i], scores[k]
         difference = a.mean_cost - b.mean_cost
         order = certified.compare(a.mean_cost, b.mean_cost).value
         lower = None if order == 0 else a.name if (order if order is not None else np.sign(np.mean(d[j]))) < 0 \
             else b.name
-        defined = by_exact is not None and math.isfinite(p_value)
-        if by_exact is None:
+        defined = method is not None and math.isfinite(p_value)
+        if method is None:
             test = (f"{WILCOXON}: not run, no non-zero difference ({a.name} and {b.name} cost the same on every "
                     "instance; p undefined)")
         else:
-            test = f"{WILCOXON}, {EXACT if by_exact else NORMAL}" if defined else f"{WILCOXON}: p undefined"
+            test = f"{WILCOXON}: {METHODS[method]}" if defined else f"{WILCOXON}: p undefined"
         out.append(PairComparison(
             a.name, b.name, a.dataset, a.n, difference, certified.to_float(difference), lower, tuple(ci), level,
             below, above, tied, test=test, statistic=w if defined else None, p_value=p_value if defined else None,
-            favours=None if by_exact is None else a.name if side < 0 else b.name if side > 0 else None,
-            sign_p=sign_test(below, above) if defined else None, undecided=open_))
+            favours=None if method is None else a.name if side < 0 else b.name if side > 0 else None,
+            sign_p=sign_test(below, above) if defined else None, undecided=open_,
+            method=method if defined else None, rank_biserial=r if defined else None,
+            cliffs_delta=cd if math.isfinite(cd) else None))
     return out
-
-
-def wilcoxon_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, list, np.ndarray]:
-    """scipy's two-sided Wilcoxon signed-rank test on each row's non-zero values (zero_method 'wilcox', no
-    continuity correction; the exact null distribution for at most 50 untied |values|, else the normal
-    approximation with tie correction): statistic, p-value, whether the exact distribution was used (None:
-    no non-zero value, not run), and the side the signed ranks favour (-1: the negative values, 1: the
-    positive ones, 0: neither)."""
-    rows = d.shape[0]
-    statistic, p = np.full(rows, np.nan), np.full(rows, np.nan)
-    exact: list = [None] * rows
-    favours = np.zeros(rows, dtype=np.int8)
-    nonzero = d != 0
-    counts = nonzero.sum(axis=1)
-    for m in np.unique(counts[counts > 0]).tolist():
-        where = np.flatnonzero(counts == m)
-        x = d[where][nonzero[where]].reshape(len(where), m)  # each row's non-zero values, in their order
-        magnitudes = np.abs(x)
-        tied = (np.diff(np.sort(magnitudes, axis=1), axis=1) == 0).any(axis=1)
-        by_exact = (m <= 50) & ~tied
-        for method, chosen in (("exact", by_exact), ("asymptotic", ~by_exact)):
-            if chosen.any():
-                result = _stats().wilcoxon(x[chosen], axis=1, zero_method="wilcox", correction=False,
-                                           method=method)
-                statistic[where[chosen]] = result.statistic
-                p[where[chosen]] = result.pvalue
-        ranks = _stats().rankdata(magnitudes, axis=1)
-        negative, positive = (ranks * (x < 0)).sum(axis=1), (ranks * (x > 0)).sum(axis=1)
-        favours[where] = np.sign(positive - negative).astype(np.int8)
-        for j, e in zip(where.tolist(), by_exact.tolist()):
-            exact[j] = e
-    return statistic, p, exact, favours
 
 
 @lru_cache(maxsize=100_000)

@@ -9,6 +9,12 @@ import textwrap
 
 from verifier.using.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
 from verifier.using.friedman import TEST, Friedman
+from verifier.using.over_datasets import TEST as OVER_TEST, DatasetPair
+
+EFFECTS_ORIENTATION = ("a minus b: positive when a costs more (rank-biserial r of the signed ranks of a − b, "
+                       "Cliff's delta over all pairs of instances)")
+DISAGREE = ("the two tests ask different questions: Wilcoxon's weighs each difference by its rank (is the median "
+            "difference zero?), the sign test only counts who costs less (is the share of wins one half?)")
 
 
 def comparison_json(c: Comparison) -> dict:
@@ -19,6 +25,8 @@ def comparison_json(c: Comparison) -> dict:
            "pairs": [_pair_json(p) for p in c.pairs]}
     if c.friedman is not None:
         out["friedman"] = _friedman_json(c.friedman)
+        out["over_datasets"] = {"test": OVER_TEST, "note": c.over_datasets_note,
+                                "pairs": [_dataset_pair_json(p) for p in c.over_datasets]}
     else:
         out["friedman_not_run"] = c.why_no_friedman
     return out
@@ -29,15 +37,31 @@ def _pair_json(p: PairComparison) -> dict:
             "mean_difference_float": p.difference_float, "lower_mean_cost": p.lower,
             "ci": {"level": p.level, "low": p.ci[0], "high": p.ci[1], "method": CI_METHOD},
             "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties, "undecided_signs": p.undecided,
-            "test": p.test, "statistic": p.statistic, "p_value": p.p_value, "p_holm": p.p_holm,
-            "significant": p.significant, "signed_ranks_favour": p.favours,
+            "test": p.test, "method": p.method, "zero_method": "wilcox", "statistic": p.statistic,
+            "p_value": p.p_value, "p_holm": p.p_holm, "significant": p.significant, "signed_ranks_favour": p.favours,
+            "effect_sizes": {"rank_biserial": p.rank_biserial, "cliffs_delta": p.cliffs_delta,
+                             "mean_difference": p.difference_float, "orientation": EFFECTS_ORIENTATION},
+            "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm,
+                          "significant": p.sign_significant, "more_wins": p.more_wins}}
+
+
+def _dataset_pair_json(p: DatasetPair) -> dict:
+    return {"a": p.a, "b": p.b, "datasets": p.datasets, "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties,
+            "test": p.test, "method": p.method, "zero_method": "wilcox", "statistic": p.statistic,
+            "p_value": p.p_value, "p_holm": p.p_holm, "significant": p.significant,
+            "rank_biserial": p.rank_biserial,
             "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm}}
 
 
 def _friedman_json(f: Friedman) -> dict:
     return {"test": TEST, "datasets": len(f.datasets), "dataset_names": f.datasets, "classifiers": f.classifiers,
-            "left_out": f.left_out, "statistic": float(f.chi2), "statistic_exact": str(f.chi2), "df": f.df[0],
-            "p_value": f.p_value,
+            "left_out": f.left_out, "df": f.df[0],
+            "statistic": None if f.chi2_corrected is None else float(f.chi2_corrected),
+            "statistic_exact": None if f.chi2_corrected is None else str(f.chi2_corrected),
+            "p_value": f.p_corrected, "printed": "tie-corrected (scipy.stats.friedmanchisquare's)",
+            "tie_correction_factor": str(f.tie_factor),
+            "uncorrected": {"statistic": float(f.chi2), "statistic_exact": str(f.chi2), "p_value": f.p_value,
+                            "note": "Demšar's formula without tie correction; Iman-Davenport's F_F uses it"},
             "iman_davenport": {"statistic": None if f.ff is None else float(f.ff),
                                "statistic_exact": None if f.ff is None else str(f.ff), "p_value": f.ff_p_value,
                                "df": list(f.df)},
@@ -62,10 +86,11 @@ def comparison_text(c: Comparison) -> list[str]:
     if c.pairs:
         lines += _wrapped(f"Per pair, on the same instances: the difference of mean costs (exact); its {_pct(c.level)} "
                           "paired bootstrap percentile interval (a statistical estimate); the Wilcoxon signed-rank "
-                          "test, two-sided, zero differences dropped (Wilcoxon's treatment), and the exact sign test "
-                          f"on the non-zero differences, their p-values Holm-adjusted over the {c.tested:,} pair(s) "
-                          "tested" + (f" (of the {c.planned:,} planned; the rest were cut by the time limit)"
-                                      if c.cut else "") + ".", 2)
+                          "test, two-sided, zero differences dropped (zero_method 'wilcox'), its null distribution "
+                          "as scipy's method='auto' chooses, and the exact sign test on the non-zero differences, "
+                          f"their p-values Holm-adjusted over the {c.tested:,} pair(s) tested" +
+                          (f" (of the {c.planned:,} planned; the rest were cut by the time limit)" if c.cut else "") +
+                          "; effect sizes beside them (rank-biserial r, Cliff's delta: statistical estimates).", 2)
     elif c.cut:
         lines += _wrapped(f"No pair was compared before the time limit ({c.planned:,} planned).", 2)
     else:
@@ -76,6 +101,32 @@ def comparison_text(c: Comparison) -> list[str]:
         lines += _wrapped(f"{c.why_no_friedman}.", 2)
     else:
         lines += _friedman_text(c.friedman)
+        lines += _over_datasets_text(c)
+    return lines
+
+
+def _over_datasets_text(c: Comparison) -> list[str]:
+    """Demšar's comparison of two classifiers over the data sets, pair by pair."""
+    if not c.over_datasets:
+        return []
+    run = sum(p.p_value is not None for p in c.over_datasets)
+    lines = _wrapped(f"Two classifiers at a time over the {c.over_datasets[0].datasets} data sets (Demšar 2006, "
+                     "Section 3.1.3): the Wilcoxon signed-rank test on the differences of their mean costs, one per "
+                     f"data set, p-values Holm-adjusted over these {run} pair(s); counts of data sets exact.", 2)
+    if c.over_datasets_note:
+        lines += _wrapped(f"{c.over_datasets_note}.", 4)
+    for p in c.over_datasets:
+        counts = (f"{p.a} vs {p.b}: lower mean cost on {p.a_lower} data set(s) for {p.a}, {p.b_lower} for {p.b}, "
+                  f"equal on {p.ties}")
+        if p.p_value is None:
+            lines += _wrapped(f"{counts}; Wilcoxon not run (p undefined)", 4)
+            continue
+        method = {"exact": "exact distribution", "permutation": "exact permutation distribution",
+                  "asymptotic": "normal approximation, tie-corrected"}[p.method]
+        lines += _wrapped(f"{counts}; Wilcoxon ({method}) p-value {p.p_value:.4g}, Holm-adjusted {p.p_holm:.4g}, "
+                          f"{'significant' if p.significant else 'not significant'} at {c.alpha}; rank-biserial r = "
+                          f"{p.rank_biserial:+.3f} (+ when {p.a} costs more); sign test p-value {p.sign_p:.4g}, "
+                          f"Holm-adjusted {p.sign_p_holm:.4g}", 4)
     return lines
 
 
@@ -92,11 +143,27 @@ def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
     if p.p_value is None:
         lines.append("    Wilcoxon: not run, no non-zero difference (p undefined)")
         return lines
-    method = "exact distribution" if "exact null" in p.test else "normal approximation, tie-corrected"
+    method = {"exact": "exact distribution", "permutation": "exact permutation distribution",
+              "asymptotic": "normal approximation, tie-corrected"}[p.method]
     verdict = "significant" if p.significant else "not significant"
-    lines += [f"    Wilcoxon ({method}): p-value {p.p_value:.4g}",
+    lines += [f"    Wilcoxon ({method}, as scipy's method='auto' chooses): p-value {p.p_value:.4g}",
               f"      p-value Holm-adjusted over {tested} pairs: {p.p_holm:.4g}, {verdict} at {alpha}",
-              f"    sign test (exact): p-value {p.sign_p:.4g}; Holm-adjusted over {tested} pairs: {p.sign_p_holm:.4g}"]
+              *_wrapped(f"effect: rank-biserial r = {p.rank_biserial:+.3f} (matched pairs; + when {p.a} costs "
+                        "more)", 6)]
+    if p.cliffs_delta is not None:
+        lines += _wrapped(f"Cliff's delta = {p.cliffs_delta:+.3f} (over all pairs of instances; + when {p.a} costs "
+                          "more)", 6)
+    wins = (f"{p.more_wins} costs less more often ({max(p.a_lower, p.b_lower)} against "
+            f"{min(p.a_lower, p.b_lower)})" if p.more_wins else "each costs less equally often")
+    sign_verdict = "significant" if p.sign_significant else "not significant"
+    lines += _wrapped(f"sign test (exact binomial): {wins}; p-value {p.sign_p:.4g}, Holm-adjusted over {tested} "
+                      f"pairs {p.sign_p_holm:.4g}, {sign_verdict} at {alpha}", 4)
+    if p.more_wins is not None and p.lower is not None and p.more_wins != p.lower:
+        lines += _wrapped(f"note: {p.more_wins} costs less more often, yet {p.lower} has the lower mean cost: the "
+                          "sign test counts who costs less, not by how much", 6)
+    if p.sign_significant != p.significant:
+        lines += _wrapped(f"the tests disagree: {DISAGREE}; here the Wilcoxon test is {verdict} and the sign test "
+                          f"{sign_verdict}", 6)
     if p.significant and p.favours is not None and p.lower is not None and p.favours != p.lower:
         lines += _wrapped(f"note: the signed ranks favour {p.favours}, but {p.lower} has the lower mean cost: the "
                           "test concerns the ranks of the differences, not their mean", 4)
@@ -114,9 +181,8 @@ def _friedman_text(f: Friedman) -> list[str]:
                       ", ".join(f"{c} {_exact(f.ranks[c])}" for c in order), 4)
     ff = "infinite (every data set ranks the classifiers alike)" if f.ff is None else _exact(f.ff, 4)
     gate = "Iman-Davenport" if f.ff_p_value is not None else "chi-square (F_F is infinite)"
-    lines += [f"    Friedman chi2_F = {_exact(f.chi2, 4)} (exact from the ranks, no tie correction)",
-              f"      p-value {f.p_value:.4g} (chi-square, {f.df[0]} df)",
-              f"    Iman-Davenport F_F = {ff}",
+    lines += _friedman_chi2(f)
+    lines += [f"    Iman-Davenport F_F = {ff} (from the uncorrected chi2_F)",
               (f"      p-value {f.ff_p_value:.4g} (F, {f.df[0]} and {f.df[1]} df)" if f.ff_p_value is not None else
                "      p-value undefined (the F approximation needs N(k-1) > chi2_F)"),
               f"    by the {gate} p-value: {'significant' if f.significant else 'not significant'} at {f.alpha}",
@@ -136,6 +202,23 @@ def _friedman_text(f: Friedman) -> list[str]:
                           "the data sets, exact) disagree: " +
                           "; ".join(f"{x} ranks better, {y} costs less" for x, y in f.disagreements), 4)
     return lines
+
+
+def _friedman_chi2(f: Friedman) -> list[str]:
+    """The tie-corrected χ² first (scipy's and autorank's), then the uncorrected one (Demšar's, F_F's)."""
+    df = f"chi-square, {f.df[0]} df"
+    if f.tie_factor == 1:
+        return [f"    Friedman chi2_F = {_exact(f.chi2, 4)} (exact from the ranks; no tied mean costs, so the tie "
+                "correction changes nothing)", f"      p-value {f.p_value:.4g} ({df})"]
+    if f.chi2_corrected is None:
+        lines = ["    Friedman chi2, tie-corrected: undefined (every data set ties all the classifiers)"]
+    else:
+        lines = _wrapped(f"Friedman chi2 = {_exact(f.chi2_corrected, 4)} (tie-corrected, the one printed by "
+                         "scipy.stats.friedmanchisquare and autorank; exact from the ranks)", 4)
+        lines.append(f"      p-value {f.p_corrected:.4g} ({df})")
+    return lines + _wrapped(f"without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses): "
+                            f"chi2_F = {_exact(f.chi2, 4)}, p-value {f.p_value:.4g} ({df}); tie correction factor "
+                            f"{_exact(f.tie_factor, 4)}", 4)
 
 
 def wrapped(text: str, indent: int) -> list[str]:

@@ -191,11 +191,10 @@ def _friedman(record) -> str:
     f = comparison.get("friedman")
     if f is None:
         return comparison.get("friedman_not_run") or ""
-    ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
-    p = "undefined" if f.get("p_value") is None else f"{f['p_value']:.4g}"
-    return (f"Friedman test over {f['datasets']} data sets: chi2_F = {f['statistic_exact']}, p-value {p} "
-            f"({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']}); "
-            f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+    g = f if f.get("statistic_exact") is not None else f["uncorrected"]  # corrected: undefined when all tie
+    p = "undefined" if g.get("p_value") is None else f"{g['p_value']:.4g} ({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']})"
+    return (f"Friedman test over {f['datasets']} data sets: chi2 = {g['statistic_exact']} ({'tie-corrected' if g is f else 'uncorrected'}), p-value {p}; "
+            f"average ranks {', '.join(f'{c} {r}' for c, r in f['average_ranks_exact'].items())}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
 
 
 def _crossings(r) -> list[str]:

@@ -1,0 +1,43 @@
+"""The text of `verify evaluate --extra-stats` (the optional extra `stats`, verifier.using.posthoc): each number
+labelled with the library and the method that gave it. Decides nothing."""
+
+from __future__ import annotations
+
+from verifier.report.use.comparison import wrapped
+
+
+def extra_text(record: dict, alpha: float) -> list[str]:
+    """The extra statistics of `posthoc.extra_statistics`, as report lines."""
+    lines = ["", "Further statistics (the optional extra 'stats'; statistical estimates)"]
+    pairs = record["pairs"]["p_bh"]
+    if pairs:
+        lines += wrapped(f"Per pair, the Wilcoxon p-value adjusted by {record['pairs']['adjustment']}, beside "
+                         "Holm's:", 2)
+        for p in pairs:
+            where = f" on data set {p['dataset']}" if p["dataset"] is not None else ""
+            lines += wrapped(f"{p['a']} vs {p['b']}{where}: Holm {p['p_holm']:.4g}, Benjamini-Hochberg "
+                             f"{p['p_bh']:.4g} ({'significant' if p['significant_bh'] else 'not significant'} at "
+                             f"{alpha})", 4)
+    over = record.get("over_datasets")
+    if over and over["p_bh"]:
+        lines += wrapped("Over the data sets, the Wilcoxon p-values adjusted by Benjamini-Hochberg:", 2)
+        lines += [f"    {p['a']} vs {p['b']}: Holm {p['p_holm']:.4g}, Benjamini-Hochberg {p['p_bh']:.4g}"
+                  for p in over["p_bh"]]
+    conover = record.get("conover_friedman")
+    if conover:
+        lines += wrapped(f"{conover['test']}:", 2)
+        lines += [f"    {p['a']} vs {p['b']}: p-value {p['p_holm']:.4g}" for p in conover["p_holm"]]
+    bayes = record.get("bayesian_signed_rank")
+    if bayes and bayes["pairs"]:
+        lines += wrapped(f"{bayes['test']}, rope = {bayes['rope']:g}:", 2)
+        lines += wrapped_pairs(bayes["pairs"])
+    return lines
+
+
+def wrapped_pairs(pairs: list[dict]) -> list[str]:
+    """One line per pair of the Bayesian test: its three posterior probabilities."""
+    out = []
+    for p in pairs:
+        out += wrapped(f"{p['a']} vs {p['b']}: P({p['a']} costs less) = {p['p_a_lower']:.3f}, P(practically "
+                       f"equivalent) = {p['p_equivalent']:.3f}, P({p['b']} costs less) = {p['p_b_lower']:.3f}", 4)
+    return out
