@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.using.exact_rows import ExactRows
+from verifier.using.exact_rows import ExactRows, float_parts
 
 FIXED = 117  # bits below 1 held exactly
 LIMB = 39
@@ -81,12 +81,7 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     n, K = block.shape
     if K >= 1 << 20 or K == 0:
         return None
-    mant, exponent = np.frexp(block)
-    m = (mant * 2.0 ** 53).astype(np.int64)  # exact: every double is an integer below 2^53 times 2^(e − 53)
-    e = exponent.astype(np.int64) - 53
-    nonzero = m != 0
-    low = np.where(nonzero, e, 1 << 40).min(axis=1)
-    low = np.where(low == 1 << 40, 0, low)
+    m, e, nonzero, low = float_parts(block)
     s = np.where(nonzero, e + FIXED, 0)
     fits = ((s >= 0) & (m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
     mu = m.astype(np.uint64)  # the rows that do not fit get garbage limbs, and status CHECK

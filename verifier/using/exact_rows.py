@@ -51,15 +51,21 @@ class ExactRows:
         return ExactRows(self.floats[start:stop], self.num[start:stop], self.total[start:stop], self.rel)
 
 
-def binary_rows(block: np.ndarray) -> tuple[ExactRows, list[int]]:
-    """Finite, non-negative float64 rows as integers, with each row's power of two: value = num·2^shift exactly.
-    A row of zeros has total 0 (the caller refuses it)."""
+def float_parts(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each double of the block as m·2^e exactly (int64 m below 2^53), which are non-zero, and each row's lowest
+    exponent among its non-zero values (0 for a row of zeros)."""
     mant, exponent = np.frexp(block)
     m = (mant * 2.0 ** 53).astype(np.int64)  # exact: every double is an integer below 2^53 times 2^(e − 53)
     e = exponent.astype(np.int64) - 53
     nonzero = m != 0
     low = np.where(nonzero, e, 1 << 40).min(axis=1)
-    low = np.where(low == 1 << 40, 0, low)
+    return m, e, nonzero, np.where(low == 1 << 40, 0, low)
+
+
+def binary_rows(block: np.ndarray) -> tuple[ExactRows, list[int]]:
+    """Finite, non-negative float64 rows as integers, with each row's power of two: value = num·2^shift exactly.
+    A row of zeros has total 0 (the caller refuses it)."""
+    m, e, nonzero, low = float_parts(block)
     shift = np.where(nonzero, e - low[:, None], 0)
     num = m.astype(object) << shift.astype(object)
     total = num.sum(axis=1) if block.shape[1] else np.zeros(len(block), dtype=object)
