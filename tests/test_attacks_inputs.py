@@ -225,3 +225,19 @@ def test_a_stopped_result_is_never_cached(sandbox, monkeypatch):
     second = verifier.verify(path)
     assert second.cached_at is None and "unknown" not in second.verdicts.values()
     assert verifier.verify(path).cached_at is not None  # a finished result is reused as before
+
+
+def test_a_stop_dropped_inside_a_finalizer_is_raised_again_at_once():
+    """A stop that lands in a finalizer cannot propagate; the timer then fires again after REARM_S, not a second
+    later (when a short stage such as building a matrix would have finished past the bound)."""
+    import signal
+    import sys
+    from types import SimpleNamespace
+
+    from verifier import limits
+
+    with limits.time_limit(30):
+        sys.unraisablehook(SimpleNamespace(exc_value=limits.TimeLimitReached(30), exc_type=limits.TimeLimitReached,
+                                           exc_traceback=None, err_msg=None, object=None))
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= limits.REARM_S
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0

@@ -136,17 +136,24 @@ def question_ms(requested_ms: int) -> int:
     return max(1, min(requested_ms, int(left * 1000) + 1))
 
 
+REARM_S = 0.001  # how soon the timer fires again after a stop was dropped inside a finalizer
+
+
 def _alarm(signum, frame) -> None:
     if _deadline is not None and time.monotonic() >= _deadline - 0.01:
         raise TimeLimitReached(_limit_s or 0.0)
 
 
 def _unraisable(hook):
-    """sys.unraisablehook that drops a stop raised inside a finalizer (z3's __del__, a weakref callback):
-    Python would print it with a traceback and go on; the timer raises it again within a second."""
+    """sys.unraisablehook that drops a stop raised inside a finalizer (z3's __del__, a weakref callback): Python
+    would print it with a traceback and go on. The timer is re-armed to fire again at once, not a second later:
+    a stage that ends within that second (building a matrix) would otherwise finish past the bound as if none
+    had passed, and the stop would land in a later stage."""
     def quiet(unraisable) -> None:
         if not isinstance(unraisable.exc_value, TimeLimitReached):
             hook(unraisable)
+        elif threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, REARM_S, 1.0)
 
     return quiet
 
