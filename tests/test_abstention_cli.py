@@ -218,3 +218,9 @@ def test_abstaining_may_cost_differently_by_the_truth(tmp_path, scores):
     assert svm["recheck"]["disagreement"] is None and svm["recheck"]["lemma_1_holds"]
     code, out, _ = run([str(unequal), "--scores", scores, *SWEEPS])
     assert "nu_N >= mu (1 - nu_P)" in " ".join(out.split())
+
+
+def test_special_files_are_refused_as_scores(tmp_path):
+    for special in ("/dev/zero", str(tmp_path)):
+        code, out, err = run([FRIEDEL, "--scores", special, *SWEEPS])
+        assert code == 2 and "--scores" in err and "not a regular file" in err and "Traceback" not in err and out == ""

@@ -17,7 +17,7 @@ from itertools import product
 
 import sympy as sp
 
-from verifier.errors import UsageError
+from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
 
 P, N = 0, 1
@@ -40,6 +40,19 @@ class Scenario:
         if self.scale == 1 and self.right == (0, 0):  # the spec is in the normal form already
             return normalised
         return self.scale * normalised + (positives * self.right[0] + negatives * self.right[1]) / (positives + negatives)
+
+
+def located(scheme: Scheme, keys: tuple[str, ...], text: str, expected: str) -> SpecError:
+    """A refusal of the spec's costs, placed at the first of `keys` the spec has (e.g. its cost_matrix)."""
+    spec = scheme.spec
+    key = next((k for k in keys if k in spec.marks), keys[0])
+    mark = spec.marks.get(key)
+    return SpecError(text, file=spec.path, key=key, line=mark.line if mark else None,
+                     column=mark.column if mark else None, expected=expected)
+
+
+SINGLE = ("cost_matrix", "cost", "classes")  # where a spec writes the costs of single classes
+SETS = ("set_costs", "set_cost", "cost_matrix", "cost")  # and of sets
 
 
 def scenarios(scheme: Scheme, names: list[str], grids: list[list[Fraction]], path: str) -> list[Scenario]:
@@ -73,18 +86,20 @@ def _normal(cost: dict, values: tuple, names: list[str], scheme: Scheme, path: s
     at = ", ".join(f"{name} = {v}" for name, v in zip(names, values))
     label = scheme.label
     if fn <= tp:
-        raise UsageError(f"{path} at {at}: a false negative ({label(frozenset((N,)))} for {label(frozenset((P,)))}, "
-                         f"{fn}) is not costlier than a true positive ({tp}); Friedel et al.'s normal form takes the "
-                         "first class as the one whose misses cost")
+        raise located(scheme, SINGLE, f"at {at}, a false negative ({label(frozenset((N,)))} for "
+                      f"{label(frozenset((P,)))}, {fn}) is not costlier than a true positive ({tp})",
+                      "the first class to be the one whose misses cost (Friedel et al.'s normal form)")
     scale = fn - tp
     mu, nu_p, nu_n = fp - tn, abstain_p - tp, abstain_n - tn
     if scale != 1:
         mu, nu_p, nu_n = mu / scale, nu_p / scale, nu_n / scale
     if mu < 0:
-        raise UsageError(f"{path} at {at}: a false positive ({fp}) costs less than a true negative ({tn})")
+        raise located(scheme, SINGLE, f"at {at}, a false positive ({fp}) costs less than a true negative ({tn})",
+                      "mistakes that cost at least as much as right predictions")
     if nu_p < 0 or nu_n < 0:
-        raise UsageError(f"{path} at {at}: abstaining costs less than a right prediction (once normalised, "
-                         f"{nu_p} on the first class and {nu_n} on the second)")
+        raise located(scheme, SETS, f"at {at}, abstaining costs less than a right prediction (once normalised, "
+                      f"{nu_p} on the first class and {nu_n} on the second)",
+                      "an abstention that costs at least as much as a right prediction")
     return Scenario(values, mu, nu_p, nu_n, scale, (tp, tn))
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.errors import UsageError, few_of
-from verifier.using.csv_text import csv_rows, excerpt
+from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier.using.data import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
 
 NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*")
@@ -41,6 +41,7 @@ class Scores:
 
 def read_scores(path: str, classes: tuple[str, ...], truth_path: str | None) -> list[Scores]:
     """Every (classifier, data set) of the file, in column order then data set order."""
+    regular_file(path, "--scores")  # not a directory, a FIFO or a device (/dev/zero would never end)
     header, names, lines, true_col, data_col, rows = None, [], [], None, None, []
     for header, line, row in csv_rows(path, "--scores", HOW, npy=False):
         if true_col is None and data_col is None and not names:

@@ -19,6 +19,7 @@ import sympy as sp
 
 from verifier.errors import UsageError
 from verifier.scheme import Scheme
+from verifier.using.abstention.normal_form import SINGLE, located
 from verifier.using.abstention.staircase import Staircase
 
 ONE, ZERO = 0, 1  # the spec's first class is the paper's class 1 (scores estimate its probability)
@@ -58,13 +59,13 @@ class Costs:
             self.proportion(Fraction(1, 7)) == Fraction(1, 7)
 
 
-def affine(expr: sp.Expr, symbol: sp.Symbol, what: str, path: str) -> Affine:
-    """A cost as a + b θ with rational a and b; refused (naming the cell) when it is not one."""
+def affine(expr: sp.Expr, symbol: sp.Symbol, what: str, scheme: Scheme, keys=SINGLE) -> Affine:
+    """A cost as a + b θ with rational a and b; refused (naming the cell, placed at the spec's key) otherwise."""
     expr = sp.expand(expr)
     poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
     if poly is None or poly.degree() > 1 or not (poly.domain.is_QQ or poly.domain.is_ZZ):
-        raise UsageError(f"{path}: the cost of {what} is {expr}, not affine in {symbol} with rational "
-                         "coefficients; cost lines must be straight")
+        raise located(scheme, keys, f"the cost of {what} is {expr}, not affine in {symbol} with rational "
+                      "coefficients", "costs affine in the parameter: cost lines must be straight")
     coefficients = poly.all_coeffs() if poly.degree() >= 0 else [0]
     b, a = coefficients if len(coefficients) == 2 else (0, coefficients[0])
     return Affine(Fraction(int(sp.Rational(a).p), int(sp.Rational(a).q)),
@@ -77,14 +78,14 @@ def costs(scheme: Scheme, parameter: str, path: str) -> Costs:
     symbol = next(s for s in scheme.symbols if s.name == parameter)
     label = scheme.label
     found = Costs(*(affine(scheme.cost(frozenset((predicted,)), true), symbol,
-                           f"predicting {label(frozenset((predicted,)))} for {label(frozenset((true,)))}", path)
+                           f"predicting {label(frozenset((predicted,)))} for {label(frozenset((true,)))}", scheme)
                     for true, predicted in ((ONE, ONE), (ONE, ZERO), (ZERO, ONE), (ZERO, ZERO))))
     for theta in (Fraction(0), Fraction(1, 2), Fraction(1)):
         c0 = found.zero_as_one.at(theta) - found.zero_as_zero.at(theta)
         c1 = found.one_as_zero.at(theta) - found.one_as_one.at(theta)
         if c0 < 0 or c1 < 0 or c0 + c1 <= 0:
-            raise UsageError(f"{path} at {parameter} = {theta}: a mistake costs less than a right prediction "
-                             f"(c0 = {c0}, c1 = {c1}); cost lines need mistakes that cost at least as much")
+            raise located(scheme, SINGLE, f"at {parameter} = {theta}, a mistake costs less than a right prediction "
+                          f"(c0 = {c0}, c1 = {c1})", "mistakes that cost at least as much as right predictions")
     return found
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 from verifier import limits
 from verifier.scheme import Scheme
+from verifier.using.abstention.normal_form import SETS, SINGLE
 from verifier.using.conditions.lines import affine
 from verifier.using.conditions.uncertainty import EPS, _check_betainc, _integral
 
@@ -24,7 +25,8 @@ def affine_costs(scheme: Scheme, parameter: str, path: str) -> tuple[list, list,
     symbol = next(s for s in scheme.symbols if s.name == parameter)
     sets = sorted(scheme.rows, key=lambda m: (len(m), sorted(m)))
     cells = [[affine(scheme.cost(members, y), symbol, f"predicting {scheme.label(members)} for "
-                     f"{scheme.label(frozenset((y,)))}", path) for y in range(scheme.K)] for members in sets]
+                     f"{scheme.label(frozenset((y,)))}", scheme, SETS if len(members) > 1 else SINGLE)
+              for y in range(scheme.K)] for members in sets]
     return sets, [[c.a for c in row] for row in cells], [[c.b for c in row] for row in cells]
 
 
