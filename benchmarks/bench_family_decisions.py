@@ -9,8 +9,10 @@ of a few runs and its peak memory (the child's maximum resident set).
 - a 1,000-leaf hierarchy (10 x 10 x 10, 111 nodes), u65 costs, 10,000 rows (one pass over the tree per row);
 - `--generic`: the decisions alone, in process, and the same hierarchy through the family's whole 1,111 x 1,000
   matrix (the route before);
-- setvaluedprediction (Mortier et al.; module `svp`) side by side on the same rows when it is importable and
-  its API is recognised; otherwise the run says it was skipped. It is not a dependency and is not vendored.
+- setvaluedprediction (Mortier et al.; module `svp`) side by side on the same rows with `--peer-python PATH`, an
+  interpreter of a separate virtual environment where it and PyTorch are installed (`benchmarks/peer_svp.py`
+  runs there); its size-capped prediction against `{max_size: 5}` with coverage costs, its u65 prediction over
+  single nodes against the hierarchy. It is not a dependency and is not vendored.
 
 Every run checks the answer: the `{max_size: 5}` predictions are compared with a plain float re-computation of
 the same rule (the best set of each size is the likeliest classes), and both families' routes are named.
@@ -19,7 +21,6 @@ the same rule (the best set of each size is the likeliest classes), and both fam
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -93,16 +94,38 @@ def expected_max_size(P: np.ndarray, k: int) -> list[list[int]]:
     return out
 
 
-def peer(P: np.ndarray, k: int) -> tuple[str, float | None]:
-    """setvaluedprediction's size-capped prediction on the same rows, when importable; else why it was skipped."""
-    if importlib.util.find_spec("svp") is None:
-        return "skipped: setvaluedprediction (module svp) is not importable here", None
-    try:
-        from svp.multiclass import SVPClassifier  # noqa: F401 - the peer predicts from a fitted model
-    except Exception as exc:  # noqa: BLE001 - any failure means no side-by-side run, said in the output
-        return f"skipped: setvaluedprediction is installed but its API was not recognised ({exc})", None
-    return ("skipped: setvaluedprediction predicts from its own fitted model, not from given rows; wire its "
-            "size-capped search here to compare on the same rows"), None
+def coverage_spec(path: str, K: int, k: int) -> None:
+    """The peer's size-capped problem in our terms: the likeliest set of at most k classes (cost 1 when the truth
+    is outside the prediction)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"name: coverage on sets of at most {k} of {K} classes\nclasses: {K}\n"
+                     f"cost: \"0 if y == yhat else 1\"\nset_cost: \"0 if y in Y else 1\"\n"
+                     f"predictions: {{max_size: {k}}}\n")
+
+
+def tree_nodes() -> list[list[int]]:
+    """The nodes of `hierarchy_spec`'s tree (0-based leaves), root first and each parent before its children."""
+    nodes = [list(range(1000))]
+    nodes += [list(range(100 * a, 100 * a + 100)) for a in range(10)]
+    nodes += [list(range(10 * b, 10 * b + 10)) for b in range(100)]
+    return nodes + [[leaf] for leaf in range(1000)]
+
+
+def peer(python: str | None, rows_path: str, task: dict, ours: list[list[int]]) -> str:
+    """setvaluedprediction on the same rows under its own interpreter (`benchmarks/peer_svp.py`): the seconds of
+    its prediction call alone and how many of its sets equal ours; or why it was skipped."""
+    if python is None:
+        return "skipped (give --peer-python, an interpreter with setvaluedprediction and PyTorch installed)"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "peer.json")
+        done = subprocess.run([python, os.path.join(ROOT, "benchmarks", "peer_svp.py"), rows_path, json.dumps(task),
+                               out], capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"skipped: the peer failed ({done.stderr.strip().splitlines()[-1:]})"
+        with open(out, encoding="utf-8") as handle:
+            record = json.load(handle)
+    same = sum(sorted(c + 1 for c in theirs) == mine for theirs, mine in zip(record["sets"], ours))
+    return f"{record['seconds']:.2f} s in its prediction call alone, {same:,} of {len(ours):,} sets equal to ours"
 
 
 def main() -> None:
@@ -110,22 +133,31 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--generic", action="store_true", help="also time the hierarchy through its whole matrix")
+    parser.add_argument("--peer-python", help="an interpreter with setvaluedprediction (and PyTorch) installed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        P = rows(os.path.join(tmp, "p.npy"), 1000, args.rows)
-        top5, tree = os.path.join(tmp, "top5.yaml"), os.path.join(tmp, "tree.yaml")
+        rows_path = os.path.join(tmp, "p.npy")
+        P = rows(rows_path, 1000, args.rows)
+        top5, cover5, tree = (os.path.join(tmp, f"{name}.yaml") for name in ("top5", "cover5", "tree"))
         max_size_spec(top5, 1000, 5)
+        coverage_spec(cover5, 1000, 5)
         hierarchy_spec(tree)
-        for name, spec in (("{max_size: 5}, K = 1,000", top5), ("1,000-leaf hierarchy", tree)):
-            wall, peak, out = fresh(["decide", spec, "--p-file", os.path.join(tmp, "p.npy"), "--format", "json"],
-                                    args.repeat)
+        runs = (("{max_size: 5}, K = 1,000, u65", top5, None),
+                ("{max_size: 5}, K = 1,000, coverage (the peer's size-capped prediction)", cover5,
+                 {"kind": "size", "size": 5}),
+                ("1,000-leaf hierarchy, u65 (the peer's u65 over single nodes)", tree,
+                 {"kind": "tree", "nodes": tree_nodes()}))
+        for name, spec, task in runs:
+            wall, peak, out = fresh(["decide", spec, "--p-file", rows_path, "--format", "json"], args.repeat)
             record = json.loads(out)
+            ours = [sorted(int(c) for c in p) for p in record["predictions"]]
             if spec == top5:
-                assert [sorted(int(c) for c in p) for p in record["predictions"]] == expected_max_size(P, 5)
-            print(f"{name}: {args.rows:,} rows in {wall:.2f} s (median of {args.repeat}), peak {peak:,.0f} MB, "
-                  f"route {record['route']}, {record['rows_decided_exactly_one_by_one']} rows decided in integers")
-        said, seconds = peer(P, 5)
-        print(f"setvaluedprediction: {said}" if seconds is None else f"setvaluedprediction: {seconds:.2f} s")
+                assert ours == expected_max_size(P, 5)
+            print(f"{name}: {args.rows:,} rows in {wall:.2f} s, whole process (median of {args.repeat}), peak "
+                  f"{peak:,.0f} MB, route {record['route']}, {record['rows_decided_exactly_one_by_one']} rows "
+                  f"decided in integers")
+            if task is not None:
+                print(f"  setvaluedprediction: {peer(args.peer_python, rows_path, task, ours)}")
         if args.generic:
             in_process(P, top5, tree)
 

@@ -122,7 +122,7 @@ def _store(cells: Cells, where, lo, hi, num, exact, dens) -> None:
 
 def _assemble(lo, hi, num, exact, dens) -> Cells:
     """One common denominator for the whole matrix (exact cells only)."""
-    den = math.lcm(*{int(d) for d in np.unique(dens)})
+    den = math.lcm(*{int(d) for d in set(dens.ravel().tolist())})  # a set, not np.unique: no sort of objects
     if den != 1:
         num = num * (den // dens)
     return Cells.from_exact(num, den, exact).with_enclosure(lo, hi) if exact.any() else Cells(lo, hi)

@@ -197,7 +197,7 @@ def _modified(cells: SchemeCells, exact: ExactCells, scheme: Scheme) -> list[str
     for h in range(cells.K):
         if scheme.origin[frozenset((h,))] not in ("set_cost", "set_costs"):
             continue
-        for y in range(cells.K):
+        for y in np.flatnonzero(same[h] != TRUE).tolist():  # the cells proved equal need no look
             verdict = same[h, y]
             if verdict == UNDECIDED:  # the exact builder's certified test, as for every other scheme
                 verdict = 0 if _differ(scheme.rows[frozenset((h,))][y], exact.determinate(h, y)) else TRUE

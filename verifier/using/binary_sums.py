@@ -1,12 +1,13 @@
 """Exact row sums of a float64 block without one Python integer per value, for `--p-file` .npy rows.
 
 A float64 x ≥ 2^-65 is m·2^e with an integer m < 2^53 and e ≥ −117, so x·2^117 = m·2^(e+117) is an integer
-below 2^118 when x ≤ 2. Each such term is cut into three integer limbs (bits 0-38, 39-77, and 78 up), each limb
-summed over the row in int64 (K·2^40 < 2^63 for K < 2^20), and the carries propagated: the row's exact sum
+below 2^118 when x ≤ 2. Each such term is cut into three integer limbs (bits 0-38, 39-77, and 78 up; in floats,
+exactly, by scaling and floor), each limb summed over the row in int64 (K·2^40 < 2^63 for K < 2^20), and the carries propagated: the row's exact sum
 times 2^117, in integers, vectorised. A row sums to exactly 1 iff the limbs are (0, 0, 2^39); it is within the
 tolerance 10^-6 if a float estimate of the difference (relative error below 2^-50) says so with room to spare.
-Any other row (a value below 2^-65 or above 2, a negative, a difference near the tolerance) is marked for the
-caller's exact check, one row at a time.
+Values below 2^-65 stay out of the limbs: their sum is positive and at most n·2^-65 for n of them, too little to
+hide on which side of 1 the row is unless the rest is that close below 1 (`_status`). Any other row (a value above 2, a negative, a difference
+near the tolerance) is marked for the caller's exact check, one row at a time.
 
 The rows' integers (`num`, `total` of `ExactRows`) are made only for the rows that ask for them (a tie, a near
 tie), as Python integers, the same as `exact_rows.binary_rows` makes for every row.
@@ -64,15 +65,28 @@ class LazyTotal:
         return (self[i] for i in range(len(self)))
 
 
-def _limb(m: np.ndarray, s: np.ndarray, base: int, top: bool) -> np.ndarray:
-    """Bits base.. base+LIMB−1 (all bits from base up if `top`) of m·2^s, for 0 ≤ m < 2^53 and s ≥ 0 (uint64).
-    At most one of the two shifts is non-zero; a left shift's bits beyond 64 are bits the mask drops anyway,
-    and the top limb has none (m·2^s ≤ 2^118, so m·2^(s−78) ≤ 2^40)."""
-    t = s - base
-    right = np.minimum(np.maximum(-t, 0), 63).astype(np.uint64)
-    if top:
-        return (m >> right) << np.maximum(t, 0).astype(np.uint64)
-    return ((m >> right) << np.minimum(np.maximum(t, 0), LIMB).astype(np.uint64)) & np.uint64(MASK)
+def _limbs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bits 0-38, 39-77 and 78 up of x·2^117, summed over each row (int64), for doubles 0 ≤ x ≤ 2 with x·2^117 an
+    integer. Cut in floats, each step exact: scaling by 2^39 is exact, so are floor and the fraction y − floor(y),
+    and the last fraction times 2^39 is the integer of bits 0-38."""
+    top = np.floor(x * 2.0 ** LIMB)
+    rest = (x * 2.0 ** LIMB - top) * 2.0 ** LIMB
+    middle = np.floor(rest)
+    return tuple(part.astype(np.int64).sum(axis=1) for part in ((rest - middle) * 2.0 ** LIMB, middle, top))
+
+
+def _status(one: np.ndarray, below: np.ndarray, gap: np.ndarray, tiny: np.ndarray) -> np.ndarray:
+    """Each row's status from its part P at or above 2^-65 (exactly 1 or not: `one`; below 1 or not: `below`;
+    |P − 1| estimated by `gap` to a relative 2^-50) and the number n of its values below 2^-65, whose sum S is
+    in (0, n·2^-65] when n > 0. With n = 0, P is the row. Otherwise the row is P + S: above 1 when P ≥ 1, and
+    then within the tolerance if gap + n·2^-65 is, with room; below 1 when 1 − P exceeds n·2^-65 (gap proves
+    it with room), and then within the tolerance if gap is. Any other row is checked exactly."""
+    room = TOLERANCE * (1 - 1e-9)
+    plain = np.where(one, EXACT, np.where(gap < room, RESCALED, CHECK))
+    bound = tiny * 2.0 ** -65
+    above = ~below & (gap + bound < room)
+    short = below & (gap * (1 - 2.0 ** -49) > bound) & (gap < room)
+    return np.where(tiny > 0, np.where(above | short, RESCALED, CHECK), plain)
 
 
 def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarray] | None:
@@ -83,10 +97,10 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
         return None
     m, e, nonzero, low = float_parts(block)
     s = np.where(nonzero, e + FIXED, 0)
-    fits = ((s >= 0) & (m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
-    mu = m.astype(np.uint64)  # the rows that do not fit get garbage limbs, and status CHECK
-    l0, l1, l2 = (_limb(mu, s, base, top).sum(axis=1).astype(np.int64)
-                  for base, top in ((0, False), (LIMB, False), (2 * LIMB, True)))
+    tiny = nonzero & (s < 0)  # below 2^-65: summed apart, see `_status`
+    fits = ((m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
+    # the rows that do not fit get garbage limbs, and status CHECK
+    l0, l1, l2 = _limbs(np.where(tiny | ~np.isfinite(block), 0.0, np.clip(block, 0.0, 4.0)))
     l1 = l1 + (l0 >> LIMB)  # carries: the sum times 2^117 is l0 + l1·2^39 + l2·2^78, limbs below 2^39
     l0 = l0 & MASK
     l2 = l2 + (l1 >> LIMB)
@@ -94,7 +108,6 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     one = (l0 == 0) & (l1 == 0) & (l2 == 1 << LIMB)
     gap = np.abs((l2 - (1 << LIMB)).astype(np.float64) * 2.0 ** (2 * LIMB - FIXED)
                  + l1.astype(np.float64) * 2.0 ** (LIMB - FIXED) + l0.astype(np.float64) * 2.0 ** -FIXED)
-    within = gap < TOLERANCE * (1 - 1e-9)
-    status = np.where(fits & one, EXACT, np.where(fits & within, RESCALED, CHECK))
+    status = np.where(fits, _status(one, l2 < 1 << LIMB, gap, tiny.sum(axis=1)), CHECK)
     num = LazyNum(m, e, low)
     return ExactRows(np.asarray(block, dtype=np.float64), num, LazyTotal(num), 0.0), status, low

@@ -58,7 +58,7 @@ def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
         return None
     num, member, size = np.asarray(rows.num), cells.members, cells.sizes[:, None]
     a, b = [Fraction(0)] * (cells.K + 1), [Fraction(0)] * (cells.K + 1)
-    for k in range(1, cells.K + 1):
+    for k in np.unique(cells.sizes).tolist():  # the sizes the family has, not every size up to K
         for table, where in ((a, member & (size == k)), (b, ~member & (size == k))):
             values = num[where]
             if values.size and np.any(values != values.flat[0]):
