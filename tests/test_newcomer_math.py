@@ -9,6 +9,9 @@ import json
 import os
 import re
 
+import pytest
+import yaml
+
 from conftest import ROOT, SPECS
 from verifier.cli import check
 
@@ -134,3 +137,140 @@ def test_a_long_grid_is_thinned_in_the_text_and_says_where_the_rest_is(tmp_path)
                                                      "8/5", "17/10", "9/5", "19/10", "2")]
     assert "21 of the 101 grid points, every 5th; all of them in --format json." in text
     assert "grid point(s)" not in text
+
+
+# -- item 8: mathematics per output format ----------------------------------------------------------------------
+
+BUNDLED = sorted(f for f in os.listdir(SPECS) if f.endswith(".yaml"))
+ASCII_RELATION = re.compile(r">=|<=|!=|&gt;=|&lt;=")
+RAW_INDEX = re.compile(r"(?<![A-Za-z])(c|mean|max|min|C)_\{")
+
+
+def _outputs(name: str, tmp_path) -> dict[str, str]:
+    """The console report (default and -v), the Markdown report, `--format markdown` and the HTML report, of
+    the bundled spec without its description (the spec's own words are shown as written)."""
+    with open(os.path.join(SPECS, name), encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    data.pop("description", None)
+    path = str(tmp_path / name)
+    with open(path, "w", encoding="utf-8") as handle:
+        yaml.safe_dump(data, handle, allow_unicode=True)
+    tmp_path = tmp_path / "reports"
+    out = {"console": _run(path, "--width", "120")[1], "verbose": _run(path, "-v", "--width", "120")[1],
+           "markdown table": _run(path, "--format", "markdown")[1]}
+    code, _, err = _run(path, "--report", str(tmp_path), "--no-cache")
+    assert code in (0, 1), err
+    stem = name[:-len(".yaml")]
+    for kind in ("md", "html"):
+        out[kind] = (tmp_path / f"{stem}.{kind}").read_text(encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("name", ["obstacle-hand-filled.yaml", "friedel-abstention-symbolic.yaml",
+                                  "p-discounted-symbolic.yaml", "table-vi.yaml"])
+def test_reports_write_relations_and_set_indices_one_way_per_format(name, tmp_path):
+    before = _tree(SPECS)
+    outputs = _outputs(name, tmp_path)
+    for kind, text in outputs.items():
+        html_text = kind == "html" and text[text.index("<body>"):]  # the style sheet is not text
+        shown = re.sub(r"<svg.*?</svg>", "", html_text, flags=re.S) if html_text else text
+        assert not ASCII_RELATION.search(shown), (kind, ASCII_RELATION.search(shown))
+        assert not RAW_INDEX.search(shown), (kind, shown[RAW_INDEX.search(shown).start() - 80:][:160])
+    assert _tree(SPECS) == before
+
+
+def test_a_cost_subscript_is_typeset_in_html_and_markdown_and_plain_on_the_console(tmp_path):
+    outputs = _outputs("obstacle-hand-filled.yaml", tmp_path)
+    assert "c<sub>h,b</sub>(n) = 3 must be ≤ max<sub>h,b</sub>(n) = 2" in outputs["html"]
+    assert "c<sub>h,b</sub>(n) = 3 must be ≤ max<sub>h,b</sub>(n) = 2" in outputs["md"]
+    assert "c{h,b}(n) = 3 must be ≤ max{h,b}(n) = 2" in " ".join(outputs["verbose"].split())
+    assert "c{h,b}(n)" in outputs["console"]
+    assert 'Notation: c<sub>Y</sub>(y) is the cost' in outputs["html"]
+    record = json.loads(_run(os.path.join(SPECS, "obstacle-hand-filled.yaml"), "--format", "json")[1])
+    assert "c_{h, b}(n)" in json.dumps(record)  # the JSON keeps the engines' labels
+
+
+def test_a_hostile_class_name_in_a_subscript_stays_escaped(tmp_path):
+    spec = tmp_path / "hostile.yaml"
+    spec.write_text('name: h\nclasses: ["<b>x", "q}<i>"]\ncost: "0 if yhat == y else 1"\n'
+                    'set_cost: "0 if y in Y and len(Y) == 1 else 2"\n', encoding="utf-8")
+    code, _, err = _run(str(spec), "--report", str(tmp_path / "out"), "--no-cache")
+    assert code == 0, err
+    page = (tmp_path / "out" / "hostile.html").read_text(encoding="utf-8")
+    assert "<b>x" not in page and "<i>" not in page and "&lt;b&gt;x" in page
+    assert page.count("<sub>") == page.count("</sub>") > 0
+
+
+def test_conditions_write_products_without_a_star(tmp_path):
+    outputs = _outputs("friedel-abstention-symbolic.yaml", tmp_path)
+    for kind in ("html", "md", "verbose"):
+        assert "2*nu" not in outputs[kind] and "2·nu" in outputs[kind], kind
+
+
+# -- item 9: figures ----------------------------------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _texts(svg: bytes) -> list[str]:
+    """The drawn texts of an SVG (its metadata, which holds the file's title, is not drawn)."""
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for text in ET.fromstring(svg).iter(f"{SVG}text"):
+        spans = list(text.iter(f"{SVG}tspan"))
+        out.extend(s.text or "" for s in spans) if spans else out.append(text.text or "")
+    return out
+
+
+def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter(tmp_path):
+    plot = tmp_path / "curves.svg"
+    code, _, err = _run("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--plot", str(plot))
+    assert code == 0, err
+    svg = plot.read_bytes()
+    texts = _texts(svg)
+    assert not any("p-discounted" in t or "varies" in t for t in texts)  # no spec name, no title drawn
+    assert "p-discounted costs" in svg.decode()  # the title stays in the file's metadata
+    colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg.decode()))
+    assert {"#e69f00", "#56b4e9", "#009e73"} <= colours  # Okabe & Ito, as every other figure
+    assert "#1f77b4" not in colours and "#ff7f0e" not in colours  # not matplotlib's own cycle
+    assert re.search(r'<tspan[^>]*font-style: (oblique|italic)[^>]*>r</tspan>', svg.decode())  # $r$, typeset
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)pt"', svg.decode()).group(1))
+    assert width <= 3.6 * 72  # one column, as the other figures
+
+
+def test_the_calibration_chart_colours_rows_by_verdict(tmp_path):
+    plot = tmp_path / "calibration.svg"
+    code, _, err = _run("design", os.path.join(SPECS, "design", "ha-delta.yaml"), "--plot", str(plot))
+    assert code == 0, err
+    svg = plot.read_text(encoding="utf-8")
+    texts = _texts(plot.read_bytes())
+    assert {"holds / fits", "fails / does not fit"} <= set(texts)  # the verdict legend
+    assert not {"both settings fit", "neither fits"} & set(texts)  # no colour by which setting fits
+    assert {"filtering fits", "choice fits"} <= set(texts)  # the settings are rows, labelled
+    colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg))
+    assert {"#009e73", "#d55e00"} <= colours and "#0072b2" not in colours  # spot_plot's holds and fails
+
+
+def test_figures_draw_no_long_title(tmp_path):
+    import numpy as np
+
+    import verifier
+
+    designed = verifier.design(os.path.join(SPECS, "design", "obstacle-hb-open.yaml"), setting="filtering")
+    texts = _texts(bytes(designed.picture("svg")))
+    assert texts and not any(len(t) > 70 or "obstacle" in t.lower() for t in texts)
+    rng = np.random.default_rng(7)
+    truth = rng.integers(0, 3, 30)
+    paths = []
+    for k in range(2):
+        np.save(tmp_path / f"clf{k}.npy", rng.dirichlet([1, 1, 1], 30))
+        paths += ["--probabilities", str(tmp_path / f"clf{k}.npy")]
+    np.save(tmp_path / "truth.npy", truth)
+    plot = tmp_path / "surface.svg"
+    code, _, err = _run("evaluate", os.path.join(ROOT, "docs", "examples", "triage-two-costs.yaml"), *paths,
+                        "--truth", str(tmp_path / "truth.npy"), "--sweep", "mu=0:4:5", "--sweep", "nu=0:1/2:3",
+                        "--plot", str(plot))
+    assert code == 0, err
+    texts = _texts(plot.read_bytes())
+    assert "mean cost (Eq. 4)" in texts and not any("vary" in t or len(t) > 70 for t in texts)
