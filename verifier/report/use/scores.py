@@ -7,6 +7,7 @@ import textwrap
 from fractions import Fraction
 
 from verifier.using import Crossing, Scores, Sweep
+from verifier.errors import counted
 from verifier.formula import certified
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
 from verifier.report.text_grid import grid
@@ -109,9 +110,9 @@ def sweep_lines(s: Sweep) -> list[str]:
     if any("M_{" in paper_text(c.expression) for c in s.curves):
         lines.append(f"  where {POWER_MEAN_LEGEND}")
     if s.excluded:
-        one = len(s.excluded) == 1
-        lines.append(f"  {len(s.excluded)} grid point{'' if one else 's'} {'lies' if one else 'lie'} outside the "
-                     f"spec's assumptions and {'is' if one else 'are'} left out "
+        lie = "lies outside the spec's assumptions and is" if len(s.excluded) == 1 else \
+            "lie outside the spec's assumptions and are"
+        lines.append(f"  {counted(len(s.excluded), 'grid point')} {lie} left out "
                      f"(from {s.excluded[0]} to {s.excluded[-1]}).")
     lines += grid_values(s)
     if s.crossings:
