@@ -46,8 +46,9 @@ def harmless(text: str) -> None:
             yield token
             yield from tokens(token.children or ())
 
+    ours = ("<sub>", "</sub>")  # the only markup the writers add: a term's set index as a subscript
     found = [t.type for t in tokens(RENDER.parse(text))
-             if t.type in ("html_inline", "html_block", "link_open", "image")]
+             if t.type in ("html_inline", "html_block", "link_open", "image") and t.content not in ours]
     assert not found, (found, text[:300])
     page = RENDER.render(text)
     assert "<script" not in page and "<img" not in page and "<a " not in page

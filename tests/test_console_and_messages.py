@@ -90,7 +90,7 @@ def test_negative_costs_get_a_warning(tmp_path):
     spec = tmp_path / "neg.yaml"
     spec.write_text('name: neg\nclasses: [a, b, c]\nset_cost: "-1 if y in Y else 1"\n')
     code, out, _ = _run([str(spec), "--color", "never"])
-    assert code == 0 and "warning: 12 cost(s) are negative (e.g. c_{a}(a) = -1)" in " ".join(out.split())
+    assert code == 0 and "warning: 12 cost(s) are negative (e.g. c{a}(a) = -1)" in " ".join(out.split())
 
 
 class _Terminal(io.StringIO):

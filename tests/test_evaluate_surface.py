@@ -147,7 +147,7 @@ def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path):
     code, out, err = _run(*args, "--plot", str(tmp_path / "surface.svg"))
     assert code == 0, err
     assert "clf0: mean cost from" in out and "lowest at (mu, nu) = (" in out and "indeterminacy rate from" in out
-    assert "7 grid point(s) lie outside the spec's assumptions" in out
+    assert "7 grid points lie outside the spec's assumptions" in out and "(s)" not in out
     assert "Cheapest (least exact mean cost) per admitted point: clf0 at" in out
     svg = (tmp_path / "surface.svg").read_text()
     assert svg.startswith("<?xml") and "mean cost (Eq. 4)" in svg and "indeterminacy rate" in svg
@@ -282,4 +282,4 @@ def test_points_where_a_cost_is_undefined_are_left_out_and_listed(tmp_path):
     assert s.excluded == [(r, F(-1)) for r in (0, 1, 2)] and s.undefined == [(2, 0), (2, 1)]
     assert [row.count(None) for row in s.classifiers[0].mean_cost] == [1, 1, 3]
     assert result.record["surface"]["undefined"] == [{"r": "2", "nu": "0"}, {"r": "2", "nu": "1"}]
-    assert "2 grid point(s) leave some cost undefined and are left out (e.g. r = 2, nu = 0)." in result.text
+    assert "2 grid points leave some cost undefined and are left out (e.g. r = 2, nu = 0)." in result.text

@@ -133,8 +133,8 @@ def test_design_calibration_is_drawn_as_intervals(tmp_path):
     assert code == 0 and target.stat().st_size > 0
     texts = _texts(target.read_bytes())
     assert "Where each property holds and each setting fits" in texts
-    assert {"filtering fits", "choice fits", "P3 reward rightful cautiousness", "1/3", "nowhere"} <= set(texts)
-    assert {"filtering fits", "both settings fit", "neither fits"} <= set(texts)  # the legend of the colours
+    assert {"filtering fits", "choice fits", "P3 reward rightful cautiousness", "1/3"} <= set(texts)
+    assert {"holds / fits", "fails / does not fit"} <= set(texts)  # the legend: colours by verdict
     assert "δ" in texts  # the parameter's axis, typeset
 
 

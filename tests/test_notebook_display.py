@@ -104,7 +104,7 @@ def test_class_sweeps_show_their_first_failures():
     assert "K = 2..3" in line and markup.count('<span class="fails">fails</span>') >= 2
     every = verifier.sweep_classes(os.path.join(SPECS, "accuracy-u65.yaml"), "2..", cache=False)
     assert_displays(every, "P9 at K = 2")
-    assert "holds for K >= 2" in every._repr_markdown_()
+    assert "holds for K ≥ 2" in every._repr_markdown_()
 
 
 @pytest.mark.parametrize("spec, setting, status, answer", [

@@ -69,4 +69,4 @@ def test_report_sections_are_present():
         assert heading in text
     assert re.search(r"P3 +reward rightful +fails +says: a set containing the truth", text)
     assert "To fit the filtering setting:" in text and "lower it by more than 2/15" in " ".join(text.split())
-    assert "c_{a, b, c}(a) = 4/5 (0.8)" in text and "mean_{a, b, c}(a) = 2/3" in text
+    assert "c{a,b,c}(a) = 4/5 (0.8)" in text and "mean{a,b,c}(a) = 2/3" in text  # a set index as the set

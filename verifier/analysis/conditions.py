@@ -4,11 +4,13 @@ A region where a property holds, or the conjunction of several (where a scheme f
 formula over the parameters. Read raw it can be empty ("w < 1/3 and w = 1") or in sympy's syntax ("Eq(w, 1)").
 Here it is reduced exactly: with one parameter, to a set of reals intersected with the admissible values
 (empty, points, intervals: the same notation as `verify design`); with several, the conjunction is asked of z3
-under the assumptions, so that an empty one is said to be empty, and each relation is printed as = ≠ < ≤ > ≥.
+under the assumptions, so that an empty one is said to be empty, and each relation is printed as = ≠ < ≤ > ≥, products with · (2·nu).
 Nothing here is decided in floating point.
 """
 
 from __future__ import annotations
+
+import re
 
 import sympy as sp
 
@@ -17,12 +19,18 @@ RELATION_SIGNS = {sp.Eq: "=", sp.Ne: "≠", sp.StrictLessThan: "<", sp.LessThan:
 NOWHERE = "no admissible value"
 
 
+def term_text(value: sp.Basic) -> str:
+    """One side of a relation as the paper writes it: a product with ·, a power with ^ (`mu > 2·nu`, not
+    `mu > 2*nu`); parameters keep their names as the spec spells them."""
+    return re.sub(r"(?<!\*)\*(?!\*)", "·", sp.sstr(value)).replace("**", "^")
+
+
 def relation_text(relation: sp.Basic) -> str:
     """One relation in the paper's notation: `w = 1`, not `Eq(w, 1)`; `w ≤ 1/2`, not `w <= 1/2`."""
     for kind, sign in RELATION_SIGNS.items():
         if isinstance(relation, kind):
-            return f"{sp.sstr(relation.lhs)} {sign} {sp.sstr(relation.rhs)}"
-    return sp.sstr(relation)
+            return f"{term_text(relation.lhs)} {sign} {term_text(relation.rhs)}"
+    return term_text(relation)
 
 
 def formula_text(formula: sp.Basic) -> str:
@@ -90,7 +98,7 @@ def set_text(name: str, s: sp.Set) -> str:
     if s is sp.S.EmptySet:
         return NOWHERE
     if isinstance(s, sp.FiniteSet) and len(s) == 1:
-        return f"{name} = {sp.sstr(next(iter(s)))}"
+        return f"{name} = {term_text(next(iter(s)))}"
     return f"{name} in {_set_part(s)}"
 
 
@@ -98,11 +106,11 @@ def _set_part(s: sp.Set) -> str:
     if isinstance(s, sp.Union):
         return " ∪ ".join(_set_part(a) for a in sorted(s.args, key=lambda a: float(a.inf)))
     if isinstance(s, sp.FiniteSet):
-        return "{" + ", ".join(sp.sstr(a) for a in sorted(s, key=float)) + "}"
+        return "{" + ", ".join(term_text(a) for a in sorted(s, key=float)) + "}"
     if s is sp.S.Reals:
         return "(-inf, +inf)"
-    low = "-inf" if s.start is sp.S.NegativeInfinity else sp.sstr(s.start)
-    high = "+inf" if s.end is sp.S.Infinity else sp.sstr(s.end)
+    low = "-inf" if s.start is sp.S.NegativeInfinity else term_text(s.start)
+    high = "+inf" if s.end is sp.S.Infinity else term_text(s.end)
     return ("(" if s.left_open else "[") + low + ", " + high + (")" if s.right_open else "]")
 
 

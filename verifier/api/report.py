@@ -268,7 +268,7 @@ class EveryKReport(_Rendered):
         return dict(self.summary["first_failure"])
 
     def __repr__(self) -> str:
-        return notebook.one_line("EveryKReport", self.name, f"K >= {self.summary['low']}; "
+        return notebook.one_line("EveryKReport", self.name, f"K ≥ {self.summary['low']}; "
                                  + notebook.first_failures(self.first_failure))
 
     def _repr_html_(self) -> str:

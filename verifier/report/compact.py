@@ -16,6 +16,7 @@ from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
 from verifier.report import brief
+from verifier.report.math_text import console as math
 from verifier.report.safe_text import clean
 from verifier.report.tables import parameter
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
@@ -40,7 +41,7 @@ def render(a: Analysis, console: Console) -> None:
     if family:
         facts.append(f"predictions: {family}")
     if a.scheme.parameters:
-        facts.append("parameters: " + ", ".join(parameter(k, v) for k, v in a.scheme.parameters.items()))
+        facts.append("parameters: " + math(", ".join(parameter(k, v) for k, v in a.scheme.parameters.items())))
     if s.setting:
         facts.append(f"intended setting: {s.setting}")
     for line in textwrap.wrap(" · ".join(facts), width)[:2]:
@@ -49,7 +50,7 @@ def render(a: Analysis, console: Console) -> None:
         console.print(Text(brief.clip(f"stopped early: {a.stopped}", width), style="yellow"), soft_wrap=True)
     for note in a.scheme.notes:  # warnings, and the drawback of modified initial costs (the paper counts it)
         if note.startswith(("warning:", "The set-cost formula modifies")):
-            for line in textwrap.wrap(clean(note), width):
+            for line in textwrap.wrap(math(clean(note)), width):
                 console.print(Text(line, style="yellow"), soft_wrap=True)
     console.print()
     for line in _verdicts(a, width) + [Text("")] + _fit(a, width):
@@ -99,7 +100,7 @@ def _verdicts(a: Analysis, width: int) -> list[Text]:
     out = [Text(f"{'':5}{'property':<{names}}  {'verdict':<{verdicts}}" + ("  why" if one_line else ""),
                 style="bold")]
     for r in a.results:
-        why = brief.reason(r, a.scheme)
+        why = math(brief.reason(r, a.scheme))
         row = Text.assemble(f"{r.property.id:<5}{brief.clip(r.property.name, names):<{names}}  ",
                             (f"{_verdict(r):<{verdicts}}", STYLE[r.verdict]))
         if one_line:
@@ -119,7 +120,7 @@ def _fit(a: Analysis, width: int) -> list[Text]:
     for setting, fit in a.settings.items():
         name = setting + (" (intended)" if a.spec.setting == setting else "")
         # a warning is never cut: the line continues under itself, aligned after the setting's name
-        said = textwrap.wrap(brief.fit_line(fit), max(20, width - name_width - 4), break_long_words=False,
+        said = textwrap.wrap(math(brief.fit_line(fit)), max(20, width - name_width - 4), break_long_words=False,
                              break_on_hyphens=False) or [""]
         lines.append(Text.assemble(f"  {name:<{name_width}}  ", (said[0], FIT_STYLE[fit.fits])))
         lines += [Text.assemble(" " * (name_width + 4), (more, FIT_STYLE[fit.fits])) for more in said[1:]]
@@ -131,7 +132,7 @@ def _fit(a: Analysis, width: int) -> list[Text]:
         repeated = [shown[step] for step in steps if step in shown]
         for step in fresh[:MAX_STEPS]:
             shown[step] = setting
-            lines += [Text(w) for w in _wrapped(step, width)]
+            lines += [Text(w) for w in _wrapped(math(step), width)]
         if repeated:
             what = "the step" if len(repeated) == 1 else f"the {len(repeated)} steps"
             lines.append(Text(f"  - {'and ' if fresh else ''}{what} given above for the {repeated[0]} setting"))

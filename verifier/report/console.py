@@ -15,11 +15,13 @@ from verifier.report import set_facts, words
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import LEVELS, TABLE_VIII
+from verifier.report.math_text import console as math
 from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.report.text_grid import grid
 from verifier.verdict import Verdict
 
+CONSOLE_SETS = " A set index is written as the set: c{a,b}(c) is c_Y(c) for Y = {a, b}."
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
 
 
@@ -56,9 +58,9 @@ def _header(a: Analysis) -> Panel:
                           for k, v in a.scheme.parameters.items())
         lines.append(Text(f"parameters: {shown}"))
     if a.scheme.assumptions:
-        lines.append(Text("assumptions: " + clean("; ".join(text for _, text in a.scheme.assumptions))))
+        lines.append(Text("assumptions: " + math(clean("; ".join(text for _, text in a.scheme.assumptions)))))
     if a.symbolic is not None and a.symbolic.admissible is not True:
-        lines.append(Text("no admissible parameter value: " + a.results[0].reason, style="bold yellow"))
+        lines.append(Text("no admissible parameter value: " + math(a.results[0].reason), style="bold yellow"))
     if s.source:
         lines.append(Text(f"source: {clean(s.source)}"))
     if s.description:
@@ -66,7 +68,7 @@ def _header(a: Analysis) -> Panel:
     if s.setting:
         lines.append(Text(f"intended setting: {s.setting}"))
     for note in a.scheme.notes:
-        lines.append(Text(clean(note) if note.startswith("warning:") else f"note: {clean(note)}", style="yellow"))
+        lines.append(Text(math(clean(note) if note.startswith("warning:") else f"note: {clean(note)}"), style="yellow"))
     return Panel(Group(*lines), title="verify", box=box.ROUNDED, expand=False)
 
 
@@ -107,15 +109,16 @@ def _set_facts(a: Analysis, width: int) -> Text:
             "and re-checked independently"
     if a.symbolic is not None:
         return grid("Possibility (Definition 4) over all admissible parameter values (z3; examples are exact)",
-                    ["Y", "status", "evidence"], set_facts.symbolic_rows(a), caption=" ".join(set_facts.summary(a)),
+                    ["Y", "status", "evidence"], [[math(c) for c in row] for row in set_facts.symbolic_rows(a)],
+                    caption=math(" ".join(set_facts.summary(a))),
                     width=width)
-    rows = set_facts.rows(a)
+    rows = [[math(c) for c in row] for row in set_facts.rows(a)]
     if len(a.scheme.all_sets) > set_facts.LIST_ALL_UP_TO and len(rows) > MAX_ROWS:
         rows = rows[:MAX_ROWS] + [[f"… and {len(rows) - MAX_ROWS:,} more", "", "", "all in --format json"]]
     else:
         rows = rows[:]
     return grid(title, set_facts.HEADERS, rows, breaks={a.scheme.K},
-                caption="\n".join(set_facts.summary(a)), width=width)
+                caption=math("\n".join(set_facts.summary(a))), width=width)
 
 
 def _decision(a: Analysis, width: int) -> Text:
@@ -134,12 +137,12 @@ def _properties(a: Analysis) -> Table:
     table.add_column("evidence", ratio=1)
     for r in a.results:
         verdict = Text(r.verdict.value + (" (tight)" if r.tight else ""), style=VERDICT_STYLE[r.verdict])
-        evidence = words.explain(r, a.scheme)
+        evidence = math(words.explain(r, a.scheme))
         if r.checked and r.evidence.kind in ("counterexample", "witness", "certificates"):
             evidence += " [re-checked independently]"
         table.add_row(r.property.id, r.property.name, verdict,
-                      Text.assemble(("says: ", "dim"), r.property.plain + "\n", ("found: ", "dim"), evidence))
-    table.caption = Text(words.NOTATION, style="dim")
+                      Text.assemble(("says: ", "dim"), math(r.property.plain) + "\n", ("found: ", "dim"), evidence))
+    table.caption = Text(words.NOTATION + CONSOLE_SETS, style="dim")
     table.caption_justify = "left"
     return table
 
@@ -165,7 +168,7 @@ def _settings(a: Analysis, width: int) -> Group:
                          + ("fails" if len(fit.failing_necessary) == 1 else "fail"))
         if fit.unknown_necessary:
             notes.append(f"{setting}: necessary {', '.join(fit.unknown_necessary)} undecided")
-        notes += [f"{setting}: warning: {w}" for w in fit.warnings]
+        notes += [f"{setting}: warning: {math(w)}" for w in fit.warnings]
     notes.append(", ".join(f"{k} = {v}" for k, v in LEVELS.items()))
     return Group(table, Text("\n".join(notes)), *_how_to_fit(a, width), Text(""))
 
@@ -174,7 +177,7 @@ def _how_to_fit(a: Analysis, width: int) -> list[Text]:
     out = []
     for setting, remedy in how_to_fit(a).items():
         out.append(Text(f"\nTo fit the {setting} setting:", style="bold"))
-        out += [Text(textwrap.fill(step, width - 1, initial_indent="  - ", subsequent_indent="    "))
+        out += [Text(textwrap.fill(math(step), width - 1, initial_indent="  - ", subsequent_indent="    "))
                 for step in remedy.steps]
     return out
 

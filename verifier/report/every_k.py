@@ -1,5 +1,5 @@
 """The report of `verify --classes 2.. SPEC`: each property's verdict for every class count, as runs of K
-("holds for K = 2..4, fails for every K >= 5"), with the counterexample at the first failing K, on the console
+("holds for K = 2..4, fails for every K ≥ 5"), with the counterexample at the first failing K, on the console
 and as JSON."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from verifier.analysis.every_k import EveryKResult
 from verifier.engines.every_k import EXACT_SIZES, TAIL
 from verifier.properties import PROPERTIES
 from verifier.report import words
+from verifier.report.math_text import console as math
 from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.spec import Spec
@@ -26,7 +27,7 @@ def runs_text(result: EveryKResult, pid: str) -> str:
     parts = []
     for first, last, truth in result.runs(pid):
         if last is None:
-            parts.append(f"{_WORD[truth]} for every K >= {first}")
+            parts.append(f"{_WORD[truth]} for every K ≥ {first}")
         elif first == last:
             parts.append(f"{_WORD[truth]} at K = {first}")
         else:
@@ -46,7 +47,7 @@ def to_text(spec: Spec, result: EveryKResult, width: int = DEFAULT_WIDTH, color:
 
 
 def render(spec: Spec, result: EveryKResult, console: Console) -> None:
-    table = Table(title=f"{clean(spec.name)}: verdicts for every class count K >= {result.low} (classes 1..K)",
+    table = Table(title=f"{clean(spec.name)}: verdicts for every class count K ≥ {result.low} (classes 1..K)",
                   title_justify="left", box=box.SIMPLE_HEAD)  # the box of the report's own tables
     table.add_column("property")
     table.add_column("verdict by class count")
@@ -62,10 +63,10 @@ def render(spec: Spec, result: EveryKResult, console: Console) -> None:
         first = result.first_failure(prop.id)
         if first is not None and first in result.rechecked:
             a = result.rechecked[first]
-            console.print(Text(f"{prop.id} at K = {first}: " + words.explain(a.by_id[prop.id], a.scheme)))
+            console.print(Text(f"{prop.id} at K = {first}: " + math(words.explain(a.by_id[prop.id], a.scheme))))
         reasons = result.by_id(prop.id).tail_reasons
         if result.by_id(prop.id).beyond is Truth.UNKNOWN and reasons:
-            console.print(Text(f"{prop.id} beyond K = {result.by_id(prop.id).last}: open ({reasons[0]})",
+            console.print(Text(f"{prop.id} beyond K = {result.by_id(prop.id).last}: open ({math(reasons[0])})",
                                style="yellow"))
     for line in result.disagreements:
         console.print(Text(f"disagreement: {line}; that property is reported unknown from there on", style="red"))

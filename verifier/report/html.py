@@ -7,6 +7,7 @@ import html
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
+from verifier.report.math_text import markup
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
 from verifier.report.check_pictures import pictures
@@ -152,4 +153,5 @@ def _sections(a: Analysis) -> list[str]:
         parts.append("<section id=\"expectations\"><h2>Expectations</h2>" + _html_table(
             ["property", "expected", "actual", ""],
             [[x.property_id, x.expected, x.actual, "met" if x.met else "NOT MET"] for x in a.expectations]) + "</section>")
-    return parts
+    # ≥ for >=, c<sub>a,b</sub> for c_{a, b}: on escaped text, never inside a picture's SVG
+    return [p if p.startswith("<section id=\"plots\">") else markup(p) for p in parts]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
 from verifier.report import words
+from verifier.report.math_text import markup
 from verifier.report.safe_text import code_span, markdown_cell
 from verifier.report.safe_text import markdown as md
 from verifier.report import set_facts
@@ -51,4 +52,4 @@ def markdown(a: Analysis) -> str:
         out += ["", "## Expectations", ""]
         out += _md_table(["property", "expected", "actual", ""],
                          [[e.property_id, e.expected, e.actual, "met" if e.met else "**NOT MET**"] for e in a.expectations])
-    return "\n".join(out) + "\n"
+    return markup("\n".join(out)) + "\n"  # ≥ for >=, c<sub>a,b</sub> for c_{a, b}, after escaping

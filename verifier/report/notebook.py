@@ -173,9 +173,9 @@ def _verdict(v: str) -> str:
 
 
 def _runs(runs: list) -> list[tuple[str, str]]:
-    """An every-K report's runs of class counts as (range, verdict): [2, None, 'true'] -> ('K >= 2', 'holds')."""
+    """An every-K report's runs of class counts as (range, verdict): [2, None, 'true'] -> ('K ≥ 2', 'holds')."""
     said = {"true": "holds", "false": "fails"}
-    return [(f"K >= {a}" if b is None else f"K = {a}" if a == b else f"K = {a}..{b}", said.get(str(t), "unknown"))
+    return [(f"K ≥ {a}" if b is None else f"K = {a}" if a == b else f"K = {a}..{b}", said.get(str(t), "unknown"))
             for a, b, t in runs]
 
 
@@ -187,7 +187,7 @@ def sweep_html(summary: dict) -> str:
         rows = "".join(f"<tr><td>{e(pid)}</td><td>" + "; ".join(f"{_verdict(v)} for {e(k)}" for k, v in _runs(runs))
                        + f'</td><td class="num">{e(first[pid] or "never")}</td></tr>'
                        for pid, runs in summary["runs"].items())
-        title = f"{summary['name']}: every class count K >= {summary['low']}"
+        title = f"{summary['name']}: every class count K ≥ {summary['low']}"
     else:
         counts = summary["counts"]
         head = ["", *[f"K = {k}" for k in counts], "first fails at"]
@@ -202,7 +202,7 @@ def sweep_html(summary: dict) -> str:
 def sweep_markdown(summary: dict) -> str:
     first = summary["first_failure"]
     if summary["kind"] == "every_k":
-        title = f"{summary['name']}: every class count K >= {summary['low']}"
+        title = f"{summary['name']}: every class count K ≥ {summary['low']}"
         head = ["", "verdict by class count K", "first fails at"]
         rows = [[pid, "; ".join(f"{v} for {k}" for k, v in _runs(runs)), first[pid] or "never"]
                 for pid, runs in summary["runs"].items()]

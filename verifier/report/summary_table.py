@@ -9,6 +9,7 @@ import os
 
 from verifier.errors import counted
 from verifier.properties import PROPERTIES
+from verifier.report.math_text import markup
 from verifier.report.safe_text import code_span, markdown_cell
 
 MARK = {"holds": "✓", "fails": "✗", "unknown": "?"}
@@ -89,8 +90,9 @@ def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) 
 
 
 def _md(text: str) -> str:
-    """A name, a reason or a message in a cell or on one line: escaped as the report's .md escapes it."""
-    return markdown_cell(text)
+    """A name, a reason or a message in a cell or on one line: escaped as the report's .md escapes it, with its
+    mathematics typeset as there (≥, c<sub>a,b</sub>)."""
+    return markup(markdown_cell(text))
 
 
 def _code(path: str) -> str:

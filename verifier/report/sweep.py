@@ -11,6 +11,7 @@ from rich.text import Text
 from verifier.analysis.class_sweep import Sweep
 from verifier.properties import PROPERTIES
 from verifier.report import words
+from verifier.report.math_text import console as math
 from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.verdict import Verdict
@@ -38,7 +39,7 @@ def render(s: Sweep, console: Console) -> None:
         first = s.first_failure(prop.id)
         if first is not None:
             a = s.analyses[first]
-            console.print(Text(f"{prop.id} at K = {first}: " + words.explain(a.by_id[prop.id], a.scheme)))
+            console.print(Text(f"{prop.id} at K = {first}: " + math(words.explain(a.by_id[prop.id], a.scheme))))
 
 
 def to_json(s: Sweep) -> dict:

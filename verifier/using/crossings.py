@@ -43,6 +43,7 @@ class Crossing:
     pieces: list[Piece] = field(default_factory=list)
     identical: bool = False  # the two curves are the same function of θ
     reason: str = ""  # why the zeros could not be found, when they could not
+    equal_at: list[Fraction] = field(default_factory=list)  # ends of the range where both cost exactly the same
 
     @property
     def flips(self) -> list[sp.Expr | tuple[Fraction, Fraction]]:
@@ -52,10 +53,12 @@ class Crossing:
         out = []
         for left, right in zip(self.pieces, self.pieces[1:]):
             if left.sign and right.sign and left.sign != right.sign:
-                out.append(self._zero_between(left.high, right.low))
+                out.append(self.zero_between(left.high, right.low))
         return out
 
-    def _zero_between(self, a: Fraction, b: Fraction):
+    def zero_between(self, a: Fraction, b: Fraction):
+        """What lies between a piece ending at `a` and the next starting at `b`: the exact zero when it is the only
+        one, the certified enclosure when it is the only one, else the stretch (a, b) itself."""
         ra, rb = sp.Rational(a.numerator, a.denominator), sp.Rational(b.numerator, b.denominator)
         points = [p for p in self.points if certified.compare(ra, p).value in (-1, 0) and
                   certified.compare(p, rb).value in (-1, 0)]
@@ -90,7 +93,16 @@ def _pair(a, b, theta, low: Fraction, high: Fraction) -> Crossing:
         return out
     out.points, out.enclosures = points, sorted(boxes)
     out.pieces = _pieces(d, theta, low, high, points, out.enclosures, a.name, b.name)
+    out.equal_at = [end for end in (low, high) if _sign_at(d, theta, end) == 0]  # an enclosure may end at a tie
     return out
+
+
+def _sign_at(d, theta, x: Fraction) -> int | None:
+    """The exact sign of d at the rational x (None when undecided or undefined there)."""
+    try:
+        return certified.sign(sp.nsimplify(d.subs(theta, sp.Rational(x.numerator, x.denominator)))).value
+    except (BuiltinError, ValueError, TypeError, ZeroDivisionError):
+        return None
 
 
 def _pieces(d, theta, low: Fraction, high: Fraction, points, boxes, a: str, b: str) -> list[Piece]:
@@ -101,11 +113,7 @@ def _pieces(d, theta, low: Fraction, high: Fraction, points, boxes, a: str, b: s
     for lo, hi in marks + [(high, high)]:  # a stretch ends where the next mark begins, past every earlier mark
         end = min(lo, high)
         if start < end:
-            x = simplest(start, end)
-            try:
-                sign = certified.sign(sp.nsimplify(d.subs(theta, sp.Rational(x.numerator, x.denominator)))).value
-            except BuiltinError:
-                sign = None
+            sign = _sign_at(d, theta, simplest(start, end))
             cheaper = None if not sign else (a if sign < 0 else b)
             out.append(Piece(start, end, cheaper, sign))
         start = max(start, hi)

@@ -1,6 +1,7 @@
 """Where each property holds over one parameter, as intervals on the parameter's axis: one row per property
-(and one per setting), a bar over every run of values where it holds, a filled circle at an included end and a
-hollow one at an excluded end, every piece coloured by which settings the scheme fits there.
+(and one per setting), every piece coloured by its verdict as the other figures colour verdicts (holds: a thick
+green bar, fails: a thinner vermilion one, undecided: grey dots; a setting's row the same for fits / does not
+fit), a filled circle at an included end and a hollow one at an excluded end of each run where it holds.
 
 The runs come exact from a calibration made by the caller (`designing.calibrate`: every verdict decided by the
 checker at an exact value) or, when there is none, from a property's exact region condition
@@ -16,14 +17,15 @@ import sympy as sp
 
 from verifier.formula import certified
 from verifier.properties import PROPERTIES
+from verifier.properties.settings import TABLE_VIII
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import exact_ticks, math, put, symbol
 
 TITLE = "Where each property holds and each setting fits"
-FIT_COLOURS = {(True, True): ("#009E73", "both settings fit"), (True, False): ("#0072B2", "filtering fits"),
-               (False, True): ("#E69F00", "choice fits"), (False, False): ("#999999", "neither fits")}
-UNDECIDED = ("#bbbbbb", "undecided")
-HOLDS = "#009E73"
+HOLDS = "#009E73"  # the verdict colours of every figure (spot_plot's marks): holds, fails, undecided
+FAILS = "#D55E00"
+VERDICT_COLOURS = {"holds": (HOLDS, "holds / fits"), "fails": (FAILS, "fails / does not fit")}
+UNDECIDED = ("#999999", "undecided")
 
 
 def _float(x) -> float | None:
@@ -43,25 +45,27 @@ def calibration_picture(cal, document: str) -> Picture:
     calibration's own tests, `Calibration.fits`)."""
     fits = cal.fits
 
-    def colour(piece):
-        return FIT_COLOURS[tuple(fits[s](piece.verdicts) for s in ("filtering", "choice"))]
+    def pieces(verdict):
+        """Every admissible piece, coloured by `verdict(verdicts)` there ("holds", "fails" or None: undecided)."""
+        return [(p, VERDICT_COLOURS.get(verdict(p.verdicts) if p.verdicts is not None else None, UNDECIDED))
+                for p in cal.pieces if p.admissible]
 
-    def pieces(test, pid=None):
-        """The pieces where `test` holds, coloured by the fit there; those left undecided, in grey."""
-        return [(p, colour(p) if p.verdicts is not None and (pid is None or p.verdicts[pid] is not None) else
-                 UNDECIDED) for p in cal.pieces if p.admissible and (
-                    p.verdicts is None or (pid is not None and p.verdicts[pid] is None) or test(p.verdicts))]
+    def fit(setting, test):
+        """fits: "holds"; a necessary property fails: "fails"; else (one is undecided) None."""
+        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == "N"]
+        return lambda v: ("holds" if test(v) else "fails" if any(v[pid] == "fails" for pid in necessary) else None)
 
     rows = []
     for prop in PROPERTIES:
-        test = (lambda v, pid=prop.id: v[pid] == "holds")
-        rows.append((f"{prop.id} {prop.name}", cal.where(test), pieces(test, prop.id)))
+        rows.append((f"{prop.id} {prop.name}", cal.where(lambda v, pid=prop.id: v[pid] == "holds"),
+                     pieces(lambda v, pid=prop.id: v[pid] if v[pid] in ("holds", "fails") else None)))
     for setting, test in fits.items():
-        rows.append((f"{setting} fits", cal.where(test), pieces(test)))
+        rows.append((f"{setting} fits", cal.where(test), pieces(fit(setting, test))))
     ends = [cal.pieces[0].low, cal.pieces[-1].high] if cal.pieces else []  # the admissible range
     caption = (f"Where each property holds and the scheme fits each setting, over {cal.parameter}: exact runs "
                f"(every verdict decided by the checker at an exact value of {cal.parameter}; a filled circle is an "
-               "included end, a hollow one an excluded end), coloured by which settings fit there.")
+               "included end, a hollow one an excluded end of a run where it holds), coloured by verdict: holds or "
+               "fits, fails or does not fit, undecided.")
     return Picture("calibration", TITLE, caption, lambda: draw(rows, cal.parameter, ends, True), document)
 
 
@@ -82,7 +86,8 @@ def formula_picture(analysis) -> Picture | None:
         if solved is None:
             continue
         runs = [_run(i) for i in _intervals(solved.intersect(admissible))]
-        rows.append((f"{r.property.id} {r.property.name}", runs, [((lo, hi), (HOLDS, "holds")) for lo, hi, *_ in runs]))
+        rows.append((f"{r.property.id} {r.property.name}", runs,
+                     [((lo, hi), (HOLDS, "holds")) for lo, hi, *_ in runs]))
     if not rows:
         return None
     ends = [e for _, runs, _ in rows for run in runs for e in run[:2]]
@@ -129,23 +134,21 @@ def draw(rows, parameter: str, ends, fit_legend: bool):
     used = {}
     for index, (label, runs, pieces) in enumerate(rows):
         y = len(rows) - 1 - index
-        colour_at = {}
         for a, b, colour in _merged(pieces, window):
             if a == b:  # a single value: a dot of its colour
                 ax.plot([a], [y], marker="o", ms=3.4, color=colour, mew=0, zorder=3)
             elif colour == UNDECIDED[0]:  # no verdict there (an enclosed zero, or the checker left it unknown)
-                ax.plot([a, b], [y, y], color="0.35", lw=1.0, ls=(0, (1, 1)), zorder=2)
-            else:
-                ax.plot([a, b], [y, y], color=colour, lw=3.4, solid_capstyle="butt", zorder=2)
-            colour_at.setdefault(a, colour)
-            colour_at[b] = colour
+                ax.plot([a, b], [y, y], color=colour, lw=1.2, ls=(0, (1, 1)), zorder=2)
+            else:  # fails thinner than holds: the two read apart in grey print too
+                ax.plot([a, b], [y, y], color=colour, lw=3.4 if colour == HOLDS else 1.6, solid_capstyle="butt",
+                        zorder=2)
         used.update((meaning, colour) for _, (colour, meaning) in pieces)
         for lo, hi, lo_in, hi_in in runs:
             for end, included in ((lo, lo_in), (hi, hi_in)):
                 if end is not None:
                     x = _float(end)
                     ax.plot([x], [y], marker="o", ms=3.6, mec="black", mew=0.6, zorder=4,
-                            mfc=colour_at.get(x, "black") if included else "white")
+                            mfc=HOLDS if included else "white")
         ax.text(window[0] - (window[1] - window[0]) * 0.02, y, label, ha="right", va="center", fontsize=6)
         if not runs and not pieces:
             ax.text((window[0] + window[1]) / 2, y, "nowhere", ha="center", va="center", fontsize=5.5, color="0.45")
@@ -159,9 +162,9 @@ def draw(rows, parameter: str, ends, fit_legend: bool):
     ax.grid(True, axis="x", lw=0.3, alpha=0.5)
     put(ax.set_xlabel, label=math(symbol(parameter), parameter), labelpad=1)
     if fit_legend and used:
-        order = [m for _, m in list(FIT_COLOURS.values()) + [UNDECIDED] if m in used]
-        handles = [plt.Line2D([], [], color=used[m], lw=3.4) if m != UNDECIDED[1] else
-                   plt.Line2D([], [], color="0.35", lw=1.0, ls=(0, (1, 1))) for m in order]
+        order = [m for _, m in list(VERDICT_COLOURS.values()) + [UNDECIDED] if m in used]
+        handles = [plt.Line2D([], [], color=used[m], lw=3.4 if used[m] == HOLDS else 1.6) if m != UNDECIDED[1] else
+                   plt.Line2D([], [], color=UNDECIDED[0], lw=1.2, ls=(0, (1, 1))) for m in order]
         below = 0.42 / (0.77 * (0.9 + 0.17 * len(rows)))  # under the axis label: 0.42 inch, in axes units
         ax.legend(handles, order, loc="upper center", bbox_to_anchor=(0.3, -below),
                   ncol=len(order), frameon=False, handlelength=1.0, columnspacing=0.8, handletextpad=0.4)

@@ -38,8 +38,9 @@ def figure(regions: list, title: str, fmt: str, classes=None) -> bytes:
     for ax in list(axes.flat)[len(regions):]:
         ax.set_visible(False)
     goes_on = any(not r.bounded for r in shown)
-    caption = title + (". Edges along the frame: the region goes on beyond the picture." if goes_on else "")
-    fig.suptitle(textwrap.fill(caption, 12 * PANEL_IN * columns + 10), fontsize=8)  # within the panels' width
+    if goes_on:  # the title (the spec's name, the setting) goes into the file's metadata, never drawn
+        fig.suptitle(textwrap.fill("Edges along the frame: the region goes on beyond the picture.",
+                                   12 * PANEL_IN * columns + 10), fontsize=8)  # within the panels' width
     fig.tight_layout()
     return figure_bytes(fig, fmt, title)
 

@@ -6,8 +6,6 @@ undefined) in light grey. The colours are floats of exact values; the picture de
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 
 from verifier.formula import certified
@@ -55,7 +53,6 @@ def surface_figure(s, title: str, fmt: str) -> bytes:
             bar = fig.colorbar(image, ax=list(axes[row]), shrink=0.95, pad=0.02)
             bar.set_label(label, fontsize=6.5)
             bar.ax.tick_params(labelsize=6)
-    fig.suptitle(textwrap.fill(title, 28 * width), fontsize=7)  # about 28 characters an inch at this size
     return figure_bytes(fig, fmt, title)
 
 

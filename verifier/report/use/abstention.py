@@ -110,7 +110,7 @@ def _difference_table(differences: list[Difference]) -> list[str]:
         cells = []
         for sign in (-1, 1):
             best = d.extreme(sign)
-            cells.append(f"{d.count(sign):,}" + (f" (by <= {_num(best[0])})" if best else ""))
+            cells.append(f"{d.count(sign):,}" + (f" (by ≤ {_num(best[0])})" if best else ""))
         gap = _num(d.first.volume.low - d.second.volume.low, 5) if d.first.volume.exact and d.second.volume.exact \
             else "bounded"
         pair = f"{d.first.name} - {d.second.name}"

@@ -7,11 +7,14 @@ import textwrap
 from fractions import Fraction
 
 from verifier.using import Crossing, Scores, Sweep
+from verifier.errors import counted
 from verifier.formula import certified
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
+from verifier.report.text_grid import grid
 
 
 WIDTH = 110
+MAX_GRID_ROWS = 21  # grid points listed in the text; all of them in JSON
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -97,41 +100,87 @@ def stretch_end(x: Fraction, up: bool) -> str:
 
 
 def sweep_lines(s: Sweep) -> list[str]:
-    """The curves as exact expressions in the paper's notation, and where each pair's order flips."""
+    """The curves as exact expressions in the paper's notation, their values at the grid points, and where each
+    pair's order flips."""
     name, grid = s.parameter, s.grid
     lines = [f"Mean cost (Eq. 4, exact) as {name} goes from {grid[0]} to {grid[-1]} ({len(grid)} points):"]
     for c in s.curves:
-        shown = [v for v in c.values if v is not None]
-        lines += textwrap.wrap(f"  {c.name}: {paper_text(c.expression)}" +
-                               (f"  (from {shown[0]:.4f} to {shown[-1]:.4f})" if shown else ""), WIDTH,
-                               subsequent_indent="    ", break_on_hyphens=False)
+        lines += textwrap.wrap(f"  {c.name}: {paper_text(c.expression)}", WIDTH, subsequent_indent="    ",
+                               break_on_hyphens=False)
     if any("M_{" in paper_text(c.expression) for c in s.curves):
         lines.append(f"  where {POWER_MEAN_LEGEND}")
     if s.excluded:
-        lines.append(f"  {len(s.excluded)} grid point(s) lie outside the spec's assumptions and are left out "
+        lie = "lies outside the spec's assumptions and is" if len(s.excluded) == 1 else \
+            "lie outside the spec's assumptions and are"
+        lines.append(f"  {counted(len(s.excluded), 'grid point')} {lie} left out "
                      f"(from {s.excluded[0]} to {s.excluded[-1]}).")
+    lines += grid_values(s)
     if s.crossings:
         lines += [""] + textwrap.wrap(f"Where the curves cross (exact zeros of the difference of mean costs; the "
                                       f"order between them decided exactly at a rational {name}):", WIDTH)
     for c in s.crossings:
-        if c.identical:
-            lines.append(f"  {c.a} and {c.b}: the same mean cost for every {name}")
-        elif c.reason:
-            lines.append(f"  {c.a} vs {c.b}: undecided: {c.reason}")
-        else:
-            flips = c.flips
-            order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else
-                               "equal or undecided") +
-                              f" for {name} in ({stretch_end(p.low, True)}, {stretch_end(p.high, False)})"
-                              for p in c.pieces)
-            head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
-                                            if flips else "no crossing")
-            open_boxes = [b for b in c.enclosures if b not in flips]
-            if open_boxes:
-                order += ("; " if order else "") + "not excluded by certified bisection: a zero within " + \
-                    ", ".join(_box(lo, hi) for lo, hi in open_boxes)
-            lines += textwrap.wrap(head + (f"; {order}" if order else ""), WIDTH, subsequent_indent="    ")
+        lines += textwrap.wrap(crossing_sentence(c, name), WIDTH, subsequent_indent="    ")
     if s.curves:
         lines.append(f"The plot's bands are {int(round(s.level * 100))}% percentile bootstrap intervals of each mean "
                      "cost (statistical estimates).")
     return lines
+
+
+def grid_values(s: Sweep) -> list[str]:
+    """The mean costs at the grid points inside the assumptions (rounded; the exact expressions are above), at
+    most MAX_GRID_ROWS of them evenly spaced, the first and the last always."""
+    kept = [i for i, x in enumerate(s.grid) if x not in s.excluded]
+    if not kept or not s.curves:
+        return []
+    step = max(1, -(-(len(kept) - 1) // (MAX_GRID_ROWS - 1)))
+    shown = sorted(set(kept[::step]) | {kept[-1]})
+    rows = [[str(s.grid[i])] + ["undefined" if c.values[i] is None else f"{c.values[i]:.4f}" for c in s.curves]
+            for i in shown]
+    title = "Mean cost at the grid points (rounded to 4 decimals):"
+    caption = (None if len(shown) == len(kept) else
+               f"{len(shown)} of the {len(kept)} grid points, every {_nth(step)}; all of them in --format json.")
+    table = grid(title, [s.parameter] + [c.name for c in s.curves], rows,
+                 right=set(range(1, len(s.curves) + 1)), caption=caption, width=WIDTH)
+    return [""] + table.plain.rstrip("\n").split("\n")
+
+
+def _nth(n: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def crossing_sentence(c: Crossing, name: str) -> str:
+    """One pair's sentence. A crossing is written one way throughout: an exact zero by its exact value (the
+    stretches either side end at it: the sign of the difference is constant between consecutive exact zeros), an
+    enclosure by its ends rounded outward, which are also where the stretches beside it end."""
+    if c.identical:
+        return f"  {c.a} and {c.b}: the same mean cost for every {name}"
+    if c.reason:
+        return f"  {c.a} vs {c.b}: undecided: {c.reason}"
+    ends = {}  # the printed ends of the stretches that meet at a single exact zero
+    for left, right in zip(c.pieces, c.pieces[1:]):
+        zero = c.zero_between(left.high, right.low)
+        if not isinstance(zero, tuple):
+            ends[left.high] = ends[right.low] = paper_text(zero)
+    order = "; ".join((f"{p.cheaper} costs less" if p.cheaper else "equal or undecided") +
+                      f" for {name} in ({ends.get(p.low) or stretch_end(p.low, True)}, "
+                      f"{ends.get(p.high) or stretch_end(p.high, False)})" for p in c.pieces)
+    flips = c.flips
+    head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
+                                    if flips else "no crossing")
+    undecided = [_open_box(c, lo, hi, name) for lo, hi in c.enclosures if (lo, hi) not in flips]
+    return "; ".join(part for part in [head, order, *undecided] if part)
+
+
+def _open_box(c: Crossing, lo: Fraction, hi: Fraction, name: str) -> str:
+    """A certified enclosure that is not a flip, in plain words: the difference of the two mean costs is too
+    close to 0 there for certified interval bisection to decide its sign, so neither a crossing nor its absence
+    is proved on that stretch (a tie decided exactly at an end of the range is said as such)."""
+    tie = [x for x in c.equal_at if x in (lo, hi)]
+    if tie:
+        low, high = (f"[{stretch_end(lo, False)}", f"{tie[0]})") if tie[0] == hi else \
+            (f"({tie[0]}", f"{stretch_end(hi, True)}]")
+        return (f"both cost exactly the same at {name} = {tie[0]}, but for {name} in {low}, {high} which costs less "
+                f"is not decided (their difference is too close to 0 there for certified interval arithmetic to "
+                f"tell its sign)")
+    return (f"for {name} in {_box(lo, hi)} which costs less is not decided: their difference is too close to 0 "
+            f"there for certified interval arithmetic to tell its sign, so the curves may cross there or not")

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from verifier.errors import counted
 from verifier.formula import certified
 from verifier.formula.notation import paper_text
 from verifier.report.use.decisions import TIE_RULE
@@ -81,14 +82,17 @@ def surface_lines(s: Surface) -> list[str]:
     sets = ("each row's Bayes-optimal set, decided exactly at every grid point," if s.decided else
             "the set predictions as given")
     lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} ({len(ga)} points) and {b} from {gb[0]} to "
-                          f"{gb[-1]} ({len(gb)} points); {s.rows} rows, {admitted} admitted point(s):", WIDTH)
+                          f"{gb[-1]} ({len(gb)} points); {s.rows} rows, {counted(admitted, 'admitted point')}:", WIDTH)
     for g in s.classifiers:
         lines += _classifier_lines(s, g)
     if s.excluded:
-        lines.append(f"  {len(s.excluded)} grid point(s) lie outside the spec's assumptions and are left out "
+        lie = "lies outside the spec's assumptions and is" if len(s.excluded) == 1 else \
+            "lie outside the spec's assumptions and are"
+        lines.append(f"  {counted(len(s.excluded), 'grid point')} {lie} left out "
                      f"(e.g. {a} = {s.excluded[0][0]}, {b} = {s.excluded[0][1]}).")
     if s.undefined:
-        lines.append(f"  {len(s.undefined)} grid point(s) leave some cost undefined and are left out "
+        leave = "leaves some cost undefined and is" if len(s.undefined) == 1 else "leave some cost undefined and are"
+        lines.append(f"  {counted(len(s.undefined), 'grid point')} {leave} left out "
                      f"(e.g. {a} = {s.undefined[0][0]}, {b} = {s.undefined[0][1]}).")
     if len(s.classifiers) > 1:
         counts = cheapest(s)
