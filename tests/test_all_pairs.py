@@ -1,8 +1,8 @@
 """Shaffer's static procedure and Bergmann and Hommel's procedure for all pairwise comparisons after Friedman
 (verifier.using.all_pairs; García and Herrera 2008), against their definitions computed by brute force on small
-k, against the values García and Herrera print, and against the libraries for what the libraries have: the raw
+k (every subset of hypotheses, every level), and against the libraries for what the libraries have: the raw
 p-values (scikit-posthocs' posthoc_siegel_friedman) and Holm's adjustment (statsmodels), which Shaffer's may
-never exceed."""
+never exceed, nor Bergmann-Hommel's Shaffer's."""
 
 from __future__ import annotations
 
@@ -51,8 +51,9 @@ def test_the_partition_generator_gives_each_partition_once_bell_numbers(k):
     assert len(seen) == len(canonical) == [1, 1, 2, 5, 15, 52, 203, 877][k]
 
 
-def test_shaffers_t_as_garcia_and_herrera_print_them():
-    # García and Herrera (2008), Section 3.1.3: four classifiers, S(4) = {0, 1, 2, 3, 6}
+def test_shaffers_t_for_four_and_five_classifiers():
+    # S(4) = {0, 1, 2, 3, 6}: four classifiers all equal (6 true), three equal (3), two pairs (2), one pair (1);
+    # the values of Shaffer's (1986) example, typed here, not computed (the brute force below checks them too)
     assert possible_true_counts(4) == (0, 1, 2, 3, 6) and shaffer_t(4) == [6, 3, 3, 3, 2, 1]
     assert possible_true_counts(5) == (0, 1, 2, 3, 4, 6, 10) and shaffer_t(5) == [10, 6, 6, 6, 6, 4, 4, 3, 2, 1]
 
