@@ -150,7 +150,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 raise UsageError("--rank-table prints the ranks table; it does not combine with --table, --sweep, "
                                  "--extra-stats or --format json")
             if (args.hierarchical or args.rope is not None) and not args.extra_stats:
-                raise UsageError("--rope and --hierarchical set the Bayesian tests of --extra-stats; give --extra-stats")
+                raise UsageError("--rope and --hierarchical set the Bayesian tests of --extra-stats; give "
+                                 "--extra-stats")
             from verifier.report.paths import refuse_overwriting_inputs
 
             inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
@@ -167,7 +168,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
                                   weight=args.weight)
             certainty_option.add_certainty(args, result, stderr)
-            extra = result.extra_stats(0.01 if args.rope is None else args.rope, args.hierarchical) if args.extra_stats else None
+            rope = 0.01 if args.rope is None else args.rope
+            extra = result.extra_stats(rope, args.hierarchical) if args.extra_stats else None
             ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
                           if args.rank_table else None)
             if args.figures is not None:
