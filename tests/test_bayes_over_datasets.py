@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import pathlib
 import sys
 import types
 from fractions import Fraction as F
@@ -189,3 +190,22 @@ def test_hierarchical_says_why_it_does_not_run_on_unequal_data_sets_or_constant_
     assert [(p["a"], p["b"]) for p in block["pairs"]] == [("good", "poor"), ("fair", "poor")]
     assert block["note"].startswith("good vs fair: not run, their costs differ by the same amount on every instance "
                                     "of data set(s) s2")
+
+
+def test_stan_failing_is_a_usage_error_and_leaves_stan_and_the_working_directory_as_they_were(tmp_path,
+                                                                                             monkeypatch):
+    class Broken(_FakeStan):
+        def build(self, program_code, data=None, random_seed=None):
+            raise RuntimeError("no C++ compiler found")
+
+    fake = Broken(delta=0.0)
+    original = fake.build
+    monkeypatch.setitem(sys.modules, "stan", fake)
+    path = _data_sets(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path), "--extra-stats", "--hierarchical"], out, err) == 2
+    assert err.getvalue() == ("verify evaluate: usage error: the hierarchical Bayesian test could not run: "
+                              "RuntimeError: no C++ compiler found\n") and not out.getvalue()
+    assert fake.build == original and pathlib.Path.cwd() == tmp_path  # the seeded wrapper is undone
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
