@@ -30,6 +30,7 @@ class UseReport:
     surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
     conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
+    bayes: tuple | None = field(default=None, repr=False)  # extra_stats(): baycomp's posteriors, for figures()
 
     def to_json(self) -> dict:
         return self.record
@@ -68,16 +69,19 @@ class UseReport:
                              (f": {why}" if why else ""))
         return rank_table.table(rank_table.rank_table(self.comparison.friedman, self.scores), fmt, transposed)
 
-    def extra_stats(self, rope: float = 0.01) -> dict:
-        """Benjamini-Hochberg beside Holm, and over several data sets Conover's post-hoc test and the Bayesian
-        signed-rank test (rope: the region of practical equivalence of mean costs), from statsmodels,
-        scikit-posthocs and baycomp: the optional extra, pip install 'verify-set-costs[stats]'."""
+    def extra_stats(self, rope: float = 0.01, hierarchical: bool = False) -> dict:
+        """Benjamini-Hochberg beside Holm, and over several data sets Conover's post-hoc test, Shaffer's and
+        Bergmann-Hommel's adjustments of every pair after Friedman, and the Bayesian signed-rank test (rope: the
+        half-width of the region of practical equivalence of mean costs), from statsmodels, scikit-posthocs and
+        baycomp: the optional extra, pip install 'verify-set-costs[stats]'. hierarchical: also baycomp's
+        hierarchical test on the per-instance costs (needs pystan: pip install 'verify-set-costs[hierarchical]')."""
         if self.comparison is None:
             raise UsageError("these results hold no comparison of classifiers (evaluate set predictions of two "
                              "classifiers or more, without --sweep)")
-        from verifier.using.posthoc import extra_statistics
+        from verifier.using.posthoc import bayes_pairs, extra_statistics
 
-        return extra_statistics(self.comparison, self.scores, rope)
+        self.bayes = bayes_pairs(self.comparison, self.scores, rope, hierarchical)
+        return extra_statistics(self.comparison, self.scores, rope, hierarchical, self.bayes)
 
     def to_frame(self):
         """The scores as a pandas DataFrame, one row per classifier (pandas is optional: pip install pandas)."""
@@ -89,9 +93,10 @@ class UseReport:
         return pandas.DataFrame.from_records(self.records())
 
     def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf")) -> dict:
-        """Every picture of an abstention evaluation (each classifier's maps, each pair's differential cost) as
-        its own file, `<spec stem>-<picture>.<format>`: {file name: bytes}, or written into `directory` and
-        {file name: path}. Other results have no such pictures: a usage error says so."""
+        """Every picture of an abstention evaluation (each classifier's maps, each pair's differential cost), or
+        after extra_stats() over several data sets baycomp's plot of each Bayesian comparison, as its own file,
+        `<spec stem>-<picture>.<format>`: {file name: bytes}, or written into `directory` and {file name: path}.
+        Other results have no such pictures: a usage error says so."""
         from verifier.report.use_figures import use_figures
 
         return use_figures(self, directory, formats)

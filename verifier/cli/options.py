@@ -46,6 +46,17 @@ def fraction_between_0_and_1(text: str) -> float:
     return float(value)
 
 
+def non_negative_number(text: str) -> float:
+    """A number at least 0, such as a region of practical equivalence (exact text, finite)."""
+    try:
+        value = numbers.exact(text)
+    except numbers.NumberError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number at least 0, got {numbers.shown(text)}")
+    return float(value)
+
+
 def count(minimum: int, what: str, maximum: int):
     def parse(text: str) -> int:
         digits = text.strip()

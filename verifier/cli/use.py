@@ -79,7 +79,7 @@ def _evaluate_parser() -> options.Parser:
                    "two --sweep parameters, with VACC (Friedel et al.)")
     p.add_argument("--figures", default=None, metavar="DIR", help="with --scores: write each classifier's maps "
                    "and each pair's differential cost (or, with --threshold-choice, the cost curves) into DIR (svg "
-                   "and pdf)")
+                   "and pdf); with --extra-stats over several data sets: baycomp's plot of each Bayesian comparison")
     p.add_argument("--threshold-choice", default=None, choices=("score", "rate", "optimal"),
                    help="with --scores and a spec with one symbolic cost parameter: the expected loss when the "
                    "parameter the thresholds are set with is uncertain (Hernandez-Orallo et al.)")
@@ -105,6 +105,13 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--extra-stats", action="store_true",
                    help="also Benjamini-Hochberg, Conover's post-hoc test and the Bayesian signed-rank test over the "
                    "data sets (the optional extra: pip install 'verify-set-costs[stats]')")
+    p.add_argument("--rope", type=options.non_negative_number, default=None, metavar="R",
+                   help="with --extra-stats: the region of practical equivalence of the Bayesian tests, mean costs "
+                   "within ±R (default 0.01)")
+    p.add_argument("--hierarchical", action="store_true",
+                   help="with --extra-stats: also baycomp's hierarchical Bayesian test on the per-instance costs "
+                   "(needs pystan: pip install 'verify-set-costs[hierarchical]'; Stan compiles its model the first "
+                   "time, minutes)")
     p.add_argument("--table", choices=("csv", "markdown", "latex"), default=None,
                    help="print the classifiers x measures table for a paper instead (LaTeX: booktabs)")
     p.add_argument("--rank-table", choices=("csv", "markdown", "latex", "latex-transposed"), default=None,
@@ -142,6 +149,9 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             if args.rank_table and (args.table or args.sweep or args.format == "json" or args.extra_stats):
                 raise UsageError("--rank-table prints the ranks table; it does not combine with --table, --sweep, "
                                  "--extra-stats or --format json")
+            if (args.hierarchical or args.rope is not None) and not args.extra_stats:
+                raise UsageError("--rope and --hierarchical set the Bayesian tests of --extra-stats; give "
+                                 "--extra-stats")
             from verifier.report.paths import refuse_overwriting_inputs
 
             inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
@@ -158,7 +168,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
                                   weight=args.weight)
             certainty_option.add_certainty(args, result, stderr)
-            extra = result.extra_stats() if args.extra_stats else None
+            rope = 0.01 if args.rope is None else args.rope
+            extra = result.extra_stats(rope, args.hierarchical) if args.extra_stats else None
             ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
                           if args.rank_table else None)
             if args.figures is not None:

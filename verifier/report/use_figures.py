@@ -1,5 +1,6 @@
 """`verify evaluate ... --figures DIR` and `UseReport.figures()`: the pictures of an abstention evaluation as
-files, named and written as `figure_files` writes a check's (`<spec stem>-<picture>.<format>`, a directory created
+files (or, after --extra-stats over several data sets, baycomp's plots of the Bayesian comparisons), named and
+written as `figure_files` writes a check's (`<spec stem>-<picture>.<format>`, a directory created
 if needed, each file through a temporary file renamed over its name, never overwriting an input)."""
 
 from __future__ import annotations
@@ -18,12 +19,18 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
     curves = getattr(result, "abstention", None)
     conditions = getattr(result, "conditions", None)
-    if curves is None and conditions is None:
+    bayes = (getattr(result, "bayes", None) or ([], None))[0]
+    if curves is None and conditions is None and not bayes:
         raise UsageError("no figure files apply to this result: --figures writes the maps of abstention cost "
-                         "curves (verify evaluate SPEC --scores FILE --sweep ... --sweep ...) and the cost curves "
-                         "under operating-condition uncertainty (--scores FILE --threshold-choice METHOD); --plot "
-                         "draws a sweep's curves or a critical difference diagram")
-    if conditions is not None:
+                         "curves (verify evaluate SPEC --scores FILE --sweep ... --sweep ...), the cost curves "
+                         "under operating-condition uncertainty (--scores FILE --threshold-choice METHOD) and "
+                         "baycomp's plots of the Bayesian comparisons over several data sets (--extra-stats); "
+                         "--plot draws a sweep's curves or a critical difference diagram")
+    if curves is None and conditions is None:
+        from verifier.report.bayes_figures import bayes_pictures
+
+        drawn, path = bayes_pictures(bayes), result.record["spec"]
+    elif conditions is not None:
         from verifier.report.figures.conditions_plot import pictures as condition_pictures
         from verifier.using.conditions.evaluation import GRID
 

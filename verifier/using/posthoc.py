@@ -1,39 +1,30 @@
 """Statistics from the optional extra `stats` (pip install 'verify-set-costs[stats]'), computed by the libraries
 that define them, never re-derived: Benjamini-Hochberg adjusted p-values (statsmodels' multipletests,
 'fdr_bh') beside Holm's for the paired Wilcoxon tests, and over several data sets Conover's post-hoc test after
-Friedman (scikit-posthocs' posthoc_conover_friedman, Holm-adjusted there) and the Bayesian signed-rank test of
-two classifiers over the data sets with a region of practical equivalence (baycomp's two_on_multiple: the
-posterior probabilities that a costs less, that they are practically equivalent, that b costs less; a Monte
-Carlo estimate, drawn with baycomp's random_state=SEED).
+Friedman (scikit-posthocs' posthoc_conover_friedman, Holm-adjusted there), Shaffer's and Bergmann-Hommel's
+adjustments of all pairwise comparisons after Friedman (verifier.using.all_pairs: no library has them), and the
+Bayesian comparisons of two classifiers over the data sets (verifier.using.bayes_over_datasets: baycomp's
+signed-rank test and, asked for, its hierarchical test), with their posterior probabilities.
 
 Everything here is a statistical estimate in floats, labelled as such. A missing library is a usage error that
 names the extra to install."""
 
 from __future__ import annotations
 
-import importlib
+import math
 
 import numpy as np
 
 from verifier.errors import UsageError
+from verifier.using.all_pairs import all_pairs
+from verifier.using.bayes_over_datasets import (EXTRA, HIERARCHICAL, SEED, SIGNED_RANK, BayesPair, hierarchical,
+                                                library, signed_rank, why_not_hierarchical,
+                                                why_not_pair)
 
-EXTRA = "pip install 'verify-set-costs[stats]'"
-SEED = 20170101
+__all__ = ["EXTRA", "SEED", "library", "benjamini_hochberg", "conover_friedman", "bayes_pairs", "extra_statistics"]
 BH = "Benjamini-Hochberg false discovery rate adjustment (statsmodels.stats.multitest.multipletests, 'fdr_bh')"
 CONOVER = ("Conover's post-hoc test after Friedman on the per-data-set mean costs (scikit-posthocs "
            "posthoc_conover_friedman), p-values Holm-adjusted over every pair")
-BAYES = ("Bayesian signed-rank test over the data sets (Benavoli et al. 2017; baycomp.two_on_multiple) on the "
-         "mean costs, region of practical equivalence ±rope: posterior probabilities, a Monte Carlo estimate "
-         f"(random_state {SEED})")
-
-
-def library(name: str, what: str):
-    """The optional library `name`, or a usage error saying which extra brings it."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        raise UsageError(f"{what} needs {name}, an optional dependency: {EXTRA} (or pip install "
-                         f"{name.replace('_', '-')})") from None
 
 
 def benjamini_hochberg(p_values: list[float]) -> list[float]:
@@ -52,20 +43,48 @@ def conover_friedman(table: np.ndarray, names: list[str]) -> dict[tuple[str, str
     return {(names[i], names[j]): float(p[i, j]) for i in range(len(names)) for j in range(i + 1, len(names))}
 
 
-def bayesian_signed_rank(a: np.ndarray, b: np.ndarray, rope: float) -> tuple[float, float, float]:
-    """baycomp's posterior probabilities (a costs less, practically equivalent within rope, b costs less) from
-    the two classifiers' mean costs over the data sets (x = a's, y = b's: baycomp gives P(x larger), P(rope),
-    P(y larger), and a larger cost is worse)."""
-    baycomp = library("baycomp", "the Bayesian signed-rank test")
-    more, rope_p, less = baycomp.two_on_multiple(np.asarray(a, float), np.asarray(b, float), rope=rope,
-                                                 random_state=SEED)
-    return float(less), float(rope_p), float(more)
+def check_rope(rope) -> float:
+    """The region of practical equivalence: a finite number at least 0 (a usage error otherwise)."""
+    if isinstance(rope, bool) or not isinstance(rope, (int, float)) or not math.isfinite(rope) or rope < 0:
+        raise UsageError(f"rope {rope!r}: expected a finite number at least 0 (the half-width of the region of "
+                         "practical equivalence of mean costs)")
+    return float(rope)
 
 
-def extra_statistics(comparison, scores, rope: float = 0.01) -> dict:
+def bayes_pairs(comparison, scores, rope: float, with_hierarchical: bool = False) -> tuple[list[BayesPair], str | None]:
+    """The Bayesian comparisons of each pair over the data sets (signed-rank; hierarchical too when asked and
+    the data sets allow it), and why the hierarchical test was not run when it was asked for and was not."""
+    f = comparison.friedman
+    if f is None:
+        return [], None
+    rope = check_rope(rope)
+    by = {(str(s.dataset), s.name): s for s in scores}
+    out = []
+    for p in comparison.over_datasets:
+        out.append(signed_rank(p.a, p.b, np.array([by[(d, p.a)].mean_cost_float for d in f.datasets]),
+                               np.array([by[(d, p.b)].mean_cost_float for d in f.datasets]), rope))
+    why = None
+    if with_hierarchical:
+        why = why_not_hierarchical({d: by[(d, f.classifiers[0])].n for d in f.datasets})
+        skipped = []
+        for p in comparison.over_datasets if why is None else []:
+            costs = [np.stack([np.asarray(by[(d, c)].costs, float) for d in f.datasets]) for c in (p.a, p.b)]
+            reason = why_not_pair(p.a, p.b, f.datasets, *costs)
+            if reason is None:
+                out.append(hierarchical(p.a, p.b, *costs, rope))
+            else:
+                skipped.append(reason)
+        why = why or ("; ".join(skipped) if skipped else None)
+    return out, why
+
+
+def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: bool = False,
+                     bayes: tuple[list[BayesPair], str | None] | None = None) -> dict:
     """Every statistic of the extra for an evaluation's `comparison` (verifier.using.compare.Comparison) and its
     `scores`: BH beside Holm for the per-instance pairs and the pairs over the data sets, and with several data
-    sets Conover's post-hoc test and the Bayesian signed-rank test of each pair over the data sets."""
+    sets Conover's post-hoc test, Shaffer's and Bergmann-Hommel's adjustments and the Bayesian tests of each pair
+    over the data sets (`bayes`: those of `bayes_pairs`, computed here when not given)."""
+    rope = check_rope(rope)
     tested = [p for p in comparison.pairs if p.p_value is not None]
     out: dict = {"pairs": {"adjustment": BH, "p_bh": [
         {"a": p.a, "b": p.b, "dataset": p.dataset, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh,
@@ -83,9 +102,14 @@ def extra_statistics(comparison, scores, rope: float = 0.01) -> dict:
     if len(f.classifiers) >= 3:  # scikit-posthocs' Friedman needs three classifiers at least
         out["conover_friedman"] = {"test": CONOVER, "p_holm": [
             {"a": a, "b": b, "p_holm": p} for (a, b), p in conover_friedman(table, f.classifiers).items()]}
-    column = {c: table[:, j] for j, c in enumerate(f.classifiers)}
-    out["bayesian_signed_rank"] = {"test": BAYES, "rope": rope, "pairs": [
-        dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower"),
-                 (p.a, p.b, *bayesian_signed_rank(column[p.a], column[p.b], rope))))
-        for p in comparison.over_datasets]}
+        out["all_pairs_after_friedman"] = all_pairs(f.classifiers, f.ranks, len(f.datasets), comparison.alpha)
+    pairs, why = bayes if bayes is not None else bayes_pairs(comparison, scores, rope, with_hierarchical)
+    for kind, key, test in (("signed-rank", "bayesian_signed_rank", SIGNED_RANK),
+                            ("hierarchical", "bayesian_hierarchical", HIERARCHICAL)):
+        chosen = [p for p in pairs if p.test == kind]
+        if kind == "hierarchical" and not chosen and why is None:
+            continue
+        out[key] = {"test": test, "rope": rope, "seed": SEED, "note": why if kind == "hierarchical" else None,
+                    "pairs": [dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower"),
+                                       (p.a, p.b, *p.probabilities))) for p in chosen]}
     return out

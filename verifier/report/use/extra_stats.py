@@ -27,10 +27,14 @@ def extra_text(record: dict, alpha: float) -> list[str]:
     if conover:
         lines += wrapped(f"{conover['test']}:", 2)
         lines += [f"    {p['a']} vs {p['b']}: p-value {p['p_holm']:.4g}" for p in conover["p_holm"]]
-    bayes = record.get("bayesian_signed_rank")
-    if bayes and bayes["pairs"]:
-        lines += wrapped(f"{bayes['test']}, rope = {bayes['rope']:g}:", 2)
-        lines += wrapped_pairs(bayes["pairs"])
+    lines += all_pairs_text(record.get("all_pairs_after_friedman"))
+    for key in ("bayesian_signed_rank", "bayesian_hierarchical"):
+        bayes = record.get(key)
+        if bayes and bayes["pairs"]:
+            lines += wrapped(f"{bayes['test']}, rope = {bayes['rope']:g}:", 2)
+            lines += wrapped_pairs(bayes["pairs"])
+        if bayes and bayes.get("note"):
+            lines += wrapped(f"{bayes['note'][0].upper()}{bayes['note'][1:]}.", 2)
     return lines
 
 
@@ -41,3 +45,24 @@ def wrapped_pairs(pairs: list[dict]) -> list[str]:
         out += wrapped(f"{p['a']} vs {p['b']}: P({p['a']} costs less) = {p['p_a_lower']:.3f}, P(practically "
                        f"equivalent) = {p['p_equivalent']:.3f}, P({p['b']} costs less) = {p['p_b_lower']:.3f}", 4)
     return out
+
+
+def all_pairs_text(record: dict | None) -> list[str]:
+    """Shaffer's and Bergmann-Hommel's adjusted p-values of every pair after Friedman (verifier.using.all_pairs)."""
+    if not record:
+        return []
+    if not record["pairs"]:
+        return wrapped(f"All pairwise comparisons after Friedman: {record['note']}.", 2)
+    lines = wrapped(f"All pairwise comparisons after Friedman: {record['shaffer']}" +
+                    (f"; and {record['bergmann_hommel']}" if record["bergmann_hommel"] else "") +
+                    f"; significant when the adjusted p-value is at most {record['alpha']}:", 2)
+    for p in record["pairs"]:
+        text = (f"{p['a']} vs {p['b']}: z = {p['z']:.3f}, p-value {p['p_value']:.4g}, Shaffer {p['p_shaffer']:.4g} "
+                f"({'significant' if p['significant_shaffer'] else 'not significant'})")
+        if "p_bergmann_hommel" in p:
+            text += (f", Bergmann-Hommel {p['p_bergmann_hommel']:.4g} "
+                     f"({'significant' if p['significant_bergmann_hommel'] else 'not significant'})")
+        lines += wrapped(text, 4)
+    if record["note"]:
+        lines += wrapped(f"{record['note']}.", 4)
+    return lines
