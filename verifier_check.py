@@ -638,14 +638,18 @@ def enclosures(s, matrix):
     return f"{count} irrational cell(s) re-bounded inside their enclosures" if count else "every cell is rational"
 
 
-def main(argv=None, out=None):
-    out = out or sys.stdout
+def main(argv=None, out=None, err=None):
+    """The command: returns the exit status (0 checked, 1 refuted, 2 malformed, 3 not covered)."""
+    out, err = out or sys.stdout, err or sys.stderr
     parser = argparse.ArgumentParser(prog="verifier_check", description="Re-check a verify certificate "
                                      "(docs/certificates.md) with the Python standard library only.")
     parser.add_argument("certificate", help="the certificate file (JSON) written by verify SPEC --certificate")
     parser.add_argument("--partial-ok", action="store_true", help="exit 0 when nothing is refuted even if some "
                         "claim is not covered (e.g. for-all proofs over parameters)")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # -h, or a usage error argparse has already explained
+        return exc.code
     try:
         try:
             with open(args.certificate, encoding="utf-8") as handle:
@@ -658,7 +662,7 @@ def main(argv=None, out=None):
         results = claims(cert)
     except (Malformed, RecursionError) as exc:
         reason = exc if isinstance(exc, Malformed) else "expressions nested too deeply"
-        print(f"verifier_check: {args.certificate}: malformed certificate: {reason}", file=sys.stderr)
+        print(f"verifier_check: {args.certificate}: malformed certificate: {reason}", file=err)
         return 2
     for name, status, message in results:
         print(f"{name}: {status}: {message}", file=out)
