@@ -606,20 +606,35 @@ def vacuous(s, pid, claim, where):
     return "holds: vacuously, the property has no instance in this family"
 
 
-def main(argv=None, out=None, err=None):
+class Usage(argparse.ArgumentParser):
+    def error(self, message):  # to the caller's stderr as exit 2, never argparse's own exit
+        raise Malformed(f"usage error: {message}")
+
+
+def main(argv=None, out=None, err=None, prog="verifier_check"):
     """The command; returns the exit status (0 checked, 1 refuted, 2 malformed, 3 not covered)."""
     out, err = out or sys.stdout, err or sys.stderr
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)  # exact rationals may be long
-    parser = argparse.ArgumentParser(prog="verifier_check", description="Re-check a verify certificate "
-                                     "(docs/certificates.md) with the Python standard library only.")
-    parser.add_argument("certificate", help="the certificate (JSON) written by verify SPEC --certificate FILE")
+    parser = Usage(prog=prog, add_help=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+                   description="Re-check a verify certificate (docs/certificates.md) with the Python standard "
+                               "library only.", epilog=f"examples:\n  {prog} ha.cert.json\n  {prog} ha.cert.json "
+                   "--partial-ok\n\nexit status:\n  0  every claim checks\n  1  a claim is refuted\n  2  not a "
+                   "certificate, or a usage error\n  3  nothing refuted, some claim not covered")
+    parser.add_argument("certificate", nargs="?", help="the certificate (JSON) written by verify SPEC --certificate")
     parser.add_argument("--partial-ok", action="store_true", help="exit 0 when nothing is refuted though some "
                         "claims are not covered (e.g. for-all proofs over parameters)")
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # -h, or a usage error argparse has explained
-        return exc.code
+        if not args.help and args.certificate is None:
+            parser.error("the certificate file is missing")
+    except Malformed as exc:
+        print(f"{prog}: {exc}", file=err)
+        return 2
+    if args.help:
+        parser.print_help(out)
+        return 0
     try:
         try:
             with open(args.certificate, encoding="utf-8") as handle:

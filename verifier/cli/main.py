@@ -107,7 +107,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
         import verifier_check
 
-        return verifier_check.main(argv[1:], stdout, stderr)
+        return verifier_check.main(argv[1:], stdout, stderr, prog="verify check")
     if argv[:1] == ["design"] and not os.path.exists("design"):
         from verifier.cli.design import design_command
 
