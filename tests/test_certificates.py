@@ -235,3 +235,46 @@ def test_the_checker_states_the_same_ten_properties_as_the_catalogue():
         outer, inner, mine = verifier_check.PROPERTIES[p.id]
         assert outer == p.quantifiers[0].kind and mine == atom(p.atom)
         assert inner == [(q.kind, q.var, q.domain) for q in p.quantifiers[1:]]
+
+
+def test_a_point_of_a_scheme_with_parameters_is_checked_on_its_own_matrix(tmp_path):
+    cert = certificate("ha.yaml")
+    claim = cert["properties"]["P3"]
+    point = cert["points"][claim["at"]]
+    ev = claim["evidence"]
+    row = next(r for r in point["matrix"] if r["set"] == ev["Y"])
+    row["costs"][cert["classes"].index(ev["y"])] = "-100"  # now below the mean: no counterexample there
+    run = check(tmp_path, cert, "--partial-ok")
+    name = next(k for k in lines(run) if k.startswith("P3 at "))
+    assert run.returncode == 1 and lines(run)[name].startswith("refuted: the counterexample")
+    assert {k.split(" ")[0] for k, v in lines(run).items() if v.startswith("not covered")} == {
+        c["claim"] for c in cert["not_covered"]}
+
+
+def test_an_existential_witness_and_a_for_every_y_counterexample_are_refuted_when_wrong(tmp_path):
+    cert = certificate("obstacle-hand-filled.yaml")  # P9 holds with a witness (Y, y, y')
+    ev = cert["properties"]["P9"]["evidence"]
+    ev["y2"] = ev["y"]
+    assert lines(check(tmp_path, cert))["P9"].endswith("lies outside the property's domain")
+    cert = certificate("abellan-masegosa.yaml")  # P2 fails at one Y: the atom must be false for every y there
+    ev = cert["properties"]["P2"]["evidence"]
+    ev["Y"] = ["a", "b"]
+    run = check(tmp_path, cert)
+    assert run.returncode == 1 and lines(run)["P2"].startswith("refuted: the counterexample Y={a,b} fails at y=")
+
+
+def test_a_scheme_too_large_for_a_certificate_is_refused_with_its_size(monkeypatch):
+    import verifier
+    from verifier.errors import UsageError
+    from verifier.report import certificate as writer
+
+    monkeypatch.setattr(writer, "MAX_CELLS", 20)
+    with pytest.raises(UsageError, match=r"matrix has 21 cells; certificates are written for up to 20"):
+        verifier.verify(os.path.join(SPECS, "ha-numeric.yaml")).certificate()
+
+
+def test_certificates_are_deterministic():
+    import verifier
+
+    first = json.dumps(verifier.verify(os.path.join(SPECS, "abellan-masegosa.yaml"), cache=False).certificate())
+    assert first == json.dumps(verifier.verify(os.path.join(SPECS, "abellan-masegosa.yaml"), cache=False).certificate())

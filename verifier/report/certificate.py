@@ -10,12 +10,18 @@ at exact points (the matrix there and the evidence) and list the verdicts that r
 
 from __future__ import annotations
 
+import copy
+
 from verifier.analysis.pipeline import Analysis
+from verifier.errors import UsageError
 from verifier.report.certificate_cells import cell, rational
 from verifier.verdict import SetOptimality, SetPossibility, Truth, Verdict
 from verifier.version import __version__
 
 FORMAT, VERSION = "verify-certificate", 1
+# every cell is written exactly and re-derived by the checker: 100,000 cells is a 9-class scheme twenty times
+# over (ordinal-l1-9: 4,599 cells, 2.5 MB, re-checked in about 12 s); beyond, the file and the check grow too long
+MAX_CELLS = 100_000
 
 
 def certificate(analysis: Analysis) -> dict:
@@ -53,7 +59,18 @@ def _names(s, members) -> list[str]:
 
 
 def _matrix(s) -> list[dict]:
-    return [{"set": _names(s, m), "costs": [cell(v) for v in s.rows[m]]} for m in s.all_sets]
+    cells = len(s.all_sets) * s.K
+    if cells > MAX_CELLS:
+        raise UsageError(f"--certificate: {s.spec.path}'s matrix has {cells:,} cells; certificates are written for "
+                         f"up to {MAX_CELLS:,} (the checker re-derives each one)")
+    written: dict = {}  # one encoding per distinct value: a 9-class matrix has 4,599 cells and 753 values
+
+    def once(v):
+        if v not in written:
+            written[v] = cell(v)
+        return copy.deepcopy(written[v])  # no two cells share an object: a caller may edit one
+
+    return [{"set": _names(s, m), "costs": [once(v) for v in s.rows[m]]} for m in s.all_sets]
 
 
 def _instance(s, binding, with_y: bool = True) -> dict:

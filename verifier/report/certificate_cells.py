@@ -41,7 +41,7 @@ def cell(value: sp.Expr):
         tree = encode(value)
     except NotEncodable:
         tree = None
-    return {"expr": tree, "enclosure": enclosure(value), "text": str(value)}
+    return {"expr": tree, "enclosure": enclosure(value)}
 
 
 def encode(value: sp.Expr):
