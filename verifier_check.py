@@ -298,6 +298,8 @@ class Scheme:
         return self.rows[frozenset((h,))][y]
 
     def diff(self, a, b, where):
+        if len(a) == len(b) == 1 and None in a and None in b:  # two rationals: most comparisons
+            return (a[None] > b[None]) - (a[None] < b[None])
         return self.n.sign(add(a, times(-1, b)), where)
 
     def term(self, kind, m, y, where):
@@ -318,6 +320,9 @@ class Scheme:
             return (op == "implies") if not first else self.atom(right, m, y, y2, where)
         if left == "sorted":  # multiset equality, matching equal values one by one
             rest = [self.det(h, y2) for h in sorted(m)]
+            mine = [self.det(h, y) for h in sorted(m)]
+            if all(len(v) == 1 and None in v for v in rest + mine):  # rationals: compare the sorted lists
+                return (sorted(v[None] for v in mine) == sorted(v[None] for v in rest)) == (op == "==")
             for v in (self.det(h, y) for h in sorted(m)):
                 hit = next((i for i, w in enumerate(rest) if self.diff(v, w, where) == 0), None)
                 if hit is None:
@@ -517,7 +522,7 @@ def minimiser(s, m, p, alone, where):
 
 
 def enclosures(s, matrix):
-    count = 0
+    count, seen = 0, {}
     for i, row in enumerate(matrix):
         for y, v in enumerate(row["costs"]):
             where = f"certificate.matrix[{i}].costs[{y}]"
@@ -528,11 +533,15 @@ def enclosures(s, matrix):
                 f"{where}.enclosure", "[low, high]", ends)
             if v.get("expr") is None:
                 raise Undecided(f"{where}: an irrational cell without an expression")
-            a, b = bounds(v["expr"], BITS[1], where)
+            key = json.dumps(v["expr"])
+            a, b = seen[key] if key in seen else seen.setdefault(key, bounds(v["expr"], BITS[1], where))
             if b < lo or a > hi:
                 raise Refuted(f"{where}: the value lies in [{float(a)}, {float(b)}], outside its enclosure")
+            if a < lo or b > hi:
+                raise Undecided(f"{where}: the checker's bounds straddle an end of the enclosure")
             count += 1
-    return f"{count} irrational cell(s) re-bounded inside their enclosures" if count else "every cell is rational"
+    return f"{count} irrational cell(s) bounded by the checker, within their enclosures" if count else \
+        "every cell is rational"
 
 
 def claims(cert):
