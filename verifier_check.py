@@ -268,19 +268,31 @@ class Scheme:
             self.rows[m] = [v if v is None else numbers.cell(v, f"{at}.costs[{y}]") for y, v in enumerate(costs)]
         self.sets = [m for m in self.rows if len(m) > 1]
         family = field(cert, "family", dict, "certificate")
-        kind = family.get("kind")
+        kind, k = family.get("kind"), family.get("max_size")
+        if kind == "max_size" and (type(k) is not int or k < 1):
+            bad("certificate.family.max_size", "a positive integer", k)
         rule = {"all": lambda m: True, "intervals": lambda m: max(m) - min(m) == len(m) - 1,
-                "max_size": lambda m: len(m) <= family.get("max_size", 0)}.get(kind)
-        self.family = ("checked", f"{kind}: each of its {len(self.rows)} sets has its row, no more, no less") \
-            if rule and not self.partial else ("given", f"{kind}: {len(self.rows)} sets as the certificate lists "
-                                               "them" + (" (a partial matrix)" if self.partial else ""))
+                "max_size": lambda m: len(m) <= k}.get(kind) if not self.partial else None
+        self.family = ("checked", f"{kind}: each of its {len(self.rows)} sets has its row, no more, no less") if \
+            rule else ("given", f"{kind}: {len(self.rows)} sets as the certificate lists them" + (
+                " (a partial matrix)" if self.partial else ""))
         for m in map(frozenset, combinations(range(self.K), 1)):
             if m not in self.rows:
                 raise Refuted(f"{where}: the singleton {self.label(m)} has no row")
-        for n in range(2, self.K + 1) if rule and not self.partial else ():  # a rule: its sets are recounted
-            for m in map(frozenset, combinations(range(self.K), n)):
-                if rule(m) != (m in self.rows):
-                    raise Refuted(f"{where}: the {kind} family {'lacks' if rule(m) else 'has no'} set {self.label(m)}")
+        if rule:  # a rule: every row obeys it, and counting them shows that none is missing
+            size = {"all": 2 ** self.K - 1, "intervals": self.K * (self.K + 1) // 2,
+                    "max_size": sum(math.comb(self.K, n) for n in range(1, k + 1 if k else 1))}[kind]
+            extra = next((m for m in self.rows if not rule(m)), None)
+            if extra is not None:
+                raise Refuted(f"{where}: the {kind} family has no set {self.label(extra)}")
+            if len(self.rows) != size:
+                top = {"all": self.K, "intervals": 0, "max_size": k}[kind]  # intervals: made, not searched
+                every = [frozenset(c) for n in range(2, top + 1) for c in combinations(range(self.K), n)] + \
+                    [frozenset(range(s, s + n)) for n in range(2, self.K + 1) for s in range(self.K - n + 1)
+                     if kind == "intervals"] if size < 10 ** 6 else []
+                missing = next((m for m in every if m not in self.rows), None)
+                raise Refuted(f"{where}: the {kind} family " + (f"lacks set {self.label(missing)}" if missing else
+                                                                f"has {size} sets, the matrix {len(self.rows)}"))
 
     def members(self, names, where):
         if not names or not all(isinstance(c, str) and c in self.classes for c in names) or \
@@ -377,18 +389,21 @@ class Scheme:
 # -- the claims ---------------------------------------------------------------------------------------------------
 def check_property(s, pid, claim, where):
     verdict, ev = field(claim, "verdict", str, where), field(claim, "evidence", dict, where)
-    kind, where = field(ev, "kind", str, f"{where}.evidence"), f"{where}.evidence"
     if verdict not in ("holds", "fails"):
         return None if verdict == "unknown" else bad(f"{where}.verdict", "holds, fails or unknown", verdict)
+    kind, where = field(ev, "kind", str, f"{where}.evidence"), f"{where}.evidence"
     if kind == "none":
         raise Undecided(f"{verdict}: {ev.get('reason', 'no evidence given')}")
     if pid == "P1":
         return check_p1(s, verdict, ev, where)
     outer, inner, atom = PROPERTIES[pid]
     want, mixed, said = verdict == "holds", outer != inner[0][0], f"the atom {atom[1]} {atom[0]} {atom[2]}"
-    if kind == "enumerated":  # a holding "for every" or a failing "there is": every instance is re-checked here
-        if want != (outer == "forall"):
-            bad(f"{where}.kind", "a counterexample or witness for this verdict", kind)
+    # a holding "for every" and a failing "there is" are proved by every instance, which are enumerated here;
+    # only a failing "for every" has a counterexample, and only a holding "there is" a witness
+    needed = "enumerated" if want == (outer == "forall") else "counterexample" if outer == "forall" else "witness"
+    if kind != needed:
+        bad(f"{where}.kind", f"{needed!r} for {pid} {verdict}", kind)
+    if kind == "enumerated":
         if s.partial:
             raise Undecided("the matrix is partial: the instances cannot all be enumerated")
         count = 0
@@ -403,8 +418,6 @@ def check_property(s, pid, claim, where):
         if type(ev.get("instances")) is not int or ev["instances"] != count:
             raise Refuted(f"the certificate counts {ev.get('instances')} instances, the checker enumerated {count}")
         return f"{verdict}: every one of {count} instance(s) enumerated and re-checked"
-    if kind != ("witness" if want else "counterexample"):
-        bad(f"{where}.kind", "enumerated, or " + ("witness" if want else "counterexample"), kind)
     m = s.indeterminate(field(ev, "Y", list, where), f"{where}.Y")
     if mixed:
         for y, _ in s.bindings(inner, m):
@@ -453,6 +466,9 @@ def member_weights(s, m, lam, where):
 
 
 def check_p1(s, verdict, ev, where):
+    needed = "witness" if verdict == "holds" else "impossibility"
+    if ev.get("kind") != needed:
+        bad(f"{where}.kind", f"{needed!r} for P1 {verdict}", ev.get("kind"))
     if verdict == "holds":
         m = s.indeterminate(field(ev, "Y", list, where), f"{where}.Y")
         beats(s, m, s.distribution(ev.get("p"), f"{where}.p"), f"witness p for set {s.label(m)}")

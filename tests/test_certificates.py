@@ -278,3 +278,28 @@ def test_certificates_are_deterministic():
 
     first = json.dumps(verifier.verify(os.path.join(SPECS, "abellan-masegosa.yaml"), cache=False).certificate())
     assert first == json.dumps(verifier.verify(os.path.join(SPECS, "abellan-masegosa.yaml"), cache=False).certificate())
+
+
+def test_a_family_given_by_a_rule_is_recounted(tmp_path):
+    cert = certificate("ordinal-intervals-10.yaml")  # predictions: intervals
+    cert["matrix"] = [r for r in cert["matrix"] if r["set"] != ["3", "4", "5"]]
+    assert lines(check(tmp_path, cert))["matrix"] == \
+        "refuted: certificate.matrix: the intervals family lacks set {3,4,5}"
+    cert = certificate("ordinal-intervals-10.yaml")
+    cert["family"] = {"kind": "max_size", "max_size": 2}  # a relabelled family: its rule rejects a row
+    assert lines(check(tmp_path, cert))["matrix"] == "refuted: certificate.matrix: the max_size family has no set {1,2,3}"
+    cert = certificate("hierarchy-animals.yaml")  # a hierarchy comes from the spec: said to be given
+    assert lines(check(tmp_path, cert))["family"].startswith("given: hierarchy: 13 sets as the certificate lists them")
+
+
+@pytest.mark.parametrize("pid, forged", [
+    ("P9", {"kind": "counterexample", "Y": ["a", "b"], "y": "a", "y2": "b"}),  # one false instance proves no "fails"
+    ("P2", {"kind": "witness", "Y": ["a", "b"]}),  # nor one instance a "for every"
+    ("P4", {"kind": "counterexample", "Y": ["a", "b"], "y": "a"}),
+])
+def test_evidence_of_the_wrong_kind_for_the_verdict_is_malformed(tmp_path, pid, forged):
+    cert = certificate("ha-numeric.yaml")
+    cert["properties"][pid] = {"verdict": "fails" if pid == "P9" else "holds", "evidence": forged}
+    run = check(tmp_path, cert)
+    assert run.returncode == 2
+    assert f"certificate.properties.{pid}.evidence.kind: expected 'enumerated' for {pid}" in run.stderr
