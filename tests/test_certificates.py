@@ -303,3 +303,22 @@ def test_evidence_of_the_wrong_kind_for_the_verdict_is_malformed(tmp_path, pid, 
     run = check(tmp_path, cert)
     assert run.returncode == 2
     assert f"certificate.properties.{pid}.evidence.kind: expected 'enumerated' for {pid}" in run.stderr
+
+
+def test_the_checker_runs_in_a_virtual_environment_with_nothing_installed(tmp_path):
+    """The issue's own test: an empty venv (no pip even), the checker copied out of the checkout."""
+    venv = tmp_path / "empty"
+    subprocess.run([PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120,
+                   env={"PATH": "/usr/bin:/bin"})
+    python = venv / "bin" / "python"
+    listed = subprocess.run([str(python), "-c", "import sys, os; print([p for p in sys.path if os.path.isdir(p) "
+                             "and 'site-packages' in p and os.listdir(p)])"], capture_output=True, text=True,
+                            timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert listed.stdout.strip() == "[]"  # nothing installed in it
+    alone = tmp_path / "copy"
+    alone.mkdir()
+    (alone / "verifier_check.py").write_text(open(CHECKER).read())
+    (alone / "c.json").write_text(json.dumps(certificate("abellan-masegosa.yaml")))
+    run = subprocess.run([str(python), "verifier_check.py", "c.json"], cwd=alone, capture_output=True, text=True,
+                         timeout=170, env={"PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0 and run.stdout.endswith("c.json: 13 checked, 0 refuted, 0 not covered\n"), run.stdout
