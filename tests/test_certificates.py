@@ -322,3 +322,37 @@ def test_the_checker_runs_in_a_virtual_environment_with_nothing_installed(tmp_pa
     run = subprocess.run([str(python), "verifier_check.py", "c.json"], cwd=alone, capture_output=True, text=True,
                          timeout=170, env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 0 and run.stdout.endswith("c.json: 13 checked, 0 refuted, 0 not covered\n"), run.stdout
+
+
+EXPECTING = """name: expect a certificate
+classes: {classes}
+{parameters}cost: "0 if yhat == y else 1"
+set_cost: "{inside} if y in Y else 1"
+expect: {{certificate: {want}, P1: holds}}
+"""
+
+
+@pytest.mark.parametrize("classes, parameters, inside, want, status, said", [
+    ("[a, b, c]", "", "0.25", "checks", 0, "expect: all 2 met"),
+    # parameters: the for-all verdicts are not covered, so the certificate does not fully check
+    ("[a, b]", "parameters: {d: {}}\nassume: ['d > 0', 'd < 1']\n", "d", "Checks", 1,
+     "certificate expected checks, got not covered"),
+])
+def test_expect_can_require_that_the_certificate_checks(tmp_path, classes, parameters, inside, want, status, said):
+    spec = tmp_path / "s.yaml"
+    spec.write_text(EXPECTING.format(classes=classes, parameters=parameters, inside=inside, want=want))
+    run = subprocess.run([sys.executable, "-m", "verifier", str(spec), "--no-cache"], capture_output=True, text=True,
+                         timeout=170, env={**os.environ, "PYTHONPATH": ROOT}, cwd=tmp_path)
+    assert run.returncode == status and said in run.stdout, run.stdout + run.stderr
+    junit = subprocess.run([sys.executable, "-m", "verifier", str(spec), "--no-cache", "--format", "junit"],
+                           capture_output=True, text=True, timeout=170, env={**os.environ, "PYTHONPATH": ROOT})
+    assert 'name="certificate"' in junit.stdout and ("<failure" in junit.stdout) == bool(status)
+
+
+def test_expect_certificate_takes_checks_only_located(tmp_path):
+    spec = tmp_path / "s.yaml"
+    spec.write_text(EXPECTING.format(classes="[a, b]", parameters="", inside="0.25", want="holds"))
+    run = subprocess.run([sys.executable, "-m", "verifier", str(spec)], capture_output=True, text=True,
+                         timeout=170, env={**os.environ, "PYTHONPATH": ROOT})
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "s.yaml:5:23: invalid spec at key 'expect.certificate'" in run.stderr and "expected checks" in run.stderr

@@ -278,6 +278,13 @@ class _Reader:
         out, errors = {}, []
         for name, verdict in ({} if node is None else self.mapping(node, "expect")).items():
             pid = properties.resolve(name)
+            if str(name).strip().lower() == "certificate":  # its certificate re-checks (docs/certificates.md)
+                if not (isinstance(verdict.value, str) and verdict.value.strip().lower() == "checks"):
+                    errors.append(self.fail("unknown expectation of the certificate", "expect.certificate",
+                                            verdict, _show(verdict), "checks"))
+                    continue
+                out["certificate"] = "checks"
+                continue
             if pid is None:
                 errors.append(self.fail(f"unknown property '{name}'" + did_you_mean(name, _PROPERTY_NAMES),
                                         f"expect.{name}", verdict, name,
