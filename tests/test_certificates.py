@@ -356,3 +356,15 @@ def test_expect_certificate_takes_checks_only_located(tmp_path):
                          timeout=170, env={**os.environ, "PYTHONPATH": ROOT})
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "s.yaml:5:23: invalid spec at key 'expect.certificate'" in run.stderr and "expected checks" in run.stderr
+
+
+@pytest.mark.parametrize("target, said", [(".", "a directory; give a file name"),
+                                          ("missing/c.json", "the directory 'missing' does not exist")])
+def test_a_certificate_path_that_cannot_be_written_is_refused_before_any_work(tmp_path, target, said):
+    spec = tmp_path / "s.yaml"
+    spec.write_text(open(os.path.join(SPECS, "table-vi.yaml")).read())
+    before = sorted(os.listdir(tmp_path))
+    run = subprocess.run([sys.executable, "-m", "verifier", str(spec), "--certificate", target], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=170, env={**os.environ, "PYTHONPATH": ROOT})
+    assert run.returncode == 2 and said in run.stderr and run.stdout == "" and "Traceback" not in run.stderr
+    assert sorted(os.listdir(tmp_path)) == before

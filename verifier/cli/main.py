@@ -146,6 +146,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                 raise UsageError(f"--certificate {args.certificate!r}: a certificate is one spec's, at one class "
                                  f"count; give one spec (got {len(paths)}) and no --classes")
             refuse_overwriting_inputs([("--certificate", args.certificate)], [("spec", p) for p in paths])
+            folder = os.path.dirname(args.certificate) or "."
+            if os.path.isdir(args.certificate) or not os.path.isdir(folder):  # told before any work is done
+                raise UsageError(f"--certificate {args.certificate!r}: " + ("a directory; give a file name" if
+                                 os.path.isdir(args.certificate) else f"the directory {folder!r} does not exist"))
         if args.report is not None:
             from verifier.report.files import prepare_directory
 
