@@ -537,11 +537,12 @@ def minimiser(s, m, p, alone, where):
     return ties
 
 
-def enclosures(s, matrix):
+def enclosures(matrix, at="certificate.matrix"):
+    """Every irrational cell: its expression is of the grammar, and the checker's bounds lie in its enclosure."""
     count, seen = 0, {}
     for i, row in enumerate(matrix):
         for y, v in enumerate(row["costs"]):
-            where = f"certificate.matrix[{i}].costs[{y}]"
+            where = f"{at}[{i}].costs[{y}]"
             if isinstance(v, str):
                 continue
             ends = field(v, "enclosure", list, where)
@@ -584,7 +585,7 @@ def claims(cert):
         return [("matrix", "refuted", str(exc))]
     if numeric:
         out.append(("family", *scheme.family))
-        attempt("cells", lambda: enclosures(scheme, rows))
+        attempt("cells", lambda: enclosures(rows))
     points, schemes = ([] if numeric else field(cert, "points", list, "certificate")), {}
     props = field(cert, "properties", dict, "certificate")
     for pid in ["P1", *PROPERTIES]:
@@ -602,7 +603,9 @@ def claims(cert):
                     schemes[at] = Scheme(cert, field(points[at], "matrix", list, here), f"{here}.matrix", numbers)
                 except Refuted as exc:
                     return out + [(f"points[{at}]", "refuted", str(exc))]
-            target = schemes[at]
+                if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
+                    attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
+            target, job = schemes[at], lambda *a: check_property(*a) + " (on the certificate's matrix there)"
             name += " at " + ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
         attempt(name, lambda: job(target, pid, claim, where))
     facts = field(cert, "set_facts", list, "certificate") if numeric and "set_facts" in cert else []
@@ -610,7 +613,8 @@ def claims(cert):
     for i, fact in enumerate(facts):
         attempt(f"set_facts[{i}]", lambda: check_fact(scheme, fact, f"certificate.set_facts[{i}]"))
     out[before:] = [x for x in out[before:] if x[1] != "checked"]
-    missing = [m for m in scheme.rows if m not in {frozenset(scheme.members(f["set"], "")) for f in facts}]
+    told = {scheme.members(f["set"], "certificate.set_facts") for f in facts}
+    missing = [m for m in scheme.rows if m not in told]
     if facts and missing:
         out.append(("sets", "refuted", f"no set fact for {scheme.label(missing[0])}"))
     elif facts and len(out) == before:
