@@ -605,7 +605,7 @@ def claims(cert):
                     return out + [(f"points[{at}]", "refuted", str(exc))]
                 if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
                     attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
-            target, job = schemes[at], lambda *a: check_property(*a) + " (on the certificate's matrix there)"
+            target, job = schemes[at], lambda *a: (check_property(*a) or "") + " (on the certificate's matrix there)"
             name += " at " + ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
         attempt(name, lambda: job(target, pid, claim, where))
     facts = field(cert, "set_facts", list, "certificate") if numeric and "set_facts" in cert else []
