@@ -605,7 +605,7 @@ def claims(cert):
                     return out + [(f"points[{at}]", "refuted", str(exc))]
                 if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
                     attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
-            target, job = schemes[at], lambda *a: (check_property(*a) or "") + " (on the certificate's matrix there)"
+            target, job = schemes[at], at_point
             name += " at " + ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
         attempt(name, lambda: job(target, pid, claim, where))
     facts = field(cert, "set_facts", list, "certificate") if numeric and "set_facts" in cert else []
@@ -621,6 +621,11 @@ def claims(cert):
         out.append(("sets", "checked", f"{len(facts)} sets: Definition 4 status and optimality, with their "
                                        "witnesses and dual certificates, re-checked"))
     return out
+
+
+def at_point(s, pid, claim, where):
+    said = check_property(s, pid, claim, where)
+    return said and said + " (on the certificate's matrix there)"
 
 
 def vacuous(s, pid, claim, where):
