@@ -587,27 +587,37 @@ def claims(cert):
         out.append(("family", *scheme.family))
         attempt("cells", lambda: enclosures(rows))
     points, schemes = ([] if numeric else field(cert, "points", list, "certificate")), {}
+
+    def point(at, where):
+        """The scheme at one exact point of the parameters (its matrix is the certificate's) and its values."""
+        if type(at) is not int or not 0 <= at < len(points):
+            bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})", at)
+        here = f"certificate.points[{at}]"
+        if at not in schemes:
+            schemes[at] = Scheme(cert, field(points[at], "matrix", list, here), f"{here}.matrix", numbers)
+            if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
+                attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
+        return schemes[at], ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
+
     props = field(cert, "properties", dict, "certificate")
-    for pid in ["P1", *PROPERTIES]:
-        where = f"certificate.properties.{pid}"
-        claim, name = field(props, pid, dict, "certificate.properties"), pid
-        at, target, job = claim.get("at"), scheme, check_property
-        if at is None and not numeric:  # parameters, no point: only a vacuous "for every" is decided
-            job = vacuous
-        elif at is not None:  # a failing verdict decided at one exact point of the parameters
-            if type(at) is not int or not 0 <= at < len(points):
-                bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})", at)
-            here = f"certificate.points[{at}]"
-            if at not in schemes:
-                try:
-                    schemes[at] = Scheme(cert, field(points[at], "matrix", list, here), f"{here}.matrix", numbers)
-                except Refuted as exc:
-                    return out + [(f"points[{at}]", "refuted", str(exc))]
-                if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
-                    attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
-            target, job = schemes[at], at_point
-            name += " at " + ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
-        attempt(name, lambda: job(target, pid, claim, where))
+    try:
+        for pid in ["P1", *PROPERTIES]:
+            where = f"certificate.properties.{pid}"
+            claim = field(props, pid, dict, "certificate.properties")
+            if claim.get("at") is not None:  # a failing verdict decided at one exact point of the parameters
+                target, values = point(claim["at"], where)
+                attempt(f"{pid} at {values}", lambda: at_point(target, pid, claim, where))
+            else:  # with parameters and no point, only a vacuous "for every" is decided
+                attempt(pid, lambda: (check_property if numeric else vacuous)(scheme, pid, claim, where))
+        for i, claim in enumerate(field(cert, "also", list, "certificate") if "also" in cert else []):
+            where = f"certificate.also[{i}]"  # what else holds at exact points (a failing property's good values)
+            pid = field(claim, "property", str, where)
+            if pid not in PROPERTIES and pid != "P1":
+                bad(f"{where}.property", "P1..P10", pid)
+            target, values = point(claim.get("at"), where)
+            attempt(f"{pid} also at {values}", lambda: at_point(target, pid, claim, where))
+    except Refuted as exc:  # a point's matrix is wrong: nothing can be checked on it
+        return out + [("points", "refuted", str(exc))]
     facts = field(cert, "set_facts", list, "certificate") if numeric and "set_facts" in cert else []
     before = len(out)
     for i, fact in enumerate(facts):

@@ -368,3 +368,19 @@ def test_a_certificate_path_that_cannot_be_written_is_refused_before_any_work(tm
                          capture_output=True, text=True, timeout=170, env={**os.environ, "PYTHONPATH": ROOT})
     assert run.returncode == 2 and said in run.stderr and run.stdout == "" and "Traceback" not in run.stderr
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_failing_property_of_a_scheme_with_parameters_is_also_certified_where_it_holds(tmp_path):
+    cert = certificate("p-discounted-symbolic.yaml")
+    also = {c["property"]: c for c in cert["also"]}
+    assert {"P1", "P3", "P9"} <= set(also) and also["P3"]["evidence"]["kind"] == "enumerated"
+    assert cert["points"][also["P3"]["at"]]["values"] == {"r": "1/4"}
+    out = lines(check(tmp_path, cert, "--partial-ok"))
+    assert out["P3 also at r=1/4"].startswith("checked: holds: every one of 9 instance(s) enumerated")
+    assert out["P1 also at r=1/4"].startswith("checked: holds: witness p makes")
+    point = cert["points"][also["P3"]["at"]]
+    row = next(r for r in point["matrix"] if r["set"] == ["h", "b"])
+    row["costs"][0] = "5"  # now above the mean at r = 1/4: P3 does not hold there
+    run = check(tmp_path, cert, "--partial-ok")
+    assert run.returncode == 1
+    assert lines(run)["P3 also at r=1/4"] == "refuted: fails at Y={h,b}, y=h: the atom cost < mean is False there"

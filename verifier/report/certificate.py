@@ -34,6 +34,7 @@ def certificate(analysis: Analysis) -> dict:
         out["parameters"] = [str(x) for x in s.symbols]
         out["sets"] = [_names(s, m) for m in s.all_sets]
         out["points"], out["properties"] = _points(a, not_covered)
+        out["also"] = _holding_points(a, out["points"])
     else:
         reduced = s.orbits is not None or s.partial
         out["matrix"] = _matrix(s)
@@ -182,6 +183,42 @@ def _optimal(s, entry: SetOptimality | None) -> dict:
     return out
 
 
+def _point(points: list[dict], values: dict, concrete) -> int:
+    """The index of the point at these values, added (with the matrix there) when new."""
+    values = {k: rational(v) for k, v in (values or {}).items()}
+    found = next((i for i, p in enumerate(points) if p["values"] == values), None)
+    if found is None:
+        points.append({"values": values, "matrix": _matrix(concrete)})
+        found = len(points) - 1
+    return found
+
+
+def _holding_points(a: Analysis, points: list[dict]) -> list[dict]:
+    """A failing property also holds at some admissible values (`holds_at`): at each such exact point, the
+    evidence that it holds there, decided by enumeration on the matrix at that value (for the reader of a
+    calibration: it is not a verdict of the scheme, which fails)."""
+    from verifier.engines.enumerate import EnumerationEngine
+    from verifier.errors import SpecError
+    from verifier.scheme.orbits import rebuild_at
+
+    out = []
+    for r in a.results:
+        if r.verdict is not Verdict.FAILS or not r.holds_at:
+            continue
+        try:
+            concrete = rebuild_at(a.scheme, r.holds_at)
+        except SpecError:
+            continue
+        if concrete.symbolic or concrete.orbits is not None or concrete.partial:
+            continue
+        there = EnumerationEngine(concrete).decide(r.property)
+        evidence = _numeric(there, concrete, False, [])["evidence"]
+        if there.verdict is Verdict.HOLDS and evidence["kind"] != "none":
+            out.append({"property": r.property.id, "verdict": "holds", "at": _point(points, r.holds_at, concrete),
+                        "evidence": evidence})
+    return out
+
+
 def _points(a: Analysis, not_covered: list) -> tuple[list[dict], dict]:
     """A scheme with parameters: each verdict decided at an exact point becomes a numeric claim on the matrix
     there; verdicts resting on for-all proofs are listed as not covered."""
@@ -195,12 +232,7 @@ def _points(a: Analysis, not_covered: list) -> tuple[list[dict], dict]:
         universal = r.property.quantifiers[0].kind == "forall"
         # a failing verdict is existential over the parameters: one exact point decides it; a holding one is not
         if r.verdict is Verdict.FAILS and concrete is not None and not getattr(concrete, "symbolic", True):
-            values = {k: rational(v) for k, v in (e.parameters or {}).items()}
-            point = next((i for i, p in enumerate(points) if p["values"] == values), None)
-            if point is None:
-                points.append({"values": values, "matrix": _matrix(concrete)})
-                point = len(points) - 1
-            out["at"] = point
+            out["at"] = _point(points, e.parameters, concrete)
             out["evidence"] = _numeric(r, concrete, False, [])["evidence"]
         elif r.verdict is Verdict.HOLDS and universal and instances(r.property, s) == 0:
             out["evidence"] = {"kind": "enumerated", "instances": 0}  # vacuous: no instance at any value
