@@ -62,6 +62,22 @@ def test_modules_stay_small():
     assert not big, big
 
 
+def test_the_standalone_checker_is_one_readable_file_of_the_standard_library():
+    """verifier_check.py, beside the package, is the one documented exception to the 300-line limit (it is
+    meant to be read whole, docs/architecture.md): at most 750 lines, and it imports the standard library
+    only, never `verifier`, so that a copy of the file runs under `python3 -S`."""
+    import ast
+
+    path = os.path.join(ROOT, "verifier_check.py")
+    source = open(path, encoding="utf-8").read()
+    assert source.count("\n") <= 750
+    tree = ast.parse(source)
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported and imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
+    assert not any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))  # no relative imports
+
+
 def _loaded_after(code: str) -> set[str]:
     run = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sorted(sys.modules)))"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, SPECS
 from verifier.cli import check
 
-SUBCOMMANDS = [[], ["design"], ["decide"], ["evaluate"], ["explain"], ["schema"]]
+SUBCOMMANDS = [[], ["check"], ["design"], ["decide"], ["evaluate"], ["explain"], ["schema"]]
 
 
 def _run(*argv):

@@ -19,7 +19,7 @@ DOCS = os.path.join(ROOT, "docs")
 PAGES = sorted(os.path.join(DOCS, n) for n in os.listdir(DOCS) if n.endswith(".md"))
 README = os.path.join(ROOT, "README.md")
 EVERY = [README, *PAGES, os.path.join(ROOT, "specs", "README.md")]
-SUBCOMMANDS = ("schema", "explain", "design", "decide", "evaluate")
+SUBCOMMANDS = ("schema", "explain", "check", "design", "decide", "evaluate")
 
 
 def _read(path: str) -> str:

@@ -89,6 +89,7 @@ def test_expect_accepts_every_spelling_the_loader_accepts(validator, p):
 
 VALID = {
     "integer classes": {**BASE, "classes": 3},
+    "expect the certificate to check": {**BASE, "expect": {"certificate": "checks", "P1": "holds"}},
     "numeric class names": {**BASE, "classes": [1, 2, 3]},
     "symbolic parameter written as null": {**BASE, "parameters": {"d": None}, "assume": "d > 0"},
     "per-class value as a mapping": {**BASE, "parameters": {"eta": {"per_class": True, "value": {"a": 1, "b": "2"}}}},
@@ -113,6 +114,7 @@ INVALID = {
     "class name with a comma": {**BASE, "classes": ["a,b", "c"]},
     "expect value maybe": {**BASE, "expect": {"P1": "maybe"}},
     "expect unknown property": {**BASE, "expect": {"P11": "holds"}},
+    "expect a certificate to hold": {**BASE, "expect": {"certificate": "holds"}},
     "setting both": {**BASE, "setting": "both"},
     "missing name": {k: v for k, v in BASE.items() if k != "name"},
     "no costs at all": {"name": "t", "classes": ["a", "b"]},

@@ -181,7 +181,7 @@ def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibili
                         optimality_data=optimality if isinstance(optimality, dict) else None,
                         optimality_source=optimality if callable(optimality) else None)
     analysis.expectations = [Expectation(pid, want, analysis.by_id[pid].verdict.value)
-                             for pid, want in spec.expect.items()]
+                             for pid, want in spec.expect.items() if pid in analysis.by_id]  # certificate: api
     if scheme.K == 2 and not scheme.symbolic:
         analysis.decision = binary_decision(scheme)
     analysis.seconds = time.perf_counter() - start

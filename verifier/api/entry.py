@@ -71,6 +71,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
 
             left = None if time_limit is None else time_limit - (time.monotonic() - started)
             analysis.cross_checks = second_opinion(analysis, timeout_ms, left, time_limit)  # one bound for both
+        if "certificate" in spec.expect:
+            analysis.expectations.append(_certificate_expectation(analysis))
         return analysis
 
     key = result_cache.key(spec.content, options) if cache else None
@@ -230,3 +232,19 @@ def _counts(counts: Iterable[int]) -> list[int]:
     if not ks or any(isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= MAX_CLASSES for k in ks):
         raise UsageError(f"class counts must be integers from 2 to {MAX_CLASSES}, got {numbers.shown(ks)}")
     return sorted(set(ks))
+
+
+def _certificate_expectation(analysis):
+    """`expect: {certificate: checks}`: the certificate re-checked by the standalone checker, in process; met
+    when every claim checks ("refuted" or "not covered" otherwise)."""
+    import verifier_check
+
+    from verifier.analysis.fit import Expectation
+    from verifier.report.certificate import certificate
+
+    try:
+        statuses = {status for _, status, _ in verifier_check.claims(certificate(analysis))}
+    except UsageError:  # too large to write
+        statuses = {"not covered"}
+    actual = next((s for s in ("refuted", "not covered") if s in statuses), "checks")
+    return Expectation("certificate", "checks", actual)

@@ -151,6 +151,13 @@ class Report(_Rendered):
     def to_markdown(self) -> str:
         return self._output("markdown", markdown.markdown)
 
+    def certificate(self) -> dict:
+        """The certificate (docs/certificates.md): the exact matrix and every verdict's and set's evidence, for
+        `verifier_check.py`, which re-checks it with the Python standard library alone."""
+        from verifier.report.certificate import certificate
+
+        return certificate(self.analysis)
+
     def to_html(self) -> str:
         """One self-contained HTML page (inline SVG pictures, no network, no JavaScript)."""
         return self._output("html", html.page)

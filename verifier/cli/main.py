@@ -48,7 +48,7 @@ def _parser() -> options.Parser:
                                         "schemes of set-valued "
                                         "predictions, exactly, and judge each scheme against the "
                                         "filtering and choice settings (Table VIII).\nSubcommands: schema, explain, "
-                                        "design, decide, evaluate (verify SUBCOMMAND -h).")
+                                        "check, design, decide, evaluate (verify SUBCOMMAND -h).")
     parser.add_argument("paths", nargs="*", metavar="SPEC", help="spec files (*.yaml) or directories of them")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="the full report: matrix, possibility of every set, full evidence, notation")
@@ -77,13 +77,16 @@ def _parser() -> options.Parser:
                         help="address-space limit for this process; exceeding it gives no verdict, not a crash")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     options.add_shared(parser, "report", "timeout", "time-limit", "no-cache", "quiet", "color", "width")
+    parser.add_argument("--certificate", default=None, metavar="FILE",
+                        help="also write the spec's certificate (docs/certificates.md) to FILE, for verify check FILE "
+                             "or python3 -S verifier_check.py FILE")
     parser.add_argument("--figures", default=None, metavar="DIR",
                         help="also write each picture of the report as <stem>-<picture>.svg and .pdf into DIR "
                              "(one column wide, for a paper)")
     return parser
 
 
-SUBCOMMANDS = ("schema", "explain", "design", "decide", "evaluate")
+SUBCOMMANDS = ("schema", "explain", "check", "design", "decide", "evaluate")
 NO_SPEC = ("no spec given; usage: verify SPEC... (spec files or directories of them), or verify SUBCOMMAND, "
            "one of " + ", ".join(SUBCOMMANDS) + " (verify SUBCOMMAND -h for its options, verify -h for "
            "everything)")
@@ -101,6 +104,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return _schema(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
         return _explain(argv[1:], stdout, stderr)
+    if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
+        import verifier_check
+
+        return verifier_check.main(argv[1:], stdout, stderr, prog="verify check")
     if argv[:1] == ["design"] and not os.path.exists("design"):
         from verifier.cli.design import design_command
 
@@ -132,6 +139,17 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
             # before any directory is made or any work done: no report or figure file may be one of the specs
             refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths])
+        if args.certificate is not None:
+            from verifier.report.paths import refuse_overwriting_inputs
+
+            if len(paths) != 1 or args.classes:
+                raise UsageError(f"--certificate {args.certificate!r}: a certificate is one spec's, at one class "
+                                 f"count; give one spec (got {len(paths)}) and no --classes")
+            refuse_overwriting_inputs([("--certificate", args.certificate)], [("spec", p) for p in paths])
+            folder = os.path.dirname(args.certificate) or "."
+            if os.path.isdir(args.certificate) or not os.path.isdir(folder):  # told before any work is done
+                raise UsageError(f"--certificate {args.certificate!r}: " + ("a directory; give a file name" if
+                                 os.path.isdir(args.certificate) else f"the directory {folder!r} does not exist"))
         if args.report is not None:
             from verifier.report.files import prepare_directory
 

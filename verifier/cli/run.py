@@ -54,7 +54,8 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
 
 
 def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Outcome:
-    use_cache = not (args.no_cache or args.report)  # report files are always made afresh
+    # report files and certificates are always made afresh
+    use_cache = not (args.no_cache or args.report or getattr(args, "certificate", None))
     if use_cache and not args.classes and not getattr(args, "figures", None):  # figures need the analysis
         hit = _cached(path, args, width, color, text)
         if hit is not None:
@@ -77,6 +78,13 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
                       summary=dict(report.summary))
     if args.report and not args.classes:
         outcome.written = report.write(args.report, taken)
+    if getattr(args, "certificate", None) and hasattr(report, "certificate"):
+        import json
+
+        from verifier.report.files import write_output
+
+        write_output(args.certificate, json.dumps(report.certificate(), indent=1) + "\n", "--certificate")
+        outcome.written.append(args.certificate)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
         figures = report.figures(args.figures, taken=taken)
         outcome.written += list(figures.values())

@@ -75,6 +75,12 @@ def _suite(root: ET.Element, record: dict) -> dict[str, int]:
                 counts["failures"] += 1
             elif outcome == "skipped":
                 counts["skipped"] += 1
+        for key, expect in expects.items():  # `expect: {certificate: checks}`: a case of its own
+            if key not in record["properties"]:
+                verdict = "checks" if expect.get("met") else str(expect.get("actual"))
+                outcome = _case(suite, path, key, {"verdict": verdict, "explanation": f"the {key} {verdict}"}, expect)
+                counts["tests"] += 1
+                counts["failures"] += outcome == "failure"
     else:  # e.g. a --classes sweep record: it has verdicts per class count, not per-property evidence
         raise ValueError(f"{path}: not a verify JSON report record (no 'properties' and no 'error')")
     for key in ("tests", "failures", "errors", "skipped"):  # attributes after children: set in fixed order

@@ -278,12 +278,16 @@ class _Reader:
         out, errors = {}, []
         for name, verdict in ({} if node is None else self.mapping(node, "expect")).items():
             pid = properties.resolve(name)
+            text = verdict.value.strip().lower() if isinstance(verdict.value, str) else None
+            if str(name).strip().lower() == "certificate":  # its certificate re-checks (docs/certificates.md)
+                out.update(certificate=text) if text == "checks" else errors.append(self.fail(
+                    "unknown expectation of the certificate", "expect.certificate", verdict, _show(verdict), "checks"))
+                continue
             if pid is None:
                 errors.append(self.fail(f"unknown property '{name}'" + did_you_mean(name, _PROPERTY_NAMES),
                                         f"expect.{name}", verdict, name,
                                         "P1..P10 or a property name such as 'reward rightful cautiousness'"))
                 continue
-            text = verdict.value.strip().lower() if isinstance(verdict.value, str) else None
             if text not in ("holds", "fails", "unknown"):
                 errors.append(self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")),
                                         f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown"))
