@@ -66,6 +66,10 @@ def rat(text, where):
     return Fraction(int(num), int(den) if slash else 1)
 
 
+def _count(n, noun):
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def field(obj, key, kind, where):
     if not isinstance(obj, dict) or key not in obj:
         raise Malformed(f"{where}: missing key {key!r}")
@@ -417,7 +421,7 @@ def check_property(s, pid, claim, where):
                 raise Refuted(f"{'fails' if want else 'holds'} at {s.place(m, *wrong[0])}: {said} is {not want} there")
         if type(ev.get("instances")) is not int or ev["instances"] != count:
             raise Refuted(f"the certificate counts {ev.get('instances')} instances, the checker enumerated {count}")
-        return f"{verdict}: every one of {count} instance(s) enumerated and re-checked"
+        return f"{verdict}: {_count(count, 'instance')} enumerated and re-checked, every one"
     m = s.indeterminate(field(ev, "Y", list, where), f"{where}.Y")
     if mixed:
         for y, _ in s.bindings(inner, m):
@@ -482,7 +486,7 @@ def check_p1(s, verdict, ev, where):
     missing = [m for m in s.sets if m not in done]
     if missing:
         raise Refuted(f"no impossibility certificate for set {s.label(missing[0])}")
-    return f"fails: {len(done)} impossibility certificate(s) re-checked, one per indeterminate set"
+    return f"fails: {_count(len(done), 'impossibility certificate')} re-checked, one per indeterminate set"
 
 
 def check_fact(s, fact, where):
@@ -557,7 +561,7 @@ def enclosures(matrix, at="certificate.matrix"):
             if a < lo or b > hi:
                 raise Undecided(f"{where}: the checker's bounds straddle an end of the enclosure")
             count += 1
-    return f"{count} irrational cell(s) bounded by the checker, within their enclosures" if count else \
+    return f"{_count(count, 'irrational cell')} bounded by the checker, within their enclosures" if count else \
         "every cell is rational"
 
 
