@@ -21,15 +21,14 @@ NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimu
         "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
 
 
-def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[list[str]]]:
-    """(header, columns of text) for the batch CSV; `cell` makes a class name spreadsheet-safe. The minimum
-    certainty and the doubt cost in full (the shortest text that reads back as the same float: with many
-    classes θ differs from π/2 only in late digits); the maximum doubt, its reciprocal, to 6 significant
-    digits ("inf" on a tie)."""
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, str, list[list]]:
+    """(header, %-format of the cells, one list of values per column) for the batch CSV; `cell` makes a class
+    name spreadsheet-safe. The minimum certainty and the doubt cost in full (%r: the shortest text that reads
+    back as the same float: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
+    reciprocal, to 6 significant digits ("inf" on a tie)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    return HEADER, [names[c.top].tolist(), list(map(repr, c.min_certainty.tolist())),
-                    list(map("%.6g".__mod__, c.max_doubt.tolist())), list(map(repr, c.theta.tolist())),
-                    np.where(c.tied, "1", "0").tolist()]
+    return HEADER, "%s,%r,%.6g,%r,%d", [names[c.top].tolist(), c.min_certainty.tolist(), c.max_doubt.tolist(),
+                                        c.theta.tolist(), c.tied.astype(np.uint8).tolist()]
 
 
 def _float(x: float) -> float | str:

@@ -113,21 +113,23 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSu
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[list[str]]] | None = None) -> str:
+def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list[list]] | None = None) -> str:
     """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
     +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
-    (header, columns of text, one text per row each) appended to every line (the certainty columns)."""
+    (header, %-format of its cells, one list of values per column) appended to every line (the certainty
+    columns). Each line is one %-format of its values (no text per cell, no join per line: a million rows)."""
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     n = len(b.predictions)
     cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
-    undecided = ["0"] * n
+    undecided = [0] * n
     for i in b.undecided:
-        undecided[i] = "1"
-    columns = [list(map(str, range(n))), [cells[m] for m in b.predictions], list(map(str, b.tied_optima)), undecided]
+        undecided[i] = 1
+    line, columns = "%d,%s,%d,%d", [range(n), [cells[m] for m in b.predictions], b.tied_optima, undecided]
     if extra is not None:
         head += "," + extra[0]
-        columns += extra[1]
-    return head + "\n" + "".join(line + "\n" for line in map(",".join, zip(*columns)))
+        line += "," + extra[1]
+        columns += extra[2]
+    return head + "\n" + "".join(map((line + "\n").__mod__, zip(*columns)))
 
 
 def _set_cell(scheme: Scheme, members) -> str:
