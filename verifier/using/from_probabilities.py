@@ -19,6 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.batch import BatchDecider
+from verifier.using.logit_decide import LogitDecider
+from verifier.using.logits import LogitRows
 from verifier.using.data import Predictions
 from verifier.using.distribution import ROW_TOLERANCE, total_text
 from verifier.using.npy import MAX_ELEMENTS
@@ -91,12 +93,16 @@ def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
 
 
 def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str) -> ProbabilityPredictions:
-    """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs), with the truth."""
-    decider, rescaled = BatchDecider(scheme), 0
+    """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs, or blocks of
+    logits), with the truth."""
+    decider, rescaled = None, 0
     for block in blocks:
         if isinstance(block, tuple):
             block, rescaled = block
+        if decider is None:
+            decider = LogitDecider(scheme) if isinstance(block, LogitRows) else BatchDecider(scheme)
         decider.add(block)
+    decider = decider or BatchDecider(scheme)
     result = decider.result
     n = len(result.predictions)
     if n != len(truth):
