@@ -67,11 +67,13 @@ def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: 
 
 def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:
     return [{"classifier": d.predictions.name, "rows": d.rows, "rows_rescaled": d.rescaled, "rows_with_ties": d.ties,
-             "undecided_rows": d.undecided, "tie_rule": TIE_RULE} for d in decided]
+             "undecided_rows": d.undecided, "tie_rule": TIE_RULE, **({"logits": True} if d.logits else {})}
+            for d in decided]
 
 
 def decided_lines(decided: list[ProbabilityPredictions]) -> list[str]:
-    lines = ["Set predictions from the probabilities: each row's optimal set under the scheme, exactly, as verify "
+    source = "the logits (on their softmax)" if any(d.logits for d in decided) else "the probabilities"
+    lines = [f"Set predictions from {source}: each row's optimal set under the scheme, exactly, as verify "
              "decide finds it"]
     for d in decided:
         lines.append(f"  {d.predictions.name}: {d.rows} rows, {d.ties} with tied optima"

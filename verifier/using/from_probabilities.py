@@ -38,6 +38,7 @@ class ProbabilityPredictions:
     rescaled: int  # rows within 1e-6 of summing to 1, divided by their exact sum
     undecided: list[int]  # rows where some set was not separated exactly from the reported one
     ties: int  # rows with several optimal sets (the stated rule picked one)
+    logits: bool = False  # the rows were logits, decided on their softmax
 
 
 def column_order(labels, classes: tuple[str, ...], where: str) -> list[int]:
@@ -113,5 +114,5 @@ def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: st
         masks[i, sorted(members)] = True
     ties = sum(1 for count in result.tied_optima if count > 1)
     return ProbabilityPredictions(Predictions(name, np.asarray(truth, dtype=np.int64), masks), n, rescaled,
-                                  list(result.undecided), ties)
+                                  list(result.undecided), ties, isinstance(decider, LogitDecider))
 
