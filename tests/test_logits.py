@@ -249,3 +249,12 @@ def test_evaluate_logits_refuses_a_sweep(tmp_path):
     code, out, err = _run("evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"), "--probabilities",
                           str(path), "--truth", str(truth), "--logits", "--sweep", "r=0:1:3")
     assert code == 2 and "not with --scores, --sweep or --threshold-choice" in err, err
+
+
+def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path):
+    y, truth = tmp_path / "y.npy", tmp_path / "t.npy"
+    np.save(y, np.zeros((2, 40)))
+    np.save(truth, np.array([0, 1]))
+    code, out, err = _run("evaluate", os.path.join(SPECS, "ordinal-l1-40.yaml"), "--probabilities", str(y), "--truth",
+                          str(truth), "--logits")
+    assert code == 2 and out == "" and "--logits compares every allowed set on each row; 40 classes" in err, err

@@ -33,6 +33,7 @@ import numpy as np
 from verifier.using.batch import BatchDecision, cell_radius
 from verifier.using.logits import LogitRows
 from verifier.engines.expected import ExpectedCosts
+from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
 EXP_REL = 2.0 ** -44  # trusted relative error of a float exp (documented: a few ulp, i.e. ~2^-51)
@@ -84,6 +85,9 @@ class LogitDecider:
     """Decisions from logits block by block (the same `BatchDecision` as `BatchDecider`, route "softmax")."""
 
     def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+        if getattr(scheme, "orbits", None) is not None or getattr(scheme, "partial", False):
+            raise UsageError(f"--logits compares every allowed set on each row; {scheme.K} classes are beyond the "
+                             "sets this scheme enumerates (give probabilities: their route needs no enumeration)")
         self.scheme, self.costs = scheme, costs or ExpectedCosts(scheme)
         self.radius = cell_radius(self.costs)
         self.abs_floats = np.abs(self.costs.floats)
