@@ -258,3 +258,27 @@ def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path):
     code, out, err = _run("evaluate", os.path.join(SPECS, "ordinal-l1-40.yaml"), "--probabilities", str(y), "--truth",
                           str(truth), "--logits")
     assert code == 2 and out == "" and "--logits compares every allowed set on each row; 40 classes" in err, err
+
+
+def test_batch_csv_lines_are_the_values_repr_and_six_digits(tmp_path):
+    """The one-format-per-line CSV writer (issue 40, speed) keeps the bytes: each line is the record's values as
+    repr (certainty, θ), %.6g (doubt, "inf" on a tie) and quoted spreadsheet-safe names."""
+    spec = _spec(tmp_path, U65, ["=a", "b c", "d"])
+    path = tmp_path / "p.npy"
+    np.save(path, np.array([[0.4, 0.4, 0.2], [0.99999, 0.00001, 0.0], [0.5, 0.25, 0.25], [1e-7, 0.5, 0.5 - 1e-7],
+                            [0.1, 0.2, 0.7]]))
+    code, out, err = _run("decide", spec, "--p-file", str(path), "--certainty")
+    assert code == 0, err
+    code, js, err = _run("decide", spec, "--p-file", str(path), "--certainty", "--format", "json")
+    record = json.loads(js)
+    rows = record["certainty"]["rows"]
+    quoted = {"=a": "\"'=a\"", "b c": '"b c"', "d": '"d"'}
+    expected = ["row,prediction,tied_optima,undecided,top,min_certainty,max_doubt,doubt_cost,tie"]
+    for i, prediction in enumerate(record["predictions"]):
+        cell = '"' + ",".join(("'" + x if x.startswith("=") else x) for x in prediction).replace('"', '""') + '"'
+        doubt = rows["max_doubt"][i]
+        expected.append(",".join([str(i), cell, str(record["tied_optima"][i]), "0", quoted[rows["top"][i]],
+                                  repr(rows["min_certainty"][i]), "inf" if doubt == "inf" else "%.6g" % doubt,
+                                  repr(rows["doubt_cost"][i]), "1" if rows["tie"][i] else "0"]))
+    assert out == "\n".join(expected) + "\n"
+    assert "e-07," in out and ",1e+07," in out and ",inf," in out  # exponents (repr, %.6g) and inf, kept
