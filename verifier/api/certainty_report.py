@@ -61,7 +61,8 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
     c = BlockCertainty.join(parts)
     summary = decider.result.summary()
     record = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
-    record["certainty"] = {"summary": words.summary_json(c, logits), "rows": words.rows_json(scheme.classes, c)}
+    shape = words.summary_json(c, logits)
+    record["certainty"] = {"summary": shape, "rows": words.rows_json(scheme.classes, c)}
     if logits:
         record["certainty"]["raw"] = True  # on the logits (Berenbeim et al.'s raw certainty and doubt)
     if margin is not None:
@@ -69,7 +70,8 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
     extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"',
                           logits)
     return UseReport(decisions.batch_csv(scheme, decider.result, extra), record, record["predictions"],
-                     summary_text=decisions.summary_text(scheme, summary) + words.summary_text(c, margin_text, logits))
+                     summary_text=decisions.summary_text(scheme, summary)
+                     + words.summary_text(c, margin_text, logits, shape))
 
 
 @dataclass

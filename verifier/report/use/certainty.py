@@ -33,8 +33,9 @@ def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False
     back as the same float: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
     reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    return RAW_HEADER if raw else HEADER, "%s,%r,%.6g,%r,%d", [names[c.top].tolist(), c.min_certainty.tolist(), c.max_doubt.tolist(),
-                                        c.theta.tolist(), c.tied.astype(np.uint8).tolist()]
+    values = [names[c.top].tolist(), c.min_certainty.tolist(), c.max_doubt.tolist(), c.theta.tolist(),
+              c.tied.astype(np.uint8).tolist()]
+    return RAW_HEADER if raw else HEADER, "%s,%r,%.6g,%r,%d", values
 
 
 def _float(x: float) -> float | str:
@@ -75,14 +76,18 @@ def _line(label: str, q: dict, digits: int = 4) -> str:
     return f"  {label}: {shown}\n"
 
 
-def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = False) -> str:
-    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost."""
+def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = False,
+                 summary: dict | None = None) -> str:
+    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost
+    (`summary`: `summary_json(c)` when already made, so that a million rows are not ranked twice)."""
+    summary = summary or summary_json(c, raw)
     what, r = ("Raw certainty and doubt, on the logits,", "raw ") if raw else ("Certainty and doubt", "")
     out = (f"{what} of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
-           + _line(f"minimum {r}certainty (quantiles)", quantiles(c.min_certainty))
-           + _line(f"maximum {r}doubt (quantiles)", quantiles(c.max_doubt))
-           + _line(f"{r}doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)", quantiles(c.theta), 10))
+           + _line(f"minimum {r}certainty (quantiles)", summary["min_certainty"]["quantiles"])
+           + _line(f"maximum {r}doubt (quantiles)", summary["max_doubt"]["quantiles"])
+           + _line(f"{r}doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)",
+                   summary["doubt_cost"]["quantiles"], 10))
     if margin_text:
         out += "  " + margin_text + "\n"
     return out
