@@ -27,14 +27,13 @@ RAW_NOTE = ("raw certainty ξ_i = y_top − y_i on the logits y, raw doubt 1/ξ_
 RAW_MARGIN = "With --logits, for two classes p_top − p_other = tanh(ξ/2), ξ the raw certainty."
 
 
-def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list[list]]:
-    """(header, %-format of the cells, one list of values per column) for the batch CSV; `cell` makes a class
-    name spreadsheet-safe. The minimum certainty and the doubt cost in full (%r: the shortest text that reads
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list]:
+    """(header, %-format of the cells, one numpy array of values per column) for the batch CSV; `cell` makes a
+    class name spreadsheet-safe. The minimum certainty and the doubt cost in full (%r: the shortest text that reads
     back as the same float: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
     reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    values = [names[c.top].tolist(), c.min_certainty.tolist(), c.max_doubt.tolist(), c.theta.tolist(),
-              c.tied.astype(np.uint8).tolist()]
+    values = [names[c.top], c.min_certainty, c.max_doubt, c.theta, c.tied.astype(np.uint8)]  # lists block by block
     return RAW_HEADER if raw else HEADER, "%s,%r,%.6g,%r,%d", values
 
 
