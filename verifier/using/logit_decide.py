@@ -15,10 +15,11 @@ separate leaves the row `undecided`.
 
 Floats search first: W = exp(y − m) per row, every set's Σ_k W_k·c_Z(k) in one product, widened by a bound
 on its error, and a row whose best set is certainly below every other is decided there. The bound trusts the
-platform's exp to within `EXP_REL` relative (2^-44, 256 times the few ulp numpy and C libraries document), adds
-the rounding of y − m (and of a decimal y to a float), Higham's bound for the K-term products and each cost
-cell's own error; a weight that underflows carries `TINY_WEIGHT` absolute. Any row not separated so goes to
-the exact route above, so the floats never decide alone a row they could have got wrong.
+platform's exp to within `EXP_REL` relative (2^-44: 256 units in the last place, where numpy and C libraries
+document at most a few), adds the rounding of y − m (and of a decimal y to a float), Higham's bound for the
+K-term products and each cost cell's own error; a weight that underflows carries `TINY_WEIGHT` absolute. Any
+row not separated so goes to the exact route above: the floats decide alone only rows separated with that
+margin (the one assumption is exp's accuracy, the screen's only unproven input).
 
 Owns: `LogitDecider`, `softmax_sign`. May import: `using.batch`, `using.logits`, `engines.expected`.
 """
