@@ -282,3 +282,18 @@ def test_batch_csv_lines_are_the_values_repr_and_six_digits(tmp_path):
                                   repr(rows["doubt_cost"][i]), "1" if rows["tie"][i] else "0"]))
     assert out == "\n".join(expected) + "\n"
     assert "e-07," in out and ",1e+07," in out and ",inf," in out  # exponents (repr, %.6g) and inf, kept
+
+
+def test_bounded_exp_is_within_its_proven_bound_of_an_80_digit_exp():
+    from verifier.using.logit_decide import EXP_REL, TINY_WEIGHT, bounded_exp
+
+    rng = np.random.default_rng(11)
+    x = np.concatenate([-rng.random(3000) * 800, -rng.random(3000) * 2, -rng.random(500) * 1e-12,
+                        [0.0, -0.0, -745.0, -744.5, -708.4, -1e300, -800.0, -5e-324, -math.log(2) / 2]])
+    w = bounded_exp(x)
+    assert w[x == 0].tolist() == [1.0, 1.0]  # the top logit's weight is exactly 1
+    with mpmath.workdps(40):
+        for xi, wi in zip(x.tolist(), w.tolist()):
+            e = mpmath.exp(mpmath.mpf(xi))
+            assert abs(mpmath.mpf(wi) - e) <= 2.0 ** -40 * e + TINY_WEIGHT, xi  # 16 times inside EXP_REL
+    assert EXP_REL == 2.0 ** -36

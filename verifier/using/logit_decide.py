@@ -13,15 +13,14 @@ the sign of D = Σ_k d_k·e^{y_k − m}, d_k = c_Z(k) − c_Y(k). For rational c
 Irrational costs (log, sqrt: no such zero test) are compared with certified balls; a difference they do not
 separate leaves the row `undecided`.
 
-Floats search first: W = exp(y − m) per row, every set's Σ_k W_k·c_Z(k) in one product, widened by a bound
-on its error, and a row whose best set is certainly below every other is decided there. The bound trusts the
-platform's exp to within `EXP_REL` relative (2^-44: 256 units in the last place, where numpy and C libraries
-document at most a few), adds the rounding of y − m (and of a decimal y to a float), Higham's bound for the
-K-term products and each cost cell's own error; a weight that underflows carries `TINY_WEIGHT` absolute. Any
-row not separated so goes to the exact route above: the floats decide alone only rows separated with that
-margin (the one assumption is exp's accuracy, the screen's only unproven input).
+Floats search first: W = e^{y − m} per row, every set's Σ_k W_k·c_Z(k) in one product, widened by a bound
+on its error, and a row whose best set is certainly below every other is decided there. W comes from
+`bounded_exp`, built of correctly rounded IEEE operations only (no library exp is trusted), so its error bound
+is proven: within `EXP_REL` relative, plus `TINY_WEIGHT` absolute where it underflows. The bound adds the
+rounding of y − m (and of a decimal y to a float), Higham's bound for the K-term products and each cost
+cell's own error. Any row not separated so goes to the exact route above.
 
-Owns: `LogitDecider`, `softmax_sign`. May import: `using.batch`, `using.logits`, `engines.expected`.
+Owns: `LogitDecider`, `softmax_sign`, `bounded_exp`. May import: `using.batch`, `using.logits`, `engines.expected`.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
-EXP_REL = 2.0 ** -44  # trusted relative error of a float exp (documented: a few ulp, i.e. ~2^-51)
+EXP_REL = 2.0 ** -36  # proven relative error of `bounded_exp` (its analysis gives about 2^-42)
 TINY_WEIGHT = 2.0 ** -1000  # absolute error of a weight near or below the subnormal range
 BITS = (64, 128, 256, 1024, 4096)
 MAX_BITS = BITS[-1]
@@ -67,6 +66,30 @@ def softmax_sign(d: list, y: list[Fraction], exps=None) -> int | None:
             if total < 0:
                 return -1
     return None
+
+
+LN2 = float.fromhex("0x1.62e42fefa39efp-1")  # ln 2 rounded to nearest: within 2^-54 of it
+TAYLOR = 15  # terms of e^r for |r| ≤ 0.35: the rest is below 10^-19 relative
+
+
+def bounded_exp(x: np.ndarray) -> np.ndarray:
+    """e^x for x ≤ 0 (floats), within EXP_REL relative or TINY_WEIGHT absolute, from +, −, ×, ÷ and ldexp only.
+
+    x = k·ln 2 + r, k = round(x / LN2) (any integer will do: only |r| ≤ 0.35 matters), r = x − k·LN2 in floats.
+    With x ≥ −800 (below, e^x < 2^-1154 and W = 0 is within TINY_WEIGHT), |k| ≤ 1155, so r is off the true
+    x − k·ln 2 by at most |k|·2^-54 + 2^-53·(|k·LN2| + |r|) < 2·10^-13, a relative error of e^x below 2^-42.
+    e^r is its Taylor sum to TAYLOR terms in Horner's form 1 + r(1 + r/2(1 + ...)): every partial sum lies in
+    [0.5, 1.5], so each of the 15 steps adds at most a few roundings of 2^-53 relative (below 2^-45 in all),
+    and the tail is below 10^-19. ldexp by 2^k is exact unless the result is subnormal, where it errs by at most
+    2^-1075 absolute."""
+    x = np.maximum(x, -800.0)
+    k = np.rint(x / LN2)
+    r = x - k * LN2
+    t = np.ones_like(r)
+    for j in range(TAYLOR, 0, -1):
+        t = 1.0 + (r / j) * t
+    with np.errstate(under="ignore"):
+        return np.ldexp(t, k.astype(np.int64))
 
 
 def _exps(y: list[Fraction]):
@@ -113,10 +136,10 @@ class LogitDecider:
         n, K = Z.shape
         m = Z.max(axis=1, keepdims=True)
         with np.errstate(under="ignore", over="ignore"):
-            W = np.exp(Z - m)
+            W = bounded_exp(Z - m)
             # y − m and a decimal's rounding to a float move the exponent by at most 2^-50·(|y| + |m|)
             shift = 2.0 ** -50 * (np.abs(Z) + np.abs(m))
-            rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U
+            rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U  # exp's, then the products' errors
         offset = len(self.result.predictions)
         predictions: list[ClassSet | None] = [None] * n
         counts, undecided, exact = [1] * n, [], 0
