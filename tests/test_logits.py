@@ -14,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from conftest import SPECS
 from verifier.api.use import numeric_scheme
@@ -297,3 +298,18 @@ def test_bounded_exp_is_within_its_proven_bound_of_an_80_digit_exp():
             e = mpmath.exp(mpmath.mpf(xi))
             assert abs(mpmath.mpf(wi) - e) <= 2.0 ** -40 * e + TINY_WEIGHT, xi  # 16 times inside EXP_REL
     assert EXP_REL == 2.0 ** -36
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(-6, 6).map(lambda v: v / 2), min_size=3, max_size=3), min_size=1, max_size=8))
+def test_property_decisions_from_small_logits_equal_the_brute_force(rows):
+    """Halves in [−3, 3]: many equal logits (exact ties between sets, Lindemann–Weierstrass) and near ties."""
+    _, scheme = numeric_scheme(U65, "test")
+    decider = LogitDecider(scheme)
+    for block in logit_rows(rows, 3, "t"):
+        decider.add(block)
+    assert decider.result.undecided == []
+    for i, y in enumerate(rows):
+        optimal, _ = _brute_force(scheme, y)
+        assert decider.result.predictions[i] == min(optimal, key=lambda t: (len(t), sorted(t)))
+        assert decider.result.tied_optima[i] == len(optimal)
