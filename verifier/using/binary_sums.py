@@ -2,8 +2,7 @@
 
 A float64 x ≥ 2^-65 is m·2^e with an integer m < 2^53 and e ≥ −117, so x·2^117 = m·2^(e+117) is an integer
 below 2^118 when x ≤ 2. Each such term is cut into three integer limbs (bits 0-38, 39-77, and 78 up), each limb
-summed over the row exactly (made by float scalings and floors, which are exact; summed in float64 while
-K·2^40 < 2^53, in int64 up to K < 2^20), and the carries propagated: the row's exact sum
+summed over the row in int64 (K·2^40 < 2^63 for K < 2^20), and the carries propagated: the row's exact sum
 times 2^117, in integers, vectorised. A row sums to exactly 1 iff the limbs are (0, 0, 2^39); it is within the
 tolerance 10^-6 if a float estimate of the difference (relative error below 2^-50) says so with room to spare.
 Any other row (a value below 2^-65 or above 2, a negative, a difference near the tolerance) is marked for the
@@ -65,22 +64,15 @@ class LazyTotal:
         return (self[i] for i in range(len(self)))
 
 
-def _limbs(block: np.ndarray, fits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's sums of the three limbs of x·2^117 (bits 0-38, 39-77, 78 up), for the rows that fit (others
-    get 0), in float arithmetic that is exact: scaling by 2^39 is exact, the floor of a double and its
-    fractional part are doubles, and the last part is an integer because x·2^117 is (x ≥ 2^-65 has no bit
-    below 2^-117). Every limb is an integer below 2^40, so a row's K limbs sum exactly in float64 while
-    K·2^40 < 2^53 (K < 2^13), and in int64 beyond (K < 2^20: K·2^40 < 2^63)."""
-    x = np.where(fits[:, None], block, 0.0) * 2.0 ** LIMB  # x·2^117 / 2^78
-    top = np.floor(x)
-    x -= top
-    x *= 2.0 ** LIMB
-    middle = np.floor(x)
-    x -= middle
-    x *= 2.0 ** LIMB  # an integer: the bits 0-38
-    if block.shape[1] < 1 << 13:
-        return x.sum(axis=1).astype(np.int64), middle.sum(axis=1).astype(np.int64), top.sum(axis=1).astype(np.int64)
-    return tuple(a.astype(np.int64).sum(axis=1) for a in (x, middle, top))
+def _limb(m: np.ndarray, s: np.ndarray, base: int, top: bool) -> np.ndarray:
+    """Bits base.. base+LIMB−1 (all bits from base up if `top`) of m·2^s, for 0 ≤ m < 2^53 and s ≥ 0 (uint64).
+    At most one of the two shifts is non-zero; a left shift's bits beyond 64 are bits the mask drops anyway,
+    and the top limb has none (m·2^s ≤ 2^118, so m·2^(s−78) ≤ 2^40)."""
+    t = s - base
+    right = np.minimum(np.maximum(-t, 0), 63).astype(np.uint64)
+    if top:
+        return (m >> right) << np.maximum(t, 0).astype(np.uint64)
+    return ((m >> right) << np.minimum(np.maximum(t, 0), LIMB).astype(np.uint64)) & np.uint64(MASK)
 
 
 def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarray] | None:
@@ -92,7 +84,9 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     m, e, nonzero, low = float_parts(block)
     s = np.where(nonzero, e + FIXED, 0)
     fits = ((s >= 0) & (m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
-    l0, l1, l2 = _limbs(block, fits)  # the rows that do not fit get zero limbs, and status CHECK
+    mu = m.astype(np.uint64)  # the rows that do not fit get garbage limbs, and status CHECK
+    l0, l1, l2 = (_limb(mu, s, base, top).sum(axis=1).astype(np.int64)
+                  for base, top in ((0, False), (LIMB, False), (2 * LIMB, True)))
     l1 = l1 + (l0 >> LIMB)  # carries: the sum times 2^117 is l0 + l1·2^39 + l2·2^78, limbs below 2^39
     l0 = l0 & MASK
     l2 = l2 + (l1 >> LIMB)
