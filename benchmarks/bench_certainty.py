@@ -48,7 +48,9 @@ def timed(argv: list[str], out: str, env: dict) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with open(out, "w") as handle:
-        done = subprocess.run(argv, stdout=handle, stderr=subprocess.PIPE, env=env, text=True)
+        # cwd: the temporary folder, so that `python -m verifier` imports ROOT's package, not one in the caller's cwd
+        done = subprocess.run(argv, stdout=handle, stderr=subprocess.PIPE, env=env, text=True,
+                              cwd=os.path.dirname(out))
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

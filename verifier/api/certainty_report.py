@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verifier.using import BatchDecider, DistributionFile
+from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFile, raw_certainty
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.margin import two_class_margin
@@ -19,8 +19,9 @@ NO_MARGIN = ("Certainty margin: derived for two classes only (with more, the opt
              "than the minimum certainty: e.g. u65 at K = 3 prefers the top pair to the top class iff p_2 > 7/13·p_1)")
 
 
-def decide_with_certainty(scheme, p, p_file) -> UseReport:
-    """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin."""
+def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
+    """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin;
+    `logits`: the rows are logits, decided on their softmax, with the raw certainty and doubt of the logits."""
     if p is None and p_file is None:
         raise UsageError("--certainty goes with --p or --p-file (a precise distribution), not a credal set")
     margin = two_class_margin(scheme)
@@ -47,20 +48,30 @@ def decide_with_certainty(scheme, p, p_file) -> UseReport:
         if margin_text:
             lines.append(margin_text)
         return UseReport(decisions.decision_text(scheme, d) + "\n".join(lines) + "\n", record, record["prediction"])
-    source, decider = DistributionFile(p_file, scheme.classes), BatchDecider(scheme)
+    if logits:
+        source, decider, measure = LogitFile(p_file, scheme.classes), LogitDecider(scheme), raw_certainty
+        if margin is not None:  # the margin is on p = softmax(y); for two classes p_j − p_i = tanh(ξ_i/2)
+            margin_text += " " + words.RAW_MARGIN
+    else:
+        source, decider, measure = DistributionFile(p_file, scheme.classes), BatchDecider(scheme), block_certainty
     parts = []
     for rows in source.blocks():
         decider.add(rows)
-        parts.append(block_certainty(rows))
+        parts.append(measure(rows))
     c = BlockCertainty.join(parts)
     summary = decider.result.summary()
     record = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
-    record["certainty"] = {"summary": words.summary_json(c), "rows": words.rows_json(scheme.classes, c)}
+    shape = words.summary_json(c, logits)
+    record["certainty"] = {"summary": shape, "rows": words.rows_json(scheme.classes, c)}
+    if logits:
+        record["certainty"]["raw"] = True  # on the logits (Berenbeim et al.'s raw certainty and doubt)
     if margin is not None:
         record["certainty"]["margin"] = margin.to_json()
-    extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"')
+    extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"',
+                          logits)
     return UseReport(decisions.batch_csv(scheme, decider.result, extra), record, record["predictions"],
-                     summary_text=decisions.summary_text(scheme, summary) + words.summary_text(c, margin_text))
+                     summary_text=decisions.summary_text(scheme, summary)
+                     + words.summary_text(c, margin_text, logits, shape))
 
 
 @dataclass
@@ -85,9 +96,9 @@ class CertaintyReport:
 
 
 def certainty(source: Source, probabilities, y_true=None, *, truth: str | None = None,
-              alpha: float = 0.05) -> CertaintyReport:
+              alpha: float = 0.05, logits: bool = False) -> CertaintyReport:
     """The certainty and doubt (Berenbeim et al.) of each classifier's decisions under the spec's scheme:
-    `probabilities` and `truth`/`y_true` as for `evaluate`."""
+    `probabilities` and `truth`/`y_true` as for `evaluate`; `logits`: they are logits (the raw variants)."""
     from itertools import combinations
 
     from verifier.api.probabilities import probability_sources
@@ -97,12 +108,15 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
     if probabilities is None:
         raise UsageError("--certainty in evaluate reads --probabilities (with --truth)")
     found = [certainty_of(scheme, name, blocks, labels, where)
-             for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth)]
+             for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth,
+                                                                       logits)]
     pairs = [paired_certainty(a, b) for a, b in combinations(found, 2)]
-    record = {"classifiers": [words.classifier_json(c) for c in found],
-              "pairs": [words.pair_json(p) for p in pairs], "note": words.NOTE}
+    record = {"classifiers": [words.classifier_json(c, logits) for c in found],
+              "pairs": [words.pair_json(p) for p in pairs], "note": words.RAW_NOTE if logits else words.NOTE}
+    if logits:
+        record["raw"] = True
     margin = two_class_margin(scheme)
-    text = words.evaluation_text(found, pairs, alpha)
+    text = words.evaluation_text(found, pairs, alpha, logits)
     if margin is not None:
         record["margin"] = margin.to_json()
         text += "  " + margin.text() + "\n"

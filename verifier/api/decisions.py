@@ -24,18 +24,21 @@ from verifier.report.use import decisions as words
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
            rule: str = "maximality", p_file: str | None = None, intervals_file: str | None = None,
-           certainty: bool = False, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
+           certainty: bool = False, logits: bool = False,
+           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> UseReport:
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
     (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), for every row of `p_file`, or for every credal
     set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `certainty`: with `p` or `p_file`, also the
-    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `time_limit`: seconds for
-    the whole decision (None: no bound)."""
+    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `logits`: the rows of
+    `p_file` are logits, decided exactly on their softmax (with `certainty`, the raw variants on the logits).
+    `time_limit`: seconds for the whole decision (None: no bound)."""
     return within(time_limit, "the decision",
-                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file, certainty))
+                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file, certainty,
+                                  logits))
 
 
 def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file,
-            certainty: bool = False) -> UseReport:
+            certainty: bool = False, logits: bool = False) -> UseReport:
     intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
                                     "'h=0:0.2,b=0.3:0.4'")
     rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)
@@ -46,7 +49,10 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     given = [x is not None for x in (p, intervals_text, vertices, p_file, intervals_file)]
     if sum(given) != 1:
         raise UsageError("give exactly one of --p, --intervals, --intervals-file, --vertex (repeated) or --p-file")
-    if p_file is not None:
+    if logits and p_file is None:
+        raise UsageError("--logits reads rows of logits from --p-file FILE (CSV with a header of class names, or an "
+                         "(N, K) .npy); with --p, give the probabilities themselves")
+    if p_file is not None and not logits:
         lean = _without_matrix(source, p_file)
         if lean is not None:
             return lean
@@ -62,7 +68,11 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     if certainty:
         from verifier.api.certainty_report import decide_with_certainty
 
-        return decide_with_certainty(scheme, p, p_file)
+        return decide_with_certainty(scheme, p, p_file, logits)
+    if logits:
+        from verifier.using import LogitDecider, LogitFile
+
+        return _batch(scheme, p_file, LogitDecider(scheme), LogitFile(p_file, scheme.classes))
     if p is not None:
         d = decide_precise(scheme, as_p(p, classes))
         record = words.decision_json(scheme, d)
@@ -95,8 +105,8 @@ def _without_matrix(source: Source, p_file: str) -> UseReport | None:
     return _batch(route.scheme, p_file, BatchDecider(route.scheme, family=route))
 
 
-def _batch(scheme, p_file: str, decider: BatchDecider) -> UseReport:
-    source = DistributionFile(p_file, scheme.classes)
+def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport:
+    source = source or DistributionFile(p_file, scheme.classes)
     for rows in source.blocks():
         decider.add(rows)
     summary = decider.result.summary()

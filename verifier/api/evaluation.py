@@ -29,7 +29,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
              truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
              sweep_text: str | list[str] | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
              probabilities=None, pairs: str | None = None, scores: str | None = None,
-             threshold_choice: str | None = None, uncertainty=None, weight: str | None = None) -> UseReport:
+             threshold_choice: str | None = None, uncertainty=None, weight: str | None = None,
+             logits: bool = False) -> UseReport:
     """Score set predictions: `y_true` and `sets` (lists, numpy arrays or pandas columns), a data frame as
     `y_true` alone (columns as in the CSV: true, predicted, optionally classifier and dataset), a `predictions`
     file (CSV, or `.npy` masks with `truth`) or a list of them (one data set each, named by the file stem unless
@@ -48,8 +49,15 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     (`sweep_text` a list of up to two texts), with VACC, exactly (Friedel, Rückert & Kramer). With
     `threshold_choice` ('score', 'rate' or 'optimal'): the expected loss when the spec's one cost parameter is
     known only up to a certainty `uncertainty` (a list of gammas: 0, positive numbers, 'inf'), the true value
-    weighted by `weight` ('uniform' or 'beta:A,B'), Hernández-Orallo et al.'s operating-condition uncertainty."""
+    weighted by `weight` ('uniform' or 'beta:A,B'), Hernández-Orallo et al.'s operating-condition uncertainty.
+
+    `logits`: `probabilities` holds logits (any finite reals), each row decided exactly on its softmax."""
     seconds = checked_time_limit(time_limit)
+    if logits and (probabilities is None or scores is not None or sweep_text or threshold_choice is not None
+                   or uncertainty is not None or weight is not None):
+        raise UsageError("--logits reads --probabilities FILE as logits, to score each row's optimal set on their "
+                         "softmax (and --certainty); not with --scores, --sweep or --threshold-choice, which need "
+                         "the probabilities themselves")
     if threshold_choice is not None or uncertainty is not None or weight is not None:
         from verifier.api.conditions import conditions_report
 
@@ -79,7 +87,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     try:
         with limits.time_limit(seconds):
             swept = _evaluate(run, source, y_true, sets, predictions, truth, f_beta, level, alpha, sweep_text,
-                              probabilities, pairs)
+                              probabilities, pairs, logits)
     except limits.TimeLimitReached as stop:
         if not run.scores:
             raise UsageError(f"{stop} while {run.stage}, before any classifier was scored; raise the time limit "
@@ -89,7 +97,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
 
 def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
-              sweep_text, probabilities=None, pairs: str | None = None) -> UseReport | None:
+              sweep_text, probabilities=None, pairs: str | None = None, logits: bool = False) -> UseReport | None:
     spec = load(source)
     classes = tuple(spec.classes)
     sweeps = _sweeps(sweep_text)
@@ -109,7 +117,7 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
                              "predictions; two --sweeps, a surface from probabilities too)")
         spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
         run.stage = "deciding from the probabilities"
-        decided = decided_predictions(scheme, probabilities, y_true, truth)
+        decided = decided_predictions(scheme, probabilities, y_true, truth, logits)
         predictions, truth = [d.predictions for d in decided], None
     if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
         predictions = frame_predictions(classes, y_true)

@@ -11,16 +11,20 @@ from __future__ import annotations
 import os
 
 from verifier.using.data import labels as true_labels, read_truth
-from verifier.using import DistributionFile, ProbabilityPredictions, predict_sets, rows_from_array
+from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions, logit_rows, predict_sets,
+                            rows_from_array)
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use.decisions import TIE_RULE
 from verifier.scheme import Scheme
 
 
-def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None) -> list[ProbabilityPredictions]:
+def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None,
+                        logits: bool = False) -> list[ProbabilityPredictions]:
+    """Each classifier's optimal sets (`logits`: the rows are logits, decided on their softmax)."""
     out = []
-    for name, where, blocks, labels, file in probability_sources(scheme.classes, probabilities, y_true, truth):
+    for name, where, blocks, labels, file in probability_sources(scheme.classes, probabilities, y_true, truth,
+                                                                  logits):
         decided = predict_sets(scheme, blocks, labels, name, where)
         if file is not None:
             decided.rescaled = file.rescaled
@@ -28,13 +32,14 @@ def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None
     return out
 
 
-def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: str | None):
+def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: str | None, logits: bool = False):
     """Each classifier's (name, where, its blocks of exact rows (read lazily), the true class indices, the
-    `DistributionFile` or None), one at a time, so that a bad file is reported before the next is opened."""
+    `DistributionFile` or None), one at a time, so that a bad file is reported before the next is opened.
+    `logits`: the rows are logits (blocks of `LogitRows`, a `LogitFile`)."""
     if isinstance(probabilities, (list, tuple)) and probabilities and \
             all(isinstance(p, (str, os.PathLike)) for p in probabilities):  # several files, one classifier each
         for path in probabilities:
-            yield from probability_sources(classes, path, y_true, truth)
+            yield from probability_sources(classes, path, y_true, truth, logits)
         return
     if isinstance(probabilities, (str, os.PathLike)):
         path = os.fspath(probabilities)
@@ -42,7 +47,7 @@ def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: 
             raise UsageError(f"--probabilities {path}: the true classes go in --truth FILE (class names one per line, "
                              "or a .npy of class indices)")
         labels = read_truth(truth, classes)
-        blocks = DistributionFile(path, classes, "--probabilities")
+        blocks = (LogitFile if logits else DistributionFile)(path, classes, "--probabilities")
         name = os.path.splitext(os.path.basename(path))[0] or "classifier"
         yield name, f"--probabilities {path}", blocks.blocks(), labels, blocks
         return
@@ -56,16 +61,19 @@ def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: 
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"probabilities: a classifier's name must be a non-empty text, got {shown(name)}")
         where = f"probabilities[{name!r}]" if isinstance(probabilities, dict) else "probabilities"
-        yield name, where, rows_from_array(values, len(classes), where), labels, None
+        rows = logit_rows(values, len(classes), where) if logits else rows_from_array(values, len(classes), where)
+        yield name, where, rows, labels, None
 
 
 def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:
     return [{"classifier": d.predictions.name, "rows": d.rows, "rows_rescaled": d.rescaled, "rows_with_ties": d.ties,
-             "undecided_rows": d.undecided, "tie_rule": TIE_RULE} for d in decided]
+             "undecided_rows": d.undecided, "tie_rule": TIE_RULE, **({"logits": True} if d.logits else {})}
+            for d in decided]
 
 
 def decided_lines(decided: list[ProbabilityPredictions]) -> list[str]:
-    lines = ["Set predictions from the probabilities: each row's optimal set under the scheme, exactly, as verify "
+    source = "the logits (on their softmax)" if any(d.logits for d in decided) else "the probabilities"
+    lines = [f"Set predictions from {source}: each row's optimal set under the scheme, exactly, as verify "
              "decide finds it"]
     for d in decided:
         lines.append(f"  {d.predictions.name}: {d.rows} rows, {d.ties} with tied optima"

@@ -20,6 +20,8 @@ def add_options(p) -> None:
                    "test of the classifiers' per-row minimum certainty")
     p.add_argument("--doubt-plot", default=None, metavar="FILE", help="with --certainty: the ECDF of each "
                    "classifier's maximum doubt (.svg, .pdf or .png)")
+    p.add_argument("--logits", action="store_true", help="with --probabilities: the files hold logits (any finite "
+                   "reals), decided exactly on their softmax; with --certainty, the raw certainty and doubt")
 
 
 def check(args, inputs) -> None:
@@ -44,7 +46,7 @@ def add_certainty(args, result, stderr) -> None:
         return
     from verifier.api.certainty_report import certainty
 
-    report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha)
+    report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha, logits=args.logits)
     result.text += "\n" + report.text
     result.record["certainty"] = report.record
     if args.doubt_plot is not None:

@@ -56,6 +56,8 @@ def _decide_parser() -> options.Parser:
     p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
                    "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
                    "their distribution on standard error; for two classes the exact certainty margin")
+    p.add_argument("--logits", action="store_true", help="with --p-file: its rows are logits (any finite reals), "
+                   "decided exactly on their softmax; with --certainty, the raw certainty and doubt of the logits")
     options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
 
@@ -134,7 +136,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if command == "decide":
             result = api.decide(args.spec, args.p, intervals_text=args.intervals, vertices=args.vertex,
                                 rule=args.rule, p_file=args.p_file, intervals_file=args.intervals_file,
-                                certainty=args.certainty, time_limit=args.time_limit)
+                                certainty=args.certainty, logits=args.logits, time_limit=args.time_limit)
         else:
             if (args.threshold_choice or args.uncertainty or args.weight) and not (args.scores or args.probabilities):
                 raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores "
@@ -166,7 +168,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
                                   time_limit=args.time_limit, pairs=args.pairs, scores=args.scores,
                                   threshold_choice=args.threshold_choice, uncertainty=args.uncertainty,
-                                  weight=args.weight)
+                                  weight=args.weight, logits=args.logits)
             certainty_option.add_certainty(args, result, stderr)
             rope = 0.01 if args.rope is None else args.rope
             extra = result.extra_stats(rope, args.hierarchical) if args.extra_stats else None

@@ -6,7 +6,8 @@ Owns: exact expected costs of sets, decision rules for credal sets, the scores o
 comparison, the cost surfaces over two parameters (`surface`), binary classifiers' abstention cost curves
 (`abstention/`, Friedel et al.) and their expected loss under uncertain operating conditions (`conditions/`,
 Hernández-Orallo et al.), and the readers of what a user hands in (probabilities, intervals, predictions and truth: `data`,
-`p_file`, `intervals_file`, `distribution`, with the exact rows they become, `exact_rows`), which only this
+`p_file`, `intervals_file`, `distribution`, with the exact rows they become, `exact_rows`; logits, `logits`,
+decided exactly on their softmax by `logit_decide`), which only this
 layer reads. May import: `analysis` (the zeros of a difference in a parameter, for `crossings`), engines (exact
 expected costs), scheme, spec, formula and errors. Never `designing`, `report`, `api` or `cli`.
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from verifier.using.friedman import Friedman
     from verifier.using.from_probabilities import ProbabilityPredictions, column_order, predict_sets, rows_from_array
     from verifier.using.intervals_file import IntervalsFile
+    from verifier.using.logit_decide import LogitDecider
+    from verifier.using.logits import LogitFile, LogitRows, logit_rows, raw_certainty
     from verifier.using.p_file import DistributionFile
 
 _FROM = {"BatchDecider": "batch", "BatchDecision": "batch", "BatchSummary": "batch", "CredalBatchDecider": "batch",
@@ -43,7 +46,8 @@ _FROM = {"BatchDecider": "batch", "BatchDecision": "batch", "BatchSummary": "bat
          "Scores": "evaluate", "add_intervals": "evaluate", "score": "evaluate",
          "Friedman": "friedman", "ProbabilityPredictions": "from_probabilities", "column_order": "from_probabilities",
          "predict_sets": "from_probabilities", "rows_from_array": "from_probabilities",
-         "IntervalsFile": "intervals_file", "DistributionFile": "p_file"}
+         "IntervalsFile": "intervals_file", "DistributionFile": "p_file", "LogitDecider": "logit_decide",
+         "LogitFile": "logits", "LogitRows": "logits", "logit_rows": "logits", "raw_certainty": "logits"}
 __all__ = sorted(_FROM)
 
 

@@ -119,7 +119,7 @@ def _vectorised(scheme: Scheme, rows, costs: ExpectedCosts | None = None) -> Bat
     costs = costs or ExpectedCosts(scheme)
     rows = rows if isinstance(rows, ExactRows) else rational_rows(rows, scheme.K)
     sets, F = costs.sets, costs.floats
-    radius = _cell_radius(costs)
+    radius = cell_radius(costs)
     P = rows.floats  # the exact row times a positive scale, each value within 2^-53 relative (Higham: K + 4)
     predictions: list[ClassSet | None] = [None] * len(rows)
     counts, undecided, exact_rows = [1] * len(rows), [], 0
@@ -190,7 +190,7 @@ class CredalBatchDecider:
                          sum(1 for r in self.rows if r.undecided))
 
 
-def _cell_radius(costs: ExpectedCosts) -> np.ndarray:
+def cell_radius(costs: ExpectedCosts) -> np.ndarray:
     """A proven bound on |float cell − exact cell| for every cell (inf where none is known)."""
     F = costs.floats
     if getattr(costs, "bounded", False) and hasattr(costs, "rads"):

@@ -4,7 +4,7 @@ minimum certainty of right singletons, wrong singletons and indeterminate sets),
 same instances, a paired comparison of their per-row minimum certainty (Wilcoxon's signed-rank test).
 
 Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.batch`, `using.certainty`,
-`using.exact_rows`.
+`using.exact_rows`, `using.logits` and `using.logit_decide` (logits: the raw variants).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import numpy as np
 from verifier.using.batch import BatchDecider
 from verifier.using.certainty import BlockCertainty, block_certainty
 from verifier.using.exact_rows import ExactRows, rational_rows
+from verifier.using.logit_decide import LogitDecider
+from verifier.using.logits import LogitRows, raw_certainty
 from verifier.errors import UsageError
 from verifier.scheme import Scheme
 
@@ -50,13 +52,20 @@ def _median(values: np.ndarray) -> float:
 
 def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: str) -> ClassifierCertainty:
     """Certainty, decision and outcome of every row (blocks of `ExactRows`, or (rows, rescaled) pairs)."""
-    decider, parts = BatchDecider(scheme), []
+    decider, parts = None, []
     for block in blocks:
         if isinstance(block, tuple):
             block = block[0]
+        if isinstance(block, LogitRows):  # logits: decided on their softmax, the raw certainty of the logits
+            decider = decider or LogitDecider(scheme)
+            decider.add(block)
+            parts.append(raw_certainty(block))
+            continue
+        decider = decider or BatchDecider(scheme)
         rows = block if isinstance(block, ExactRows) else rational_rows(block, scheme.K)
         decider.add(rows)
         parts.append(block_certainty(rows))
+    decider = decider or BatchDecider(scheme)
     predictions = decider.result.predictions
     if len(predictions) != len(truth):
         raise UsageError(f"{where}: {len(predictions)} rows of probabilities but {len(truth)} true classes; one per "

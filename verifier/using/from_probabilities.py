@@ -19,6 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.batch import BatchDecider
+from verifier.using.logit_decide import LogitDecider
+from verifier.using.logits import LogitRows
 from verifier.using.data import Predictions
 from verifier.using.distribution import ROW_TOLERANCE, total_text
 from verifier.using.npy import MAX_ELEMENTS
@@ -36,6 +38,7 @@ class ProbabilityPredictions:
     rescaled: int  # rows within 1e-6 of summing to 1, divided by their exact sum
     undecided: list[int]  # rows where some set was not separated exactly from the reported one
     ties: int  # rows with several optimal sets (the stated rule picked one)
+    logits: bool = False  # the rows were logits, decided on their softmax
 
 
 def column_order(labels, classes: tuple[str, ...], where: str) -> list[int]:
@@ -91,12 +94,16 @@ def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
 
 
 def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str) -> ProbabilityPredictions:
-    """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs), with the truth."""
-    decider, rescaled = BatchDecider(scheme), 0
+    """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs, or blocks of
+    logits), with the truth."""
+    decider, rescaled = None, 0
     for block in blocks:
         if isinstance(block, tuple):
             block, rescaled = block
+        if decider is None:
+            decider = LogitDecider(scheme) if isinstance(block, LogitRows) else BatchDecider(scheme)
         decider.add(block)
+    decider = decider or BatchDecider(scheme)
     result = decider.result
     n = len(result.predictions)
     if n != len(truth):
@@ -107,5 +114,5 @@ def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: st
         masks[i, sorted(members)] = True
     ties = sum(1 for count in result.tied_optima if count > 1)
     return ProbabilityPredictions(Predictions(name, np.asarray(truth, dtype=np.int64), masks), n, rescaled,
-                                  list(result.undecided), ties)
+                                  list(result.undecided), ties, isinstance(decider, LogitDecider))
 

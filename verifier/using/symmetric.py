@@ -28,6 +28,9 @@ import numpy as np
 from verifier.using.exact_rows import U, ExactRows
 from verifier.scheme import ClassSet, Scheme
 
+MAX_KNOWN = 1 << 16  # masks whose sets are kept between blocks (u65 at K = 10 predicts about 1,000 sets)
+_SETS: dict[int, dict[int, ClassSet]] = {}  # K -> mask -> its set
+
 
 def symmetric_costs(scheme: Scheme) -> tuple[list[Fraction], list[Fraction]] | None:
     """(a, b) with c_Y(y) = a[|Y|] for y ∈ Y and b[|Y|] otherwise, when that holds exactly for every cell."""
@@ -92,8 +95,11 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     else:
         rising = _leading(F, width)
         up = np.take_along_axis(F, rising, axis=1)
-    total = np.cumsum(down, axis=1)[:, -1:] if width == K else F.sum(axis=1, keepdims=True)
-    mass = np.where(likeliest, np.cumsum(down[:, :top], axis=1), np.cumsum(up[:, :top], axis=1))
+    prefix = np.cumsum(down, axis=1)  # one cumulative sum serves the total, and the masses from the top
+    total = prefix[:, -1:] if width == K else F.sum(axis=1, keepdims=True)
+    from_top = prefix[:, :top]
+    mass = from_top if likeliest.all() else \
+        np.where(likeliest, from_top, from_top if up is down else np.cumsum(up[:, :top], axis=1))
     value = bf * total + df * mass
     error = 2 * (K + 4) * U * (np.abs(bf) * total + np.abs(df) * mass) + 1e-300 * (1 + np.abs(bf) + np.abs(df))
     rows = np.arange(n)
@@ -109,21 +115,29 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
                 num, o = block.num[i], ranks[i]  # equal values, checked in integers
                 certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
     k = best + 1
-    ranked_values = np.where(likeliest[best][:, None], down[:, :top], up[:, :top])
+    one_order = up is down or likeliest.all()  # every best set is a top-k (u65, Ha, ...): no choice per row
+    ranked_values = down[:, :top] if one_order else np.where(likeliest[best][:, None], down[:, :top], up[:, :top])
     cut = ranked_values[rows, best][:, None]
-    inside = ((ranked_values == cut) & (np.arange(top) < k[:, None])).sum(axis=1)
+    inside = ((ranked_values == cut) & (np.arange(top) < k[:, None])).sum(axis=1)  # tied at the cut, inside
     equal = (F == cut).sum(axis=1)
     if block.rel and top + 1 < K:  # the cut's group may reach past the checked order: decide those rows exactly
         last = np.where(likeliest[best], down[:, top], up[:, top])
         certain &= ~((last == cut[:, 0]) & (cut[:, 0] > 0))
-    ranked = np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
-    chosen = np.where(np.arange(top) < k[:, None], ranked, K)
-    chosen = np.where(alike[best][:, None], np.where(np.arange(top) < k[:, None], np.arange(top), K), chosen)
+    ranked = order[:, :top] if one_order else np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
+    within = np.arange(top) < k[:, None]
+    chosen = np.where(within, ranked, K)
+    if alike.any():  # a size whose sets all cost alike: its first k classes
+        chosen = np.where(alike[best][:, None], np.where(within, np.arange(top), K), chosen)
     # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
     if K < 64:
         masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
                                      axis=1).tolist()
-        sets = {m: frozenset(y for y in range(K) if m >> y & 1) for m in set(masks)}
+        known = _SETS.setdefault(K, {})  # each mask's set, made once per process (a few thousand at most)
+        if len(known) > MAX_KNOWN:
+            known.clear()
+        for m in set(masks).difference(known):
+            known[m] = frozenset(y for y in range(K) if m >> y & 1)
+        sets = known
     else:  # one key per row from its first k classes (a mask of K bits would not fit)
         masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
         sets = {m: frozenset(m) for m in set(masks)}

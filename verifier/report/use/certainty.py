@@ -12,6 +12,7 @@ import numpy as np
 from verifier.using.certainty import BlockCertainty
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
+RAW_HEADER = "top,min_raw_certainty,max_raw_doubt,raw_doubt_cost,tie"  # --logits: on the logits themselves
 OUTCOME_WORDS = {"right": "a singleton holding the truth", "wrong": "a singleton without it",
                  "indeterminate": "a set of two or more classes"}
 LEVELS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
@@ -19,17 +20,21 @@ NOTE = ("certainty χ_i = p_top − p_i, doubt 1/χ_i (Berenbeim et al.); minimu
         "largest, "
         "maximum doubt its reciprocal (inf on an exact tie for the top), doubt cost θ = arcsin((1 − Π)/(1 + Π)), "
         "Π = Π_i≠top χ_i², in radians; values are floats, ties are decided exactly")
+RAW_NOTE = ("raw certainty ξ_i = y_top − y_i on the logits y, raw doubt 1/ξ_i (Berenbeim et al.); minimum raw "
+            "certainty = y_top − second largest logit, maximum raw doubt its reciprocal (inf on an exact tie for the "
+            "top), raw doubt cost θ = arcsin((1 − Π)/(1 + Π)), Π = Π_i≠top ξ_i², in radians, in (−π/2, π/2] (ξ is "
+            "not bounded by 1); the decisions are on softmax(y), exactly; values are floats, ties are decided exactly")
+RAW_MARGIN = "With --logits, for two classes p_top − p_other = tanh(ξ/2), ξ the raw certainty."
 
 
-def columns(classes: tuple[str, ...], c: BlockCertainty, cell) -> tuple[str, list[list[str]]]:
-    """(header, columns of text) for the batch CSV; `cell` makes a class name spreadsheet-safe. The minimum
-    certainty and the doubt cost in full (the shortest text that reads back as the same float: with many
-    classes θ differs from π/2 only in late digits); the maximum doubt, its reciprocal, to 6 significant
-    digits ("inf" on a tie)."""
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list]:
+    """(header, %-format of the cells, one numpy array of values per column) for the batch CSV; `cell` makes a
+    class name spreadsheet-safe. The minimum certainty and the doubt cost in full (%r: the shortest text that reads
+    back as the same float: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
+    reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    return HEADER, [names[c.top].tolist(), list(map(repr, c.min_certainty.tolist())),
-                    list(map("%.6g".__mod__, c.max_doubt.tolist())), list(map(repr, c.theta.tolist())),
-                    np.where(c.tied, "1", "0").tolist()]
+    values = [names[c.top], c.min_certainty, c.max_doubt, c.theta, c.tied.astype(np.uint8)]  # lists block by block
+    return RAW_HEADER if raw else HEADER, "%s,%r,%.6g,%r,%d", values
 
 
 def _float(x: float) -> float | str:
@@ -44,7 +49,8 @@ def quantiles(values: np.ndarray) -> dict[str, float | str]:
     return {f"q{int(round(100 * level))}": _float(v) for level, v in zip(LEVELS, q.tolist())}
 
 
-def summary_json(c: BlockCertainty) -> dict:
+def summary_json(c: BlockCertainty, raw: bool = False) -> dict:
+    """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw)."""
     finite = c.max_doubt[~c.tied]
     return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": float(c.tied.mean()) if len(c) else 0.0,
             "min_certainty": {"mean": float(c.min_certainty.mean()) if len(c) else None,
@@ -52,7 +58,7 @@ def summary_json(c: BlockCertainty) -> dict:
             "max_doubt": {"quantiles": quantiles(c.max_doubt),
                           "median_of_finite": float(np.median(finite)) if len(finite) else None},
             "doubt_cost": {"mean": float(c.theta.mean()) if len(c) else None, "quantiles": quantiles(c.theta)},
-            "note": NOTE}
+            "note": RAW_NOTE if raw else NOTE}
 
 
 def rows_json(classes: tuple[str, ...], c: BlockCertainty) -> dict:
@@ -69,13 +75,18 @@ def _line(label: str, q: dict, digits: int = 4) -> str:
     return f"  {label}: {shown}\n"
 
 
-def summary_text(c: BlockCertainty, margin_text: str | None = None) -> str:
-    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost."""
-    out = (f"Certainty and doubt of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
+def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = False,
+                 summary: dict | None = None) -> str:
+    """A few lines for standard error: the distribution of minimum certainty, maximum doubt and doubt cost
+    (`summary`: `summary_json(c)` when already made, so that a million rows are not ranked twice)."""
+    summary = summary or summary_json(c, raw)
+    what, r = ("Raw certainty and doubt, on the logits,", "raw ") if raw else ("Certainty and doubt", "")
+    out = (f"{what} of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
-           + _line("minimum certainty (quantiles)", quantiles(c.min_certainty))
-           + _line("maximum doubt (quantiles)", quantiles(c.max_doubt))
-           + _line("doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)", quantiles(c.theta), 10))
+           + _line(f"minimum {r}certainty (quantiles)", summary["min_certainty"]["quantiles"])
+           + _line(f"maximum {r}doubt (quantiles)", summary["max_doubt"]["quantiles"])
+           + _line(f"{r}doubt cost θ, radians (quantiles; π/2 ≈ 1.570796327 on a tie)",
+                   summary["doubt_cost"]["quantiles"], 10))
     if margin_text:
         out += "  " + margin_text + "\n"
     return out
@@ -85,9 +96,9 @@ def _f(x) -> str:
     return "—" if x is None else x if isinstance(x, str) else f"{x:.4g}"
 
 
-def classifier_json(c) -> dict:
+def classifier_json(c, raw: bool = False) -> dict:
     """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
-    return {"classifier": c.name, **summary_json(c.certainty), "by_outcome": c.by_outcome()}
+    return {"classifier": c.name, **summary_json(c.certainty, raw), "by_outcome": c.by_outcome()}
 
 
 def pair_json(p) -> dict:
@@ -96,19 +107,21 @@ def pair_json(p) -> dict:
             "p_value": p.p_value, "test": p.test, "why_not": p.why_not or None}
 
 
-def evaluation_text(classifiers: list, pairs: list, alpha: float) -> str:
+def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = False) -> str:
     """Per classifier: the distribution of minimum certainty and maximum doubt, and how they relate to being
     right; then each pair's paired test."""
-    lines = ["Certainty and doubt of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+    lines = [("Raw certainty and doubt (on the logits; decisions on their softmax)" if raw else "Certainty and doubt")
+             + " of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
     for c in classifiers:
         s = summary_json(c.certainty)
         lines.append(f"  {c.name}: {len(c.certainty)} rows, {s['ties']} tie(s) for the top class (infinite doubt)")
-        lines.append("  " + _line("minimum certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
-        lines.append("  " + _line("maximum doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
+        r = "raw " if raw else ""
+        lines.append("  " + _line(f"minimum {r}certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
+        lines.append("  " + _line(f"maximum {r}doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
         for label, o in c.by_outcome().items():
-            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum certainty "
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum {r}certainty "
                          f"{_f(o['mean_min_certainty'])}, median maximum "
-                         f"doubt {_f(o['median_max_doubt'])}")
+                         f"{r}doubt {_f(o['median_max_doubt'])}")
     if pairs:
         lines.append(f"  Paired, on the same rows (level {alpha}):")
         lines.append(f"    {pairs[0].test}")

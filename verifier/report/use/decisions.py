@@ -113,21 +113,33 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSu
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, list[list[str]]] | None = None) -> str:
+CSV_BLOCK = 10_000  # lines formatted at a time: a million rows never hold a million line texts at once
+
+
+def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> str:
     """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
     +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
-    (header, columns of text, one text per row each) appended to every line (the certainty columns)."""
+    (header, %-format of its cells, one list or numpy array of values per column) appended to every line (the
+    certainty columns). Each line is one %-format of its values, block by block (no text per cell, no join per
+    line, and Python numbers made for one block at a time: a million rows)."""
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     n = len(b.predictions)
     cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
-    undecided = ["0"] * n
+    undecided = [0] * n
     for i in b.undecided:
-        undecided[i] = "1"
-    columns = [list(map(str, range(n))), [cells[m] for m in b.predictions], list(map(str, b.tied_optima)), undecided]
+        undecided[i] = 1
+    line, columns = "%d,%s,%d,%d", [range(n), b.predictions, b.tied_optima, undecided]
     if extra is not None:
         head += "," + extra[0]
-        columns += extra[1]
-    return head + "\n" + "".join(line + "\n" for line in map(",".join, zip(*columns)))
+        line += "," + extra[1]
+        columns += extra[2]
+    fmt, parts = (line + "\n").__mod__, [head + "\n"]
+    for start in range(0, n, CSV_BLOCK):
+        block = [c[start:start + CSV_BLOCK] for c in columns]
+        block = [x.tolist() if hasattr(x, "tolist") else x for x in block]  # numpy: Python numbers, as repr wants
+        block[1] = [cells[m] for m in block[1]]
+        parts.append("".join(map(fmt, zip(*block))))
+    return "".join(parts)
 
 
 def _set_cell(scheme: Scheme, members) -> str:

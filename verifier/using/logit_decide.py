@@ -1,0 +1,196 @@
+"""Bayes-optimal sets from logits, exactly: the set Y minimising E_p[c_Y] for p = softmax(y), with y exact
+rationals (the rows of `logits.LogitRows`).
+
+p is irrational, but E_p[c_Z] − E_p[c_Y] = Σ_k (c_Z(k) − c_Y(k))·e^{y_k − m} / Σ_k e^{y_k − m} (m = max y) has
+the sign of D = Σ_k d_k·e^{y_k − m}, d_k = c_Z(k) − c_Y(k). For rational costs that sign is decided exactly:
+  - D = 0 exactly iff, for every value v taken by the logits, the d_k of the classes with y_k = v sum to 0.
+    Lindemann–Weierstrass: e^{a_1}, ..., e^{a_n} are linearly independent over the algebraic numbers when the
+    a_i are distinct algebraic numbers, so Σ_v (Σ_{y_k = v} d_k)·e^{v − m} vanishes only when every grouped
+    coefficient does. Equal logits are compared as the exact rationals they are.
+  - Otherwise D ≠ 0, and arb balls of e^{y_k − m} (python-flint) at 64, 128, ... bits decide its sign: the ball
+    of a non-zero number leaves 0 once the precision is high enough. Past `MAX_BITS` (never met in practice)
+    the comparison is reported undecided, not guessed.
+Irrational costs (log, sqrt: no such zero test) are compared with certified balls; a difference they do not
+separate leaves the row `undecided`.
+
+Floats search first: W = e^{y − m} per row, every set's Σ_k W_k·c_Z(k) in one product, widened by a bound
+on its error, and a row whose best set is certainly below every other is decided there. W comes from
+`bounded_exp`, built of correctly rounded IEEE operations only (no library exp is trusted), so its error bound
+is proven: within `EXP_REL` relative, plus `TINY_WEIGHT` absolute where it underflows. The bound adds the
+rounding of y − m (and of a decimal y to a float), Higham's bound for the K-term products and each cost
+cell's own error. Any row not separated so goes to the exact route above.
+
+Owns: `LogitDecider`, `softmax_sign`, `bounded_exp`. May import: `using.batch`, `using.logits`, `engines.expected`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from verifier.using.batch import BatchDecision, cell_radius
+from verifier.using.logits import LogitRows
+from verifier.engines.expected import ExpectedCosts
+from verifier.errors import UsageError
+from verifier.scheme import ClassSet, Scheme
+
+EXP_REL = 2.0 ** -36  # proven relative error of `bounded_exp` (its analysis gives about 2^-42)
+TINY_WEIGHT = 2.0 ** -1000  # absolute error of a weight near or below the subnormal range
+BITS = (64, 128, 256, 1024, 4096)
+MAX_BITS = BITS[-1]
+_U = 2.0 ** -53
+CHUNK = 1 << 22  # rows x sets of floats per product
+
+
+def softmax_sign(d: list, y: list[Fraction], exps=None) -> int | None:
+    """The sign of Σ_k d_k·e^{y_k} (exact rational d_k, or flint arb balls for irrational costs); None when
+    undecided. `exps(bits)`: the balls e^{y_k − m} at that precision (cached by the caller)."""
+    if all(isinstance(x, (int, Fraction)) for x in d):
+        groups: dict[Fraction, Fraction] = {}
+        for dk, yk in zip(d, y):
+            groups[yk] = groups.get(yk, 0) + dk
+        if all(v == 0 for v in groups.values()):
+            return 0  # Lindemann–Weierstrass: the only way the sum vanishes
+    exps = exps or _exps(y)
+    for bits in BITS:
+        with flint.ctx.workprec(bits):  # python-flint >= 0.6
+            total = flint.arb(0)
+            for dk, e in zip(d, exps(bits)):
+                if dk:
+                    total += (flint.arb(flint.fmpq(dk.numerator, dk.denominator)) if isinstance(dk, Fraction)
+                              else flint.arb(dk) if isinstance(dk, int) else dk) * e
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+    return None
+
+
+LN2 = float.fromhex("0x1.62e42fefa39efp-1")  # ln 2 rounded to nearest: within 2^-54 of it
+TAYLOR = 15  # terms of e^r for |r| ≤ 0.35: the rest is below 10^-19 relative
+
+
+def bounded_exp(x: np.ndarray) -> np.ndarray:
+    """e^x for x ≤ 0 (floats), within EXP_REL relative or TINY_WEIGHT absolute, from +, −, ×, ÷ and ldexp only.
+
+    x = k·ln 2 + r, k = round(x / LN2) (any integer will do: only |r| ≤ 0.35 matters), r = x − k·LN2 in floats.
+    With x ≥ −800 (below, e^x < 2^-1154 and W = 0 is within TINY_WEIGHT), |k| ≤ 1155, so r is off the true
+    x − k·ln 2 by at most |k|·2^-54 + 2^-53·(|k·LN2| + |r|) < 2·10^-13, a relative error of e^x below 2^-42.
+    e^r is its Taylor sum to TAYLOR terms in Horner's form 1 + r(1 + r/2(1 + ...)): every partial sum lies in
+    [0.5, 1.5], so each of the 15 steps adds at most a few roundings of 2^-53 relative (below 2^-45 in all),
+    and the tail is below 10^-19. ldexp by 2^k is exact unless the result is subnormal, where it errs by at most
+    2^-1075 absolute."""
+    x = np.maximum(x, -800.0)
+    k = np.rint(x / LN2)
+    r = x - k * LN2
+    t = np.ones_like(r)
+    for j in range(TAYLOR, 0, -1):
+        t = 1.0 + (r / j) * t
+    with np.errstate(under="ignore"):
+        return np.ldexp(t, k.astype(np.int64))
+
+
+def _exps(y: list[Fraction]):
+    """A cache of the balls e^{y_k − max y} per precision."""
+    m = max(y)
+    cache: dict[int, list] = {}
+
+    def at(bits: int) -> list:
+        if bits not in cache:
+            with flint.ctx.workprec(bits + 16):  # a little more than the sum's precision
+                cache[bits] = [flint.arb(flint.fmpq((x - m).numerator, (x - m).denominator)).exp() for x in y]
+        return cache[bits]
+    return at
+
+
+class LogitDecider:
+    """Decisions from logits block by block (the same `BatchDecision` as `BatchDecider`, route "softmax")."""
+
+    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+        if getattr(scheme, "orbits", None) is not None or getattr(scheme, "partial", False):
+            raise UsageError(f"--logits compares every allowed set on each row; {scheme.K} classes are beyond the "
+                             "sets this scheme enumerates (give probabilities: their route needs no enumeration)")
+        self.scheme, self.costs = scheme, costs or ExpectedCosts(scheme)
+        self.radius = cell_radius(self.costs)
+        self.abs_floats = np.abs(self.costs.floats)
+        self.cells = self._exact_cells()
+        self.result = BatchDecision([], [], [], "softmax", 0)
+
+    def _exact_cells(self) -> list[list]:
+        """Each set's costs: exact Fractions for a rational scheme, else certified 53-bit balls."""
+        c = self.costs
+        if c.rational:
+            flat = [Fraction(int(v), c.scale) for v in c.ints.entries()]
+            K = self.scheme.K
+            return [flat[i * K:(i + 1) * K] for i in range(len(c.sets))]
+        if getattr(c, "bounded", False):
+            return [[flint.arb(float(mid), float(rad)) for mid, rad in zip(m, r)] for m, r in zip(c.mids, c.rads)]
+        return [[None] * self.scheme.K for _ in c.sets]  # no enclosure: only the floats' separation decides
+
+    def add(self, rows: LogitRows) -> None:
+        """Decide a block of logit rows."""
+        sets, F = self.costs.sets, self.costs.floats
+        Z = rows.floats
+        n, K = Z.shape
+        m = Z.max(axis=1, keepdims=True)
+        with np.errstate(under="ignore", over="ignore"):
+            W = bounded_exp(Z - m)
+            # y − m and a decimal's rounding to a float move the exponent by at most 2^-50·(|y| + |m|)
+            shift = 2.0 ** -50 * (np.abs(Z) + np.abs(m))
+            rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U  # exp's, then the products' errors
+        offset = len(self.result.predictions)
+        predictions: list[ClassSet | None] = [None] * n
+        counts, undecided, exact = [1] * n, [], 0
+        step = max(1, CHUNK // max(1, len(sets)))
+        for start in range(0, n, step):
+            w, r = W[start:start + step], rel[start:start + step]
+            centre = w @ F.T
+            with np.errstate(over="ignore", invalid="ignore"):
+                error = (w * r) @ self.abs_floats.T + (w * (1 + 2 * r)) @ self.radius.T \
+                    + TINY_WEIGHT * self.abs_floats.sum(axis=1) + 1e-300
+            index = np.arange(len(w))
+            best = np.argmin(centre, axis=1)
+            high = centre[index, best] + error[index, best]
+            low = centre - error
+            low[index, best] = np.inf
+            certain = np.min(low, axis=1) > high  # nan (an infinite bound) is never certain
+            predictions[start:start + len(w)] = [sets[k] for k in best.tolist()]
+            for i in np.flatnonzero(~certain).tolist():
+                exact += 1
+                # the others are certainly worse (a nan bound keeps a set in)
+                near = np.flatnonzero(~(centre[i] - error[i] > high[i])).tolist() or [int(best[i])]
+                prediction, count, unsure = self._exact_row(rows.row(start + i), int(best[i]), near)
+                predictions[start + i], counts[start + i] = prediction, count
+                if unsure:
+                    undecided.append(offset + start + i)
+        self.result.predictions += predictions
+        self.result.tied_optima += counts
+        self.result.undecided += undecided
+        self.result.exact_rows += exact
+
+    def _exact_row(self, y: list[Fraction], guess: int, near: list[int]) -> tuple[ClassSet, int, bool]:
+        """The least of the candidate sets `near` at softmax(y), exactly: (prediction, tied optima, undecided)."""
+        exps, cells, unsure = _exps(y), self.cells, False
+
+        def sign(a: int, b: int) -> int | None:
+            if a == b:
+                return 0
+            if any(x is None for x in cells[a]) or any(x is None for x in cells[b]):
+                return None
+            return softmax_sign([p - q for p, q in zip(cells[a], cells[b])], y, exps)
+
+        best = guess if guess in near else near[0]
+        for z in near:
+            s = sign(z, best)
+            unsure |= s is None
+            if s == -1:
+                best = z
+        optimal = []
+        for z in near:
+            s = sign(z, best)
+            unsure |= s is None
+            if s == 0:
+                optimal.append(self.costs.sets[z])
+        return min(optimal, key=lambda t: (len(t), sorted(t))), len(optimal), unsure

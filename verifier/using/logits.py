@@ -1,0 +1,186 @@
+"""Rows of logits (`decide --p-file FILE --logits`, `evaluate --probabilities FILE --logits`) and their raw
+certainty and doubt (Berenbeim et al.).
+
+A row is K finite reals y (a CSV of exact decimals with a header naming every class, or an (N, K) `.npy` of
+float64 or float32, each value the exact binary rational it is); its probabilities are softmax(y), which no
+rational row equals: `logit_decide` decides on them exactly. The raw variants are the paper's certainty and
+doubt computed on y itself: with j the top class (the lowest index among equal maxima), the pairwise raw
+certainty ξ_i = y_j − y_i (ξ_j = 1), the raw doubt ρ_i = 1/ξ_i (ρ_j = 0; infinite on a tie), the minimum raw
+certainty y_j minus the second largest logit, and the raw doubt cost θ = arcsin((1 − Π)/(1 + Π)),
+Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
+cos(2 arctan t)). Unlike χ, ξ is not bounded by 1, so θ lies in (−π/2, π/2]: −π/2 is approached as the
+logits spread apart. Softmax keeps the order, so the top class and its ties are the same on p and on y.
+
+What decides is exact: the top class and whether it is tied, on the exact values (a .npy row's floats are its
+values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
+are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
+is the exact difference rounded once.
+
+Owns: `LogitRows`, `LogitFile`, `logit_rows`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
+`using.npy`, `using.distribution`, `using.certainty`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from verifier.using.certainty import BlockCertainty
+from verifier.using.csv_text import csv_rows, excerpt, regular_file
+from verifier.using.distribution import exact_number
+from verifier.using.npy import open_npy
+from verifier.errors import UsageError
+
+BLOCK_ROWS = 10_000
+EXPECTED = "finite real logits (one per class column; softmax gives the probabilities)"
+
+
+@dataclass
+class LogitRows:
+    """A block of logit rows: floats (exact for a .npy row), and the exact decimals of a CSV row."""
+    floats: np.ndarray  # (n, K) float64
+    exact: list[list[Fraction]] | None = None  # None: the floats are the values
+
+    def __len__(self) -> int:
+        return len(self.floats)
+
+    def row(self, i: int) -> list[Fraction]:
+        """Row i exactly."""
+        return self.exact[i] if self.exact is not None else [Fraction(x) for x in self.floats[i].tolist()]
+
+    @property
+    def rel(self) -> float:
+        """The floats' relative error: 0 (they are the values) or 2^-53 (each rounded once)."""
+        return 0.0 if self.exact is None else 2.0 ** -53
+
+
+def _finite(block: np.ndarray, where) -> None:
+    bad = np.flatnonzero(~np.isfinite(block).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        raise UsageError(f"{where(i)}: {excerpt(','.join(map(str, block[i].tolist())))} holds nan or inf; "
+                         f"expected {EXPECTED}")
+
+
+def logit_rows(values, K: int, where: str) -> Iterator[LogitRows]:
+    """Blocks of logits from an (N, K) array or list of rows (Python callers), refused if not finite."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"{where}: expected an (N, K) array of logits, got {excerpt(str(values))}") from None
+    if array.ndim != 2 or array.shape[1] != K or array.shape[0] == 0:
+        raise UsageError(f"{where}: shape {array.shape}, expected (N, {K}) logits with N >= 1")
+    _finite(array, lambda i: f"{where}: row {i}")
+    for start in range(0, len(array), BLOCK_ROWS):
+        yield LogitRows(np.ascontiguousarray(array[start:start + BLOCK_ROWS]))
+
+
+class LogitFile:
+    """A file of logits, one row per instance, read in blocks (a located UsageError on a bad row)."""
+
+    def __init__(self, path: str, classes: tuple[str, ...], what: str = "--p-file"):
+        self.what, self.path, self.classes = what, path, classes
+        self.rescaled = 0  # logits are never rescaled (kept for the readers' common record)
+        regular_file(path, what)
+        self.array = None
+        if str(path).endswith(".npy"):
+            self.array = open_npy(path, what, ("f",), (2,))
+            if self.array.shape[1] != len(classes) or self.array.dtype.itemsize > 8:
+                raise UsageError(f"{what} {path}: {self.array.dtype} of shape {self.array.shape}, expected "
+                                 f"float64 (or float32) logits of shape (N, {len(classes)}), one column per class "
+                                 "in the spec's order")
+
+    def blocks(self) -> Iterator[LogitRows]:
+        count = 0
+        for block in (self._npy() if self.array is not None else self._csv()):
+            count += len(block)
+            yield block
+        if count == 0:
+            raise UsageError(f"{self.what} {self.path}: no rows")
+
+    def _npy(self) -> Iterator[LogitRows]:
+        for start in range(0, self.array.shape[0], BLOCK_ROWS):
+            block = np.asarray(self.array[start:start + BLOCK_ROWS], dtype=np.float64)  # float32 widens exactly
+            _finite(block, lambda i, start=start: f"{self.what} {self.path}: row {start + i}")
+            yield LogitRows(block)
+
+    def _csv(self) -> Iterator[LogitRows]:
+        exact, columns = [], None
+        for header, line, fields in csv_rows(self.path, self.what, f"write {EXPECTED}, with a dot as the "
+                                             "decimal separator (-1.5, 2/3 or 2e-3)"):
+            if columns is None:
+                missing = [c for c in self.classes if c not in header]
+                if missing:
+                    raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
+                                     f"class column(s) {', '.join(missing)}")
+                columns = [header.index(c) for c in self.classes]
+            row = [exact_number(fields[j], f"{self.what} {self.path}:{line}: column {excerpt(header[j])}")
+                   for j in columns]
+            for j, x in zip(columns, row):
+                if not math.isfinite(_float(x)):
+                    raise UsageError(f"{self.what} {self.path}:{line}: column {excerpt(header[j])}: "
+                                     f"{excerpt(fields[j])} is beyond the range of doubles; expected {EXPECTED}")
+            exact.append(row)
+            if len(exact) == BLOCK_ROWS:
+                yield self._block(exact)
+                exact = []
+        if exact:
+            yield self._block(exact)
+
+    def _block(self, exact: list[list[Fraction]]) -> LogitRows:
+        return LogitRows(np.array([[_float(x) for x in row] for row in exact], dtype=np.float64), exact)
+
+
+def _float(x: Fraction) -> float:
+    try:
+        return float(x)  # correctly rounded
+    except OverflowError:
+        return math.inf
+
+
+def raw_pairwise(y: list[Fraction]) -> tuple[int, list[Fraction], list[Fraction | None]]:
+    """(top class j, raw certainties ξ, raw doubts ρ) of exact logits, as in the paper: ξ_j = 1, ρ_j = 0, and
+    ρ_i = None where ξ_i = 0 (infinite raw doubt)."""
+    j = max(range(len(y)), key=lambda i: (y[i], -i))
+    xi = [Fraction(1) if i == j else y[j] - y[i] for i in range(len(y))]
+    rho = [Fraction(0) if i == j else (None if c == 0 else 1 / c) for i, c in enumerate(xi)]
+    return j, xi, rho
+
+
+def raw_certainty(rows: LogitRows) -> BlockCertainty:
+    """Raw certainty and doubt of every row of a block of logits (see the module's docstring)."""
+    Z = rows.floats
+    n, K = Z.shape
+    if n == 0:
+        return BlockCertainty.join([])
+    if K < 2:  # one class: nothing to doubt
+        z = np.zeros(n)
+        return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool))
+    index = np.arange(n)
+    top = np.argmax(Z, axis=1)  # the first of equal maxima
+    high = Z[index, top]
+    rest = Z.copy()
+    rest[index, top] = -np.inf
+    second = np.argmax(rest, axis=1)
+    low = rest[index, second]
+    tied = high == low
+    with np.errstate(over="ignore", invalid="ignore"):
+        least = high - low  # a .npy row: two doubles' difference, rounded once (never 0 unless they are equal)
+    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and the difference
+        for i in range(n):
+            j, xi, _ = raw_pairwise(rows.exact[i])
+            s = min((y for y in range(K) if y != j), key=lambda y: (xi[y], y))
+            top[i], second[i], tied[i], least[i] = j, s, xi[s] == 0, _float(xi[s])
+            high[i] = Z[i, j]
+    least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
+        doubt = np.where(tied, math.inf, 1.0 / np.where(tied, 1.0, least))
+        xi = high[:, None] - Z  # ξ_i; ξ_top set to 1 below
+        xi[index, top] = 1.0
+        xi[np.broadcast_to(tied[:, None], xi.shape) & (Z == high[:, None])] = 0.0
+        theta = np.pi / 2 - 2 * np.arctan(np.prod(xi, axis=1))  # Π overflowing to inf gives −π/2, its limit
+    return BlockCertainty(top, least, doubt, theta, tied)
