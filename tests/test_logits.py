@@ -23,6 +23,7 @@ from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, ra
 from verifier.using.exact_rows import rational_rows
 from verifier.using.logit_decide import softmax_sign
 from verifier.using.logits import raw_pairwise
+from verifier.report.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
@@ -261,9 +262,9 @@ def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path):
     assert code == 2 and out == "" and "--logits compares every allowed set on each row; 40 classes" in err, err
 
 
-def test_batch_csv_lines_are_the_values_repr_and_six_digits(tmp_path):
-    """The one-format-per-line CSV writer (issue 40, speed) keeps the bytes: each line is the record's values as
-    repr (certainty, θ), %.6g (doubt, "inf" on a tie) and quoted spreadsheet-safe names."""
+def test_batch_csv_lines_are_the_values_shortest_texts_and_six_digits(tmp_path):
+    """The one-format-per-line CSV writer (issue 40, speed): each line is the record's values as their shortest
+    round-trip texts (certainty, θ), %.6g (doubt, "inf" on a tie) and quoted spreadsheet-safe names."""
     spec = _spec(tmp_path, U65, ["=a", "b c", "d"])
     path = tmp_path / "p.npy"
     np.save(path, np.array([[0.4, 0.4, 0.2], [0.99999, 0.00001, 0.0], [0.5, 0.25, 0.25], [1e-7, 0.5, 0.5 - 1e-7],
@@ -279,10 +280,11 @@ def test_batch_csv_lines_are_the_values_repr_and_six_digits(tmp_path):
         cell = '"' + ",".join(("'" + x if x.startswith("=") else x) for x in prediction).replace('"', '""') + '"'
         doubt = rows["max_doubt"][i]
         expected.append(",".join([str(i), cell, str(record["tied_optima"][i]), "0", quoted[rows["top"][i]],
-                                  repr(rows["min_certainty"][i]), "inf" if doubt == "inf" else "%.6g" % doubt,
-                                  repr(rows["doubt_cost"][i]), "1" if rows["tie"][i] else "0"]))
+                                  shortest_texts([rows["min_certainty"][i]])[0],
+                                  "inf" if doubt == "inf" else "%.6g" % doubt,
+                                  shortest_texts([rows["doubt_cost"][i]])[0], "1" if rows["tie"][i] else "0"]))
     assert out == "\n".join(expected) + "\n"
-    assert "e-07," in out and ",1e+07," in out and ",inf," in out  # exponents (repr, %.6g) and inf, kept
+    assert "e-7," in out and ",1e+07," in out and ",inf," in out  # exponents (shortest text, %.6g) and inf, kept
 
 
 def test_bounded_exp_is_within_its_proven_bound_of_an_80_digit_exp():

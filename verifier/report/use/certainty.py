@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from verifier.report.float_text import ShortestFloats
 from verifier.using.certainty import BlockCertainty
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
@@ -29,12 +30,13 @@ RAW_MARGIN = "With --logits, for two classes p_top − p_other = tanh(ξ/2), ξ 
 
 def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list]:
     """(header, %-format of the cells, one numpy array of values per column) for the batch CSV; `cell` makes a
-    class name spreadsheet-safe. The minimum certainty and the doubt cost in full (%r: the shortest text that reads
-    back as the same float: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
+    class name spreadsheet-safe. The minimum certainty and the doubt cost in full (the shortest text that reads back
+    as the same float, `report.float_text`: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
     reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
-    values = [names[c.top], c.min_certainty, c.max_doubt, c.theta, c.tied.astype(np.uint8)]  # lists block by block
-    return RAW_HEADER if raw else HEADER, "%s,%r,%.6g,%r,%d", values
+    values = [names[c.top], ShortestFloats(c.min_certainty), c.max_doubt, ShortestFloats(c.theta),
+              c.tied.astype(np.uint8)]  # lists block by block
+    return RAW_HEADER if raw else HEADER, "%s,%s,%.6g,%s,%d", values
 
 
 def _float(x: float) -> float | str:
