@@ -39,11 +39,13 @@ U65 = "functions: {g(x): \"-0.6 * x**2 + 1.6 * x\"}\ncost: \"0 if y == yhat else
 def fresh(argv: list[str], repeat: int) -> tuple[float, float, str]:
     """Median wall time, peak resident memory (MB) and the standard output of `verify ARGV`, each run fresh."""
     walls, peak, out = [], 0.0, ""
+    env = dict(os.environ, VERIFY_NO_CACHE="1", PYTHONPATH=ROOT)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's imports read bytecode; the first run writes it
     for _ in range(repeat):
         with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
             start = time.perf_counter()
             child = subprocess.Popen([sys.executable, "-m", "verifier", *argv], cwd=ROOT, stdout=stdout,
-                                     stderr=stderr, env=dict(os.environ, VERIFY_NO_CACHE="1", PYTHONPATH=ROOT))
+                                     stderr=stderr, env=env)
             _, status, usage = os.wait4(child.pid, 0)
             walls.append(time.perf_counter() - start)
             peak = max(peak, usage.ru_maxrss / 1024)
