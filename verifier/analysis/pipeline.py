@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from verifier.check.checker import Checker, check_results
-from verifier.check.optimality import check_optimality
 from verifier import limits
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.drawn import Drawn
@@ -18,7 +17,7 @@ from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
 from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
-from verifier.engines.optimality import analyse_optimality
+from verifier.analysis.optimality_route import SMALL_MAX_SETS, optimality_source, why_not_decided
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
@@ -67,10 +66,7 @@ class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
         s = self.scheme
         if self.symbolic is not None or s.symbolic or self.optimality or s.orbits is not None or s.partial:
             return ""
-        if len(s.all_sets) > OPTIMALITY_MAX_SETS:
-            return (f"not decided: one LP over every other set for each set, done for up to {OPTIMALITY_MAX_SETS:,} "
-                    f"sets; this scheme has {len(s.all_sets):,}")
-        return ""
+        return why_not_decided(s)
 
     @property
     def determinate_never_alone(self) -> bool:
@@ -96,7 +92,7 @@ def analyse_file(path: str, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS) -> Anal
 
 EXACT_MAX_CLASSES = 12  # cell-by-cell exact evaluation and enumeration: 4095 rows
 FAST_MAX_CLASSES = 16  # the fast path's arrays: 65535 rows
-OPTIMALITY_MAX_SETS = 2**10 - 1  # optimality of each set: one LP over all other rows per set (K <= 10)
+OPTIMALITY_MAX_SETS = SMALL_MAX_SETS  # one LP over all other rows per set; beyond, `analysis.optimality_route`
 STAGES = limits.PROGRESS_STAGES
 
 
@@ -158,19 +154,9 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
         check_results(scheme, results, checker)
         state.checked = results
         possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and not scheme.partial:
-            optimality = _optimality_of(scheme, possibility, checker)
+        if wanted:  # made on first use, by the route that fits the scheme (`analysis.optimality_route`)
+            optimality = optimality_source(scheme, possibility, checker) or {}
     return _finish(spec, scheme, results, possibility, symbolic, optimality, start)
-
-
-def _optimality_of(scheme: Scheme, possibility: list[SetPossibility], checker: Checker) -> Callable[[], dict]:
-    """Every set's optimality and its independent re-check, made on first use."""
-    def make() -> dict:
-        found = analyse_optimality(scheme, hints={e.members: e.witness for e in possibility if e.witness})
-        check_optimality(scheme, found, checker)
-        return found
-
-    return make
 
 
 def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibility, symbolic, optimality,

@@ -26,7 +26,9 @@ def class_automorphisms(sets: list[frozenset[int]], floats: np.ndarray, K: int) 
     M = floats[singles]
     tolerance = 1e-12 * max(1.0, float(np.max(np.abs(floats))))
     found: list[np.ndarray] = []
-    for sigma in _singleton_automorphisms(M, tolerance):
+    reversal = np.arange(K)[::-1].copy()  # ordinal classes: tried first, the backtracking budget may not reach it
+    candidates = ([reversal] if np.allclose(M[np.ix_(reversal, reversal)], M, rtol=0.0, atol=tolerance) else [])
+    for sigma in candidates + [s for s in _singleton_automorphisms(M, tolerance) if not np.array_equal(s, reversal)]:
         moved = [index.get(frozenset(int(sigma[y]) for y in m)) for m in sets]
         if any(j is None for j in moved):  # a restricted family not closed under σ
             continue

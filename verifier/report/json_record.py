@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
 from verifier.version import __version__
 from verifier.report import words
@@ -54,7 +55,7 @@ def to_json(a: Analysis) -> dict:
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": [{"Y": _names(s, m)} | _optimal(s, e) for m, e in a.optimality.items()],
+        "optimality": [{"Y": _names(s, m)} | _optimal(s, e) | _orbit(s, m) for m, e in a.optimality.items()],
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
@@ -134,6 +135,15 @@ def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
     if value is None:  # no exact value at hand: the enclosure's midpoint, within its (tiny) width
         return float(f"{(lo + hi) / 2:.4g}")
     return _decimal(value)
+
+
+def _orbit(s, members) -> dict:
+    """By symmetry, one entry stands for every set of its size: how many share its status."""
+    if s.orbits is None:
+        return {}
+    return {"sets_of_this_size": comb(s.K, len(members)), "same_status_as_every_set_of_this_size": True,
+            "certificate_sets_stand_for": "every set with as many classes and as many of them in Y, in equal "
+                                          "shares (the mixture averaged over the relabellings that fix Y)"}
 
 
 def _names(s, members) -> list[str]:

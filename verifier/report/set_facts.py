@@ -47,7 +47,12 @@ def summary(a: Analysis) -> list[str]:
     lines = [f"Possible (Definition 4): {scope} are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
              "This compares a set with its members only, not with other sets."]
-    if a.optimality:
+    if a.optimality and a.scheme.orbits is not None:
+        sizes = sorted({len(m) for m in a.optimality})
+        said = "; ".join(f"{'every single class' if n == 1 else f'every set of {n}'}: "
+                         f"{OPTIMAL[a.optimality[frozenset(range(n))].status]}" for n in sizes)
+        lines.append(f"Optimal among the allowed sets, one status per size (by symmetry): {said}.")
+    elif a.optimality:
         lines.append(f"Optimal: {counts['alone']} of {len(a.optimality)} sets (singletons included) are the unique "
                      f"best prediction for some p, {counts['tied']} best only in ties with other sets, "
                      f"{counts['never']} never best" + (f", {counts['unknown']} undecided" if counts["unknown"]

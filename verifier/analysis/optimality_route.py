@@ -1,0 +1,98 @@
+"""Which route decides every set's optimality (alone / tied / never), and within what time.
+
+- up to 1,023 sets: one LP per set over every other set (`engines.optimality`), re-checked by
+  `check.optimality`;
+- a class-symmetric scheme checked on one set per size (`all` beyond enumeration, `{max_size: k}`): one
+  status per size, on the symmetric segment (`engines.orbit_optimality`, re-checked by
+  `check.orbit_optimality`);
+- up to 100,000 sets on the fast path's arrays (intervals, hierarchies, listed families, `all` at 11 to 16
+  classes): batch by batch, uniform distributions and dominance first, LPs for the rest
+  (`engines.family_optimality`), each batch re-checked by `check.optimality_batch` before it counts.
+Made on first use (a report that never shows it pays nothing); the large route is bounded by what was left of
+the analysis' time limit, and what is not decided and re-checked by then is `unknown`, with the reason.
+
+Owns: `optimality_source`, `why_not_decided`. May import: `check`, `engines`, `scheme`, `limits`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from verifier import limits
+from verifier.check.checker import Checker
+from verifier.check.optimality import check_optimality
+from verifier.scheme import Scheme
+from verifier.verdict import SetOptimality, SetPossibility
+
+SMALL_MAX_SETS = 2**10 - 1  # one LP over all other rows per set (K <= 10 of every set)
+LARGE_MAX_SETS = 100_000  # batch by batch on arrays (the family bound)
+
+
+def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
+                      checker: Checker) -> Callable[[], dict] | None:
+    """Every set's optimality and its independent re-check, made on first use; None when no route applies
+    (`why_not_decided` says why)."""
+    hints = {e.members: e.witness for e in possibility if e.witness}
+    if scheme.symbolic or (scheme.partial and not _symmetric(scheme)):
+        return None
+    if _symmetric(scheme):
+        def by_orbits() -> dict:
+            from verifier.check.orbit_optimality import check_orbit_optimality
+            from verifier.engines.orbit_optimality import orbit_optimality
+
+            found = orbit_optimality(scheme)
+            check_orbit_optimality(scheme, found, checker)
+            return found
+
+        return by_orbits
+    if len(scheme.all_sets) <= SMALL_MAX_SETS:
+        def small() -> dict:
+            from verifier.engines.optimality import analyse_optimality
+
+            found = analyse_optimality(scheme, hints=hints)
+            check_optimality(scheme, found, checker)
+            return found
+
+        return small
+    if len(scheme.all_sets) <= LARGE_MAX_SETS and getattr(scheme, "cells", None) is not None \
+            and getattr(scheme.rows, "index", None) is not None:
+        left = limits.remaining_s()
+        budget = left if left is not None and left > 0 else limits.DEFAULT_TIME_LIMIT_S
+        return lambda: _large(scheme, hints, checker, budget)
+    return None
+
+
+def why_not_decided(scheme: Scheme) -> str:
+    """Why a numeric scheme's sets have no `optimal` entry."""
+    n = len(scheme.all_sets)
+    if n > LARGE_MAX_SETS:
+        return (f"not decided: done for up to {LARGE_MAX_SETS:,} sets (batches of LPs on the fast path's arrays, "
+                f"or one status per size for a class-symmetric scheme); this scheme has {n:,}")
+    if n > SMALL_MAX_SETS:
+        return (f"not decided: beyond {SMALL_MAX_SETS:,} sets, optimality is decided on the fast path's arrays, "
+                "and this scheme was built cell by cell (formulas the fast path does not evaluate)")
+    return ""
+
+
+def _symmetric(scheme: Scheme) -> bool:
+    return scheme.orbits is not None and scheme.orbits.symmetric and not scheme.symbolic
+
+
+def _large(scheme: Scheme, hints: dict, checker: Checker, budget_s: float) -> dict:
+    """Batch by batch, each re-checked before it counts; what the time bound cuts is `unknown`."""
+    from verifier.check.optimality_batch import check_optimality_batch
+    from verifier.engines.family_optimality import FamilyOptimality
+
+    out: dict = {}
+    try:
+        with limits.time_limit(budget_s):
+            engine = FamilyOptimality(scheme, hints)
+            for batch in engine.batches():
+                check_optimality_batch(scheme, batch, checker)
+                out.update(batch)
+    except limits.STOPS as caught:
+        limits.stop_of(caught)  # anything but a stop is raised again as it was
+        reason = (f"not decided: the time left of the analysis' bound (--time-limit), {budget_s:,.1f} s, ran out "
+                  f"after {len(out):,} of {len(scheme.all_sets):,} sets")
+        out.update({m: SetOptimality(m, "unknown", reason=reason) for m in scheme.all_sets if m not in out})
+    return {m: out[m] for m in scheme.all_sets}

@@ -1,0 +1,181 @@
+"""Independent re-check of the optimality evidence of many sets at once (beyond a thousand sets, on arrays).
+
+`check.optimality` reads every cell as an exact number first, which a family of thousands of sets cannot
+afford; this reads the fast path's arrays instead, with its own arithmetic, as `check.possibility_batch`
+does for Definition 4: exact integers (numpy int64 while no sum can reach 2^62, Python integers beyond) when
+every cell involved is rational, else the cells' certified enclosures combined by outward-rounded sums
+(Higham's bound). A witness must leave every other set strictly dearer (`alone`), or no cheaper (`tied`, with
+the named ties exactly equal); a certificate's mixture must cost no more (less, for `never`) in every
+column. What this cannot confirm goes to the checker's exact `sign_sum`, one comparison at a time; what that
+cannot confirm becomes `unknown`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+import sympy as sp
+
+from verifier.check.checker import Checker, _Unconfirmed
+from verifier.scheme import Scheme
+from verifier.verdict import SetOptimality
+
+_U = 2.0 ** -52
+
+
+def check_optimality_batch(scheme: Scheme, entries: dict[frozenset[int], SetOptimality],
+                           checker: Checker | None = None) -> None:
+    """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason."""
+    table = _Arrays(scheme, checker or Checker(scheme))
+    settled = table.alone_at_once([e for e in entries.values() if e.status == "alone"])
+    for members, entry in list(entries.items()):
+        if members in settled:
+            continue
+        try:
+            table.check(entry)
+        except _Unconfirmed as exc:
+            entries[members] = SetOptimality(members, "unknown", reason=f"evidence not confirmed: {exc}")
+
+
+class _Arrays:
+    def __init__(self, scheme: Scheme, checker: Checker):
+        self.scheme, self.checker = scheme, checker
+        rows = scheme.cells.rows
+        self.index = scheme.rows.index
+        self.exact = np.asarray(rows.exact, dtype=bool)
+        self.num = rows.num if rows.num is not None else None
+        self.den = rows.den
+        self.lo, self.hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
+        self.size = np.maximum(np.abs(self.lo), np.abs(self.hi))
+        self.rational = bool(self.exact.all()) and self.num is not None
+        if self.rational:
+            num = np.asarray(self.num)
+            self.largest = max(abs(int(num.max())), abs(int(num.min()))) if num.size else 0
+            self.ints = num.astype(np.int64) if num.dtype != object and self.largest < 2**62 else num.astype(object)
+
+    def alone_at_once(self, entries: list[SetOptimality]) -> set[frozenset[int]]:
+        """The `alone` entries whose witness leaves every other set strictly dearer, in one product (the rest
+        go through `check`, one by one)."""
+        K = self.scheme.K
+        found = [(e.members, _distribution(e.witness, K)) for e in entries if e.members in self.index]
+        found = [(m, p) for m, p in found if p is not None]
+        if not found:
+            return set()
+        own = (np.array([self.index[m] for m, _ in found]), np.arange(len(found)))
+        if self.rational:
+            if self.ints.dtype == object:
+                return set()
+            weights = []
+            for _, p in found:
+                q = lcm(*(x.denominator for x in p))
+                weights.append([x.numerator * (q // x.denominator) for x in p])
+            if any(self.largest * sum(w) >= 2**62 for w in weights):
+                return set()
+            values = self.ints @ np.array(weights, dtype=np.int64).T
+            mine = values[own]
+            values[own] = np.iinfo(np.int64).max
+            ok = values.min(axis=0) > mine
+        else:
+            W = np.array([[float(x) for x in p] for _, p in found]).T
+            error = (K + 4) * _U * (self.size @ W) + 1e-300 * K
+            low, high = self.lo @ W - error, self.hi @ W + error
+            mine = high[own]
+            low[own] = np.inf
+            ok = low.min(axis=0) > mine
+        return {m for (m, _), good in zip(found, ok) if good}
+
+    def check(self, entry: SetOptimality) -> None:
+        s, members = self.scheme, entry.members
+        if entry.status == "unknown":
+            return
+        if members not in self.index:
+            raise _Unconfirmed(f"{s.label(members)} is not an allowed set")
+        if entry.status in ("alone", "tied"):
+            p = _distribution(entry.witness, s.K)
+            if p is None:
+                raise _Unconfirmed(f"the witness for {s.label(members)} is not a probability distribution")
+            signs = self.signs(p, members)
+            i = self.index[members]
+            others = np.delete(signs, i)
+            if entry.status == "alone" and not (others == 1).all():
+                raise _Unconfirmed(f"{s.label(members)} is not the unique minimiser at its witness")
+            if entry.status == "tied":
+                if (others < 0).any():
+                    raise _Unconfirmed(f"{s.label(members)} is not a minimiser at its witness")
+                if not entry.tied_with or any(z not in self.index or z == members or signs[self.index[z]] != 0
+                                              for z in entry.tied_with):
+                    raise _Unconfirmed(f"the sets said to tie with {s.label(members)} do not tie")
+        if entry.status in ("tied", "never"):
+            self._certificate(entry, strict=entry.status == "never")
+
+    def signs(self, p: list[Fraction], members) -> np.ndarray:
+        """The exact sign of E_p[c_Z] − E_p[c_Y] for every allowed set Z."""
+        i = self.index[members]
+        if self.rational:
+            q = lcm(*(x.denominator for x in p))
+            w = [x.numerator * (q // x.denominator) for x in p]
+            if self.ints.dtype != object and self.largest * sum(w) < 2**62:
+                values = self.ints @ np.array(w, dtype=np.int64)
+            else:
+                values = self.ints.astype(object) @ np.array(w, dtype=object)
+            return np.sign(np.array([int(v - values[i]) for v in values]) if values.dtype == object
+                           else values - values[i]).astype(int)
+        weights = np.array([float(x) for x in p])
+        error = (len(p) + 4) * _U * (self.size @ weights) + 1e-300 * len(p)
+        low, high = self.lo @ weights - error, self.hi @ weights + error
+        above, below = low > high[i], high < low[i]
+        out = above.astype(int) - below.astype(int)
+        rows = self.scheme.rows
+        for j in np.flatnonzero(~(above | below)).tolist():  # overlapping enclosures: exactly, one by one
+            if j != i:
+                z = rows.members(j)
+                terms = [(_rational(x), rows[z][y]) for y, x in enumerate(p) if x] + \
+                    [(-_rational(x), rows[members][y]) for y, x in enumerate(p) if x]
+                out[j] = self.checker.sign_sum(terms)
+        out[i] = 0
+        return out
+
+    def _certificate(self, entry: SetOptimality, strict: bool) -> None:
+        s, members = self.scheme, entry.members
+        lam = entry.certificate if isinstance(entry.certificate, dict) else None
+        if not lam or members in lam or any(z not in self.index for z in lam) \
+                or any(not isinstance(v, sp.Rational) or v < 0 for v in lam.values()) or sum(lam.values()) != 1:
+            raise _Unconfirmed(f"the certificate for {s.label(members)} is not a mixture of other sets")
+        i, used = self.index[members], [self.index[z] for z in lam]
+        weights = [Fraction(int(v.p), int(v.q)) for v in lam.values()]
+        if self.exact[[i] + used].all() and self.num is not None:  # c_Y − Σ λ c_Z in integers
+            q = lcm(*(w.denominator for w in weights))
+            slack = [q * int(self.num[i, y]) - sum(w.numerator * (q // w.denominator) * int(self.num[j, y])
+                                                   for w, j in zip(weights, used)) for y in range(s.K)]
+            signs = [(x > 0) - (x < 0) for x in slack]
+        else:
+            w = np.array([float(x) for x in weights])
+            mix_hi = np.nextafter(w @ self.hi[used], np.inf) + (len(used) + 4) * _U * (w @ self.size[used]) + 1e-300
+            gap = np.nextafter(self.lo[i] - mix_hi, -np.inf)
+            signs = [1 if g > 0 else None for g in gap]
+            rows = s.rows
+            for y, sign in enumerate(signs):
+                if sign is None:  # the enclosures do not decide this column: exactly
+                    terms = [(sp.Integer(1), rows[members][y])] + [(-v, rows[z][y]) for z, v in lam.items() if v]
+                    signs[y] = self.checker.sign_sum(terms)
+        for y, sign in enumerate(signs):
+            if sign < 0 or (strict and sign == 0):
+                raise _Unconfirmed(f"the certificate for {s.label(members)} fails at y = {s.classes[y]}")
+
+
+def _distribution(witness, K: int) -> list[Fraction] | None:
+    if witness is None or len(witness) != K:
+        return None
+    out = []
+    for x in witness:
+        value = sp.Integer(x) if isinstance(x, int) and not isinstance(x, bool) else x
+        if not isinstance(value, sp.Rational) or value < 0:
+            return None
+        out.append(Fraction(int(value.p), int(value.q)))
+    return out if sum(out) == 1 else None
+
+
+def _rational(x: Fraction) -> sp.Rational:
+    return sp.Rational(x.numerator, x.denominator)
