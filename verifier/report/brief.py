@@ -34,7 +34,7 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
         return f"fails at {at}{where}{region}"
     if prop.id == "P1":
         if verdict is Verdict.HOLDS and ev.binding is not None:
-            return f"{scheme.label(ev.binding.members)} is possible: some p makes it strictly cheaper than each member"
+            return f"{scheme.named(ev.binding.members)} is possible: some p makes it strictly cheaper than each member"
         return "no indeterminate set is possible (a Ville certificate for each)"
     if ev.kind == "counterexample" and ev.binding is not None:
         return f"fails at {_where(scheme, ev.binding)}" + (f" ({_cells(ev)})" if _cells(ev) else "")
@@ -50,7 +50,7 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
 
 
 def _where(scheme: Scheme, binding) -> str:
-    parts = [f"Y = {scheme.label(binding.members)}"]
+    parts = [f"Y = {scheme.named(binding.members)}"]
     if binding.y is not None:
         parts.append(f"y = {scheme.classes[binding.y]}")
     if binding.y2 is not None:

@@ -88,7 +88,7 @@ def _matrix(a: Analysis, width: int) -> Text:
     short = s.K > 5
     many = len(s.all_sets) > set_facts.LIST_ALL_UP_TO
     shown = s.all_sets[:MAX_ROWS] if many else s.all_sets
-    rows = [[s.label(m).replace(", ", ",") if short else s.label(m),
+    rows = [[s.named(m).replace(", ", ",") if short else s.named(m),
              *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in shown]
     notes = ["entries that are not fractions are irrational, shown as 4-digit decimals; exact values in "
              "--format json"] if short else []

@@ -48,14 +48,14 @@ def to_json(a: Analysis) -> dict:
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
         "matrix": _matrix(s),
-        "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS)
+        "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS) | _node(s, e.members)
                         | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason)}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": [{"Y": _names(s, m)} | _optimal(s, e) | _orbit(s, m) for m, e in a.optimality.items()],
+        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e) | _orbit(s, m) for m, e in a.optimality.items()],
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
@@ -95,8 +95,8 @@ def _matrix(s) -> list[dict]:
         else:
             k = index[m]
             decimals = [_enclosed_decimal(cells.rows.lo[k, y], cells.rows.hi[k, y], v) for y, v in enumerate(row)]
-        out.append({"Y": _names(s, m), "costs": [_exact(v) for v in row], "decimal": decimals,
-                    "from": s.origin[m]})
+        out.append({"Y": _names(s, m)} | _node(s, m) | {"costs": [_exact(v) for v in row], "decimal": decimals,
+                                                        "from": s.origin[m]})
     return out
 
 
@@ -122,7 +122,7 @@ def _large_matrix(s, cells, index) -> list[dict]:
             costs.append(text)
         lo, hi = rows.lo[k], rows.hi[k]
         decimals = [_enclosed_decimal(lo[y], hi[y], None) for y in range(s.K)]
-        out.append({"Y": _names(s, m), "costs": costs, "decimal": decimals, "from": s.origin[m]})
+        out.append({"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]})
     return out
 
 
@@ -135,6 +135,11 @@ def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
     if value is None:  # no exact value at hand: the enclosure's midpoint, within its (tiny) width
         return float(f"{(lo + hi) / 2:.4g}")
     return _decimal(value)
+
+
+def _node(s, members) -> dict:
+    """Over a hierarchy, the node's name beside its classes (null for an unnamed node or a single class)."""
+    return {"node": s.node(members)} if s.hierarchy is not None else {}
 
 
 def _orbit(s, members) -> dict:
@@ -242,7 +247,7 @@ def _property(a: Analysis, r) -> dict:
     if ev.parameters is not None:
         s = ev.concrete
     if ev.binding is not None and ev.kind in ("counterexample", "witness"):
-        item: dict = {"Y": _names(s, ev.binding.members)}
+        item: dict = {"Y": _names(s, ev.binding.members)} | _node(s, ev.binding.members)
         if ev.parameters is not None:
             item["parameters"] = _values(ev.parameters)
         if ev.binding.y is not None:

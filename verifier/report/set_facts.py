@@ -95,7 +95,7 @@ def rows(a: Analysis) -> RowList:
             evidence.append("Def. 4: " + words.possibility(s, entry).split(": ", 1)[1])
         if optimal is not None:
             evidence.append("optimal: " + words.optimality(s, optimal))
-        return [s.label(members), STATUS[entry.status] if entry else "n/a",
+        return [s.named(members), STATUS[entry.status] if entry else "n/a",
                 OPTIMAL[optimal.status] if optimal else "—", "; ".join(evidence)]
 
     return RowList(listed_sets(a), row)

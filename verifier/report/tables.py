@@ -58,7 +58,7 @@ def parameter(name: str, value) -> str:
 
 def matrix_rows(a: Analysis) -> RowList:
     s = a.scheme
-    return RowList(s.all_sets, lambda m: [s.label(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
+    return RowList(s.all_sets, lambda m: [s.named(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
 
 
 def fit_steps(a: Analysis) -> list[tuple[str, list[str]]]:

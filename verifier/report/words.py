@@ -98,10 +98,10 @@ def optimality(scheme: Scheme, entry: SetOptimality) -> str:
         by = "by at least" if entry.margin_is_bound else "by"
         gap = f", {by} {_short(entry.margin)} over the next best set" if entry.margin is not None else ""
         return f"the unique best prediction at p = {p}{gap}"
-    mixture = " + ".join(f"{number(w, short=True)}·{scheme.label(z)}" for z, w in (entry.certificate or {}).items())
+    mixture = " + ".join(f"{number(w, short=True)}·{scheme.named(z)}" for z, w in (entry.certificate or {}).items())
     if entry.status == "tied":
         p = distribution(scheme, entry.witness)
-        others = ", ".join(scheme.label(z) for z in entry.tied_with)
+        others = ", ".join(scheme.named(z) for z in entry.tied_with)
         return (f"a best prediction only in ties: at p = {p} it ties with {others}; it is never the unique best, "
                 f"since {mixture} costs no more whatever the true class")
     if entry.status == "never":
@@ -138,7 +138,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
         if verdict is Verdict.HOLDS:
             entry = next(e for e in ev.possibility if e.members == ev.binding.members)
             count = sum(e.status is Truth.TRUE for e in ev.possibility)
-            return (f"{scheme.label(ev.binding.members)} is {possibility(scheme, entry)}; "
+            return (f"{scheme.named(ev.binding.members)} is {possibility(scheme, entry)}; "
                     + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
                        f"{count} of the {len(ev.possibility)} sets built are possible (the others are not listed)"
@@ -164,7 +164,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
         return "holds vacuously: no class lies outside any indeterminate set, so there is nothing to check"
     extra = f"; {result.reason}" if result.reason else ""
     sets = scheme.indeterminate_sets
-    scope = (f"for Y = {scheme.label(sets[0])}" if len(sets) == 1 else
+    scope = (f"for Y = {scheme.named(sets[0])}" if len(sets) == 1 else
              f"for all {len(sets)} indeterminate sets")
     kind = "instance"
     if scheme.orbits is not None and scheme.orbits.symmetric:
@@ -206,7 +206,7 @@ def _no_members_differ(scheme: Scheme) -> bool:
 
 
 def _where(scheme: Scheme, binding) -> str:
-    parts = [f"Y = {scheme.label(binding.members)}"]
+    parts = [f"Y = {scheme.named(binding.members)}"]
     if binding.y is not None:
         parts.append(f"y = {scheme.classes[binding.y]}")
     if binding.y2 is not None:

@@ -71,6 +71,22 @@ class Scheme:
         return text
 
     @property
+    def hierarchy(self):
+        """The spec's hierarchy family (also when the rows are only representatives of it), else None."""
+        family = getattr(self, "over_hierarchy", None) or self.spec.predictions
+        return family if family.kind == "hierarchy" else None
+
+    def node(self, members: ClassSet) -> str | None:
+        """The name a hierarchy spec gives the node whose leaves are `members` (None: no name, or no hierarchy)."""
+        family = self.hierarchy
+        return family.node_name(members) if family is not None and len(members) > 1 else None
+
+    def named(self, members: ClassSet) -> str:
+        """The set as reports show it to people: a named node of a hierarchy as 'birds {sparrow, eagle}'."""
+        name = self.node(members)
+        return f"{name} {self.label(members)}" if name else self.label(members)
+
+    @property
     def family_restricted(self) -> bool:
         """Whether `predictions:` allows some sets only (the rows are the family's)."""
         return self.spec.predictions.restricted

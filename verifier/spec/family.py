@@ -96,21 +96,28 @@ class Family:
         return out
 
     def spec_lines(self, classes: tuple[str, ...]) -> list[str]:
-        """The `predictions:` key as spec text (names JSON-quoted); a hierarchy as the list of its node sets,
-        which allows exactly the same predictions."""
+        """The `predictions:` key as spec text (names JSON-quoted); a hierarchy as its tree, with its names."""
         if self.kind == "all":
             return []
         if self.kind == "intervals":
             return ["predictions: intervals"]
         if self.kind == "max_size":
             return [f"predictions: {{max_size: {self.max_size}}}"]
+        if self.kind == "hierarchy":  # the tree, with its nodes' names
+            from verifier.spec.family_tree import tree_text
+
+            return [f"predictions: {{hierarchy: {tree_text(self.listed_sets, self._names, classes)}}}"]
         listed = ", ".join("[" + ", ".join(json.dumps(classes[i]) for i in members) + "]"
                            for members in self.listed_sets)
         return [f"predictions: {{sets: [{listed}]}}"]
 
     def node_name(self, members) -> str | None:
-        key = tuple(sorted(members))
-        return next((name for leaves, name in self.node_names if leaves == key), None)
+        """A hierarchy node's name, by its leaf set (None when unnamed or not a node)."""
+        return self._names.get(tuple(sorted(members)))
+
+    @cached_property
+    def _names(self) -> dict:
+        return dict(self.node_names)
 
 
 ALL = Family()

@@ -104,4 +104,6 @@ def alike_route(spec) -> FamilyRoute | None:
     if blind_formulas(spec, scheme) or arrays_alike(scheme.cells):
         return None
     ab = symmetric_costs(scheme)  # the singleton rows and the representatives, compared exactly
+    if family.kind == "hierarchy":
+        scheme.over_hierarchy = family  # reports name the predicted nodes of the spec's tree
     return None if ab is None else FamilyRoute(scheme, family, *ab)

@@ -14,13 +14,23 @@ def names(scheme: Scheme, members) -> list[str]:
     return [scheme.classes[i] for i in sorted(members)]
 
 
+def _hierarchy(scheme: Scheme) -> bool:
+    return scheme.hierarchy is not None
+
+
+def _node(scheme: Scheme, members) -> dict:
+    """Over a hierarchy, the predicted node's name beside its classes (null: unnamed, or a single class)."""
+    return {"prediction_node": scheme.node(members) if members else None} if _hierarchy(scheme) else {}
+
+
 def _p(scheme: Scheme, p) -> str:
     return "(" + ", ".join(f"{c}={x}" for c, x in zip(scheme.classes, p)) + ")"
 
 
 def decision_json(scheme: Scheme, d: Decision) -> dict:
     return {"prediction": names(scheme, d.prediction), "optimal": [names(scheme, m) for m in d.optimal],
-            "ties": len(d.optimal) > 1, "undecided": [names(scheme, m) for m in d.undecided],
+            **_node(scheme, d.prediction), "ties": len(d.optimal) > 1,
+            "undecided": [names(scheme, m) for m in d.undecided],
             "expected_costs": {scheme.label(m): str(v) for m, v in d.expected},
             "p": {c: str(x) for c, x in zip(scheme.classes, d.p)}}
 
@@ -28,25 +38,25 @@ def decision_json(scheme: Scheme, d: Decision) -> dict:
 def decision_text(scheme: Scheme, d: Decision) -> str:
     if d.undecided:  # optimal among the sets whose difference was decided; say so, never claim more
         lines = [f"Best prediction for p = {_p(scheme, d.p)} among the sets compared exactly: "
-                 f"{scheme.label(d.prediction)}"]
+                 f"{scheme.named(d.prediction)}"]
     else:
-        lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.label(d.prediction)}"]
+        lines = [f"Optimal prediction for p = {_p(scheme, d.p)}: {scheme.named(d.prediction)}"]
     if len(d.optimal) > 1:
-        lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.label(m) for m in d.optimal)
-                     + f"; {scheme.label(d.prediction)} is reported: {TIE_RULE}")
+        lines.append("Tied optima (equal expected cost, exactly): " + ", ".join(scheme.named(m) for m in d.optimal)
+                     + f"; {scheme.named(d.prediction)} is reported: {TIE_RULE}")
     if d.undecided:
         lines.append("Not decided against it (irrational costs no certified method separated; one of them may be "
-                     "cheaper or tie): " + ", ".join(scheme.label(m) for m in d.undecided))
+                     "cheaper or tie): " + ", ".join(scheme.named(m) for m in d.undecided))
     lines.append("Expected costs of the best candidates (exact):")
-    width = max(len(scheme.label(m)) for m, _ in d.expected)
+    width = max(len(scheme.named(m)) for m, _ in d.expected)
     for m, v in d.expected:
-        lines.append(f"  {scheme.label(m).ljust(width)}  {v}" + (f"  ≈ {float(v):.6g}" if not v.is_Rational else ""))
+        lines.append(f"  {scheme.named(m).ljust(width)}  {v}" + (f"  ≈ {float(v):.6g}" if not v.is_Rational else ""))
     return "\n".join(lines) + "\n"
 
 
 def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
     prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
-    out = {"rule": d.rule, "prediction": names(scheme, prediction),
+    out = {"rule": d.rule, "prediction": names(scheme, prediction), **_node(scheme, prediction),
            "credal_set": {"vertices": [[str(x) for x in v] for v in credal.vertices]}}
     if credal.bounds is not None:
         out["credal_set"]["intervals"] = {c: [str(lo), str(hi)] for c, (lo, hi) in zip(scheme.classes, credal.bounds)}
@@ -66,7 +76,7 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
     lines = [f"Credal set with {len(credal.vertices)} extreme points: " +
              "; ".join(_p(scheme, v) for v in credal.vertices)]
-    lines.append(f"Prediction by {d.rule}: {scheme.label(prediction) if prediction else 'no class'}")
+    lines.append(f"Prediction by {d.rule}: {scheme.named(prediction) if prediction else 'no class'}")
     if scheme.family_restricted and len(prediction) > 1 and prediction not in scheme.rows:
         lines.append("  Note: this set of undominated classes is not an allowed prediction of the spec's family "
                      f"({scheme.spec.predictions.describe(scheme.K).split(':')[0]}); gamma-maximin chooses among "
@@ -87,11 +97,11 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
             lines.append(f"  {scheme.classes[i]}: z3 gave no answer, so it is left out without being ruled out")
     else:
         if len(d.ties) > 1:
-            lines.append("  Tied at the least upper expected cost: " + ", ".join(scheme.label(m) for m in d.ties) +
-                         f"; {scheme.label(d.ties[0])} is reported: {TIE_RULE}")
+            lines.append("  Tied at the least upper expected cost: " + ", ".join(scheme.named(m) for m in d.ties) +
+                         f"; {scheme.named(d.ties[0])} is reported: {TIE_RULE}")
         lines.append("  Expected cost of each set over the credal set, exact (gamma-maximin chooses the least upper "
                      "one):")
-        rows = [(scheme.label(m), str(lo), str(hi)) for m, (lo, hi) in
+        rows = [(scheme.named(m), str(lo), str(hi)) for m, (lo, hi) in
                 sorted(d.bounds.items(), key=lambda t: (t[1][1], len(t[0]), sorted(t[0])))]
         widths = [max(len(r[i]) for r in rows + [("set", "lower", "upper")]) for i in range(3)]
         lines.append("    " + "  ".join(h.ljust(w) if i == 0 else h.rjust(w)
@@ -101,14 +111,15 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
                                             for i, (v, w) in enumerate(zip(row, widths))))
     if d.rule != "gamma-maximin" and prediction in d.bounds:
         lo, hi = d.bounds[prediction]
-        lines.append(f"Expected cost of {scheme.label(prediction)} over the credal set: [{lo}, {hi}] (exact)")
+        lines.append(f"Expected cost of {scheme.named(prediction)} over the credal set: [{lo}, {hi}] (exact)")
     return "\n".join(lines) + "\n"
 
 
 def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
     shown: dict = {}  # a set's names, made once per distinct set (a million rows predict a few hundred sets)
     predictions = [shown[m] if m in shown else shown.setdefault(m, names(scheme, m)) for m in b.predictions]
-    return {"predictions": predictions, "tied_optima": b.tied_optima,
+    nodes = {",".join(names(scheme, m)): scheme.node(m) for m in shown} if _hierarchy(scheme) else None
+    return {"predictions": predictions, **({"nodes": nodes} if nodes is not None else {}), "tied_optima": b.tied_optima,
             "undecided_rows": b.undecided, "route": b.route, "rows_decided_exactly_one_by_one": b.exact_rows,
             "rows_rescaled": rescaled, "summary": summary_json(scheme, summary)}
 
@@ -174,7 +185,9 @@ def credal_batch_csv(scheme: Scheme, rule: str, rows: list[CredalRow]) -> str:
 
 
 def summary_json(scheme: Scheme, s: BatchSummary) -> dict:
-    return {"rows": s.rows, "predicted_sets": [{"set": names(scheme, m), "count": n} for m, n in s.predicted],
+    return {"rows": s.rows, "predicted_sets": [{"set": names(scheme, m), "count": n}
+                                                   | ({"node": scheme.node(m)} if _hierarchy(scheme) else {})
+                                                   for m, n in s.predicted],
             "determinacy": str(s.determinacy), "determinacy_float": float(s.determinacy),
             "mean_set_size": str(s.mean_size), "mean_set_size_float": float(s.mean_size),
             "rows_with_ties": s.rows_with_ties, "rows_with_undecided": s.rows_with_undecided}
@@ -185,7 +198,7 @@ SHOWN_SETS = 20  # sets listed in the text summary (the JSON lists them all)
 
 def summary_text(scheme: Scheme, s: BatchSummary) -> str:
     """A few lines for standard error, so that the CSV on standard output stays clean."""
-    shown = ", ".join(f"{scheme.label(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
+    shown = ", ".join(f"{scheme.named(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
     more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
     return (f"Summary of {counted(s.rows, 'row')}:\n"
             f"  predicted sets, most frequent first: {shown}{more}\n"
