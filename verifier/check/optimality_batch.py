@@ -169,12 +169,20 @@ def _distribution(witness, K: int) -> list[Fraction] | None:
     if witness is None or len(witness) != K:
         return None
     out = []
-    for x in witness:
-        value = sp.Integer(x) if isinstance(x, int) and not isinstance(x, bool) else x
-        if not isinstance(value, sp.Rational) or value < 0:
+    for x in witness:  # read off the numerator and denominator: no sympy arithmetic per entry
+        if isinstance(x, int) and not isinstance(x, bool):
+            value = Fraction(x)
+        elif isinstance(x, sp.Rational):
+            value = _ZERO if x.p == 0 else Fraction(int(x.p), int(x.q))
+        else:
             return None
-        out.append(Fraction(int(value.p), int(value.q)))
+        if value < 0:
+            return None
+        out.append(value)
     return out if sum(out) == 1 else None
+
+
+_ZERO = Fraction(0)
 
 
 def _rational(x: Fraction) -> sp.Rational:

@@ -69,12 +69,16 @@ class FamilyOptimality:
                 yield batch
         # more points, the same way, for the sets not found yet: their Definition 4 witnesses, and distributions
         # weighted towards their first and last classes (where an interval's or a node's edges bind)
-        points = [p for m, p in self.hints.items() if p is not None and m in self.costs.index and m not in found]
-        points += [_edges(self.scheme.K, m, w) for w in EDGE_WEIGHTS for m in self.sets if m not in found
-                   and len(m) > 2]
+        K = self.scheme.K
+        points = [(np.array([int(x.p) / int(x.q) for x in p]), (lambda p=p: tuple(p)))
+                  for m, p in self.hints.items() if p is not None and m in self.costs.index and m not in found]
+        points += [(_edges(K, m, w, float), (lambda m=m, w=w: _edges(K, m, w, sp.Integer)))
+                   for w in EDGE_WEIGHTS for m in self.sets if m not in found and len(m) > 2]
         for start in range(0, len(points), self.batch):
+            part = points[start:start + self.batch]
             with np.errstate(all="ignore"):
-                batch = self._screen_at(points[start:start + self.batch])
+                batch = self._screen_at([make for _, make in part], np.array([w for w, _ in part]).T,
+                                        np.ones(len(part), dtype=np.int64))
             batch = {m: e for m, e in batch.items() if m not in found}
             found.update(batch)
             if batch:
@@ -147,18 +151,17 @@ class FamilyOptimality:
                 out.setdefault(m, SetOptimality(m, "alone", witness=_uniform(self.scheme.K, self.sets[rows[k]]),
                                                 margin=sp.Rational(int(gaps[k]), int(self.den) * int(sizes[k]))))
             return out
-        return self._screen_at([_uniform(self.scheme.K, self.sets[i]) for i in rows], W.astype(float), sizes)
+        K = self.scheme.K
+        return self._screen_at([lambda m=self.sets[i]: _uniform(K, m) for i in rows], W.astype(float), sizes)
 
-    def _screen_at(self, points: list, Wf: np.ndarray | None = None, sizes=None) -> dict[ClassSet, SetOptimality]:
-        """The set strictly cheapest at each exact point, by the cells' certified enclosures (`Wf`: the points
-        as float weights times `sizes`, exact; else the points rounded, which the error bound covers)."""
+    def _screen_at(self, points: list, Wf: np.ndarray, sizes) -> dict[ClassSet, SetOptimality]:
+        """The set strictly cheapest at each point, by the cells' certified enclosures. `points`: makers of the
+        exact points (called for the winners only); `Wf`: the points times `sizes` as floats (K x B), exact or
+        rounded, which the error bound covers."""
         out: dict[ClassSet, SetOptimality] = {}
         mids, rads = self.mids, self.rads
         if not (np.all(np.isfinite(mids)) and np.all(np.isfinite(rads))) or not points:
             return out
-        if Wf is None:
-            Wf = np.array([[float(x) for x in p] for p in points]).T
-            sizes = np.ones(len(points), dtype=np.int64)
         columns = np.arange(len(points))
         centre = mids @ Wf
         error = rads @ Wf + (self.scheme.K + 4) * _U * (np.abs(mids) @ Wf) + _TINY
@@ -170,9 +173,10 @@ class FamilyOptimality:
         gap = np.nextafter(np.nextafter(low.min(axis=0) - mine, -np.inf), -np.inf)
         for k in np.flatnonzero(gap > 0).tolist():
             m = self.sets[int(best[k])]
-            out.setdefault(m, SetOptimality(m, "alone", witness=tuple(points[k]),
-                                            margin=sp.Rational(Fraction(float(gap[k]))) / int(sizes[k]),
-                                            margin_is_bound=True))
+            if m in out:
+                continue
+            out[m] = SetOptimality(m, "alone", witness=points[k](),
+                                   margin=sp.Rational(Fraction(float(gap[k]))) / int(sizes[k]), margin_is_bound=True)
         return out
 
     def _dominated(self, i: int) -> SetOptimality | None:
@@ -193,13 +197,19 @@ class FamilyOptimality:
 EDGE_WEIGHTS = (sp.Rational(1, 4), sp.Rational(1, 2))  # the share of each of the two edge classes, at most
 
 
-def _edges(K: int, members: ClassSet, weight: sp.Rational) -> tuple[sp.Rational, ...]:
+def _edges(K: int, members: ClassSet, weight: sp.Rational, kind):
     """A distribution on the set with `weight` (or less, for small sets) on its first and its last class, the
-    rest spread evenly over the classes between."""
+    rest spread evenly over the classes between: exact (kind sp.Integer) or as a float array (kind float)."""
     first, last, n = min(members), max(members), len(members)
-    edge = min(weight, sp.Rational(1, n) * 2 if n > 2 else weight)
+    edge = min(weight, sp.Rational(2, n))
     inner = (1 - 2 * edge) / (n - 2)
-    return tuple(edge if y in (first, last) else inner if y in members else sp.Integer(0) for y in range(K))
+    if kind is float:
+        out = np.zeros(K)
+        out[sorted(members)] = float(inner)
+        out[[first, last]] = float(edge)
+        return out
+    zero = sp.Integer(0)
+    return tuple(edge if y in (first, last) else inner if y in members else zero for y in range(K))
 
 
 def _uniform(K: int, members: ClassSet) -> tuple[sp.Rational, ...]:

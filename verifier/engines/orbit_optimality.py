@@ -187,7 +187,8 @@ def _certificate(scheme: Scheme, n: int, kinds, alpha, beta, s_star: float):
             for x in ([exact] if exact is not None else []) + [Fraction(w).limit_denominator(d) for d in _DENOMINATORS]:
                 if 0 < x < 1:
                     candidates.append([(i, x), (k, 1 - x)])
-    for mix in candidates:
+    weak = None
+    for mix in candidates:  # a strict certificate if any (`never`), else the first weak one (`tied`)
         signs = []
         for end in (sp.Integer(0), sp.Integer(1)):
             if n == K and end == 0:
@@ -197,8 +198,10 @@ def _certificate(scheme: Scheme, n: int, kinds, alpha, beta, s_star: float):
             signs.append(certified.linear_sign(terms).value)
         if all(x is not None and x <= 0 for x in signs):
             certificate = {type_set(K, n, *kinds[i]): sp.Rational(w.numerator, w.denominator) for i, w in mix}
-            return certificate, all(x == -1 for x in signs)
-    return None, False
+            if all(x == -1 for x in signs):
+                return certificate, True
+            weak = weak or certificate
+    return weak, False
 
 
 def _exact_weight(scheme: Scheme, n: int, first, second) -> Fraction | None:
