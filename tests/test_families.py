@@ -294,6 +294,11 @@ def test_the_100_class_interval_spec_keeps_its_pinned_verdicts():
     assert record["expectations_met"] and record["predictions"]["indeterminate_sets"] == 4950
     assert record["properties"]["P6"]["counterexample"]["Y"] == ["1", "2"]
     assert (record["settings"]["filtering"]["fits"], record["settings"]["choice"]["fits"]) == (False, True)
+    # issue 41, item 4: which intervals can be the unique best prediction (beyond 1,023 sets, batch by batch)
+    statuses = [entry["status"] for entry in record["optimality"]]
+    assert len(statuses) == 5050 and set(statuses) == {"alone"}  # every interval, singletons included
+    widest = next(e for e in record["optimality"] if len(e["Y"]) == 100)
+    assert widest["witness"]["margin_is_lower_bound"] is True and widest["witness"]["margin_decimal"] > 0
 
 
 def test_exact_refuses_a_family_beyond_its_cells_as_a_usage_error():

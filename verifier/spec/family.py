@@ -34,6 +34,8 @@ class Family:
     max_size: int | None = None
     listed_sets: tuple[tuple[int, ...], ...] = ()  # hierarchy / sets: the indeterminate sets, table order
     node_names: tuple[tuple[tuple[int, ...], str], ...] = ()  # hierarchy: (leaf set, node name)
+    unions: int = 1  # hierarchy: unions of at most this many nodes (leaves included) are allowed
+    tree: tuple[tuple[int, ...], ...] = ()  # hierarchy with unions: the tree's own nodes (to write it back)
 
     @property
     def restricted(self) -> bool:
@@ -82,7 +84,8 @@ class Family:
         n = self.count(K)
         what = {"intervals": "intervals of consecutive classes",
                 "max_size": f"sets of at most {self.max_size} classes",
-                "hierarchy": "the nodes of the class hierarchy",
+                "hierarchy": ("the nodes of the class hierarchy" if self.unions == 1 else
+                              f"unions of at most {self.unions} nodes of the class hierarchy"),
                 "sets": "the listed sets"}[self.kind]
         return f"{what}: {n:,} indeterminate set{'s' if n != 1 else ''} of the {_power(K)} (and every single class)"
 
@@ -93,6 +96,8 @@ class Family:
         out = {"family": self.kind, "indeterminate_sets": self.count(K)}
         if self.max_size is not None:
             out["max_size"] = self.max_size
+        if self.unions > 1:
+            out["unions"] = self.unions
         return out
 
     def spec_lines(self, classes: tuple[str, ...]) -> list[str]:
@@ -106,7 +111,8 @@ class Family:
         if self.kind == "hierarchy":  # the tree, with its nodes' names
             from verifier.spec.family_tree import tree_text
 
-            return [f"predictions: {{hierarchy: {tree_text(self.listed_sets, self._names, classes)}}}"]
+            text = tree_text(self.tree or self.listed_sets, self._names, classes)
+            return [f"predictions: {{hierarchy: {text}" + (f", unions: {self.unions}}}" if self.unions > 1 else "}")]
         listed = ", ".join("[" + ", ".join(json.dumps(classes[i]) for i in members) + "]"
                            for members in self.listed_sets)
         return [f"predictions: {{sets: [{listed}]}}"]
@@ -145,6 +151,11 @@ def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
             return Family(word)
         raise fail(f"unknown prediction family '{word}'" + did_you_mean(word, KINDS), "predictions", node, word,
                    "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")
+    if isinstance(value, dict) and set(value) == {"hierarchy", "unions"}:
+        from verifier.spec.family_unions import read_unions
+
+        return read_unions(_hierarchy(value["hierarchy"], classes, "predictions.hierarchy", fail), value["unions"],
+                           K, fail)
     if not isinstance(value, dict) or len(value) != 1:
         raise fail("'predictions' must be all, intervals, or a mapping with one key", "predictions", node,
                    shown(node), "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")

@@ -81,7 +81,8 @@ def route_for(scheme: Scheme) -> FamilyRoute | None:
     """The route for a family scheme already built on arrays, when every one of its cells is alike (compared
     exactly, so no proof is needed)."""
     family = scheme.spec.predictions
-    if family.kind not in KINDS or getattr(scheme, "cells", None) is None or scheme.orbits is not None:
+    if family.kind not in KINDS or family.unions > 1 or getattr(scheme, "cells", None) is None \
+            or scheme.orbits is not None:  # unions of nodes are not a tree: the generic product
         return None
     ab = symmetric_costs(scheme)
     return None if ab is None else FamilyRoute(scheme, family, *ab)
@@ -91,7 +92,7 @@ def alike_route(spec) -> FamilyRoute | None:
     """The route for a numeric spec whose family's matrix is never built (None when the costs are not proved
     alike, or a formula needs the exact builder): the scheme of the singletons and one set per size."""
     family = spec.predictions
-    if family.kind not in KINDS or blind_formulas(spec):
+    if family.kind not in KINDS or family.unions > 1 or blind_formulas(spec):
         return None
     K = len(spec.classes)
     sizes = sorted({len(m) for m in family.listed_sets}) if family.kind == "hierarchy" else \
