@@ -154,8 +154,10 @@ def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
     if isinstance(value, dict) and set(value) == {"hierarchy", "unions"}:
         from verifier.spec.family_unions import read_unions
 
-        return read_unions(_hierarchy(value["hierarchy"], classes, "predictions.hierarchy", fail), value["unions"],
-                           K, fail)
+        tree = _hierarchy(value["hierarchy"], classes, "predictions.hierarchy", fail)
+        sets = read_unions(tree.listed_sets, value["unions"], K, fail, MAX_FAMILY_SETS)
+        return tree if sets is None else Family("hierarchy", listed_sets=sets, node_names=tree.node_names,
+                                                unions=value["unions"].value, tree=tree.listed_sets)
     if not isinstance(value, dict) or len(value) != 1:
         raise fail("'predictions' must be all, intervals, or a mapping with one key", "predictions", node,
                    shown(node), "all, intervals, {max_size: k}, {hierarchy: TREE} or {sets: [...]}")

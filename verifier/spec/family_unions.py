@@ -3,13 +3,15 @@ family for c > 1). The nodes are the tree's internal nodes and its leaves (the c
 every node, and every set of at most c classes; a union that is itself a node, or that another choice of nodes
 gives too, is one set. c = 1 is the hierarchy itself.
 
-Owns: `read_unions`, `union_sets`, `MAX_CHOICES`. May import: `spec.family`, `spec.source` (on use).
+Owns: `read_unions`, `union_sets`, `MAX_CHOICES`. May import: `spec.source`.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+
+from verifier.spec.source import Located, shown
 
 MAX_CHOICES = 5_000_000  # choices of c nodes looked at before the family is refused (the sets are fewer)
 
@@ -34,24 +36,21 @@ def union_sets(K: int, nodes: tuple[tuple[int, ...], ...], c: int, limit: int) -
     return sorted((tuple(sorted(m)) for m in found), key=lambda m: (len(m), m))
 
 
-def read_unions(tree, node, K: int, fail):
-    """`{hierarchy: TREE, unions: c}`: the unions of at most c nodes (leaves included), counted before made."""
-    from verifier.spec.family import MAX_FAMILY_SETS, Family
-    from verifier.spec.source import shown
-
+def read_unions(nodes: tuple[tuple[int, ...], ...], node: Located, K: int, fail, max_sets: int):
+    """The indeterminate sets of `{hierarchy: TREE, unions: c}` (None for c = 1: the tree itself), counted
+    before they are made; a located error when c is not a count of nodes or the family is too large."""
     c = node.value
     if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= K:
         raise fail("unions must be a whole number of nodes from 1 to the number of classes", "predictions.unions",
                    node, shown(node), f"an integer from 1 to {K} (1: the nodes themselves)")
     if c == 1:
-        return tree
-    looked = choices(len(tree.listed_sets) + K, c)
-    sets = union_sets(K, tree.listed_sets, c, MAX_FAMILY_SETS - K) if looked <= MAX_CHOICES else None
+        return None
+    looked = choices(len(nodes) + K, c)
+    sets = union_sets(K, nodes, c, max_sets - K) if looked <= MAX_CHOICES else None
     if sets is None:
-        raise fail(f"unions of at most {c} of the tree's {len(tree.listed_sets) + K:,} nodes (leaves included) "
-                   f"are more than {MAX_FAMILY_SETS:,} sets" if looked <= MAX_CHOICES else
-                   f"unions of at most {c} of the tree's {len(tree.listed_sets) + K:,} nodes are {looked:,} "
-                   "choices to look at", "predictions.unions", node, shown(node),
-                   f"at most {MAX_FAMILY_SETS:,} sets and {MAX_CHOICES:,} choices: a smaller c, or a smaller tree")
-    return Family("hierarchy", listed_sets=tuple(sets), node_names=tree.node_names, unions=c,
-                  tree=tree.listed_sets)
+        raise fail(f"unions of at most {c} of the tree's {len(nodes) + K:,} nodes (leaves included) are more than "
+                   f"{max_sets:,} sets" if looked <= MAX_CHOICES else
+                   f"unions of at most {c} of the tree's {len(nodes) + K:,} nodes are {looked:,} choices to look at",
+                   "predictions.unions", node, shown(node),
+                   f"at most {max_sets:,} sets and {MAX_CHOICES:,} choices: a smaller c, or a smaller tree")
+    return tuple(sets)
