@@ -26,6 +26,10 @@ from verifier.verdict import SetOptimality, SetPossibility
 
 SMALL_MAX_SETS = 2**10 - 1  # one LP over all other rows per set (K <= 10 of every set)
 LARGE_MAX_SETS = 100_000  # batch by batch on arrays (the family bound)
+# and at most this many cells (sets x classes): a 1,000-leaf tree (2.0 M) takes under 2 minutes and 1.6 GB with
+# its analysis; intervals of 215 classes at the family bound (5.0 M) ran past 600 s and 4 GiB (measured with
+# benchmarks/bench_family_bounds.py, docs/verify.md)
+LARGE_MAX_CELLS = 2_000_000
 
 
 def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
@@ -54,7 +58,8 @@ def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
             return found
 
         return small
-    if len(scheme.all_sets) <= LARGE_MAX_SETS and getattr(scheme, "cells", None) is not None \
+    if len(scheme.all_sets) <= LARGE_MAX_SETS and len(scheme.all_sets) * scheme.K <= LARGE_MAX_CELLS \
+            and getattr(scheme, "cells", None) is not None \
             and getattr(scheme.rows, "index", None) is not None:
         left = limits.remaining_s()
         budget = left if left is not None and left > 0 else limits.DEFAULT_TIME_LIMIT_S
@@ -65,9 +70,10 @@ def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
 def why_not_decided(scheme: Scheme) -> str:
     """Why a numeric scheme's sets have no `optimal` entry."""
     n = len(scheme.all_sets)
-    if n > LARGE_MAX_SETS:
-        return (f"not decided: done for up to {LARGE_MAX_SETS:,} sets (batches of LPs on the fast path's arrays, "
-                f"or one status per size for a class-symmetric scheme); this scheme has {n:,}")
+    if n > LARGE_MAX_SETS or n * scheme.K > LARGE_MAX_CELLS:
+        return (f"not decided: done for up to {LARGE_MAX_SETS:,} sets and {LARGE_MAX_CELLS:,} cells (batches of "
+                "LPs on the fast path's arrays, within the default time limit and 4 GiB), or one status per size "
+                f"for a class-symmetric scheme; this scheme has {n:,} sets, {n * scheme.K:,} cells")
     if n > SMALL_MAX_SETS:
         return (f"not decided: beyond {SMALL_MAX_SETS:,} sets, optimality is decided on the fast path's arrays, "
                 "and this scheme was built cell by cell (formulas the fast path does not evaluate)")

@@ -64,8 +64,7 @@ def summary(a: Analysis) -> list[str]:
                      + ("." if a.scheme.lemma.every_set else ", which builds a few sets only."))
     else:
         among = "the allowed sets" if a.scheme.family_restricted else "all sets"
-        lines.append(f"Optimal among {among}: not decided here; it takes one LP over every other set for each "
-                     f"set, and is decided for up to {LIST_ALL_UP_TO:,} sets (10 classes of every set).")
+        lines.append(f"Optimal among {among}: " + (a.optimality_reason or "not decided here") + ".")
     if len(a.scheme.all_sets) > LIST_ALL_UP_TO:
         shown = len(listed_sets(a))
         lines.append(f"With {len(a.scheme.all_sets):,} sets, the table lists only the indeterminate sets that are "
