@@ -5,8 +5,8 @@
 - a class-symmetric scheme checked on one set per size (`all` beyond enumeration, `{max_size: k}`): one
   status per size, on the symmetric segment (`engines.orbit_optimality`, re-checked by
   `check.orbit_optimality`);
-- up to 100,000 sets on the fast path's arrays (intervals, hierarchies, listed families, `all` at 11 to 16
-  classes): batch by batch, uniform distributions and dominance first, LPs for the rest
+- a restricted family of up to 100,000 sets and 2,000,000 cells on the fast path's arrays (intervals,
+  hierarchies, listed sets, `{max_size: k}` within the bounds): batch by batch, uniform distributions and dominance first, LPs for the rest
   (`engines.family_optimality`), each batch re-checked by `check.optimality_batch` before it counts.
 Made on first use (a report that never shows it pays nothing); the large route is bounded by what was left of
 the analysis' time limit, and what is not decided and re-checked by then is `unknown`, with the reason.
@@ -58,7 +58,8 @@ def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
             return found
 
         return small
-    if len(scheme.all_sets) <= LARGE_MAX_SETS and len(scheme.all_sets) * scheme.K <= LARGE_MAX_CELLS \
+    if scheme.family_restricted and len(scheme.all_sets) <= LARGE_MAX_SETS \
+            and len(scheme.all_sets) * scheme.K <= LARGE_MAX_CELLS \
             and getattr(scheme, "cells", None) is not None \
             and getattr(scheme.rows, "index", None) is not None:
         left = limits.remaining_s()
@@ -70,6 +71,9 @@ def optimality_source(scheme: Scheme, possibility: list[SetPossibility],
 def why_not_decided(scheme: Scheme) -> str:
     """Why a numeric scheme's sets have no `optimal` entry."""
     n = len(scheme.all_sets)
+    if n > SMALL_MAX_SETS and not scheme.family_restricted:  # every subset of 11 to 16 classes: the JSON's speed
+        return (f"not decided: one LP over every other set for each set, done for up to {SMALL_MAX_SETS:,} sets "
+                f"of every subset (and batch by batch for a restricted family); this scheme has {n:,}")
     if n > LARGE_MAX_SETS or n * scheme.K > LARGE_MAX_CELLS:
         return (f"not decided: done for up to {LARGE_MAX_SETS:,} sets and {LARGE_MAX_CELLS:,} cells (batches of "
                 "LPs on the fast path's arrays, within the default time limit and 4 GiB), or one status per size "

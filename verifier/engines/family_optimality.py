@@ -1,5 +1,5 @@
-"""Optimality of every set beyond a thousand sets (up to 100,000: intervals, hierarchies, listed families,
-`all` at 11 to 16 classes), batch by batch, on the fast path's arrays.
+"""Optimality of every set of a restricted family beyond a thousand sets (up to 100,000: intervals,
+hierarchies, listed sets, `{max_size: k}`), batch by batch, on the fast path's arrays.
 
 Each batch of sets goes through three exact steps, the cheap ones first:
   1. its uniform distribution: one certified product for the whole batch (integers for rational schemes, the
