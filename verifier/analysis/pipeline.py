@@ -158,6 +158,8 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
         check_results(scheme, results, checker)
         state.checked = results
         possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
+        if isinstance(engine, VectorEngine):  # its derived arrays are not read again: free them before the report
+            engine.terms.forget()
         if wanted and len(scheme.all_sets) <= OPTIMALITY_MAX_SETS and not scheme.partial:
             optimality = _optimality_of(scheme, possibility, checker)
     return _finish(spec, scheme, results, possibility, symbolic, optimality, start)

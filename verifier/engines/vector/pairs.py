@@ -118,7 +118,23 @@ def _row_ids(rows: np.ndarray) -> np.ndarray:
 def cost_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
     """[s, y] numbers equal within a set exactly when the costs c_Y(y) are equal, and the sets where some
     overlapping enclosures are not decided (rationals by value; irrational cells apart from the others by their
-    enclosure; overlapping ones equal by the symmetry lemma when `multiset` is given and they share it)."""
+    enclosure; overlapping ones equal by the symmetry lemma when `multiset` is given and they share it).
+    Numbers compare within a set only: sets are numbered a chunk at a time, so the temporaries (a dozen
+    arrays) are of a chunk's size, not of the matrix's."""
+    S, K = cost.shape
+    ids, unresolved = np.zeros((S, K), dtype=np.int64), np.zeros(S, dtype=bool)
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        part = cost.take(rows)
+        ids[rows], unresolved[rows] = _chunk_ids(part, domain[rows], None if multiset is None else multiset[rows])
+    return ids, unresolved
+
+
+CHUNK_CELLS = 1 << 19  # cells per chunk of `cost_ids`
+
+
+def _chunk_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
     S, K = cost.shape
     lo = np.where(domain, cost.lo, np.inf)
     hi = np.where(domain, cost.hi, np.inf)
@@ -150,12 +166,20 @@ def cost_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
 
 
 def _pairs_in_groups(domain: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Per set: the ordered pairs y ≠ y′ of the domain with equal ids, Σ n_g (n_g − 1)."""
-    s, y = np.nonzero(domain)
-    width = int(ids.max(initial=0)) + 1
-    groups, counts = np.unique(s * width + ids[s, y], return_counts=True)
-    return np.bincount(groups // width, weights=(counts * (counts - 1)).astype(np.float64),
-                       minlength=domain.shape[0]).astype(np.int64)
+    """Per set: the ordered pairs y ≠ y′ of the domain with equal ids, Σ n_g (n_g − 1) (a chunk of sets at a
+    time: the sort's temporaries stay of a chunk's size)."""
+    S, K = domain.shape
+    out = np.zeros(S, dtype=np.int64)
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        s, y = np.nonzero(domain[rows])
+        part = ids[rows]
+        width = int(part.max(initial=0)) + 1
+        groups, counts = np.unique(s * width + part[s, y], return_counts=True)
+        out[rows] = np.bincount(groups // width, weights=(counts * (counts - 1)).astype(np.float64),
+                                minlength=len(part)).astype(np.int64)
+    return out
 
 
 def _evidence(engine, prop, s: int, domain, multiset, cost, truth_of, decisive: int, before: int) -> Outcome:

@@ -19,6 +19,7 @@ from verifier.formula.rationals import CellsError
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
+KEPT_TERMS = 2  # derived terms (mean, min, max) kept at once: the properties read mean, min, mean, max in turn
 
 
 class TermArrays:
@@ -33,22 +34,35 @@ class TermArrays:
         self.det = cells.singletons
         self._same_cost = same_cost
         self._cache: dict[str, object] = {}
+        self._terms: dict[str, Cells] = {}
 
     @property
     def count(self) -> int:
         return len(self.members)
 
     def value(self, kind: str) -> Cells:
-        if kind not in self._cache:
-            self._cache[kind] = {"cost": lambda: self.cost, "mean": self._mean, "min": lambda: self._extreme("min"),
-                                 "max": lambda: self._extreme("max")}[kind]()
-        return self._cache[kind]
+        """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
+        (25 bytes a cell): the KEPT_TERMS last used are kept, an older one is made again if read again."""
+        if kind == "cost":
+            return self.cost
+        made = self._terms.pop(kind, None)
+        if made is None:
+            made = {"mean": self._mean, "min": lambda: self._extreme("min"), "max": lambda: self._extreme("max")}[kind]()
+        self._terms[kind] = made  # the most recently used last
+        while len(self._terms) > KEPT_TERMS:
+            self._terms.pop(next(iter(self._terms)))
+        return made
 
     def cached(self, name: str, make):
         """A derived array, made once per scheme (several properties read the same one)."""
         if name not in self._cache:
             self._cache[name] = make()
         return self._cache[name]
+
+    def forget(self) -> None:
+        """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
+        self._cache.clear()
+        self._terms.clear()
 
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
@@ -57,7 +71,9 @@ class TermArrays:
         return self._cache["sum"]
 
     def _mean(self) -> Cells:
-        return self.member_sums() * Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        mean = self.member_sums() * Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        self._cache.pop("sum", None)  # read again only through the mean (Definition 4's sums come first)
+        return mean
 
     def _extreme(self, kind: str) -> Cells:
         """min or max over each set's members, sets of one size at a time, from the members' gathered rows
