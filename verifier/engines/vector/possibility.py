@@ -17,10 +17,10 @@ import numpy as np
 import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
-from verifier.engines.vector.terms import TermArrays, member_sums
+from verifier.engines.vector.terms import TermArrays
+from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
-from verifier.formula.cell_sums import masked_sum
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
 
@@ -136,15 +136,7 @@ def _best_minus(best: Fraction, terms: tuple) -> sp.Expr:
 
 def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:
     sets = scheme.indeterminate_sets
-    members, det, cost = terms.members, terms.det, terms.cost
-    # uniform witness: Σ_{y in Y} c_ŷ(y) − Σ_{y in Y} c_Y(y) > 0 for every ŷ in Y, i.e. [s, ŷ] over ŷ in Y
-    own = member_sums(members, det.transpose())
-    total = masked_sum(cost, members)
-    beats = compare(own, ">", total.take((slice(None), np.newaxis)))
-    witness = ((beats == TRUE) | ~members).all(axis=1)
-    # Proposition 1: c_Y(y) >= mean_Y(y) for every y, i.e. |Y| c_Y(y) >= Σ_{ŷ in Y} c_ŷ(y)
-    sized = cost * Cells.from_exact(terms.sizes.reshape(-1, 1), 1)
-    certificate = (compare(sized, ">=", terms.member_sums()) == TRUE).all(axis=1) & ~witness
+    witness, certificate = uniform_tests(terms)  # the uniform p, then the uniform λ (Proposition 1)
     out: dict[ClassSet, SetPossibility] = {}
     uniform = {n: sp.Rational(1, n) for n in range(2, scheme.K + 1)}
     zero = sp.Integer(0)

@@ -19,6 +19,7 @@ from verifier.formula.rationals import CellsError
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
+CHUNK_CELLS = 1 << 19  # sets x classes per chunk of the arrays made from the matrix
 KEPT_TERMS = 2  # derived terms (mean, min, max) kept at once: the properties read mean, min, mean, max in turn
 
 
@@ -81,7 +82,7 @@ class TermArrays:
         S, K, det = self.count, self.K, self.det
         lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
         num = None if det.num is None else np.zeros((S, K), dtype=np.asarray(det.num).dtype)
-        for size, rows, index in member_lists(self.members):
+        for size, rows, index in _chunked(member_lists(self.members), max(1, CHUNK_CELLS // K)):
             out = det.take(index[:, 0])
             for i in range(1, size):
                 row = det.take(index[:, i])
@@ -149,6 +150,13 @@ def member_lists(members: np.ndarray):
         yield int(size), rows, np.nonzero(members[rows])[1].reshape(len(rows), int(size))
 
 
+def _chunked(lists, step: int):
+    """`member_lists` in chunks of at most `step` sets."""
+    for size, rows, index in lists:
+        for start in range(0, len(rows), step):
+            yield size, rows[start:start + step], index[start:start + step]
+
+
 def _digits_per_key(K: int) -> int:
     """How many base-(K + 1) digits (counts of a cost among the members, 0..K) fit below 2^62 in one key."""
     digits, top = 0, 1
@@ -158,7 +166,29 @@ def _digits_per_key(K: int) -> int:
 
 
 def member_sums(members: np.ndarray, det: Cells) -> Cells:
-    """Σ_{ŷ in Y} c_ŷ(y) for the sets of `members` (rows) and every class y."""
+    """Σ_{ŷ in Y} c_ŷ(y) for the sets of `members` (rows) and every class y, a chunk of sets at a time (the
+    products' temporaries are of a chunk's size)."""
+    S, K = len(members), det.shape[1]
+    step = max(1, CHUNK_CELLS // max(1, K))
+    if S <= step:
+        return _member_sums(members, det)
+    lo, hi, exact, nums = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool), []
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        part = _member_sums(members[rows], det)
+        lo[rows], hi[rows], exact[rows] = part.lo, part.hi, part.exact
+        nums.append((rows, part.num))
+    if not exact.any():
+        return Cells(lo, hi, None, 1, exact)
+    num = np.zeros((S, K), dtype=object if any(n is not None and n.dtype == object for _, n in nums) else np.int64)
+    while nums:
+        rows, part_num = nums.pop()
+        if part_num is not None:
+            num[rows] = part_num
+    return Cells(lo, hi, num, det.den, exact)
+
+
+def _member_sums(members: np.ndarray, det: Cells) -> Cells:
     K = det.shape[0]
     m = members.astype(np.float64)
     gamma = K * _U / (1 - K * _U)
