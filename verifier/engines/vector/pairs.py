@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engines.enumerate import Outcome
-from verifier.engines.vector.terms import member_lists
+from verifier.engines.vector.terms import CHUNK_CELLS, member_lists
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED
 from verifier.properties import Both, Compare, Implies, Property
 from verifier.verdict import Truth
@@ -86,7 +86,8 @@ def _shape(prop: Property):
 
 def multiset_ids(members: np.ndarray, det_ids: np.ndarray) -> np.ndarray:
     """[s, y]: equal within a set exactly when the multisets (c_ŷ(y))_{ŷ ∈ Y} are equal (det_ids numbers the
-    distinct exact determinate costs). Sets of one size at a time: their member lists, sorted per class."""
+    distinct exact determinate costs; ids of different sets are not compared). Sets of one size at a time:
+    their member lists, sorted per class."""
     S, K = members.shape
     out = np.zeros((S, K), dtype=np.int64)
     base = int(det_ids.max(initial=0)) + 1
@@ -99,7 +100,11 @@ def multiset_ids(members: np.ndarray, det_ids: np.ndarray) -> np.ndarray:
             out[rows] = packed
         else:
             out[rows] = _row_ids(values.transpose(0, 2, 1).reshape(-1, int(size))).reshape(len(rows), K)
-    return np.unique(out, return_inverse=True)[1].reshape(S, K)  # small numbers: products of ids cannot overflow
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):  # small numbers (products of ids cannot overflow), a chunk of sets at a time
+        part = out[start:start + step]
+        part[...] = np.unique(part, return_inverse=True)[1].reshape(part.shape)
+    return out
 
 
 def _row_ids(rows: np.ndarray) -> np.ndarray:
@@ -129,9 +134,6 @@ def cost_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
         part = cost.take(rows)
         ids[rows], unresolved[rows] = _chunk_ids(part, domain[rows], None if multiset is None else multiset[rows])
     return ids, unresolved
-
-
-CHUNK_CELLS = 1 << 19  # cells per chunk of `cost_ids`
 
 
 def _chunk_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):

@@ -10,17 +10,17 @@ multisets and nothing else.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
 from verifier.formula.cells import UNDECIDED, Cells, compare
-from verifier.formula.rationals import CellsError
+from verifier.formula.rationals import SAFE, CellsError, magnitude, scale
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
 CHUNK_CELLS = 1 << 19  # sets x classes per chunk of the arrays made from the matrix
-KEPT_TERMS = 2  # derived terms (mean, min, max) kept at once: the properties read mean, min, mean, max in turn
 
 
 class TermArrays:
@@ -35,7 +35,6 @@ class TermArrays:
         self.det = cells.singletons
         self._same_cost = same_cost
         self._cache: dict[str, object] = {}
-        self._terms: dict[str, Cells] = {}
 
     @property
     def count(self) -> int:
@@ -43,16 +42,12 @@ class TermArrays:
 
     def value(self, kind: str) -> Cells:
         """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
-        (25 bytes a cell): the KEPT_TERMS last used are kept, an older one is made again if read again."""
+        (25 bytes a cell): the mean (read by four properties) is kept, min and max (one each) are made on use."""
         if kind == "cost":
             return self.cost
-        made = self._terms.pop(kind, None)
-        if made is None:
-            made = {"mean": self._mean, "min": lambda: self._extreme("min"), "max": lambda: self._extreme("max")}[kind]()
-        self._terms[kind] = made  # the most recently used last
-        while len(self._terms) > KEPT_TERMS:
-            self._terms.pop(next(iter(self._terms)))
-        return made
+        if kind == "mean":
+            return self.cached("mean", self._mean)
+        return self._extreme(kind)
 
     def cached(self, name: str, make):
         """A derived array, made once per scheme (several properties read the same one)."""
@@ -63,7 +58,6 @@ class TermArrays:
     def forget(self) -> None:
         """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
         self._cache.clear()
-        self._terms.clear()
 
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
@@ -72,7 +66,8 @@ class TermArrays:
         return self._cache["sum"]
 
     def _mean(self) -> Cells:
-        mean = self.member_sums() * Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        sums, inverse = self.member_sums(), Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        mean = by_rows(self.count, self.K, lambda rows: sums.take(rows) * inverse.take(rows))
         self._cache.pop("sum", None)  # read again only through the mean (Definition 4's sums come first)
         return mean
 
@@ -166,26 +161,33 @@ def _digits_per_key(K: int) -> int:
 
 
 def member_sums(members: np.ndarray, det: Cells) -> Cells:
-    """Σ_{ŷ in Y} c_ŷ(y) for the sets of `members` (rows) and every class y, a chunk of sets at a time (the
-    products' temporaries are of a chunk's size)."""
-    S, K = len(members), det.shape[1]
+    """Σ_{ŷ in Y} c_ŷ(y) for the sets of `members` (rows) and every class y."""
+    return by_rows(len(members), det.shape[1], lambda rows: _member_sums(members[rows], det))
+
+
+def by_rows(S: int, K: int, make) -> Cells:
+    """`make(rows)` for chunks of rows, put together over one common denominator: the temporaries of the
+    arithmetic are then of a chunk's size, not of the matrix's (each chunk's denominator divides the one the
+    whole array would have, so nothing is less exact)."""
     step = max(1, CHUNK_CELLS // max(1, K))
     if S <= step:
-        return _member_sums(members, det)
+        return make(slice(0, S))
     lo, hi, exact, nums = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool), []
     for start in range(0, S, step):
         rows = slice(start, min(S, start + step))
-        part = _member_sums(members[rows], det)
+        part = make(rows)
         lo[rows], hi[rows], exact[rows] = part.lo, part.hi, part.exact
-        nums.append((rows, part.num))
-    if not exact.any():
+        if part.num is not None and part.exact.any():
+            nums.append((rows, part.num, part.den))
+    if not nums:
         return Cells(lo, hi, None, 1, exact)
-    num = np.zeros((S, K), dtype=object if any(n is not None and n.dtype == object for _, n in nums) else np.int64)
-    while nums:
-        rows, part_num = nums.pop()
-        if part_num is not None:
-            num[rows] = part_num
-    return Cells(lo, hi, num, det.den, exact)
+    den = math.lcm(*(d for _, _, d in nums))
+    small = all(magnitude(n) * (den // d) < SAFE for _, n, d in nums)
+    num = np.zeros((S, K), dtype=np.int64 if small else object)
+    while nums:  # each chunk's numerators freed once copied
+        rows, part_num, d = nums.pop()
+        num[rows] = scale(part_num, den // d)
+    return Cells(lo, hi, num, den, exact)
 
 
 def _member_sums(members: np.ndarray, det: Cells) -> Cells:
