@@ -24,6 +24,7 @@ from verifier.spec.family import ALL, Family
 from verifier.spec.model import Spec
 
 CHUNK_ELEMENTS = 1 << 21  # sets x classes x classes per chunk of a comprehension
+ASSEMBLE_CELLS = 1 << 21  # cells per chunk when the matrix is put over one denominator
 
 
 @dataclass
@@ -139,7 +140,7 @@ class _Writes:
             where, part, d = self.writes.pop(0)
             num[where] = 0 if part is None else scale(part, den // d)
         self.writes = []
-        step = max(1, CHUNK_ELEMENTS // max(1, lo.shape[1]))
+        step = max(1, ASSEMBLE_CELLS // max(1, lo.shape[1]))
         for start in range(0, lo.shape[0], step):  # the exact value's own enclosure, a chunk of rows at a time
             rows = slice(start, start + step)
             q_lo, q_hi = enclose_ratio(num[rows], den)

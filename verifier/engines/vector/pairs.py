@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engines.enumerate import Outcome
-from verifier.engines.vector.terms import CHUNK_CELLS, member_lists
+from verifier.engines.vector.terms import CHUNK_CELLS, chunked, member_lists
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED
 from verifier.properties import Both, Compare, Implies, Property
 from verifier.verdict import Truth
@@ -91,7 +91,7 @@ def multiset_ids(members: np.ndarray, det_ids: np.ndarray) -> np.ndarray:
     S, K = members.shape
     out = np.zeros((S, K), dtype=np.int64)
     base = int(det_ids.max(initial=0)) + 1
-    for size, rows, index in member_lists(members):
+    for size, rows, index in chunked(member_lists(members), max(1, CHUNK_CELLS // K)):  # ids agree within a set
         values = np.sort(det_ids[index], axis=1)  # (sets, size, K): each class's member costs, sorted
         if size * max(1, base - 1).bit_length() <= 62:  # pack the sorted list into one exact integer
             packed = np.zeros((len(rows), K), dtype=np.int64)

@@ -17,7 +17,7 @@ import numpy as np
 import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
-from verifier.engines.vector.terms import TermArrays
+from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
@@ -245,17 +245,19 @@ def _probabilities(rows: list[list[Fraction]], K: int) -> Cells:
 def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
     """E_p[c_ŷ] − E_p[c_Y] > 0 for every member ŷ, certainly, for each (row, p); False where the arrays cannot
     tell (those sets go to the exact path)."""
+    step = max(1, CHUNK_CELLS // terms.K)  # a chunk of sets at a time: each support class makes (sets, K) arrays
     try:
-        return _witnesses_certain(terms, rows, ps)
+        width = max([1] + [sum(1 for f in q if f) for q in ps])  # one width for all: the same padded sums
+        return np.concatenate([_witnesses_certain(terms, rows[i:i + step], ps[i:i + step], width)
+                               for i in range(0, len(rows), step)] or [np.zeros(0, bool)])
     except CellsError:
         return np.zeros(len(rows), bool)
 
 
-def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
+def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]], width: int) -> np.ndarray:
     """E_p[c_h] and E_p[c_Y] gathered over each p's support (a few classes), not multiplied out over K x K."""
     n = len(rows)
     support = [[y for y, f in enumerate(q) if f] for q in ps]
-    width = max(1, max(len(s) for s in support))
     index, weight = np.zeros((n, width), dtype=np.int64), np.zeros((n, width))
     for i, s in enumerate(support):  # padding: the row's first class again, with a weight of exactly 0
         index[i] = s + [s[0]] * (width - len(s)) if s else 0

@@ -77,7 +77,7 @@ class TermArrays:
         S, K, det = self.count, self.K, self.det
         lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
         num = None if det.num is None else np.zeros((S, K), dtype=np.asarray(det.num).dtype)
-        for size, rows, index in _chunked(member_lists(self.members), max(1, CHUNK_CELLS // K)):
+        for size, rows, index in chunked(member_lists(self.members), max(1, CHUNK_CELLS // K)):
             out = det.take(index[:, 0])
             for i in range(1, size):
                 row = det.take(index[:, i])
@@ -145,7 +145,7 @@ def member_lists(members: np.ndarray):
         yield int(size), rows, np.nonzero(members[rows])[1].reshape(len(rows), int(size))
 
 
-def _chunked(lists, step: int):
+def chunked(lists, step: int):
     """`member_lists` in chunks of at most `step` sets."""
     for size, rows, index in lists:
         for start in range(0, len(rows), step):
