@@ -42,12 +42,12 @@ class TermArrays:
 
     def value(self, kind: str) -> Cells:
         """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
-        (25 bytes a cell): the mean (read by four properties) is kept, min and max (one each) are made on use."""
+        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `forget` frees them."""
         if kind == "cost":
             return self.cost
         if kind == "mean":
             return self.cached("mean", self._mean)
-        return self._extreme(kind)
+        return self.cached(kind, lambda: self._extreme(kind))
 
     def cached(self, name: str, make):
         """A derived array, made once per scheme (several properties read the same one)."""
