@@ -62,6 +62,22 @@ def stop_of(caught: BaseException) -> TimeLimitReached:
     return TimeLimitReached(float(found.group(1)))
 
 
+MMAP_THRESHOLD = 1 << 20  # bytes: blocks from this size on get their own mapping, returned when freed
+
+
+def return_freed_memory() -> None:
+    """Give large freed blocks back to the system at once (glibc's malloc; elsewhere nothing changes).
+
+    glibc raises its mapping threshold each time a mapped block is freed (up to 32 MB), after which the fast
+    path's temporary arrays come from the heap and stay resident once freed: the 1,000-leaf tree then peaked
+    about 120 MB higher. A fixed threshold keeps the resident memory near what is in use."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(ctypes.c_int(-3), ctypes.c_int(MMAP_THRESHOLD))  # -3: M_MMAP_THRESHOLD
+
+
 def apply(rlimit: int | None = None, memory_mb: int | None = None) -> None:
     """Set the process-wide bounds: z3's resource limit and memory cap, and the address-space limit."""
     global RLIMIT, MEMORY_MB

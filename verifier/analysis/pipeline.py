@@ -154,6 +154,8 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
         check_results(scheme, results, checker)
         state.checked = results
         possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
+        if isinstance(engine, VectorEngine):  # its derived arrays are not read again: free them before the report
+            engine.terms.forget()
         if wanted:  # made on first use, by the route that fits the scheme (`analysis.optimality_route`)
             optimality = optimality_source(scheme, possibility, checker) or {}
     return _finish(spec, scheme, results, possibility, symbolic, optimality, start)

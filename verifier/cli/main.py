@@ -256,6 +256,7 @@ def main() -> int:
     # every 20,000 allocations halve that; a full one every 200,000 (70,000 by default) keeps the peak of a
     # 16-class run at the default's 970 MB (one every 2,000,000 made it 1.3 GB).
     gc.set_threshold(20_000, 10, 1)
+    limits.return_freed_memory()
     _COMMAND[0] = True
     # a closed standard stream (`verify spec >&-`) is None here: write into nothing, keep the exit status
     stdout = sys.stdout if sys.stdout is not None else open(os.devnull, "w", encoding="utf-8")

@@ -118,7 +118,10 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         records.append(record)
     valid = [o for o in outcomes if not o.error]
     if args.format == "json":
-        stdout.write(json.dumps(records[0] if len(records) == 1 else records, indent=2, ensure_ascii=False) + "\n")
+        # streamed: a family's matrix is millions of cells, and json.dumps with an indent would hold every
+        # chunk and then the whole text at once (about 300 bytes a cell at the family bounds)
+        json.dump(records[0] if len(records) == 1 else records, stdout, indent=2, ensure_ascii=False)
+        stdout.write("\n")
     elif args.format == "junit":
         from verifier.report.junit import to_junit
 

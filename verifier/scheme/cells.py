@@ -18,11 +18,13 @@ from itertools import combinations
 import numpy as np
 
 from verifier.formula.cells import Cells, CellsError, compare, TRUE
+from verifier.formula.rationals import SAFE, enclose_ratio, magnitude, scale
 from verifier.formula.vector import NotVectorised, VectorEvaluator
 from verifier.spec.family import ALL, Family
 from verifier.spec.model import Spec
 
 CHUNK_ELEMENTS = 1 << 21  # sets x classes x classes per chunk of a comprehension
+ASSEMBLE_CELLS = 1 << 21  # cells per chunk when the matrix is put over one denominator
 
 
 @dataclass
@@ -83,49 +85,68 @@ def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
     evaluator.determinate = determinate
     members = membership(K, spec.predictions)
     S = len(members)
-    lo, hi = np.empty((S, K)), np.empty((S, K))
-    num = np.zeros((S, K), dtype=object)
-    exact = np.zeros((S, K), dtype=bool)
-    dens = np.ones((S, K), dtype=object)  # each cell's own denominator until `_assemble`
+    matrix = _Writes((S, K))
     origin = np.zeros(S, dtype=np.int8)
     if spec.set_cost is not None:
         step = max(1, CHUNK_ELEMENTS // (K * K))
         for start in range(0, S, step):
             part = slice(start, min(S, start + step))
-            _store(evaluator.set_grid(spec.set_cost, members[part]), part, lo, hi, num, exact, dens)
+            matrix.store(evaluator.set_grid(spec.set_cost, members[part]), part)
     elif determinate is None:
         raise NotVectorised("no determinate costs")
     else:
         missing = [s for s in range(K, S) if frozenset(np.flatnonzero(members[s]).tolist()) not in spec.set_costs]
         if missing:
             raise NotVectorised("rows are missing (the exact builder reports which)")
-        _store(determinate, slice(0, K), lo, hi, num, exact, dens)
+        matrix.store(determinate, slice(0, K))
         origin[:K] = 2 if spec.cost is not None else 3
     index = {frozenset(c): s for s, c in enumerate(table_order(K, spec.predictions))}
     for key, entries in spec.set_costs.items():
         s = index[key]
         row = [_entry(evaluator, e, members[s:s + 1], y) for y, e in enumerate(entries)]
         for y, cell in enumerate(row):
-            _store(cell, (slice(s, s + 1), slice(y, y + 1)), lo, hi, num, exact, dens)
+            matrix.store(cell, (slice(s, s + 1), slice(y, y + 1)))
         origin[s] = 1
-    rows = _assemble(lo, hi, num, exact, dens)
-    return SchemeCells(classes, members, rows, determinate, origin)
+    return SchemeCells(classes, members, matrix.assemble(), determinate, origin)
 
 
-def _store(cells: Cells, where, lo, hi, num, exact, dens) -> None:
-    """Write cells into the matrix (a later write replaces an earlier one, denominator included)."""
-    lo[where], hi[where] = cells.lo, cells.hi
-    exact[where] = cells.exact
-    num[where] = np.where(cells.exact, cells.num, 0) if cells.num is not None else 0
-    dens[where] = cells.den
+class _Writes:
+    """The matrix as it is written, chunk by chunk: float enclosures and exactness in place, each chunk's exact
+    numerators kept over the chunk's own denominator until `assemble` puts them over one. No (S, K) array of
+    Python integers is made unless the numerators need it: int64 holds them below 2^62 (8 bytes a cell)."""
 
+    def __init__(self, shape):
+        self.lo, self.hi = np.empty(shape), np.empty(shape)
+        self.exact = np.zeros(shape, dtype=bool)
+        self.writes: list = []  # (where, numerators or None, denominator), in order: a later write wins
 
-def _assemble(lo, hi, num, exact, dens) -> Cells:
-    """One common denominator for the whole matrix (exact cells only)."""
-    den = math.lcm(*{int(d) for d in set(dens.ravel().tolist())})  # a set, not np.unique: no sort of objects
-    if den != 1:
-        num = num * (den // dens)
-    return Cells.from_exact(num, den, exact).with_enclosure(lo, hi) if exact.any() else Cells(lo, hi)
+    def store(self, cells: Cells, where) -> None:
+        self.lo[where], self.hi[where] = cells.lo, cells.hi
+        self.exact[where] = cells.exact
+        num = None
+        if cells.num is not None and np.any(cells.exact):
+            num = np.where(cells.exact, cells.num, 0)
+        self.writes.append((where, num, int(cells.den)))
+
+    def assemble(self) -> Cells:
+        """One common denominator for the whole matrix (exact cells only); the tighter enclosure per cell."""
+        lo, hi, exact = self.lo, self.hi, self.exact
+        if not exact.any():
+            return Cells(lo, hi)
+        den = math.lcm(*{d for _, num, d in self.writes if num is not None})
+        small = all(magnitude(num) * (den // d) < SAFE for _, num, d in self.writes if num is not None)
+        num = np.zeros(lo.shape, dtype=np.int64 if small else object)
+        while self.writes:  # each chunk's numerators are freed once copied
+            where, part, d = self.writes.pop(0)
+            num[where] = 0 if part is None else scale(part, den // d)
+        self.writes = []
+        step = max(1, ASSEMBLE_CELLS // max(1, lo.shape[1]))
+        for start in range(0, lo.shape[0], step):  # the exact value's own enclosure, a chunk of rows at a time
+            rows = slice(start, start + step)
+            q_lo, q_hi = enclose_ratio(num[rows], den)
+            np.maximum(lo[rows], q_lo, out=lo[rows], where=exact[rows])
+            np.minimum(hi[rows], q_hi, out=hi[rows], where=exact[rows])
+        return Cells(lo, hi, num, den, exact)
 
 
 def _entry(evaluator: VectorEvaluator, entry, members_row: np.ndarray, y: int) -> Cells:
@@ -139,8 +160,7 @@ def _determinate(spec: Spec, evaluator: VectorEvaluator, K: int) -> Cells | None
         return evaluator.determinate_grid(spec.cost)
     if spec.cost_matrix is None:
         return None
-    lo, hi = np.empty((K, K)), np.empty((K, K))
-    num, exact, dens = np.zeros((K, K), dtype=object), np.zeros((K, K), dtype=bool), np.ones((K, K), dtype=object)
+    matrix = _Writes((K, K))
     for h in range(K):
         for y in range(K):
             entry = spec.cost_matrix[h][y]
@@ -148,8 +168,8 @@ def _determinate(spec: Spec, evaluator: VectorEvaluator, K: int) -> Cells | None
                 cell = Cells.rational(entry, (1, 1))
             else:
                 cell = evaluator.determinate_cell(entry, h, y)
-            _store(cell, (slice(h, h + 1), slice(y, y + 1)), lo, hi, num, exact, dens)
-    return _assemble(lo, hi, num, exact, dens)
+            matrix.store(cell, (slice(h, h + 1), slice(y, y + 1)))
+    return matrix.assemble()
 
 
 def _parameters(spec: Spec, classes: tuple[str, ...]) -> dict[str, Cells | tuple[Cells, ...]]:

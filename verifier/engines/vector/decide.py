@@ -16,7 +16,7 @@ import numpy as np
 from verifier.engines.enumerate import EnumerationEngine, Outcome
 from verifier.engines.vector.pairs import decide_pairs
 from verifier.engines.vector.possibility import analyse_possibility_fast
-from verifier.engines.vector.terms import TermArrays
+from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 from verifier.formula import certified
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED, compare
 from verifier.formula.symmetry import member_cost_symmetric
@@ -125,7 +125,7 @@ class VectorEngine:
             return (same if atom.op == "==" else ~same).astype(np.int8)
         lhs = self._place(self.terms.value(atom.lhs.kind), atom.lhs.cls, depth)
         rhs = self._place(self.terms.value(atom.rhs.kind), atom.rhs.cls, depth)
-        truth = compare(lhs, atom.op, rhs)
+        truth = _compare_by_sets(lhs, atom.op, rhs)
         if self.symmetric and atom.op in ("==", "!=") and {atom.lhs.cls, atom.rhs.cls} == {"y", "y2"} \
                 and atom.lhs.kind == atom.rhs.kind == "cost":
             same = self._same_multisets(depth)  # the lemma: equal member costs, equal set cost
@@ -213,6 +213,17 @@ def _reduce(truth: np.ndarray, counts: np.ndarray, mask: np.ndarray, kind: str, 
     at_first = np.take_along_axis(cumulative, np.expand_dims(first, axis), axis=axis).squeeze(axis)
     total = np.take(cumulative, -1, axis=axis)
     return folded, np.where(any_hit, at_first, total)
+
+
+def _compare_by_sets(lhs, op: str, rhs) -> np.ndarray:
+    """`compare` a chunk of sets at a time: its temporaries (eight bytes an instance, several at once) stay of a
+    chunk's size; the answer is one byte an instance."""
+    S = lhs.shape[0]
+    step = max(1, CHUNK_CELLS // max(1, int(np.prod(np.broadcast_shapes(lhs.shape, rhs.shape)[1:]))))
+    if S <= step:
+        return compare(lhs, op, rhs)
+    return np.concatenate([compare(lhs.take(slice(i, i + step)), op, rhs.take(slice(i, i + step)))
+                           for i in range(0, S, step)])
 
 
 def _first(flags: np.ndarray, default: int) -> int:

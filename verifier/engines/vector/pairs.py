@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engines.enumerate import Outcome
-from verifier.engines.vector.terms import member_lists
+from verifier.engines.vector.terms import CHUNK_CELLS, chunked, member_lists
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED
 from verifier.properties import Both, Compare, Implies, Property
 from verifier.verdict import Truth
@@ -86,11 +86,12 @@ def _shape(prop: Property):
 
 def multiset_ids(members: np.ndarray, det_ids: np.ndarray) -> np.ndarray:
     """[s, y]: equal within a set exactly when the multisets (c_ŷ(y))_{ŷ ∈ Y} are equal (det_ids numbers the
-    distinct exact determinate costs). Sets of one size at a time: their member lists, sorted per class."""
+    distinct exact determinate costs; ids of different sets are not compared). Sets of one size at a time:
+    their member lists, sorted per class."""
     S, K = members.shape
     out = np.zeros((S, K), dtype=np.int64)
     base = int(det_ids.max(initial=0)) + 1
-    for size, rows, index in member_lists(members):
+    for size, rows, index in chunked(member_lists(members), max(1, CHUNK_CELLS // K)):  # ids agree within a set
         values = np.sort(det_ids[index], axis=1)  # (sets, size, K): each class's member costs, sorted
         if size * max(1, base - 1).bit_length() <= 62:  # pack the sorted list into one exact integer
             packed = np.zeros((len(rows), K), dtype=np.int64)
@@ -99,7 +100,11 @@ def multiset_ids(members: np.ndarray, det_ids: np.ndarray) -> np.ndarray:
             out[rows] = packed
         else:
             out[rows] = _row_ids(values.transpose(0, 2, 1).reshape(-1, int(size))).reshape(len(rows), K)
-    return np.unique(out, return_inverse=True)[1].reshape(S, K)  # small numbers: products of ids cannot overflow
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):  # small numbers (products of ids cannot overflow), a chunk of sets at a time
+        part = out[start:start + step]
+        part[...] = np.unique(part, return_inverse=True)[1].reshape(part.shape)
+    return out
 
 
 def _row_ids(rows: np.ndarray) -> np.ndarray:
@@ -118,7 +123,20 @@ def _row_ids(rows: np.ndarray) -> np.ndarray:
 def cost_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
     """[s, y] numbers equal within a set exactly when the costs c_Y(y) are equal, and the sets where some
     overlapping enclosures are not decided (rationals by value; irrational cells apart from the others by their
-    enclosure; overlapping ones equal by the symmetry lemma when `multiset` is given and they share it)."""
+    enclosure; overlapping ones equal by the symmetry lemma when `multiset` is given and they share it).
+    Numbers compare within a set only: sets are numbered a chunk at a time, so the temporaries (a dozen
+    arrays) are of a chunk's size, not of the matrix's."""
+    S, K = cost.shape
+    ids, unresolved = np.zeros((S, K), dtype=np.int64), np.zeros(S, dtype=bool)
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        part = cost.take(rows)
+        ids[rows], unresolved[rows] = _chunk_ids(part, domain[rows], None if multiset is None else multiset[rows])
+    return ids, unresolved
+
+
+def _chunk_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
     S, K = cost.shape
     lo = np.where(domain, cost.lo, np.inf)
     hi = np.where(domain, cost.hi, np.inf)
@@ -150,12 +168,20 @@ def cost_ids(cost, domain: np.ndarray, multiset: np.ndarray | None):
 
 
 def _pairs_in_groups(domain: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Per set: the ordered pairs y ≠ y′ of the domain with equal ids, Σ n_g (n_g − 1)."""
-    s, y = np.nonzero(domain)
-    width = int(ids.max(initial=0)) + 1
-    groups, counts = np.unique(s * width + ids[s, y], return_counts=True)
-    return np.bincount(groups // width, weights=(counts * (counts - 1)).astype(np.float64),
-                       minlength=domain.shape[0]).astype(np.int64)
+    """Per set: the ordered pairs y ≠ y′ of the domain with equal ids, Σ n_g (n_g − 1) (a chunk of sets at a
+    time: the sort's temporaries stay of a chunk's size)."""
+    S, K = domain.shape
+    out = np.zeros(S, dtype=np.int64)
+    step = max(1, CHUNK_CELLS // K)
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        s, y = np.nonzero(domain[rows])
+        part = ids[rows]
+        width = int(part.max(initial=0)) + 1
+        groups, counts = np.unique(s * width + part[s, y], return_counts=True)
+        out[rows] = np.bincount(groups // width, weights=(counts * (counts - 1)).astype(np.float64),
+                                minlength=len(part)).astype(np.int64)
+    return out
 
 
 def _evidence(engine, prop, s: int, domain, multiset, cost, truth_of, decisive: int, before: int) -> Outcome:

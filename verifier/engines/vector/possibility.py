@@ -17,10 +17,10 @@ import numpy as np
 import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
-from verifier.engines.vector.terms import TermArrays, member_sums
+from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
+from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
-from verifier.formula.cell_sums import masked_sum
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetPossibility, Truth
 
@@ -136,15 +136,7 @@ def _best_minus(best: Fraction, terms: tuple) -> sp.Expr:
 
 def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:
     sets = scheme.indeterminate_sets
-    members, det, cost = terms.members, terms.det, terms.cost
-    # uniform witness: Σ_{y in Y} c_ŷ(y) − Σ_{y in Y} c_Y(y) > 0 for every ŷ in Y, i.e. [s, ŷ] over ŷ in Y
-    own = member_sums(members, det.transpose())
-    total = masked_sum(cost, members)
-    beats = compare(own, ">", total.take((slice(None), np.newaxis)))
-    witness = ((beats == TRUE) | ~members).all(axis=1)
-    # Proposition 1: c_Y(y) >= mean_Y(y) for every y, i.e. |Y| c_Y(y) >= Σ_{ŷ in Y} c_ŷ(y)
-    sized = cost * Cells.from_exact(terms.sizes.reshape(-1, 1), 1)
-    certificate = (compare(sized, ">=", terms.member_sums()) == TRUE).all(axis=1) & ~witness
+    witness, certificate = uniform_tests(terms)  # the uniform p, then the uniform λ (Proposition 1)
     out: dict[ClassSet, SetPossibility] = {}
     uniform = {n: sp.Rational(1, n) for n in range(2, scheme.K + 1)}
     zero = sp.Integer(0)
@@ -253,17 +245,19 @@ def _probabilities(rows: list[list[Fraction]], K: int) -> Cells:
 def _witnesses_hold(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
     """E_p[c_ŷ] − E_p[c_Y] > 0 for every member ŷ, certainly, for each (row, p); False where the arrays cannot
     tell (those sets go to the exact path)."""
+    step = max(1, CHUNK_CELLS // terms.K)  # a chunk of sets at a time: each support class makes (sets, K) arrays
     try:
-        return _witnesses_certain(terms, rows, ps)
+        width = max([1] + [sum(1 for f in q if f) for q in ps])  # one width for all: the same padded sums
+        return np.concatenate([_witnesses_certain(terms, rows[i:i + step], ps[i:i + step], width)
+                               for i in range(0, len(rows), step)] or [np.zeros(0, bool)])
     except CellsError:
         return np.zeros(len(rows), bool)
 
 
-def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]]) -> np.ndarray:
+def _witnesses_certain(terms: TermArrays, rows: np.ndarray, ps: list[list[Fraction]], width: int) -> np.ndarray:
     """E_p[c_h] and E_p[c_Y] gathered over each p's support (a few classes), not multiplied out over K x K."""
     n = len(rows)
     support = [[y for y, f in enumerate(q) if f] for q in ps]
-    width = max(1, max(len(s) for s in support))
     index, weight = np.zeros((n, width), dtype=np.int64), np.zeros((n, width))
     for i, s in enumerate(support):  # padding: the row's first class again, with a weight of exactly 0
         index[i] = s + [s[0]] * (width - len(s)) if s else 0

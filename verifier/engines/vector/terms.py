@@ -10,15 +10,17 @@ multisets and nothing else.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
 from verifier.formula.cells import UNDECIDED, Cells, compare
-from verifier.formula.rationals import CellsError
+from verifier.formula.rationals import SAFE, CellsError, magnitude, scale
 from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
+CHUNK_CELLS = 1 << 19  # sets x classes per chunk of the arrays made from the matrix
 
 
 class TermArrays:
@@ -39,16 +41,23 @@ class TermArrays:
         return len(self.members)
 
     def value(self, kind: str) -> Cells:
-        if kind not in self._cache:
-            self._cache[kind] = {"cost": lambda: self.cost, "mean": self._mean, "min": lambda: self._extreme("min"),
-                                 "max": lambda: self._extreme("max")}[kind]()
-        return self._cache[kind]
+        """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
+        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `forget` frees them."""
+        if kind == "cost":
+            return self.cost
+        if kind == "mean":
+            return self.cached("mean", self._mean)
+        return self.cached(kind, lambda: self._extreme(kind))
 
     def cached(self, name: str, make):
         """A derived array, made once per scheme (several properties read the same one)."""
         if name not in self._cache:
             self._cache[name] = make()
         return self._cache[name]
+
+    def forget(self) -> None:
+        """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
+        self._cache.clear()
 
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
@@ -57,7 +66,10 @@ class TermArrays:
         return self._cache["sum"]
 
     def _mean(self) -> Cells:
-        return self.member_sums() * Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        sums, inverse = self.member_sums(), Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        mean = by_rows(self.count, self.K, lambda rows: sums.take(rows) * inverse.take(rows))
+        self._cache.pop("sum", None)  # read again only through the mean (Definition 4's sums come first)
+        return mean
 
     def _extreme(self, kind: str) -> Cells:
         """min or max over each set's members, sets of one size at a time, from the members' gathered rows
@@ -65,7 +77,7 @@ class TermArrays:
         S, K, det = self.count, self.K, self.det
         lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
         num = None if det.num is None else np.zeros((S, K), dtype=np.asarray(det.num).dtype)
-        for size, rows, index in member_lists(self.members):
+        for size, rows, index in chunked(member_lists(self.members), max(1, CHUNK_CELLS // K)):
             out = det.take(index[:, 0])
             for i in range(1, size):
                 row = det.take(index[:, i])
@@ -133,6 +145,13 @@ def member_lists(members: np.ndarray):
         yield int(size), rows, np.nonzero(members[rows])[1].reshape(len(rows), int(size))
 
 
+def chunked(lists, step: int):
+    """`member_lists` in chunks of at most `step` sets."""
+    for size, rows, index in lists:
+        for start in range(0, len(rows), step):
+            yield size, rows[start:start + step], index[start:start + step]
+
+
 def _digits_per_key(K: int) -> int:
     """How many base-(K + 1) digits (counts of a cost among the members, 0..K) fit below 2^62 in one key."""
     digits, top = 0, 1
@@ -143,6 +162,35 @@ def _digits_per_key(K: int) -> int:
 
 def member_sums(members: np.ndarray, det: Cells) -> Cells:
     """Σ_{ŷ in Y} c_ŷ(y) for the sets of `members` (rows) and every class y."""
+    return by_rows(len(members), det.shape[1], lambda rows: _member_sums(members[rows], det))
+
+
+def by_rows(S: int, K: int, make) -> Cells:
+    """`make(rows)` for chunks of rows, put together over one common denominator: the temporaries of the
+    arithmetic are then of a chunk's size, not of the matrix's (each chunk's denominator divides the one the
+    whole array would have, so nothing is less exact)."""
+    step = max(1, CHUNK_CELLS // max(1, K))
+    if S <= step:
+        return make(slice(0, S))
+    lo, hi, exact, nums = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool), []
+    for start in range(0, S, step):
+        rows = slice(start, min(S, start + step))
+        part = make(rows)
+        lo[rows], hi[rows], exact[rows] = part.lo, part.hi, part.exact
+        if part.num is not None and part.exact.any():
+            nums.append((rows, part.num, part.den))
+    if not nums:
+        return Cells(lo, hi, None, 1, exact)
+    den = math.lcm(*(d for _, _, d in nums))
+    small = all(magnitude(n) * (den // d) < SAFE for _, n, d in nums)
+    num = np.zeros((S, K), dtype=np.int64 if small else object)
+    while nums:  # each chunk's numerators freed once copied
+        rows, part_num, d = nums.pop()
+        num[rows] = scale(part_num, den // d)
+    return Cells(lo, hi, num, den, exact)
+
+
+def _member_sums(members: np.ndarray, det: Cells) -> Cells:
     K = det.shape[0]
     m = members.astype(np.float64)
     gamma = K * _U / (1 - K * _U)

@@ -1,0 +1,97 @@
+"""Lean memory on the fast path (issue 41, item 3): the arrays made a chunk of sets at a time, the matrix's
+numerators int64 where they fit, and the report streamed, with exactly the answers of the whole-array path.
+
+Attacks: every chunked computation is forced down to chunks of a few cells (sets split mid-size, a
+denominator per chunk) and must give the same JSON record, verdicts, evidence and instance counts as
+the default chunks; numerators too large for int64 must stay exact Python integers. The memory figures
+themselves are pinned in benchmarks/bench_family_bounds.py, not here (no timed or sized test).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+import verifier.engines.vector.decide as vector_decide
+import verifier.engines.vector.pairs as vector_pairs
+import verifier.engines.vector.possibility as vector_possibility
+import verifier.engines.vector.terms as vector_terms
+import verifier.engines.vector.uniform as vector_uniform
+import verifier.scheme.cells as scheme_cells
+from conftest import SPECS
+from verifier.cli.main import check
+from verifier.scheme.cells import build_cells
+from verifier.spec import spec_from_text
+
+
+def _tiny_chunks(monkeypatch, cells: int = 5) -> None:
+    for module in (vector_decide, vector_pairs, vector_possibility, vector_terms, vector_uniform):
+        monkeypatch.setattr(module, "CHUNK_CELLS", cells)
+    monkeypatch.setattr(scheme_cells, "ASSEMBLE_CELLS", cells)  # (CHUNK_ELEMENTS, older, changes enclosures)
+
+
+def _record(path: str) -> dict:
+    out, err = io.StringIO(), io.StringIO()
+    code = check([path, "--format", "json", "--no-cache"], out, err)
+    assert code in (0, 1), err.getvalue()
+    record = json.loads(out.getvalue())
+    record.pop("seconds")
+    return record
+
+
+FORMULAS = ["genmean(1/2, [c(yh, y) for yh in Y])", "min([c(yh, y) for yh in Y]) + 1/7 * (len(Y) - 1)",
+            "max([c(yh, y) for yh in Y]) if y in Y else mean([c(yh, y) for yh in Y])",
+            "sqrt(sum([c(yh, y) for yh in Y]))", "(0 if y in Y else 1 + rank(y) / K) + 1/1000 * (len(Y) - 1)",
+            "1 - (-0.6 / len(Y) ** 2 + 1.6 / len(Y)) if y in Y else 1"]
+FAMILIES = ["intervals", "{max_size: 3}", "{hierarchy: [[c0, c1], [c2, [c3, c4]], c5]}", "all"]
+
+
+def _spec(rng: random.Random, formula: str, family: str) -> str:
+    K = 6
+    rows = [[0 if h == y else rng.choice([1, 2, 3, F(1, 3), F(5, 2)]) for y in range(K)] for h in range(K)]
+    matrix = "\n".join(f"  c{h}: [{', '.join(str(v) for v in row)}]" for h, row in enumerate(rows))
+    return (f"name: chunks\nclasses: [{', '.join(f'c{i}' for i in range(K))}]\ncost_matrix:\n{matrix}\n"
+            f'set_cost: "{formula}"\npredictions: {family}\n')
+
+
+@pytest.mark.parametrize("formula", FORMULAS)
+def test_chunks_of_a_few_cells_give_the_whole_arrays_answers(formula, tmp_path, monkeypatch):
+    rng = random.Random(formula)
+    for family in FAMILIES:
+        path = tmp_path / "spec.yaml"
+        path.write_text(_spec(rng, formula, family))
+        whole = _record(str(path))
+        for limit in (vector_decide.PAIRS_GRID_LIMIT, -1):  # the pairs route too, by chunks
+            with monkeypatch.context() as patch:
+                patch.setattr(vector_decide, "PAIRS_GRID_LIMIT", limit)
+                _tiny_chunks(patch)
+                assert _record(str(path)) == whole, (formula, family, limit)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spec.yaml"]  # nothing else written
+
+
+@pytest.mark.parametrize("name", ["accuracy-u65-pairs.yaml", "hierarchy-animals.yaml", "ordinal-intervals-10.yaml",
+                                  "obstacle-p-discounted-cautious.yaml"])
+def test_bundled_specs_are_unchanged_by_tiny_chunks(name, monkeypatch):
+    whole = _record(f"{SPECS}/{name}")
+    _tiny_chunks(monkeypatch)
+    assert _record(f"{SPECS}/{name}") == whole
+
+
+def test_matrix_numerators_are_int64_when_they_fit_and_exact_integers_beyond():
+    small = spec_from_text('name: small\nclasses: 40\ncost: "0 if y == yhat else 1 + rank(y) / K"\n'
+                           'set_cost: "(0 if y in Y else 1 + rank(y) / K) + 1/1000 * (len(Y) - 1)"\n'
+                           "predictions: {max_size: 2}\n")
+    rows = build_cells(small).rows
+    assert rows.num.dtype == np.int64 and rows.exact.all()
+    assert rows.fraction((40, 0)) == F(1, 1000)  # the set {1, 2} at class 1: a member, one class more
+    assert rows.fraction((40, 2)) == 1 + F(2, 40) + F(1, 1000)  # at class 3 (rank 2): not a member
+    huge = spec_from_text('name: huge\nclasses: 5\ncost: "0 if y == yhat else 10 ** 30 + rank(y)"\n'
+                          'set_cost: "mean([c(yh, y) for yh in Y]) / 7"\npredictions: {max_size: 2}\n')
+    rows = build_cells(huge).rows
+    assert rows.num.dtype == object and rows.exact.all()
+    assert rows.fraction((5, 4)) == F(10**30 + 4, 7)  # {1, 2} at class 5 (rank 4): the mean of two equal costs
