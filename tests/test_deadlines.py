@@ -251,3 +251,30 @@ def test_a_stop_wrapped_by_ctypes_is_still_a_stop():
     other = ctypes.ArgumentError("argument 2: TypeError: wrong type")
     with pytest.raises(ctypes.ArgumentError, match="wrong type"):
         limits.stop_of(other)
+
+
+def test_optimality_cut_by_the_time_bound_is_never_served_from_the_cache(sandbox, monkeypatch):
+    """Every set's optimality is made when a report first reads it, after the summary was cached; when the time
+    bound cuts it, what is made from it is not stored, and the next run makes it again."""
+    import verifier.analysis.optimality_route as route
+    from verifier.verdict import SetOptimality
+
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(sandbox / "cache"))
+    monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
+    calls = []
+
+    def cut(scheme, hints, checker, budget_s):
+        calls.append(budget_s)
+        return route.CutShort({m: SetOptimality(m, "unknown", reason="not decided: the time ran out")
+                               for m in scheme.all_sets})
+
+    monkeypatch.setattr(route, "_large", cut)
+    path = sandbox / "intervals-50.yaml"
+    path.write_text('name: l1 on 50 ordered classes, intervals\nclasses: 50\ncost: "abs(rank(yhat) - rank(y))"\n'
+                    'set_cost: "min([c(yh, y) for yh in Y]) + 1/10"\npredictions: intervals\n')
+    first = verifier.verify(path)
+    assert {o["status"] for o in first.to_json()["optimality"]} == {"unknown"} and len(calls) == 1
+    second = verifier.verify(path)
+    assert second.cached_at is not None  # the summary was kept
+    second.to_json()
+    assert len(calls) == 2  # the JSON was made again, not read back

@@ -11,7 +11,7 @@
 Made on first use (a report that never shows it pays nothing); the large route is bounded by what was left of
 the analysis' time limit, and what is not decided and re-checked by then is `unknown`, with the reason.
 
-Owns: `optimality_source`, `why_not_decided`. May import: `check`, `engines`, `scheme`, `limits`.
+Owns: `optimality_source`, `why_not_decided`, `CutShort`. May import: `check`, `engines`, `scheme`, `limits`.
 """
 
 from __future__ import annotations
@@ -84,6 +84,11 @@ def why_not_decided(scheme: Scheme) -> str:
     return ""
 
 
+class CutShort(dict):
+    """Every set's optimality where the time bound left some `unknown`: it depends on the machine's speed, so
+    what is made from it is never reused from the cache."""
+
+
 def _symmetric(scheme: Scheme) -> bool:
     return scheme.orbits is not None and scheme.orbits.symmetric and not scheme.symbolic
 
@@ -105,4 +110,5 @@ def _large(scheme: Scheme, hints: dict, checker: Checker, budget_s: float) -> di
         reason = (f"not decided: the time left of the analysis' bound (--time-limit), {budget_s:,.1f} s, ran out "
                   f"after {len(out):,} of {len(scheme.all_sets):,} sets")
         out.update({m: SetOptimality(m, "unknown", reason=reason) for m in scheme.all_sets if m not in out})
+        return CutShort({m: out[m] for m in scheme.all_sets})
     return {m: out[m] for m in scheme.all_sets}

@@ -17,7 +17,7 @@ from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
 from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
-from verifier.analysis.optimality_route import SMALL_MAX_SETS, optimality_source, why_not_decided
+from verifier.analysis.optimality_route import SMALL_MAX_SETS, CutShort, optimality_source, why_not_decided
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
@@ -59,6 +59,11 @@ class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
             source, self.optimality_source = self.optimality_source, None
             self.optimality_data = source() if source is not None else {}
         return self.optimality_data
+
+    @property
+    def cut_late(self) -> bool:
+        """The time bound cut what was made on first use (every set's optimality): never cached."""
+        return isinstance(self.optimality_data, CutShort)
 
     @property
     def optimality_reason(self) -> str:

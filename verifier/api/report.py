@@ -64,6 +64,8 @@ class _Rendered:
     def _output(self, name: str, make: Callable[[Any], Any]):
         if name not in self._outputs:
             self._outputs[name] = make(self._subject_now())
+            if getattr(self._subject, "cut_late", False):  # the time bound cut a part made on first use
+                self._remember = None
             if self._remember is not None:
                 self._remember(self.summary, self._outputs)
         return self._outputs[name]
