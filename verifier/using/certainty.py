@@ -71,6 +71,23 @@ def doubt_cost(chi: list[Fraction], j: int) -> float:
     return math.pi / 2 - 2 * math.atan(float(prod))
 
 
+def nothing_to_doubt(n: int) -> BlockCertainty:
+    """n rows of one class: certainty 1, no doubt."""
+    z = np.zeros(n)
+    return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool))
+
+
+def top_two(F: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's first largest column, its value, the next largest column (the first of equal maxima left
+    once the top is taken) and its value: in floats, for rows of at least two columns."""
+    index = np.arange(len(F))
+    top = np.argmax(F, axis=1)  # the first of equal maxima
+    rest = F.copy()
+    rest[index, top] = -np.inf
+    second = np.argmax(rest, axis=1)
+    return top, F[index, top], second, rest[index, second]
+
+
 def block_certainty(rows: ExactRows) -> BlockCertainty:
     """Certainty and doubt of every row of a block (see the module's docstring for what is exact)."""
     F = rows.floats
@@ -78,15 +95,8 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
     if n == 0:
         return BlockCertainty.join([])
     if K < 2:  # one class: nothing to doubt
-        z = np.zeros(n)
-        return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool))
-    index = np.arange(n)
-    top = np.argmax(F, axis=1)  # the first of equal maxima
-    high = F[index, top]
-    rest = F.copy()
-    rest[index, top] = -np.inf
-    second = np.argmax(rest, axis=1)
-    low = rest[index, second]
+        return nothing_to_doubt(n)
+    top, high, second, low = top_two(F)
     total = F.sum(axis=1)
     # equal floats: the exact values may differ (a rounded decimal row) or tie; integers decide
     tied = high == low
@@ -98,7 +108,7 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
         high[i], low[i] = F[i, j], F[i, s]
     with np.errstate(divide="ignore", invalid="ignore"):
         chi = (high[:, None] - F) / total[:, None]  # χ_i for every i; χ_top set to 1 below
-        chi[index, top] = 1.0
+        chi[np.arange(n), top] = 1.0
         exact_min = _exact_differences(rows, top, second, tied)
         least = np.where(tied, 0.0, np.where(np.isnan(exact_min), (high - low) / total, exact_min))
         least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.certainty import BlockCertainty
+from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier.using.distribution import exact_number
 from verifier.using.npy import open_npy
@@ -158,15 +158,8 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     if n == 0:
         return BlockCertainty.join([])
     if K < 2:  # one class: nothing to doubt
-        z = np.zeros(n)
-        return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool))
-    index = np.arange(n)
-    top = np.argmax(Z, axis=1)  # the first of equal maxima
-    high = Z[index, top]
-    rest = Z.copy()
-    rest[index, top] = -np.inf
-    second = np.argmax(rest, axis=1)
-    low = rest[index, second]
+        return nothing_to_doubt(n)
+    top, high, second, low = top_two(Z)
     tied = high == low
     with np.errstate(over="ignore", invalid="ignore"):
         least = high - low  # a .npy row: two doubles' difference, rounded once (never 0 unless they are equal)
@@ -180,7 +173,7 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
         doubt = np.where(tied, math.inf, 1.0 / np.where(tied, 1.0, least))
         xi = high[:, None] - Z  # ξ_i; ξ_top set to 1 below
-        xi[index, top] = 1.0
+        xi[np.arange(n), top] = 1.0
         xi[np.broadcast_to(tied[:, None], xi.shape) & (Z == high[:, None])] = 0.0
         theta = np.pi / 2 - 2 * np.arctan(np.prod(xi, axis=1))  # Π overflowing to inf gives −π/2, its limit
     return BlockCertainty(top, least, doubt, theta, tied)
