@@ -19,6 +19,8 @@ resting on for-all proofs over the parameters are not covered.
 import argparse
 import json
 import math
+import os
+import stat
 import sys
 from fractions import Fraction
 from itertools import combinations
@@ -659,6 +661,25 @@ class Usage(argparse.ArgumentParser):
         raise Malformed(f"usage error: {message}")
 
 
+MAX_BYTES = 1 << 30  # a certificate of 100,000 cells is about 50 MB
+
+
+def read_regular(path):
+    """The bytes of a regular file of at most MAX_BYTES. Opened without blocking and checked after opening, so
+    that a FIFO, a device (/dev/zero) or a directory is refused, never waited on or read without end."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Malformed("cannot read it (not a regular file)")
+        if info.st_size > MAX_BYTES:
+            raise Malformed(f"cannot read it ({info.st_size:,} bytes, more than {MAX_BYTES:,})")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise Malformed(f"cannot read it (more than {MAX_BYTES:,} bytes)")
+    return data
+
+
 def main(argv=None, out=None, err=None, prog="verifier_check"):
     """The command; returns the exit status (0 checked, 1 refuted, 2 malformed, 3 not covered)."""
     out, err = out or sys.stdout, err or sys.stderr
@@ -685,8 +706,7 @@ def main(argv=None, out=None, err=None, prog="verifier_check"):
         return 0
     try:
         try:
-            with open(args.certificate, encoding="utf-8") as handle:
-                cert = json.load(handle)
+            cert = json.loads(read_regular(args.certificate).decode("utf-8"))
         except OSError as exc:
             raise Malformed(f"cannot read it ({exc.strerror or exc})") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

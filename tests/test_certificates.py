@@ -215,7 +215,7 @@ def test_the_checker_imports_the_standard_library_only_and_ships_in_the_wheel():
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert names <= set(sys.stdlib_module_names) and names <= {"argparse", "fractions", "itertools", "json",
-                                                              "math", "sys"}, names
+                                                              "math", "os", "stat", "sys"}, names
     assert 'py-modules = ["verifier_check"]' in open(os.path.join(ROOT, "pyproject.toml")).read()
 
 
@@ -384,3 +384,19 @@ def test_a_failing_property_of_a_scheme_with_parameters_is_also_certified_where_
     run = check(tmp_path, cert, "--partial-ok")
     assert run.returncode == 1
     assert lines(run)["P3 also at r=1/4"] == "refuted: fails at Y={h,b}, y=h: the atom cost < mean is False there"
+
+
+def test_the_checker_refuses_special_files_without_waiting_or_reading_without_end(tmp_path):
+    """A device, a FIFO or a directory given as the certificate: exit 2 at once, named, no traceback."""
+    import subprocess
+    import sys as _sys
+
+    fifo = tmp_path / "cert.fifo"
+    os.mkfifo(fifo)
+    for path, said in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
+                       (str(tmp_path), "cannot read it")):
+        done = subprocess.run([_sys.executable, "-S", "-I", CHECKER, path], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert f"verifier_check: {path}: malformed certificate: cannot read it" in done.stderr and said in done.stderr
+        assert "Traceback" not in done.stderr
