@@ -421,3 +421,18 @@ def test_default_output_speaks_no_solver_jargon():
 
     zero_one = verifier.verify(os.path.join(SPECS, "accuracy-u65.yaml"), cache=False)
     assert "for want of" not in zero_one.to_text(width=120)
+
+def test_json_text_keeps_each_scalar_its_own_text():
+    """The scalar texts are cached while a record is written (a batch repeats its class names): true, 1 and 1.0
+    are equal keys in Python, and each must keep its own JSON text; a row of flat values is the line json.dumps
+    writes with ", " between items."""
+    import json
+
+    from verifier.cli.options import json_text
+
+    value = {"rows": [[1, True, 1.0], [True, 1, 1.0], [0, False, 0.0, -0.0], ["é", "1", None]]}
+    text = json_text(value)
+    assert json.loads(text) == value
+    assert text == '{\n  "rows": [[1, true, 1.0], [true, 1, 1.0], [0, false, 0.0, -0.0], ["é", "1", null]]\n}'
+    long = {"rows": [[1, True, 1.0, -0.0, "b" * 30]] * 3}
+    assert json_text(long).splitlines()[2] == '    [1, true, 1.0, -0.0, "' + "b" * 30 + '"],'

@@ -10,6 +10,7 @@ Owns: the array form of the matrix. May import: `formula`, `spec`.
 
 from __future__ import annotations
 
+import ast
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +24,7 @@ from verifier.formula.vector import NotVectorised, VectorEvaluator
 from verifier.spec.family import ALL, Family
 from verifier.spec.model import Spec
 
-CHUNK_ELEMENTS = 1 << 21  # sets x classes x classes per chunk of a comprehension
+CHUNK_ELEMENTS = 1 << 21  # sets x classes (x classes, under a comprehension over Y) per chunk
 ASSEMBLE_CELLS = 1 << 21  # cells per chunk when the matrix is put over one denominator
 
 
@@ -88,7 +89,7 @@ def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
     matrix = _Writes((S, K))
     origin = np.zeros(S, dtype=np.int8)
     if spec.set_cost is not None:
-        step = max(1, CHUNK_ELEMENTS // (K * K))
+        step = max(1, CHUNK_ELEMENTS // (K * K if _comprehends(spec) else K))
         for start in range(0, S, step):
             part = slice(start, min(S, start + step))
             matrix.store(evaluator.set_grid(spec.set_cost, members[part]), part)
@@ -108,6 +109,14 @@ def _build(spec: Spec, classes: tuple[str, ...] | None) -> SchemeCells:
             matrix.store(cell, (slice(s, s + 1), slice(y, y + 1)))
         origin[s] = 1
     return SchemeCells(classes, members, matrix.assemble(), determinate, origin)
+
+
+def _comprehends(spec: Spec) -> bool:
+    """Whether the set costs may hold a comprehension over Y (in `set_cost` or any helper function it may call),
+    which adds an axis over the classes; without one a chunk of sets is only sets x classes, so the chunks can be
+    K times longer (at K = 1,000 a chunk of 2 sets cost 2 ms of overhead each)."""
+    trees = [spec.set_cost.tree, *(f.body.tree for f in spec.functions.values())]
+    return any(isinstance(node, (ast.ListComp, ast.GeneratorExp)) for tree in trees for node in ast.walk(tree))
 
 
 class _Writes:
