@@ -89,6 +89,29 @@ def test_max_size_five_of_a_thousand_classes_is_checked_by_symmetry(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["top5-8.yaml", "top5.yaml"]
 
 
+def test_the_verbose_report_by_symmetry_lists_each_size_once_and_says_what_it_stands_for(tmp_path):
+    """At K = 1,000 the report lists the first class and one set per size, each saying how many sets it stands
+    for, and the matrix shows the first columns with a note, not 1,000 singleton rows of 1,000 columns."""
+    path = tmp_path / "top3.yaml"
+    path.write_text(_text("(1 - 1 / len(Y)) if y in Y else 1", "0", "1", 3)
+                    .replace("classes: 3", "classes: 1000"), encoding="utf-8")
+    done = _verify(path, "-v")
+    assert done.returncode in (0, 1), done.stderr
+    assert len(done.stdout.splitlines()) < 400
+    out = " ".join(done.stdout.split())  # sentences wrap at the terminal's width
+    assert "stands for all 1,000 single classes, by symmetry" in out
+    assert "stands for all 499,500 sets of 2, by symmetry" in out
+    assert "stands for all 166,167,000 sets of 3, by symmetry" in out
+    assert "the first 48 of 1,000 columns" in out and "y = 49" not in out
+    assert "\n  {2} " not in done.stdout  # no singleton row beyond the first class's
+    assert "3, …, 1000 (998 classes): 1/1996 each" in out  # a witness over 1,000 classes, said in one line
+    report = tmp_path / "report"
+    done = _verify(path, "--report", str(report))
+    markdown = (report / "top3.md").read_text(encoding="utf-8")
+    assert "by symmetry every other row, singletons included, is one of these" in markdown
+    assert "| {2} |" not in markdown and "stands for all 499,500 sets of 2" in markdown
+
+
 def test_a_class_singled_out_is_refused_the_route_and_located_beyond_the_bounds(tmp_path):
     path = tmp_path / "ranked.yaml"
     path.write_text(_text("(0 if y in Y else 1 + rank(y) / K)", "0", "1", 3).replace("classes: 3", "classes: 100"),
@@ -97,3 +120,21 @@ def test_a_class_singled_out_is_refused_the_route_and_located_beyond_the_bounds(
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{path}:5:" in done.stderr and "key 'predictions'" in done.stderr
     assert "the symmetry route does not apply" in done.stderr and "rank" in done.stderr, done.stderr
+
+
+def test_a_distribution_over_many_classes_says_each_run_of_one_value_once():
+    """Runs of at least 4 neighbouring classes with one value are said once with their count; shorter runs, runs
+    broken by a zero or by another value, and the zeros themselves are not merged."""
+    from fractions import Fraction as F
+    from types import SimpleNamespace
+
+    from verifier.report.words import distribution
+
+    scheme = SimpleNamespace(K=20, classes=tuple(f"c{i}" for i in range(1, 21)))
+    values = [F(1, 4)] * 3 + [0] + [F(1, 8)] * 4 + [F(1, 16)] * 2 + [0] * 10
+    assert distribution(scheme, values) == \
+        "(c1: 1/4, c2: 1/4, c3: 1/4, c5, …, c8 (4 classes): 1/8 each, c9: 1/16, c10: 1/16; 0 elsewhere)"
+    everywhere = [F(1, 20)] * 20
+    assert distribution(scheme, everywhere) == "(c1, …, c20 (20 classes): 1/20 each)"
+    small = SimpleNamespace(K=3, classes=("a", "b", "c"))
+    assert distribution(small, [F(1, 3)] * 3) == "(a: 1/3, b: 1/3, c: 1/3)"

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from verifier.report.tables import MAX_ROWS
+from verifier.report.tables import MAX_ROWS, representatives
 from verifier.report import set_facts, words
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
@@ -20,6 +20,8 @@ from verifier.report.safe_text import clean
 from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
 from verifier.report.text_grid import grid
 from verifier.verdict import Verdict
+
+MAX_COLUMNS = 48  # classes shown as columns of the matrix on the console (all of them in JSON and --report)
 
 CONSOLE_SETS = " A set index is written as the set: c{a,b}(c) is c_Y(c) for Y = {a, b}."
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict.UNKNOWN: "bold yellow"}
@@ -49,7 +51,10 @@ def render(analysis: Analysis, console: Console) -> None:
 def _header(a: Analysis) -> Panel:
     s = a.spec
     lines = [Text(clean(s.name), style="bold"), Text(f"spec: {clean(s.path)}")]
-    lines.append(Text(f"classes ({a.scheme.K}): {', '.join(a.scheme.classes)}"))
+    names = a.scheme.classes
+    listed = ", ".join(names) if len(names) <= MAX_COLUMNS else \
+        ", ".join(names[:MAX_COLUMNS - 1]) + f", …, {names[-1]} (all of them in --format json)"
+    lines.append(Text(f"classes ({a.scheme.K}): {clean(listed)}"))
     family = a.scheme.spec.predictions.describe(a.scheme.K)
     if family:
         lines.append(Text(f"predictions: {family}"))
@@ -86,22 +91,25 @@ def _param(value) -> str:
 def _matrix(a: Analysis, width: int) -> Text:
     s = a.scheme
     short = s.K > 5
-    many = len(s.all_sets) > set_facts.LIST_ALL_UP_TO
-    shown = s.all_sets[:MAX_ROWS] if many else s.all_sets
+    many = len(s.all_sets) > set_facts.LIST_ALL_UP_TO and s.orbits is None
+    shown = representatives(s) if s.orbits is not None else s.all_sets[:MAX_ROWS] if many else s.all_sets
+    columns = min(s.K, MAX_COLUMNS)  # a row of 1,000 classes folds into hundreds of lines
     rows = [[s.named(m).replace(", ", ",") if short else s.named(m),
-             *[words.number(v, short=short, bare=short) for v in s.rows[m]], s.origin[m]] for m in shown]
+             *[words.number(v, short=short, bare=short) for v in s.rows[m][:columns]], s.origin[m]] for m in shown]
     notes = ["entries that are not fractions are irrational, shown as 4-digit decimals; exact values in "
              "--format json"] if short else []
     if many:
         notes.append(f"the first {len(shown)} of {len(s.all_sets):,} rows; all of them in --format json or --report")
+    if columns < s.K:
+        notes.append(f"the first {columns} of {s.K:,} columns; all of them in --format json or --report")
     if s.orbits is not None:
-        notes.append("the singletons and one set per size: by symmetry every other row is one of these with the "
-                     "classes renamed")
+        notes.append("the first class and one set per size: by symmetry every other row, singletons included, is "
+                     "one of these with the classes renamed")
     elif s.lemma is not None and not s.lemma.every_set:
         notes.append("the singletons and the few sets the power-mean route built; no other row is listed")
     return grid("Extended cost matrix c_Y(y) (rows: predicted sets; columns: true class)",
-                ["Y", *[f"y = {c}" for c in s.classes], "from"], rows, right=set(range(1, s.K + 1)),
-                breaks={s.K}, caption="; ".join(notes) or None, width=width)
+                ["Y", *[f"y = {c}" for c in s.classes[:columns]], "from"], rows, right=set(range(1, columns + 1)),
+                breaks={sum(len(m) == 1 for m in shown)}, caption="; ".join(notes) or None, width=width)
 
 
 def _set_facts(a: Analysis, width: int) -> Text:

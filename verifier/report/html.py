@@ -11,7 +11,7 @@ from verifier.report.math_text import markup
 from verifier.report.safe_text import clean
 from verifier.report import set_facts
 from verifier.report.check_pictures import pictures
-from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
+from verifier.report.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
 
 
 # Every rule is confined to the report's root element, `.verify-report`, so that a notebook's own page keeps its
@@ -144,7 +144,8 @@ def _sections(a: Analysis) -> list[str]:
     if figures:
         parts.append(f"<section id=\"plots\"><h2>Pictures</h2>{figures}</section>")
     parts.append("<section id=\"matrix\"><h2>Extended cost matrix</h2>" + _html_table(
-        ["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a), {i: "num" for i in range(1, s.K + 1)}) + "</section>")
+        ["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a), {i: "num" for i in range(1, s.K + 1)})
+        + (f"<p>{html.escape(SYMMETRY_ROWS)}</p>" if s.orbits is not None else "") + "</section>")
     facts = (_html_table(["Y", "status", "evidence"], set_facts.symbolic_rows(a)) if a.symbolic is not None
              else _html_table(set_facts.HEADERS, set_facts.rows(a)))
     parts.append("<section id=\"possibility\"><h2>Each predicted set: possible (Definition 4) and optimal for "

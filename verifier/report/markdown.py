@@ -9,7 +9,7 @@ from verifier.report.math_text import markup
 from verifier.report.safe_text import code_span, markdown_cell
 from verifier.report.safe_text import markdown as md
 from verifier.report import set_facts
-from verifier.report.tables import fit_steps, matrix_rows, rows_shown, summary
+from verifier.report.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
 
 
 def _md_table(headers, rows) -> list[str]:
@@ -44,6 +44,8 @@ def markdown(a: Analysis) -> str:
         out += ["", f"### To fit the {setting} setting", ""] + [f"- {md(step)}" for step in steps]
     out += ["", "## Extended cost matrix", ""]
     out += _md_table(["Y", *[f"y = {c}" for c in s.classes]], matrix_rows(a))
+    if s.orbits is not None:
+        out += ["", SYMMETRY_ROWS]
     out += ["", "## Each predicted set: possible (Definition 4) and optimal for some p", ""]
     out += [md(line) + "\n" for line in set_facts.summary(a)]
     out += (_md_table(["Y", "status", "evidence"], set_facts.symbolic_rows(a)) if a.symbolic is not None

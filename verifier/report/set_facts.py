@@ -7,9 +7,11 @@ these rows and sentences; JSON has the same facts as data.
 
 from __future__ import annotations
 
+from math import comb
+
 from verifier.analysis.pipeline import Analysis
 from verifier.report import words
-from verifier.report.tables import RowList
+from verifier.report.tables import RowList, representatives
 from verifier.verdict import Truth
 
 STATUS = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}
@@ -65,7 +67,7 @@ def summary(a: Analysis) -> list[str]:
     else:
         among = "the allowed sets" if a.scheme.family_restricted else "all sets"
         lines.append(f"Optimal among {among}: " + (a.optimality_reason or "not decided here") + ".")
-    if len(a.scheme.all_sets) > LIST_ALL_UP_TO:
+    if len(a.scheme.all_sets) > LIST_ALL_UP_TO and a.scheme.orbits is None:
         shown = len(listed_sets(a))
         lines.append(f"With {len(a.scheme.all_sets):,} sets, the table lists only the indeterminate sets that are "
                      f"not possible ({shown:,}); every set, with its witness or certificate, is in the JSON report.")
@@ -76,7 +78,10 @@ def summary(a: Analysis) -> list[str]:
 
 
 def listed_sets(a: Analysis) -> list:
-    """Every set, or for many sets those whose Definition 4 status is not `possible`."""
+    """Every set, or for many sets those whose Definition 4 status is not `possible`; by symmetry, the first class
+    and the representative set of each size (every other set has the facts of its size's representative)."""
+    if a.scheme.orbits is not None:
+        return representatives(a.scheme)
     if len(a.scheme.all_sets) <= LIST_ALL_UP_TO:
         return a.scheme.all_sets
     return [e.members for e in a.possibility if e.status is not Truth.TRUE]
@@ -94,10 +99,19 @@ def rows(a: Analysis) -> RowList:
             evidence.append("Def. 4: " + words.possibility(s, entry).split(": ", 1)[1])
         if optimal is not None:
             evidence.append("optimal: " + words.optimality(s, optimal))
+        if s.orbits is not None and s.orbits.symmetric:
+            evidence.insert(0, stands_for(s, members))
         return [s.named(members), STATUS[entry.status] if entry else "n/a",
                 OPTIMAL[optimal.status] if optimal else "—", "; ".join(evidence)]
 
     return RowList(listed_sets(a), row)
+
+
+def stands_for(s, members) -> str:
+    """'stands for all 499,500 sets of 2, by symmetry' for a representative set of a scheme proved symmetric."""
+    n = len(members)
+    kind = "single classes" if n == 1 else f"sets of {n}"
+    return f"stands for all {comb(s.K, n):,} {kind}, by symmetry"
 
 
 def symbolic_rows(a: Analysis) -> list[list[str]]:

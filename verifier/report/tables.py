@@ -56,9 +56,19 @@ def parameter(name: str, value) -> str:
                            "(" + ", ".join(words.number(v) for v in value) + ")")
 
 
+def representatives(s) -> list:
+    """On the symmetry route: the first class and the set {1..n} of each size the family allows (every other row
+    is one of these with the classes renamed)."""
+    return [frozenset({0}), *s.orbits.sets]
+
+
+SYMMETRY_ROWS = ("The first class and one set per size: by symmetry every other row, singletons included, is one "
+                 "of these with the classes renamed.")
+
+
 def matrix_rows(a: Analysis) -> RowList:
     s = a.scheme
-    return RowList(s.all_sets, lambda m: [s.named(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
+    return RowList(representatives(s) if s.orbits is not None else s.all_sets, lambda m: [s.named(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
 
 
 def fit_steps(a: Analysis) -> list[tuple[str, list[str]]]:

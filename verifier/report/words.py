@@ -62,10 +62,24 @@ def _symbolic(value: sp.Expr) -> bool:
 
 def distribution(scheme: Scheme, values, over=None) -> str:
     over = list(range(scheme.K) if over is None else over)
-    if len(over) > 12 and any(v == 0 for v in values):  # many classes: the support only
-        shown = [(k, i) for k, i in enumerate(over) if values[k] != 0]
-        return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in shown) + "; 0 elsewhere)"
-    return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in enumerate(over)) + ")"
+    if len(over) <= 12:
+        return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in enumerate(over)) + ")"
+    # many classes: the support only, and a run of at least 4 neighbouring classes with one value said once
+    shown = [(k, i) for k, i in enumerate(over) if values[k] != 0]
+    runs: list[list] = []  # [first class, last class, count, value]
+    for k, i in shown:
+        if runs and runs[-1][1] == i - 1 and runs[-1][3] == values[k]:
+            runs[-1][1], runs[-1][2] = i, runs[-1][2] + 1
+        else:
+            runs.append([i, i, 1, values[k]])
+    parts = []
+    for first, last, count, value in runs:
+        if count >= 4:
+            parts.append(f"{scheme.classes[first]}, …, {scheme.classes[last]} ({count:,} classes): {_text(value)} "
+                         "each")
+        else:
+            parts += [f"{scheme.classes[i]}: {_text(value)}" for i in range(first, last + 1)]
+    return "(" + ", ".join(parts) + ("; 0 elsewhere)" if len(shown) < len(over) else ")")
 
 
 def _text(value) -> str:
