@@ -16,7 +16,7 @@ from verifier.using.decide import decide as decide_precise
 from verifier.using.family_decide import alike_route
 from verifier.api import arguments
 from verifier.api.entry import load
-from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import decisions as words
@@ -110,9 +110,9 @@ def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport
     for rows in source.blocks():
         decider.add(rows)
     summary = decider.result.summary()
-    record = words.batch_json(scheme, decider.result, source.rescaled, summary)
-    return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"],
-                     summary_text=words.summary_text(scheme, summary))
+    return BatchReport(words.batch_csv(scheme, decider.result),
+                       lambda: words.batch_json(scheme, decider.result, source.rescaled, summary),
+                       summary_text=words.summary_text(scheme, summary))
 
 
 def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:

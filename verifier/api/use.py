@@ -139,6 +139,35 @@ class UseReport:
         return curve_figure(self.sweep, self.title, fmt)
 
 
+class BatchReport(UseReport):
+    """A batch's report whose JSON record is made on first read: the command line writes the CSV and never reads
+    the record (a million rows' predictions as lists of names, built for nothing), the API builds it when asked
+    (`record`, `to_json()`, `prediction`)."""
+
+    def __init__(self, text: str, make_record, summary_text: str = ""):
+        self._make, self._record = make_record, None
+        super().__init__(text, None, summary_text=summary_text)
+
+    @property
+    def record(self) -> dict:
+        if self._record is None:
+            self._record = self._make()
+        return self._record
+
+    @record.setter
+    def record(self, value) -> None:  # the dataclass's __init__ sets it (None: made on first read)
+        self._record = value
+
+    @property
+    def prediction(self):
+        return self.record["predictions"]
+
+    @prediction.setter
+    def prediction(self, value) -> None:  # always the record's (the dataclass's __init__ passes None)
+        pass
+
+
+
 def numeric_scheme(source: Source, what: str):
     spec = load(source)
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
