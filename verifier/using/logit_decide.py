@@ -20,7 +20,11 @@ is proven: within `EXP_REL` relative, plus `TINY_WEIGHT` absolute where it under
 rounding of y − m (and of a decimal y to a float), Higham's bound for the K-term products and each cost
 cell's own error. Any row not separated so goes to the exact route above.
 
-Owns: `LogitDecider`, `softmax_sign`, `bounded_exp`. May import: `using.batch`, `using.logits`, `engines.expected`.
+A scheme treating every class alike (from `batch.SYMMETRIC_FROM` classes, as for probabilities) is decided by a sort
+of each row instead (`logit_symmetric`; route "softmax-symmetric"), with the same exact comparisons.
+
+Owns: `LogitDecider`, `softmax_sign`, `bounded_exp`, `weights`. May import: `using.batch`, `using.logits`,
+`using.symmetric`, `using.logit_symmetric`, `engines.expected`.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verifier.using.batch import BatchDecision, cell_radius
+from verifier.using.batch import SYMMETRIC_FROM, BatchDecision, cell_radius
+from verifier.using.logit_symmetric import symmetric_logit_rows
 from verifier.using.logits import LogitRows
+from verifier.using.symmetric import symmetric_costs
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
@@ -92,6 +98,19 @@ def bounded_exp(x: np.ndarray) -> np.ndarray:
         return np.ldexp(t, k.astype(np.int64))
 
 
+def weights(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(W, rel): W = e^{y − max y} per row (`bounded_exp`) and a proven bound on each weight's relative error,
+    with the rounding of y − m (and of a decimal to a float) and room for a K-term product's."""
+    K = Z.shape[1]
+    m = Z.max(axis=1, keepdims=True)
+    with np.errstate(under="ignore", over="ignore"):
+        W = bounded_exp(Z - m)
+        # y − m and a decimal's rounding to a float move the exponent by at most 2^-50·(|y| + |m|)
+        shift = 2.0 ** -50 * (np.abs(Z) + np.abs(m))
+        rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U  # exp's, then the products' errors
+    return W, rel
+
+
 def _exps(y: list[Fraction]):
     """A cache of the balls e^{y_k − max y} per precision."""
     m = max(y)
@@ -108,15 +127,21 @@ def _exps(y: list[Fraction]):
 class LogitDecider:
     """Decisions from logits block by block (the same `BatchDecision` as `BatchDecider`, route "softmax")."""
 
-    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None, symmetric: bool | None = None):
         if getattr(scheme, "orbits", None) is not None or getattr(scheme, "partial", False):
             raise UsageError(f"--logits compares every allowed set on each row; {scheme.K} classes are beyond the "
                              "sets this scheme enumerates (give probabilities: their route needs no enumeration)")
-        self.scheme, self.costs = scheme, costs or ExpectedCosts(scheme)
-        self.radius = cell_radius(self.costs)
-        self.abs_floats = np.abs(self.costs.floats)
-        self.cells = self._exact_cells()
-        self.result = BatchDecision([], [], [], "softmax", 0)
+        self.scheme = scheme
+        # classes treated alike: a sort per row (`logit_symmetric`); `symmetric` forces a route (tests compare them)
+        use = scheme.K >= SYMMETRIC_FROM if symmetric is None else symmetric
+        self.ab = symmetric_costs(scheme) if use and not scheme.family_restricted and scheme.K < 63 else None
+        self.known: dict = {}  # mask -> set, for the sorted route
+        if self.ab is None:
+            self.costs = costs or ExpectedCosts(scheme)
+            self.radius = cell_radius(self.costs)
+            self.abs_floats = np.abs(self.costs.floats)
+            self.cells = self._exact_cells()
+        self.result = BatchDecision([], [], [], "softmax" if self.ab is None else "softmax-symmetric", 0)
 
     def _exact_cells(self) -> list[list]:
         """Each set's costs: exact Fractions for a rational scheme, else certified 53-bit balls."""
@@ -131,16 +156,18 @@ class LogitDecider:
 
     def add(self, rows: LogitRows) -> None:
         """Decide a block of logit rows."""
-        sets, F = self.costs.sets, self.costs.floats
         Z = rows.floats
         n, K = Z.shape
-        m = Z.max(axis=1, keepdims=True)
-        with np.errstate(under="ignore", over="ignore"):
-            W = bounded_exp(Z - m)
-            # y − m and a decimal's rounding to a float move the exponent by at most 2^-50·(|y| + |m|)
-            shift = 2.0 ** -50 * (np.abs(Z) + np.abs(m))
-            rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U  # exp's, then the products' errors
+        W, rel = weights(Z)
         offset = len(self.result.predictions)
+        if self.ab is not None:
+            predictions, counts, undecided, exact = symmetric_logit_rows(rows, *self.ab, W, rel, self.known)
+            self.result.predictions += predictions
+            self.result.tied_optima += counts
+            self.result.undecided += [offset + i for i in undecided]
+            self.result.exact_rows += exact
+            return
+        sets, F = self.costs.sets, self.costs.floats
         predictions: list[ClassSet | None] = [None] * n
         counts, undecided, exact = [1] * n, [], 0
         step = max(1, CHUNK // max(1, len(sets)))
