@@ -56,7 +56,8 @@ def _decide_parser() -> options.Parser:
     p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
                    "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
                    "their distribution on standard error; for two classes the exact certainty margin")
-    p.add_argument("--logits", action="store_true", help="with --p-file: its rows are logits (any finite reals), "
+    p.add_argument("--logits", action="store_true", help="with --p-file: its rows are logits (any finite reals; with "
+                   "--p: one row, every class given), "
                    "decided exactly on their softmax; with --certainty, the raw certainty and doubt of the logits")
     options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
