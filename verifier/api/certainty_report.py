@@ -72,7 +72,7 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
         return out
     extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"',
                           logits)
-    return BatchReport(decisions.batch_csv(scheme, decider.result, extra), record,
+    return BatchReport(lambda: decisions.batch_csv_blocks(scheme, decider.result, extra), record,
                        summary_text=decisions.summary_text(scheme, summary)
                        + words.summary_text(c, margin_text, logits, shape))
 

@@ -115,7 +115,7 @@ def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport
     for rows in source.blocks():
         decider.add(rows)
     summary = decider.result.summary()
-    return BatchReport(words.batch_csv(scheme, decider.result),
+    return BatchReport(lambda: words.batch_csv_blocks(scheme, decider.result),
                        lambda: words.batch_json(scheme, decider.result, source.rescaled, summary),
                        summary_text=words.summary_text(scheme, summary))
 

@@ -140,13 +140,32 @@ class UseReport:
 
 
 class BatchReport(UseReport):
-    """A batch's report whose JSON record is made on first read: the command line writes the CSV and never reads
-    the record (a million rows' predictions as lists of names, built for nothing), the API builds it when asked
-    (`record`, `to_json()`, `prediction`)."""
+    """A batch's report whose CSV and JSON record are made when read: the command line writes the CSV block by
+    block (`write_text`) and never reads the record (a million rows' predictions as lists of names, built for
+    nothing); the API builds each on first read (`text`, `record`, `to_json()`, `prediction`). `blocks()`
+    gives the CSV's texts in order, `make_record()` the record."""
 
-    def __init__(self, text: str, make_record, summary_text: str = ""):
-        self._make, self._record = make_record, None
-        super().__init__(text, None, summary_text=summary_text)
+    def __init__(self, blocks, make_record, summary_text: str = ""):
+        self._blocks, self._make, self._text, self._record = blocks, make_record, None, None
+        super().__init__(None, None, summary_text=summary_text)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "".join(self._blocks())
+        return self._text
+
+    @text.setter
+    def text(self, value) -> None:  # the dataclass's __init__ sets it (None: made on first read)
+        self._text = value
+
+    def write_text(self, stream) -> None:
+        """Write the CSV to `stream` one block at a time (the whole text only if it was already made)."""
+        if self._text is not None:
+            stream.write(self._text)
+            return
+        for part in self._blocks():
+            stream.write(part)
 
     @property
     def record(self) -> dict:
@@ -155,7 +174,7 @@ class BatchReport(UseReport):
         return self._record
 
     @record.setter
-    def record(self, value) -> None:  # the dataclass's __init__ sets it (None: made on first read)
+    def record(self, value) -> None:
         self._record = value
 
     @property
@@ -165,7 +184,6 @@ class BatchReport(UseReport):
     @prediction.setter
     def prediction(self, value) -> None:  # always the record's (the dataclass's __init__ passes None)
         pass
-
 
 
 def numeric_scheme(source: Source, what: str):

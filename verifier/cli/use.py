@@ -210,12 +210,15 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     else:
         width = options.output_width(args, stdout, 120) if command == "decide" else None
         batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
-        text = result.text
-        if extra:
-            from verifier.report.use.extra_stats import extra_text
+        if batch and not extra and hasattr(result, "write_text"):
+            result.write_text(stdout)  # block by block: a million lines are never one text
+        else:
+            text = result.text
+            if extra:
+                from verifier.report.use.extra_stats import extra_text
 
-            text += "\n".join(extra_text(extra, args.alpha)) + "\n"
-        stdout.write(text if batch else options.wrap_lines(text, width))
+                text += "\n".join(extra_text(extra, args.alpha)) + "\n"
+            stdout.write(text if batch else options.wrap_lines(text, width))
         if batch and not args.quiet:
             stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it

@@ -4,6 +4,8 @@ tie was resolved is always said."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from verifier.errors import counted
 from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
@@ -128,7 +130,13 @@ CSV_BLOCK = 10_000  # lines formatted at a time: a million rows never hold a mil
 
 
 def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> str:
-    """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
+    """The whole CSV of `batch_csv_blocks`, as one text."""
+    return "".join(batch_csv_blocks(scheme, b, extra))
+
+
+def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> Iterator[str]:
+    """The batch CSV as texts of `CSV_BLOCK` lines (the header first), made as they are read: the command line
+    writes each and lets it go, never holding a million lines at once. One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
     +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
     (header, %-format of its cells, one list or numpy array of values per column) appended to every line (the
     certainty columns). Each line is one %-format of its values, block by block (no text per cell, no join per
@@ -144,13 +152,13 @@ def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | N
         head += "," + extra[0]
         line += "," + extra[1]
         columns += extra[2]
-    fmt, parts = (line + "\n").__mod__, [head + "\n"]
+    fmt = (line + "\n").__mod__
+    yield head + "\n"
     for start in range(0, n, CSV_BLOCK):
         block = [c[start:start + CSV_BLOCK] for c in columns]
         block = [x.tolist() if hasattr(x, "tolist") else x for x in block]  # numpy: Python numbers, as repr wants
         block[1] = [cells[m] for m in block[1]]
-        parts.append("".join(map(fmt, zip(*block))))
-    return "".join(parts)
+        yield "".join(map(fmt, zip(*block)))
 
 
 def _set_cell(scheme: Scheme, members) -> str:
