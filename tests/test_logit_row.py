@@ -90,3 +90,4 @@ def test_hostile_logits_from_python_are_located_usage_errors(value, message):
     with pytest.raises(UsageError) as caught:
         decide(U65, value, logits=True)
     assert message in str(caught.value)
+

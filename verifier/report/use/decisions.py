@@ -144,10 +144,11 @@ def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, li
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     n = len(b.predictions)
     cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
-    undecided = [0] * n
+    common = {m: cell + ",1,0" for m, cell in cells.items()}  # with its usual tied_optima 1 and undecided 0
+    undecided: dict[int, list[int]] = {}  # block -> its rows with an undecided comparison (offsets in the block)
     for i in b.undecided:
-        undecided[i] = 1
-    line, columns = "%d,%s,%d,%d", [range(n), b.predictions, b.tied_optima, undecided]
+        undecided.setdefault(i // CSV_BLOCK, []).append(i % CSV_BLOCK)
+    line, columns = "%d,%s", [range(n), b.predictions]
     if extra is not None:
         head += "," + extra[0]
         line += "," + extra[1]
@@ -157,7 +158,11 @@ def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, li
     for start in range(0, n, CSV_BLOCK):
         block = [c[start:start + CSV_BLOCK] for c in columns]
         block = [x.tolist() if hasattr(x, "tolist") else x for x in block]  # numpy: Python numbers, as repr wants
-        block[1] = [cells[m] for m in block[1]]
+        block[1] = [common[m] for m in block[1]]
+        ties = b.tied_optima[start:start + CSV_BLOCK]
+        unsure = undecided.get(start // CSV_BLOCK, [])
+        for i in [i for i, t in enumerate(ties) if t != 1] + unsure:  # the few rows with tied optima or unsure
+            block[1][i] = f"{cells[b.predictions[start + i]]},{ties[i]},{int(i in unsure)}"
         yield "".join(map(fmt, zip(*block)))
 
 
