@@ -53,7 +53,8 @@ def _certainty(scheme, rows, y, record: dict) -> list[str]:
     least = min(others) if others else None
     record["certainty"] = {"top": scheme.classes[j], "raw": True,
                            "pairwise_raw_certainty": {c: str(x) for c, x in zip(scheme.classes, xi)},
-                           "pairwise_raw_doubt": {c: "inf" if x is None else str(x) for c, x in zip(scheme.classes, rho)},
+                           "pairwise_raw_doubt": {c: "inf" if x is None else str(x)
+                                                  for c, x in zip(scheme.classes, rho)},
                            "tie": any(x is None for x in rho), "raw_doubt_cost": theta, "note": words.RAW_NOTE}
     lines = [f"Raw certainty of {scheme.classes[j]} over each other class (exact, on the logits): "
              + ", ".join(f"{c} {x}" for i, (c, x) in enumerate(zip(scheme.classes, xi)) if i != j),

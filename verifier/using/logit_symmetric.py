@@ -10,7 +10,7 @@ those k classes, W = e^{y − m}. Only sets of one size tie by swapping equal lo
 holds a strictly smaller or larger weight, as e^x is strictly increasing), so a row's tied optima are
 C(equal, inside) at the cut per tied size (C(K, k) where a_k = b_k).
 
-Floats screen with a proven bound: W from `logit_decide.bounded_exp`, each within its relative error r (the
+Floats screen with a proven bound: W from `logit_exact.bounded_exp`, each within its relative error r (the
 exponential's and the rounding of y − m, as `LogitDecider` bounds them), sums of at most K non-negative terms,
 each cost rounded once, one product and one sum: |fl(V_k) − V_k| ≤ (3r + 4(K + 4)·2^-53)·(|b_k|·S + |a_k − b_k|·M_k)
 plus K·TINY_WEIGHT·(|b_k| + |a_k − b_k|) for weights near the subnormal range. A row whose best size is below
@@ -18,7 +18,7 @@ every other by more than both bounds is decided there. A row of rounded decimals
 order the floats do not decide), and any row not separated, is decided exactly: its candidates compared by
 `softmax_sign` (Lindemann–Weierstrass for exact ties, arb balls otherwise).
 
-Owns: `symmetric_logit_rows`. May import: `using.logit_decide`, `using.logits`.
+Owns: `symmetric_logit_rows`, `exact_symmetric_row`. May import: `using.logit_exact`, `using.logits`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from math import comb
 
 import numpy as np
 
+from verifier.using.logit_exact import TINY_WEIGHT, row_exps, softmax_sign
 from verifier.using.logits import LogitRows
 
 _U = 2.0 ** -53
@@ -36,10 +37,8 @@ _U = 2.0 ** -53
 def symmetric_logit_rows(rows: LogitRows, a: list[Fraction], b: list[Fraction], W: np.ndarray, rel: np.ndarray,
                          known: dict) -> tuple[list, list[int], list[int], int]:
     """(predictions, tied optima, rows left undecided, rows decided exactly) of a block of logit rows; W and rel:
-    the block's weights and their relative errors (`logit_decide.weights`); `known`: mask -> set, kept by the
+    the block's weights and their relative errors (`logit_exact.weights`); `known`: mask -> set, kept by the
     caller between blocks."""
-    from verifier.using.logit_decide import TINY_WEIGHT  # logit_decide imports this module
-
     Z = rows.floats
     n, K = Z.shape
     ks = range(1, K + 1)
@@ -89,8 +88,6 @@ def symmetric_logit_rows(rows: LogitRows, a: list[Fraction], b: list[Fraction], 
 
 def exact_symmetric_row(y: list[Fraction], a: list[Fraction], b: list[Fraction]) -> tuple[frozenset, int, bool]:
     """One row's optimum at softmax(y), exactly: (the set reported, tied optima, some comparison undecided)."""
-    from verifier.using.logit_decide import _exps, softmax_sign  # logit_decide imports this module
-
     K = len(y)
     down = sorted(range(K), key=lambda i: (-y[i], i))
     up = sorted(range(K), key=lambda i: (y[i], i))
@@ -104,7 +101,7 @@ def exact_symmetric_row(y: list[Fraction], a: list[Fraction], b: list[Fraction])
             ways = comb(sum(1 for x in y if x == cut), sum(1 for i in members if y[i] == cut))
         inside = set(members)
         candidates.append((frozenset(members), ways, [a[k] if i in inside else b[k] for i in range(K)]))
-    exps, unsure = _exps(y), False
+    exps, unsure = row_exps(y), False
 
     def sign(z: int, w: int) -> int | None:
         return softmax_sign([p - q for p, q in zip(candidates[z][2], candidates[w][2])], y, exps)

@@ -87,15 +87,17 @@ def logit_row(value, classes: tuple[str, ...], where: str = "--p") -> LogitRows:
         texts: dict[int, str] = dict(class_values(value, where, classes))
         missing = [c for i, c in enumerate(classes) if i not in texts]
         if missing:
+            example = ", ".join(f"{c}=..." for c in classes[:3]) + (", ..." if len(classes) > 3 else "")
             raise UsageError(f"{where} {excerpt(value)}: no logit for {', '.join(missing)}; with --logits give every "
-                             f"class's logit ({', '.join(f'{c}=...' for c in classes[:3])}{', ...' if len(classes) > 3 else ''})")
+                             f"class's logit ({example})")
         row = [exact_number(texts[i], f"{where} {c}") for i, c in enumerate(classes)]
     else:
         items = [value.get(c) for c in classes] if isinstance(value, dict) else value
         try:
             items = list(items)
         except TypeError:
-            raise UsageError(f"{where}: {excerpt(str(value))} is not a row of logits (text, a dict or a list)") from None
+            raise UsageError(f"{where}: {excerpt(str(value))} is not a row of logits (text, a dict or a list)") \
+                from None
         if isinstance(value, dict) and (any(x is None for x in items) or set(value) - set(classes)):
             raise UsageError(f"{where}: the keys {excerpt(', '.join(map(str, value)))} are not the spec's classes "
                              f"{', '.join(classes)}, one logit each")

@@ -136,8 +136,9 @@ def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | N
 
 def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> Iterator[str]:
     """The batch CSV as texts of `CSV_BLOCK` lines (the header first), made as they are read: the command line
-    writes each and lets it go, never holding a million lines at once. One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
-    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
+    writes each and lets it go, never holding a million lines at once. One row per instance. Class names are
+    data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1), +, -, tab, carriage return first) gets a
+    leading apostrophe (OWASP's rule against CSV injection). `extra`:
     (header, %-format of its cells, one list or numpy array of values per column) appended to every line (the
     certainty columns). Each line is one %-format of its values, block by block (no text per cell, no join per
     line, and Python numbers made for one block at a time: a million rows)."""
