@@ -125,21 +125,26 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
         certain &= ~((last == cut[:, 0]) & (cut[:, 0] > 0))
     ranked = order[:, :top] if one_order else np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
     within = np.arange(top) < k[:, None]
-    chosen = np.where(within, ranked, K)
-    if alike.any():  # a size whose sets all cost alike: its first k classes
-        chosen = np.where(alike[best][:, None], np.where(within, np.arange(top), K), chosen)
     # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
+    if K < 63 and not alike.any():  # each row's set is the first k of its order: a running OR of its bits
+        masks = np.bitwise_or.accumulate(np.left_shift(1, ranked.astype(np.int64)), axis=1)[rows, best].tolist()
+    else:
+        chosen = np.where(within, ranked, K)
+        if alike.any():  # a size whose sets all cost alike: its first k classes
+            chosen = np.where(alike[best][:, None], np.where(within, np.arange(top), K), chosen)
+        if K < 64:
+            masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64))
+                                         & np.uint64(2 ** K - 1), axis=1).tolist()
+        else:  # one key per row from its first k classes (a mask of K bits would not fit)
+            masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
     if K < 64:
-        masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
-                                     axis=1).tolist()
         known = _SETS.setdefault(K, {})  # each mask's set, made once per process (a few thousand at most)
         if len(known) > MAX_KNOWN:
             known.clear()
         for m in set(masks).difference(known):
             known[m] = frozenset(y for y in range(K) if m >> y & 1)
         sets = known
-    else:  # one key per row from its first k classes (a mask of K bits would not fit)
-        masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
+    else:
         sets = {m: frozenset(m) for m in set(masks)}
     predictions = [sets[m] for m in masks]
     counts = _ways(K, k, alike[best], equal, inside)
