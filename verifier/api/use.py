@@ -13,7 +13,6 @@ from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
-from verifier.report.use import notebook as use_notebook
 from verifier.report.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
 
 
@@ -36,12 +35,18 @@ class UseReport:
         return self.record
 
     def __repr__(self) -> str:  # one line: the prediction, the classifiers' mean costs, or the swept parameter
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_repr(self)
 
     def _repr_html_(self) -> str:
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_html(self)
 
     def _repr_markdown_(self) -> str:
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_markdown(self)
 
     def records(self) -> list[dict]:
