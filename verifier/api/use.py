@@ -182,6 +182,9 @@ class BatchReport(UseReport):
     def record(self, value) -> None:
         self._record = value
 
+    def __reduce__(self):  # pickled (or copied) as the plain report it stands for: its text and record made
+        return UseReport, (self.text, self.record, self.prediction, [], None, "", self.summary_text)
+
     @property
     def prediction(self):
         return self.record["predictions"]
