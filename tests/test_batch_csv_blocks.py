@@ -57,3 +57,23 @@ def test_a_batch_report_makes_its_record_only_when_read_and_pickles_as_a_plain_r
     plain = pickle.loads(pickle.dumps(report))
     assert type(plain) is UseReport and plain.record == report.record and plain.text == report.text
     assert sorted(os.listdir(tmp_path)) == ["p.npy"]
+
+
+def test_the_tie_column_is_1_exactly_on_the_rows_tied_for_the_top_class_in_any_block(tmp_path):
+    """A block without a tie has its 0s in the line format; a block with one says 1 on that row only."""
+    import numpy as np
+
+    import verifier
+    from verifier.report.use.decisions import CSV_BLOCK
+
+    rows = np.random.default_rng(3).dirichlet(np.ones(3), size=2 * CSV_BLOCK + 5)
+    tied = [CSV_BLOCK + 7, 2 * CSV_BLOCK + 4]
+    rows[tied[0]] = [0.4, 0.4, 0.2]
+    rows[tied[1]] = [0.25, 0.375, 0.375]  # the exact binary values tie (0.25 and 0.375 are dyadic)
+    path = tmp_path / "p.npy"
+    np.save(path, rows)
+    report = verifier.decide(U65, p_file=str(path), certainty=True)
+    lines = report.text.splitlines()[1:]
+    assert [i for i, line in enumerate(lines) if line.endswith(",1")] == tied
+    assert all(line.endswith(",0") for i, line in enumerate(lines) if i not in tied)
+    assert report.record["certainty"]["rows"]["tie"] == [i in tied for i in range(len(lines))]
