@@ -14,6 +14,8 @@ proven bound: each term b_k·S and (a_k − b_k)·M_k is within γ_{K+3} relativ
 plus an absolute 1e-300 for underflow. A row whose best size is below every other by more than both bounds
 (and whose order is exact) is decided there; any other row (a tie, a near tie, equal non-zero floats in a
 rounded row) is decided exactly in integers: its numerators sorted, V_k·q·total compared as integers.
+When every best set is the k likeliest classes, only the values are sorted (no order): a row's set is then every
+class above its cut value and the lowest classes of the cut's group, as many as the sorted values put inside.
 
 Owns: `symmetric_costs`, `decide_symmetric`. May import: `using.exact_rows`, `scheme`.
 """
