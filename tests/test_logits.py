@@ -235,7 +235,7 @@ def test_hostile_logits_are_refused_with_their_location(tmp_path, name, text, me
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["decide", U65, "--p", "h=1", "--logits"], "--logits reads rows of logits from --p-file"),
+    (["decide", U65, "--p", "h=1", "--logits"], "no logit for b, n"),  # one row: every class's logit
     (["decide", U65, "--intervals", "h=0:1,b=0:1,n=0:1", "--logits"], "--logits reads rows of logits from --p-file"),
     (["evaluate", U65, "--scores", "s.csv", "--logits", "--sweep", "mu=0:1:3"], "--logits reads --probabilities"),
 ])

@@ -10,7 +10,7 @@ from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFi
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.margin import two_class_margin
-from verifier.api.use import Source, UseReport, as_p, numeric_scheme
+from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme
 from verifier.errors import UsageError
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
@@ -60,18 +60,21 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
         parts.append(measure(rows))
     c = BlockCertainty.join(parts)
     summary = decider.result.summary()
-    record = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
     shape = words.summary_json(c, logits)
-    record["certainty"] = {"summary": shape, "rows": words.rows_json(scheme.classes, c)}
-    if logits:
-        record["certainty"]["raw"] = True  # on the logits (Berenbeim et al.'s raw certainty and doubt)
-    if margin is not None:
-        record["certainty"]["margin"] = margin.to_json()
+
+    def record() -> dict:  # made when read (the command line's CSV never reads it)
+        out = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
+        out["certainty"] = {"summary": shape, "rows": words.rows_json(scheme.classes, c)}
+        if logits:
+            out["certainty"]["raw"] = True  # on the logits (Berenbeim et al.'s raw certainty and doubt)
+        if margin is not None:
+            out["certainty"]["margin"] = margin.to_json()
+        return out
     extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"',
                           logits)
-    return UseReport(decisions.batch_csv(scheme, decider.result, extra), record, record["predictions"],
-                     summary_text=decisions.summary_text(scheme, summary)
-                     + words.summary_text(c, margin_text, logits, shape))
+    return BatchReport(lambda: decisions.batch_csv_blocks(scheme, decider.result, extra), record,
+                       summary_text=decisions.summary_text(scheme, summary)
+                       + words.summary_text(c, margin_text, logits, shape))
 
 
 @dataclass

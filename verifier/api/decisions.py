@@ -16,7 +16,7 @@ from verifier.using.decide import decide as decide_precise
 from verifier.using.family_decide import alike_route
 from verifier.api import arguments
 from verifier.api.entry import load
-from verifier.api.use import Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme, within
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import decisions as words
@@ -29,7 +29,7 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
     """The optimal set for a precise `p` ('h=0.1,b=0.3,n=0.6', a dict or a list), for a credal set
     (`intervals_text` 'h=0:0.2,...' or `vertices`, with `rule`), for every row of `p_file`, or for every credal
     set of `intervals_file` (columns h_lo, h_hi, ..., with `rule`). `certainty`: with `p` or `p_file`, also the
-    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `logits`: the rows of
+    certainty and doubt of each decision (Berenbeim et al.; `api.certainty_report`). `logits`: `p` or the rows of
     `p_file` are logits, decided exactly on their softmax (with `certainty`, the raw variants on the logits).
     `time_limit`: seconds for the whole decision (None: no bound)."""
     return within(time_limit, "the decision",
@@ -49,9 +49,10 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     given = [x is not None for x in (p, intervals_text, vertices, p_file, intervals_file)]
     if sum(given) != 1:
         raise UsageError("give exactly one of --p, --intervals, --intervals-file, --vertex (repeated) or --p-file")
-    if logits and p_file is None:
+    if logits and p_file is None and p is None:
         raise UsageError("--logits reads rows of logits from --p-file FILE (CSV with a header of class names, or an "
-                         "(N, K) .npy); with --p, give the probabilities themselves")
+                         "(N, K) .npy) or one row from --p 'CLASS=LOGIT,...'; a credal set (--intervals, --vertex) "
+                         "is made of probabilities, not logits")
     if p_file is not None and not logits:
         lean = _without_matrix(source, p_file)
         if lean is not None:
@@ -65,6 +66,10 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
     classes = scheme.classes
+    if logits and p is not None:
+        from verifier.api.logit_row import decide_logit_row
+
+        return decide_logit_row(scheme, p, certainty)
     if certainty:
         from verifier.api.certainty_report import decide_with_certainty
 
@@ -110,9 +115,9 @@ def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport
     for rows in source.blocks():
         decider.add(rows)
     summary = decider.result.summary()
-    record = words.batch_json(scheme, decider.result, source.rescaled, summary)
-    return UseReport(words.batch_csv(scheme, decider.result), record, record["predictions"],
-                     summary_text=words.summary_text(scheme, summary))
+    return BatchReport(lambda: words.batch_csv_blocks(scheme, decider.result),
+                       lambda: words.batch_json(scheme, decider.result, source.rescaled, summary),
+                       summary_text=words.summary_text(scheme, summary))
 
 
 def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:

@@ -16,16 +16,18 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.api import arguments, cache as result_cache
 from verifier.api.paths import spec_paths
-from verifier.api.report import ClassSweepReport, EveryKReport, Report
 from verifier.errors import SpecError, UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
+
+if TYPE_CHECKING:  # imported where used: `decide` and `evaluate` load this module, never a Report (nor rich)
+    from verifier.api.report import ClassSweepReport, EveryKReport, Report
 
 Source = Union[str, "os.PathLike[str]", Mapping]
 
@@ -49,6 +51,8 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     `progress(text)`: told each stage of the analysis (for progress bars). `time_limit`: seconds for the
     whole analysis (None: no bound); what is not decided and re-checked by then is `unknown` with the reason.
     """
+    from verifier.api.report import Report
+
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     progress = arguments.callback(progress, "progress")
@@ -105,6 +109,8 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     verdicts per K and the smallest K at which each property fails. `progress(text)` is told each K.
     An open range ("2..") decides a scheme that treats every class alike for every K at once
     (`EveryKReport`). `time_limit` bounds each class count's analysis, as in `verify`."""
+    from verifier.api.report import ClassSweepReport, EveryKReport
+
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     progress = arguments.callback(progress, "progress")

@@ -13,7 +13,6 @@ from verifier.using.distribution import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
-from verifier.report.use import notebook as use_notebook
 from verifier.report.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
 
 
@@ -36,12 +35,18 @@ class UseReport:
         return self.record
 
     def __repr__(self) -> str:  # one line: the prediction, the classifiers' mean costs, or the swept parameter
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_repr(self)
 
     def _repr_html_(self) -> str:
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_html(self)
 
     def _repr_markdown_(self) -> str:
+        from verifier.report.use import notebook as use_notebook  # loads rich: only when shown
+
         return use_notebook.use_markdown(self)
 
     def records(self) -> list[dict]:
@@ -137,6 +142,56 @@ class UseReport:
         from verifier.report.figures.curve_plot import curve_figure
 
         return curve_figure(self.sweep, self.title, fmt)
+
+
+class BatchReport(UseReport):
+    """A batch's report whose CSV and JSON record are made when read: the command line writes the CSV block by
+    block (`write_text`) and never reads the record (a million rows' predictions as lists of names, built for
+    nothing); the API builds each on first read (`text`, `record`, `to_json()`, `prediction`). `blocks()`
+    gives the CSV's texts in order, `make_record()` the record."""
+
+    def __init__(self, blocks, make_record, summary_text: str = ""):
+        self._blocks, self._make, self._text, self._record = blocks, make_record, None, None
+        super().__init__(None, None, summary_text=summary_text)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "".join(self._blocks())
+        return self._text
+
+    @text.setter
+    def text(self, value) -> None:  # the dataclass's __init__ sets it (None: made on first read)
+        self._text = value
+
+    def write_text(self, stream) -> None:
+        """Write the CSV to `stream` one block at a time (the whole text only if it was already made)."""
+        if self._text is not None:
+            stream.write(self._text)
+            return
+        for part in self._blocks():
+            stream.write(part)
+
+    @property
+    def record(self) -> dict:
+        if self._record is None:
+            self._record = self._make()
+        return self._record
+
+    @record.setter
+    def record(self, value) -> None:
+        self._record = value
+
+    def __reduce__(self):  # pickled (or copied) as the plain report it stands for: its text and record made
+        return UseReport, (self.text, self.record, self.prediction, [], None, "", self.summary_text)
+
+    @property
+    def prediction(self):
+        return self.record["predictions"]
+
+    @prediction.setter
+    def prediction(self, value) -> None:  # always the record's (the dataclass's __init__ passes None)
+        pass
 
 
 def numeric_scheme(source: Source, what: str):

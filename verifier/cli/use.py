@@ -56,7 +56,8 @@ def _decide_parser() -> options.Parser:
     p.add_argument("--certainty", action="store_true", help="with --p or --p-file: also the certainty and doubt "
                    "of each decision (Berenbeim et al.): CSV columns top, min_certainty, max_doubt, doubt_cost, tie; "
                    "their distribution on standard error; for two classes the exact certainty margin")
-    p.add_argument("--logits", action="store_true", help="with --p-file: its rows are logits (any finite reals), "
+    p.add_argument("--logits", action="store_true", help="with --p-file: its rows are logits (any finite reals; with "
+                   "--p: one row, every class given), "
                    "decided exactly on their softmax; with --certainty, the raw certainty and doubt of the logits")
     options.add_shared(p, "format", "time-limit", "quiet", "width")
     return p
@@ -209,12 +210,15 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     else:
         width = options.output_width(args, stdout, 120) if command == "decide" else None
         batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
-        text = result.text
-        if extra:
-            from verifier.report.use.extra_stats import extra_text
+        if batch and not extra and hasattr(result, "write_text"):
+            result.write_text(stdout)  # block by block: a million lines are never one text
+        else:
+            text = result.text
+            if extra:
+                from verifier.report.use.extra_stats import extra_text
 
-            text += "\n".join(extra_text(extra, args.alpha)) + "\n"
-        stdout.write(text if batch else options.wrap_lines(text, width))
+                text += "\n".join(extra_text(extra, args.alpha)) + "\n"
+            stdout.write(text if batch else options.wrap_lines(text, width))
         if batch and not args.quiet:
             stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it

@@ -36,6 +36,12 @@ def _pairs(text: str, option: str, classes: tuple[str, ...]) -> list[tuple[int, 
     return out
 
 
+def class_values(text: str, option: str, classes: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(class index, value text) of each CLASS=VALUE in `text`, refused (located) when malformed, unknown or
+    given twice."""
+    return _pairs(text, option, classes)
+
+
 def _example(classes: tuple[str, ...], option: str) -> str:
     if option == "--intervals":
         return ",".join(f"{c}=0:1" for c in classes[:3])

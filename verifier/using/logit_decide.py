@@ -20,7 +20,11 @@ is proven: within `EXP_REL` relative, plus `TINY_WEIGHT` absolute where it under
 rounding of y − m (and of a decimal y to a float), Higham's bound for the K-term products and each cost
 cell's own error. Any row not separated so goes to the exact route above.
 
-Owns: `LogitDecider`, `softmax_sign`, `bounded_exp`. May import: `using.batch`, `using.logits`, `engines.expected`.
+A scheme treating every class alike (from `batch.SYMMETRIC_FROM` classes, as for probabilities) is decided by a sort
+of each row instead (`logit_symmetric`; route "softmax-symmetric"), with the same exact comparisons.
+
+Owns: `LogitDecider` (the exact pieces are `logit_exact`'s). May import: `using.batch`, `using.logits`,
+`using.symmetric`, `using.logit_exact`, `using.logit_symmetric`, `engines.expected`.
 """
 
 from __future__ import annotations
@@ -30,93 +34,38 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verifier.using.batch import BatchDecision, cell_radius
+from verifier.using.batch import SYMMETRIC_FROM, BatchDecision, cell_radius
+from verifier.using.logit_exact import (EXP_REL, TINY_WEIGHT, bounded_exp, row_exps,  # noqa: F401 (read from here too)
+                                       softmax_sign, weights)
+from verifier.using.logit_symmetric import symmetric_logit_rows
 from verifier.using.logits import LogitRows
+from verifier.using.symmetric import symmetric_costs
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
-EXP_REL = 2.0 ** -36  # proven relative error of `bounded_exp` (its analysis gives about 2^-42)
-TINY_WEIGHT = 2.0 ** -1000  # absolute error of a weight near or below the subnormal range
-BITS = (64, 128, 256, 1024, 4096)
-MAX_BITS = BITS[-1]
-_U = 2.0 ** -53
 CHUNK = 1 << 22  # rows x sets of floats per product
-
-
-def softmax_sign(d: list, y: list[Fraction], exps=None) -> int | None:
-    """The sign of Σ_k d_k·e^{y_k} (exact rational d_k, or flint arb balls for irrational costs); None when
-    undecided. `exps(bits)`: the balls e^{y_k − m} at that precision (cached by the caller)."""
-    if all(isinstance(x, (int, Fraction)) for x in d):
-        groups: dict[Fraction, Fraction] = {}
-        for dk, yk in zip(d, y):
-            groups[yk] = groups.get(yk, 0) + dk
-        if all(v == 0 for v in groups.values()):
-            return 0  # Lindemann–Weierstrass: the only way the sum vanishes
-    exps = exps or _exps(y)
-    for bits in BITS:
-        with flint.ctx.workprec(bits):  # python-flint >= 0.6
-            total = flint.arb(0)
-            for dk, e in zip(d, exps(bits)):
-                if dk:
-                    total += (flint.arb(flint.fmpq(dk.numerator, dk.denominator)) if isinstance(dk, Fraction)
-                              else flint.arb(dk) if isinstance(dk, int) else dk) * e
-            if total > 0:
-                return 1
-            if total < 0:
-                return -1
-    return None
-
-
-LN2 = float.fromhex("0x1.62e42fefa39efp-1")  # ln 2 rounded to nearest: within 2^-54 of it
-TAYLOR = 15  # terms of e^r for |r| ≤ 0.35: the rest is below 10^-19 relative
-
-
-def bounded_exp(x: np.ndarray) -> np.ndarray:
-    """e^x for x ≤ 0 (floats), within EXP_REL relative or TINY_WEIGHT absolute, from +, −, ×, ÷ and ldexp only.
-
-    x = k·ln 2 + r, k = round(x / LN2) (any integer will do: only |r| ≤ 0.35 matters), r = x − k·LN2 in floats.
-    With x ≥ −800 (below, e^x < 2^-1154 and W = 0 is within TINY_WEIGHT), |k| ≤ 1155, so r is off the true
-    x − k·ln 2 by at most |k|·2^-54 + 2^-53·(|k·LN2| + |r|) < 2·10^-13, a relative error of e^x below 2^-42.
-    e^r is its Taylor sum to TAYLOR terms in Horner's form 1 + r(1 + r/2(1 + ...)): every partial sum lies in
-    [0.5, 1.5], so each of the 15 steps adds at most a few roundings of 2^-53 relative (below 2^-45 in all),
-    and the tail is below 10^-19. ldexp by 2^k is exact unless the result is subnormal, where it errs by at most
-    2^-1075 absolute."""
-    x = np.maximum(x, -800.0)
-    k = np.rint(x / LN2)
-    r = x - k * LN2
-    t = np.ones_like(r)
-    for j in range(TAYLOR, 0, -1):
-        t = 1.0 + (r / j) * t
-    with np.errstate(under="ignore"):
-        return np.ldexp(t, k.astype(np.int64))
-
-
-def _exps(y: list[Fraction]):
-    """A cache of the balls e^{y_k − max y} per precision."""
-    m = max(y)
-    cache: dict[int, list] = {}
-
-    def at(bits: int) -> list:
-        if bits not in cache:
-            with flint.ctx.workprec(bits + 16):  # a little more than the sum's precision
-                cache[bits] = [flint.arb(flint.fmpq((x - m).numerator, (x - m).denominator)).exp() for x in y]
-        return cache[bits]
-    return at
+_U = 2.0 ** -53
 
 
 class LogitDecider:
     """Decisions from logits block by block (the same `BatchDecision` as `BatchDecider`, route "softmax")."""
 
-    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None):
+    def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None, symmetric: bool | None = None):
         if getattr(scheme, "orbits", None) is not None or getattr(scheme, "partial", False):
             raise UsageError(f"--logits compares every allowed set on each row; {scheme.K} classes are beyond the "
                              "sets this scheme enumerates (give probabilities: their route needs no enumeration)")
-        self.scheme, self.costs = scheme, costs or ExpectedCosts(scheme)
-        self.radius = cell_radius(self.costs)
-        self.abs_floats = np.abs(self.costs.floats)
-        self.cells = self._exact_cells()
-        self.result = BatchDecision([], [], [], "softmax", 0)
+        self.scheme = scheme
+        # classes treated alike: a sort per row (`logit_symmetric`); `symmetric` forces a route (tests compare them)
+        use = scheme.K >= SYMMETRIC_FROM if symmetric is None else symmetric
+        self.ab = symmetric_costs(scheme) if use and not scheme.family_restricted and scheme.K < 63 else None
+        self.known: dict = {}  # mask -> set, for the sorted route
+        if self.ab is None:
+            self.costs = costs or ExpectedCosts(scheme)
+            self.radius = cell_radius(self.costs)
+            self.abs_floats = np.abs(self.costs.floats)
+            self.cells = self._exact_cells()
+        self.result = BatchDecision([], [], [], "softmax" if self.ab is None else "softmax-symmetric", 0)
 
     def _exact_cells(self) -> list[list]:
         """Each set's costs: exact Fractions for a rational scheme, else certified 53-bit balls."""
@@ -131,16 +80,18 @@ class LogitDecider:
 
     def add(self, rows: LogitRows) -> None:
         """Decide a block of logit rows."""
-        sets, F = self.costs.sets, self.costs.floats
         Z = rows.floats
         n, K = Z.shape
-        m = Z.max(axis=1, keepdims=True)
-        with np.errstate(under="ignore", over="ignore"):
-            W = bounded_exp(Z - m)
-            # y − m and a decimal's rounding to a float move the exponent by at most 2^-50·(|y| + |m|)
-            shift = 2.0 ** -50 * (np.abs(Z) + np.abs(m))
-            rel = np.expm1(shift) * (1 + EXP_REL) + EXP_REL + (K + 4) * _U  # exp's, then the products' errors
+        W, rel = weights(Z)
         offset = len(self.result.predictions)
+        if self.ab is not None:
+            predictions, counts, undecided, exact = symmetric_logit_rows(rows, *self.ab, W, rel, self.known)
+            self.result.predictions += predictions
+            self.result.tied_optima += counts
+            self.result.undecided += [offset + i for i in undecided]
+            self.result.exact_rows += exact
+            return
+        sets, F = self.costs.sets, self.costs.floats
         predictions: list[ClassSet | None] = [None] * n
         counts, undecided, exact = [1] * n, [], 0
         step = max(1, CHUNK // max(1, len(sets)))
@@ -172,7 +123,7 @@ class LogitDecider:
 
     def _exact_row(self, y: list[Fraction], guess: int, near: list[int]) -> tuple[ClassSet, int, bool]:
         """The least of the candidate sets `near` at softmax(y), exactly: (prediction, tied optima, undecided)."""
-        exps, cells, unsure = _exps(y), self.cells, False
+        exps, cells, unsure = row_exps(y), self.cells, False
 
         def sign(a: int, b: int) -> int | None:
             if a == b:

@@ -16,7 +16,7 @@ values; a decimal row's floats are rounded, and equal floats are compared as the
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
 is the exact difference rounded once.
 
-Owns: `LogitRows`, `LogitFile`, `logit_rows`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
+Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
 `using.npy`, `using.distribution`, `using.certainty`.
 """
 
@@ -31,7 +31,8 @@ import numpy as np
 
 from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
-from verifier.using.distribution import exact_number
+from verifier import numbers
+from verifier.using.distribution import class_values, exact_number
 from verifier.using.npy import open_npy
 from verifier.errors import UsageError
 
@@ -77,6 +78,41 @@ def logit_rows(values, K: int, where: str) -> Iterator[LogitRows]:
     _finite(array, lambda i: f"{where}: row {i}")
     for start in range(0, len(array), BLOCK_ROWS):
         yield LogitRows(np.ascontiguousarray(array[start:start + BLOCK_ROWS]))
+
+
+def logit_row(value, classes: tuple[str, ...], where: str = "--p") -> LogitRows:
+    """One row of logits from a user: text 'h=1.5,b=-2,n=0' with every class (a logit left out has no default: 0
+    is a logit like any other), a dict or a list (Python callers); each an exact rational within the doubles."""
+    if isinstance(value, str):
+        texts: dict[int, str] = dict(class_values(value, where, classes))
+        missing = [c for i, c in enumerate(classes) if i not in texts]
+        if missing:
+            example = ", ".join(f"{c}=..." for c in classes[:3]) + (", ..." if len(classes) > 3 else "")
+            raise UsageError(f"{where} {excerpt(value)}: no logit for {', '.join(missing)}; with --logits give every "
+                             f"class's logit ({example})")
+        row = [exact_number(texts[i], f"{where} {c}") for i, c in enumerate(classes)]
+    else:
+        items = [value.get(c) for c in classes] if isinstance(value, dict) else value
+        try:
+            items = list(items)
+        except TypeError:
+            raise UsageError(f"{where}: {excerpt(str(value))} is not a row of logits (text, a dict or a list)") \
+                from None
+        if isinstance(value, dict) and (any(x is None for x in items) or set(value) - set(classes)):
+            raise UsageError(f"{where}: the keys {excerpt(', '.join(map(str, value)))} are not the spec's classes "
+                             f"{', '.join(classes)}, one logit each")
+        if len(items) != len(classes):
+            raise UsageError(f"{where}: {len(items)} logits for {len(classes)} classes")
+        row = []
+        for c, x in zip(classes, items):
+            try:
+                row.append(numbers.exact_value(x))
+            except numbers.NumberError as exc:
+                raise UsageError(f"{where} {c}: {exc}; expected {EXPECTED}") from None
+    for c, x in zip(classes, row):
+        if not math.isfinite(_float(x)):
+            raise UsageError(f"{where} {c}: {excerpt(str(x))} is beyond the range of doubles; expected {EXPECTED}")
+    return LogitRows(np.array([[_float(x) for x in row]], dtype=np.float64), [row])
 
 
 class LogitFile:

@@ -14,6 +14,8 @@ proven bound: each term b_k·S and (a_k − b_k)·M_k is within γ_{K+3} relativ
 plus an absolute 1e-300 for underflow. A row whose best size is below every other by more than both bounds
 (and whose order is exact) is decided there; any other row (a tie, a near tie, equal non-zero floats in a
 rounded row) is decided exactly in integers: its numerators sorted, V_k·q·total compared as integers.
+When every best set is the k likeliest classes, only the values are sorted (no order): a row's set is then every
+class above its cut value and the lowest classes of the cut's group, as many as the sorted values put inside.
 
 Owns: `symmetric_costs`, `decide_symmetric`. May import: `using.exact_rows`, `scheme`.
 """
@@ -86,11 +88,15 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     likeliest = np.array([a[k] < b[k] for k in ks])
     alike = np.array([a[k] == b[k] for k in ks])
     width = min(K, top + 1)  # sets of at most top classes need the first top + 1 of each order only
-    order = _leading(-F, width)  # likeliest first, the lower class first among equals
-    down = np.take_along_axis(F, order, axis=1)
     # no size below K keeps the least likely classes (u65, Ha, ...; at K every order gives the whole row's mass):
     # one sort
-    if (likeliest | alike)[:K - 1].all():
+    one_sort = bool((likeliest | alike)[:K - 1].all())
+    # every best set the k likeliest, any size: the sorted values suffice (4 times faster than the order); each
+    # row's set is found from its cut below
+    values_only = one_sort and width == K and not alike.any() and K <= 52
+    order = None if values_only else _leading(-F, width)  # likeliest first, the lower class first among equals
+    down = -np.sort(-F, axis=1) if values_only else np.take_along_axis(F, order, axis=1)
+    if one_sort:
         rising, up = order, down
     else:
         rising = _leading(F, width)
@@ -112,7 +118,8 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
         for ranked_floats, ranks in ((down, order), (up, rising)) if rising is not order else ((down, order),):
             same = (ranked_floats[:, 1:width] == ranked_floats[:, :width - 1]) & (ranked_floats[:, 1:width] > 0)
             for i in np.flatnonzero(same.any(axis=1) & certain).tolist():  # where equal non-zero floats are
-                num, o = block.num[i], ranks[i]  # equal values, checked in integers
+                num = block.num[i]  # equal values, checked in integers
+                o = ranks[i] if ranks is not None else np.argsort(-F[i], kind="stable")
                 certain[i] = all(num[o[j]] == num[o[j + 1]] for j in np.flatnonzero(same[i]).tolist())
     k = best + 1
     one_order = up is down or likeliest.all()  # every best set is a top-k (u65, Ha, ...): no choice per row
@@ -123,23 +130,36 @@ def decide_symmetric(block: ExactRows, a: list[Fraction], b: list[Fraction], top
     if block.rel and top + 1 < K:  # the cut's group may reach past the checked order: decide those rows exactly
         last = np.where(likeliest[best], down[:, top], up[:, top])
         certain &= ~((last == cut[:, 0]) & (cut[:, 0] > 0))
-    ranked = order[:, :top] if one_order else np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
-    within = np.arange(top) < k[:, None]
-    chosen = np.where(within, ranked, K)
-    if alike.any():  # a size whose sets all cost alike: its first k classes
-        chosen = np.where(alike[best][:, None], np.where(within, np.arange(top), K), chosen)
+    if not values_only:
+        ranked = order[:, :top] if one_order else np.where(likeliest[best][:, None], order[:, :top], rising[:, :top])
+        within = np.arange(top) < k[:, None]
     # every row as the floats decided it (vectorised), then the rows they could not decide, one by one in integers
+    if values_only:  # the k likeliest: every class above the cut, then the lowest classes of the cut's group
+        bits = np.ldexp(1.0, np.arange(K))  # 2^j: sums of distinct ones are exact below 2^53
+        at = F == cut
+        masks = ((F > cut) @ bits + np.where(equal == inside, at @ bits, 0.0)).astype(np.int64)
+        for i in np.flatnonzero(equal != inside).tolist():  # equal floats at the cut, not all inside
+            masks[i] += sum(1 << j for j in np.flatnonzero(at[i])[:inside[i]].tolist())
+        masks = masks.tolist()
+    elif K < 63 and not alike.any():  # each row's set is the first k of its order: a running OR of its bits
+        masks = np.bitwise_or.accumulate(np.left_shift(1, ranked.astype(np.int64)), axis=1)[rows, best].tolist()
+    else:
+        chosen = np.where(within, ranked, K)
+        if alike.any():  # a size whose sets all cost alike: its first k classes
+            chosen = np.where(alike[best][:, None], np.where(within, np.arange(top), K), chosen)
+        if K < 64:
+            masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64))
+                                         & np.uint64(2 ** K - 1), axis=1).tolist()
+        else:  # one key per row from its first k classes (a mask of K bits would not fit)
+            masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
     if K < 64:
-        masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), chosen.astype(np.uint64)) & np.uint64(2 ** K - 1),
-                                     axis=1).tolist()
         known = _SETS.setdefault(K, {})  # each mask's set, made once per process (a few thousand at most)
         if len(known) > MAX_KNOWN:
             known.clear()
         for m in set(masks).difference(known):
             known[m] = frozenset(y for y in range(K) if m >> y & 1)
         sets = known
-    else:  # one key per row from its first k classes (a mask of K bits would not fit)
-        masks = [tuple(sorted(row[:kk])) for row, kk in zip(chosen.tolist(), k.tolist())]
+    else:
         sets = {m: frozenset(m) for m in set(masks)}
     predictions = [sets[m] for m in masks]
     counts = _ways(K, k, alike[best], equal, inside)

@@ -28,15 +28,16 @@ RAW_NOTE = ("raw certainty ξ_i = y_top − y_i on the logits y, raw doubt 1/ξ_
 RAW_MARGIN = "With --logits, for two classes p_top − p_other = tanh(ξ/2), ξ the raw certainty."
 
 
-def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list]:
-    """(header, %-format of the cells, one numpy array of values per column) for the batch CSV; `cell` makes a
+def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False) -> tuple[str, str, list, tuple]:
+    """(header, %-format of the cells, one numpy array of values per column, the tie column's usual value and
+    text) for the batch CSV; `cell` makes a
     class name spreadsheet-safe. The minimum certainty and the doubt cost in full (the shortest text that reads back
     as the same float, `report.float_text`: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
     reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
     values = [names[c.top], ShortestFloats(c.min_certainty), c.max_doubt, ShortestFloats(c.theta),
               c.tied.astype(np.uint8)]  # lists block by block
-    return RAW_HEADER if raw else HEADER, "%s,%s,%.6g,%s,%d", values
+    return RAW_HEADER if raw else HEADER, "%s,%s,%.6g,%s,%d", values, (0, "0")  # tie: 0 but on a tie
 
 
 def _float(x: float) -> float | str:

@@ -4,6 +4,10 @@ tie was resolved is always said."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import numpy as np
+
 from verifier.errors import counted
 from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
@@ -128,29 +132,45 @@ CSV_BLOCK = 10_000  # lines formatted at a time: a million rows never hold a mil
 
 
 def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> str:
-    """One row per instance. Class names are data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1),
-    +, -, tab, carriage return first) gets a leading apostrophe (OWASP's rule against CSV injection). `extra`:
-    (header, %-format of its cells, one list or numpy array of values per column) appended to every line (the
-    certainty columns). Each line is one %-format of its values, block by block (no text per cell, no join per
+    """The whole CSV of `batch_csv_blocks`, as one text."""
+    return "".join(batch_csv_blocks(scheme, b, extra))
+
+
+def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> Iterator[str]:
+    """The batch CSV as texts of `CSV_BLOCK` lines (the header first), made as they are read: the command line
+    writes each and lets it go, never holding a million lines at once. One row per instance. Class names are
+    data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1), +, -, tab, carriage return first) gets a
+    leading apostrophe (OWASP's rule against CSV injection). `extra`:
+    (header, %-format of its cells, one list or numpy array of values per column[, (v, text): the last column's
+    usual value and its text]) appended to every line (the certainty columns; a block whose last column is v
+    throughout has the text in its format instead: the `tie` column, 0 but on a tie for the top class). Each line is one %-format of its values, block by block (no text per cell, no join per
     line, and Python numbers made for one block at a time: a million rows)."""
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     n = len(b.predictions)
     cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
-    undecided = [0] * n
+    common = {m: cell + ",1,0" for m, cell in cells.items()}  # with its usual tied_optima 1 and undecided 0
+    undecided: dict[int, list[int]] = {}  # block -> its rows with an undecided comparison (offsets in the block)
     for i in b.undecided:
-        undecided[i] = 1
-    line, columns = "%d,%s,%d,%d", [range(n), b.predictions, b.tied_optima, undecided]
+        undecided.setdefault(i // CSV_BLOCK, []).append(i % CSV_BLOCK)
+    line, columns, usual = "%d,%s", [range(n), b.predictions], None
     if extra is not None:
         head += "," + extra[0]
         line += "," + extra[1]
         columns += extra[2]
-    fmt, parts = (line + "\n").__mod__, [head + "\n"]
+        usual = extra[3] if len(extra) > 3 else None
+    fmt = (line + "\n").__mod__
+    plain = (line.rsplit(",", 1)[0] + "," + usual[1] + "\n").__mod__ if usual is not None else None
+    yield head + "\n"
     for start in range(0, n, CSV_BLOCK):
         block = [c[start:start + CSV_BLOCK] for c in columns]
-        block = [x.tolist() if hasattr(x, "tolist") else x for x in block]  # numpy: Python numbers, as repr wants
-        block[1] = [cells[m] for m in block[1]]
-        parts.append("".join(map(fmt, zip(*block))))
-    return "".join(parts)
+        same = usual is not None and bool(np.all(block[-1] == usual[0]))  # the last column's usual value throughout
+        block = [x.tolist() if hasattr(x, "tolist") else x for x in (block[:-1] if same else block)]  # numbers for %
+        block[1] = [common[m] for m in block[1]]
+        ties = b.tied_optima[start:start + CSV_BLOCK]
+        unsure = undecided.get(start // CSV_BLOCK, [])
+        for i in [i for i, t in enumerate(ties) if t != 1] + unsure:  # the few rows with tied optima or unsure
+            block[1][i] = f"{cells[b.predictions[start + i]]},{ties[i]},{int(i in unsure)}"
+        yield "".join(map(plain if same else fmt, zip(*block)))
 
 
 def _set_cell(scheme: Scheme, members) -> str:
