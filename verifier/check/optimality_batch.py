@@ -75,7 +75,10 @@ class _Arrays:
             W = np.zeros((len(found), K), dtype=np.int64)
             for k, (_, (classes, weights, _)) in enumerate(found):
                 W[k, classes] = weights
-            values = W @ self.ints.T  # exact: every |sum| < 2^62
+            if self.largest * max(p[2] for _, p in found) < 2**53:  # integers binary64 holds exactly, every
+                values = (W.astype(float) @ self.ints.T.astype(float)).astype(np.int64)  # partial sum too
+            else:
+                values = W @ self.ints.T  # exact: every |sum| < 2^62
             mine = values[rows, own]
             values[rows, own] = np.iinfo(np.int64).max
             ok = values.min(axis=1) > mine

@@ -83,6 +83,7 @@ class Screen:
         self.usable = self.num is not None or bool(  # far from overflow: no product can reach infinity
             np.all(np.isfinite(self.bound)) and float(np.abs(self.mids).max(initial=0.0)) < 1e300)
         self._exact: dict[tuple[int, int], sp.Rational] = {}
+        self._num_float: np.ndarray | None = None
 
     def alone(self, points: list[Point]) -> dict[ClassSet, SetOptimality]:
         """{set: `alone` entry} for the points at which one set is certainly the strictly cheapest."""
@@ -122,7 +123,14 @@ class Screen:
             classes, weights, _ = points[k]
             W[row, list(classes)] = weights
         rows = np.arange(len(keep))
-        values = W @ self.num.T
+        if self.largest * max(points[k][2] for k in keep) < 2**53:
+            # every product and partial sum is an integer below 2^53, which binary64 holds exactly (fused or
+            # not): BLAS gives the exact sums, far faster than numpy's integer product
+            if self._num_float is None:
+                self._num_float = self.num.T.astype(float)
+            values = (W.astype(float) @ self._num_float).astype(np.int64)
+        else:
+            values = W @ self.num.T
         best = values.argmin(axis=1)
         mine = values[rows, best]
         values[rows, best] = np.iinfo(np.int64).max
