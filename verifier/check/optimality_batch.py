@@ -89,13 +89,14 @@ class _Arrays:
             with np.errstate(all="ignore"):
                 # Σ_y lo p (or hi p) is within (K + 4) u max_y |c| of the float product for any p with Σ p = 1
                 # (p's rounding and the K-term sum, Higham); a lower bound of every set's cost, an upper one of Y's
-                error = self.error[None, :]
-                low = W @ self.lo.T - error
+                low = W @ self.lo.T
+                low -= self.error
+                low[rows, own] = np.inf
+                low = low.min(axis=1)  # x - |x| u - tiny grows with x: rounding the least bound is rounding them all
                 low -= np.abs(low) * _U + 1e-300
                 high = np.einsum("ij,ij->i", W, self.hi[own]) + self.error[own]
                 high += np.abs(high) * _U + 1e-300
-                low[rows, own] = np.inf
-                ok = low.min(axis=1) > high
+                ok = low > high
         return {m for (m, _), good in zip(found, ok) if good}
 
     def check(self, entry: SetOptimality) -> None:
@@ -202,9 +203,9 @@ def _integer_point(witness, K: int) -> tuple[list[int], list[int], int] | None:
     probability distribution: integers only, no rational arithmetic per entry."""
     if witness is None or len(witness) != K:
         return None
-    classes, pairs = [], []
+    classes, pairs, zero = [], [], sp.S.Zero
     for y, x in enumerate(witness):
-        if x is sp.S.Zero:
+        if x is zero:
             continue
         if isinstance(x, int) and not isinstance(x, bool):
             n, d = x, 1
