@@ -42,7 +42,8 @@ class TermArrays:
 
     def value(self, kind: str) -> Cells:
         """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
-        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `forget` frees them."""
+        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `keep` frees the ones the
+        next properties do not read, `forget` all of them."""
         if kind == "cost":
             return self.cost
         if kind == "mean":
@@ -58,6 +59,20 @@ class TermArrays:
     def forget(self) -> None:
         """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
         self._cache.clear()
+
+    def keep(self, kinds: set[str], pairs: bool) -> None:
+        """Keep only the derived arrays that the properties about to be decided read (`kinds`: the terms they
+        compare; `pairs`: whether one ranges over two classes), so that only the ones in use are alive (25 bytes a
+        cell each). The K x K cost numbers stay (small); anything dropped is made again when it is read."""
+        wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})
+        if "mean" in kinds and "mean" not in self._cache:
+            wanted.add("sum")  # the mean is made from the sums
+        if pairs or "sorted" in kinds:
+            wanted |= {"keys", "multiset_ids"}
+        for name in list(self._cache):
+            key = name[0] if isinstance(name, tuple) else name
+            if key not in wanted and not (pairs and key == "cost_ids"):
+                del self._cache[name]
 
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
