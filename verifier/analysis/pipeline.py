@@ -188,8 +188,8 @@ def _decide_all(scheme: Scheme, tell, rate: str, state: "Progress | None" = None
         tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
                                           if prop.id == "P1" else ""))
         results.append(engine.decide(prop))
-        if isinstance(engine, VectorEngine):  # only the arrays the next property reads stay alive (one made
-            engine.release(PROPERTIES[number:number + 1])  # twice costs less time than holding it costs memory)
+        if isinstance(engine, VectorEngine):  # only the arrays still to be read stay alive
+            engine.release(PROPERTIES[number:])
         if state is not None:
             state.decided[prop.id] = results[-1]
     return engine, results

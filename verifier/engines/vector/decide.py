@@ -74,9 +74,10 @@ class VectorEngine:
         return result
 
     def release(self, coming: list[Property]) -> None:
-        """Free the derived arrays none of the `coming` properties reads (each is as large as the matrix)."""
-        kinds = {term.kind for prop in coming for term in _terms(prop.atom)}
-        self.terms.keep(kinds, any(len(prop.quantifiers) == 3 for prop in coming))
+        """Free the derived arrays (each as large as the matrix) that the next of the `coming` properties does not
+        read, keeping the two-class ids any of them still reads."""
+        kinds = {term.kind for prop in coming[:1] for term in _terms(prop.atom)}
+        self.terms.keep(kinds, {prop.quantifiers[1].domain for prop in coming if len(prop.quantifiers) == 3})
 
     def sets_not_holding(self, prop: Property) -> tuple[list, int, bool]:
         """The sets where a "for every set" property is not certainly true (where a repair is needed), how many

@@ -60,18 +60,19 @@ class TermArrays:
         """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
         self._cache.clear()
 
-    def keep(self, kinds: set[str], pairs: bool) -> None:
-        """Keep only the derived arrays that the properties about to be decided read (`kinds`: the terms they
-        compare; `pairs`: whether one ranges over two classes), so that only the ones in use are alive (25 bytes a
-        cell each). The K x K cost numbers stay (small); anything dropped is made again when it is read."""
+    def keep(self, kinds: set[str], pair_domains: set[str]) -> None:
+        """Keep only the derived arrays still wanted: the means, minima and maxima the next properties compare
+        (`kinds`; made again in one matrix product when read later) and the ids of properties over two classes
+        still to come (`pair_domains`, their domains of y; slower to make again, 8 bytes a cell each), so
+        that at most one 25-byte-a-cell term is alive. The K x K cost numbers stay (small)."""
         wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})
         if "mean" in kinds and "mean" not in self._cache:
             wanted.add("sum")  # the mean is made from the sums
-        if pairs or "sorted" in kinds:
+        if pair_domains or "sorted" in kinds:
             wanted |= {"keys", "multiset_ids"}
         for name in list(self._cache):
-            key = name[0] if isinstance(name, tuple) else name
-            if key not in wanted and not (pairs and key == "cost_ids"):
+            kept = name[1] in pair_domains if isinstance(name, tuple) else name in wanted
+            if not kept:
                 del self._cache[name]
 
     def member_sums(self) -> Cells:
