@@ -5,7 +5,7 @@ largest process's), against the targets 600 s and 4 GiB (target / measured; >= 1
 above a small spec's peak (the interpreter and its libraries) against the target of about 100 bytes a cell
 (issue 41). docs/specs.md states the figures measured with it; on 2026-11-27 (a 2-core machine shared with four
 other agents) every measured case met 600 s and 4 GiB, and the bytes a cell were 132 (intervals-215), 108
-(pairs-200), 133 (max3-60) and 153 (tree-1000): the aim of about 100 is not met yet except nearly by pairs-200.
+(pairs-200), 132 (max3-60) and 153 (tree-1000): the aim of about 100 is not met yet except nearly by pairs-200.
 
     python3 benchmarks/bench_family_bounds.py [CASE ...]
 
