@@ -95,3 +95,94 @@ def test_matrix_numerators_are_int64_when_they_fit_and_exact_integers_beyond():
     rows = build_cells(huge).rows
     assert rows.num.dtype == object and rows.exact.all()
     assert rows.fraction((5, 4)) == F(10**30 + 4, 7)  # {1, 2} at class 5 (rank 4): the mean of two equal costs
+
+
+
+def _pairs(K: int) -> str:
+    return (f'name: pairs {K}\nclasses: {K}\ncost: "0 if y == yhat else 1 + rank(y) / K"\n'
+            'set_cost: "(0 if y in Y else 1 + rank(y) / K) + 1/1000 * (len(Y) - 1)"\npredictions: {max_size: 2}\n')
+
+
+def test_derived_arrays_live_one_property_at_a_time_and_change_no_answer(tmp_path, monkeypatch):
+    """Each derived array (a mean, min or max, the pairs' ids: each as large as the matrix) is freed once the next
+    property does not read it, and none is alive during the re-check; the record is the one made when every
+    array is kept (the attack: releasing too early or too late shows as a changed answer or a kept array)."""
+    from verifier.analysis import pipeline
+    from verifier.engines.vector import VectorEngine
+
+    path = tmp_path / "pairs.yaml"
+    path.write_text(_pairs(40))
+    engines, alive, at_recheck = [], [], []
+    init, release, check_results = VectorEngine.__init__, VectorEngine.release, pipeline.check_results
+
+    def kept(engine) -> set:
+        return {k[0] if isinstance(k, tuple) else k for k in engine.terms._cache} - {"det_ids"}
+
+    def spy_init(engine, scheme):
+        init(engine, scheme)
+        engines.append(engine)
+
+    def spy_release(engine, coming):
+        release(engine, coming)
+        alive.append(kept(engine))
+
+    def spy_check(scheme, results, checker=None):
+        at_recheck.append(kept(engines[0]))
+        return check_results(scheme, results, checker)
+
+    monkeypatch.setattr(VectorEngine, "__init__", spy_init)
+    monkeypatch.setattr(VectorEngine, "release", spy_release)
+    monkeypatch.setattr(pipeline, "check_results", spy_check)
+    lean = _record(str(path))
+    assert len(alive) == 10 and at_recheck == [set()]
+    assert all(len(names & {"mean", "min", "max", "sum"}) <= 1 for names in alive), alive
+    assert "mean" in alive[1] and "min" not in alive[3] and "max" not in alive[8], alive  # P2 keeps it for P3
+    assert alive[-1] == set()  # after P10: nothing left
+    monkeypatch.setattr(VectorEngine, "release", lambda engine, coming: None)  # every array kept
+    assert _record(str(path)) == lean
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.yaml"]
+
+
+def test_large_matrix_decimals_are_shared_and_keep_the_sign_of_zero(tmp_path):
+    """Thousands of rows: each distinct decimal is one float object (8 bytes a cell, not 32), and sharing never
+    turns -0.0 into 0.0 (equal as keys, printed apart)."""
+    from verifier.analysis.pipeline import analyse_file
+    from verifier.report.json_record import MATRIX_SYMBOLIC_SETS, _shared, to_json
+
+    numbers: dict = {}
+    assert _shared(numbers, 1.25) is _shared(numbers, float("1.25"))
+    assert str(_shared(numbers, -0.0)) == "-0.0" and str(_shared(numbers, 0.0)) == "0.0"
+    assert _shared(numbers, None) is None
+    path = tmp_path / "pairs.yaml"
+    path.write_text(_pairs(50))
+    record = to_json(analyse_file(str(path)))
+    assert len(record["matrix"]) == 50 + 50 * 49 // 2 > MATRIX_SYMBOLIC_SETS  # the large matrix's route
+    decimals = [v for row in record["matrix"] for v in row["decimal"] if v]
+    assert len({id(v) for v in decimals}) == len(set(decimals)) < len(decimals) // 100
+    assert record["matrix"][60]["decimal"] == [float(f"{float(F(c)):.4g}") for c in record["matrix"][60]["costs"]]
+
+
+
+def test_singletons_made_exact_in_place_not_in_a_copy_of_the_matrix(monkeypatch):
+    """A power mean's singleton rows lose exactness in floats (sqrt, then a square); the exact interpreter makes
+    them rational again in the matrix's own arrays (a copy would double the peak of a large family), and the
+    cells are then the exact values."""
+    import verifier.scheme.lazy as lazy
+
+    built = []
+
+    def build(spec):
+        cells = scheme_cells.build_cells(spec)
+        built.append((cells.rows.lo, cells.rows.hi, cells.rows.exact, bool(cells.rows.exact[:30].all())))
+        return cells
+
+    monkeypatch.setattr(lazy, "build_cells", build)
+    spec = spec_from_text('name: power mean\nclasses: 30\ncost: "0 if y == yhat else 1 + rank(y) / K"\n'
+                          'set_cost: "genmean(1/2, [c(yh, y) for yh in Y])"\npredictions: {max_size: 2}\n')
+    rows = lazy.build_fast_scheme(spec).cells.rows
+    lo, hi, exact, exact_when_built = built[0]
+    assert not exact_when_built  # the floats lost it: the attack reaches the repair
+    assert rows.lo is lo and rows.hi is hi and rows.exact is exact  # repaired where they are
+    assert rows.exact[:30].all()
+    assert rows.fraction((0, 1)) == 1 + F(1, 30) and rows.fraction((2, 2)) == 0
+    assert all(rows.lo[h, y] <= rows.fraction((h, y)) <= rows.hi[h, y] for h in range(30) for y in range(30))

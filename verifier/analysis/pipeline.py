@@ -154,13 +154,13 @@ def _analyse(spec: Spec, timeout_ms: int, classes, state: "Progress", exact: boo
             results = merge_lemmas(scheme, results)
         elif getattr(scheme, "structured", None) is not None:
             results = merge_structured(scheme, results)
+        if isinstance(engine, VectorEngine):  # its derived arrays are not read again: free them before the re-check
+            engine.terms.forget()
         tell("re-checking the evidence independently")
         checker = Checker(scheme)  # one set of cell enclosures for every re-check of this scheme
         check_results(scheme, results, checker)
         state.checked = results
         possibility = state.possibility = [engine.possibility[m] for m in scheme.indeterminate_sets]
-        if isinstance(engine, VectorEngine):  # its derived arrays are not read again: free them before the report
-            engine.terms.forget()
         if wanted:  # made on first use, by the route that fits the scheme (`analysis.optimality_route`)
             optimality = optimality_source(scheme, possibility, checker) or {}
     return _finish(spec, scheme, results, possibility, symbolic, optimality, start)
@@ -184,10 +184,12 @@ def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibili
 def _decide_all(scheme: Scheme, tell, rate: str, state: "Progress | None" = None):
     engine = VectorEngine(scheme) if scheme.cells is not None else EnumerationEngine(scheme)
     results = []
-    for prop in PROPERTIES:
+    for number, prop in enumerate(PROPERTIES, start=1):
         tell(f"{prop.id} {prop.name}" + (f" ({len(scheme.all_sets):,} sets built at {rate})"
                                           if prop.id == "P1" else ""))
         results.append(engine.decide(prop))
+        if isinstance(engine, VectorEngine):  # only the arrays still to be read stay alive
+            engine.release(PROPERTIES[number:])
         if state is not None:
             state.decided[prop.id] = results[-1]
     return engine, results

@@ -28,6 +28,7 @@ def _decimal(value) -> float | list[float] | None:
 def to_json(a: Analysis) -> dict:
     s = a.scheme
     remedies = how_to_fit(a)
+    made: dict = {}  # one rendering per set's optimality, shared by `possibility` and `optimality`
     return {
         "spec": a.spec.path,
         "name": a.spec.name,
@@ -49,13 +50,13 @@ def to_json(a: Analysis) -> dict:
                        if s.lemma is not None else None),
         "matrix": _matrix(s),
         "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS) | _node(s, e.members)
-                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason)}
+                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made)}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e) | _orbit(s, m) for m, e in a.optimality.items()],
+        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made) | _orbit(s, m) for m, e in a.optimality.items()],
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
@@ -107,6 +108,7 @@ def _large_matrix(s, cells, index) -> list[dict]:
     rows = cells.rows
     num, den, exact = rows.num, rows.den, rows.exact
     texts: dict = {}
+    numbers: dict = {}  # each distinct nonzero decimal one float object (8 bytes a cell, not 32)
     out = []
     for m in s.all_sets:
         k = index[m]
@@ -121,9 +123,16 @@ def _large_matrix(s, cells, index) -> list[dict]:
                 text = None  # irrational: the spec's set cost at this set (its decimal is beside it)
             costs.append(text)
         lo, hi = rows.lo[k], rows.hi[k]
-        decimals = [_enclosed_decimal(lo[y], hi[y], None) for y in range(s.K)]
+        decimals = [_shared(numbers, _enclosed_decimal(lo[y], hi[y], None)) for y in range(s.K)]
         out.append({"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]})
     return out
+
+
+def _shared(numbers: dict, value: float | None):
+    """One object per distinct value (zeros kept as they are: 0.0 and -0.0 are equal keys but print apart)."""
+    if not value:
+        return value
+    return numbers.setdefault(value, value)
 
 
 def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
@@ -190,10 +199,15 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     return out
 
 
-def _optimal(s, e: SetOptimality | None, reason: str = "") -> dict:
-    """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown."""
+def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = None) -> dict:
+    """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown. With `made`,
+    a set's rendering is made once and its parts shared (a witness over 1,000 classes is a dict of 1,000)."""
     if e is None:
         return {"status": "unknown", "reason": reason or "computed for numeric schemes only (fixed parameter values)"}
+    if made is not None:
+        if id(e) not in made:
+            made[id(e)] = (e, _optimal(s, e))  # e kept beside its id: the id cannot be reused meanwhile
+        return made[id(e)][1]
     out: dict = {"status": e.status}
     if e.witness is not None:
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)}}

@@ -203,13 +203,17 @@ def _no_members_differ(scheme: Scheme) -> bool:
         import numpy as np
 
         from verifier.engines.vector.pairs import multiset_ids
-        from verifier.engines.vector.terms import TermArrays
+        from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 
         terms = TermArrays(scheme.cells, lambda *_: False)
-        members = terms.members
-        ids = multiset_ids(members, terms.det_ids())  # equal within a set exactly when the multisets are
-        first = ids[np.arange(len(members)), np.argmax(members, axis=1)]
-        return bool(((ids == first[:, None]) | ~members).all())
+        det_ids, step = terms.det_ids(), max(1, CHUNK_CELLS // scheme.K)
+        for start in range(0, terms.count, step):  # a chunk of sets at a time: ids compare within a set only
+            members = terms.members[start:start + step]
+            ids = multiset_ids(members, det_ids)  # equal within a set exactly when the multisets are
+            first = ids[np.arange(len(members)), np.argmax(members, axis=1)]
+            if not ((ids == first[:, None]) | ~members).all():
+                return False
+        return True
     for members in scheme.indeterminate_sets:
         lists = [scheme.members_costs(members, y) for y in sorted(members)]
         if not all(v.is_Rational for costs in lists for v in costs):

@@ -203,5 +203,11 @@ def _constant(evaluator: VectorEvaluator, entry) -> Cells:
 
 
 def certainly_negative(cells: Cells) -> np.ndarray:
-    return compare(cells, "<", Cells.rational(0)) == TRUE
+    """Where a cell is certainly below 0, a chunk of rows at a time (a comparison's temporaries are 8 bytes a
+    cell, several at once, beside the whole matrix)."""
+    zero, S = Cells.rational(0), cells.shape[0]
+    step = max(1, ASSEMBLE_CELLS // max(1, cells.shape[1]))
+    if S <= step:
+        return compare(cells, "<", zero) == TRUE
+    return np.concatenate([compare(cells.take(slice(i, i + step)), "<", zero) == TRUE for i in range(0, S, step)])
 

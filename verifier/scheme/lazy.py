@@ -155,13 +155,16 @@ def _exact_singletons(cells: SchemeCells, exact: ExactCells) -> None:
 
 
 def _with_exact_values(cells: Cells, values: dict[tuple, Fraction]) -> Cells:
-    """A copy where the given elements are the given exact rationals."""
+    """The matrix with the given elements made the given exact rationals, changed in place (nothing else holds
+    it yet; a copy would double the peak of a large family): only the numerators are made again, when the
+    common denominator grows or they must become Python integers."""
     den = math.lcm(cells.den, *(f.denominator for f in values.values()))
-    num = np.zeros(cells.shape, np.int64) if cells.num is None else scale(np.asarray(cells.num), den // cells.den)
-    num = num.copy()
-    if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()):
+    num = np.zeros(cells.shape, np.int64) if cells.num is None else np.asarray(cells.num)
+    if den != cells.den:
+        num = scale(num, den // cells.den)
+    if any(abs(f.numerator * (den // f.denominator)) >= SAFE for f in values.values()) and num.dtype != object:
         num = num.astype(object)
-    lo, hi, exact = cells.lo.copy(), cells.hi.copy(), cells.exact.copy()
+    lo, hi, exact = cells.lo, cells.hi, cells.exact
     for index, f in values.items():
         num[index] = f.numerator * (den // f.denominator)
         exact[index] = True

@@ -73,6 +73,12 @@ class VectorEngine:
                              f"more than the {RESOLVE_LIMIT:,} that are decided one by one exactly")
         return result
 
+    def release(self, coming: list[Property]) -> None:
+        """Free the derived arrays (each as large as the matrix) that the next of the `coming` properties does not
+        read, keeping the two-class ids any of them still reads."""
+        kinds = {term.kind for prop in coming[:1] for term in _terms(prop.atom)}
+        self.terms.keep(kinds, {prop.quantifiers[1].domain for prop in coming if len(prop.quantifiers) == 3})
+
     def sets_not_holding(self, prop: Property) -> tuple[list, int, bool]:
         """The sets where a "for every set" property is not certainly true (where a repair is needed), how many
         of its innermost instances are certainly false, and whether some are undecided by the arrays."""
@@ -169,13 +175,14 @@ class VectorEngine:
 
     # -- folding the quantifiers -------------------------------------------------------------------------------
     def _fold(self, prop: Property, truth: np.ndarray, domains: list[np.ndarray]):
-        """Kleene truth and instance counts per set, folding the inner quantifiers (innermost first)."""
-        counts = domains[-1].astype(np.int64) if domains else np.ones(truth.shape, np.int64)
-        for level in range(len(domains), 0, -1):
-            kind = prop.quantifiers[level].kind
-            mask = domains[level - 1]
-            truth, counts = _reduce(truth, counts, mask, kind, axis=level)
-        return truth, counts
+        """Kleene truth and instance counts per set, folding the inner quantifiers (innermost first), a chunk of
+        sets at a time (each set folds alone; the counts' temporaries are 8 bytes an instance, several at once)."""
+        S = len(truth)
+        step = max(1, CHUNK_CELLS // max(1, int(np.prod(truth.shape[1:]))))
+        if S <= step:
+            return _fold_sets(prop, truth, domains)
+        parts = [_fold_sets(prop, truth[i:i + step], [d[i:i + step] for d in domains]) for i in range(0, S, step)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def _outcome(self, prop: Property, truth: np.ndarray, domains: list[np.ndarray]) -> Outcome:
         sub, counts = self._fold(prop, truth, domains)
@@ -198,6 +205,15 @@ class VectorEngine:
             outcome.instances = total
             return outcome
         return Outcome(Truth.TRUE if top == "forall" else Truth.FALSE, None, [], total)
+
+
+def _fold_sets(prop: Property, truth: np.ndarray, domains: list[np.ndarray]):
+    counts = domains[-1].astype(np.int64) if domains else np.ones(truth.shape, np.int64)
+    for level in range(len(domains), 0, -1):
+        kind = prop.quantifiers[level].kind
+        mask = domains[level - 1]
+        truth, counts = _reduce(truth, counts, mask, kind, axis=level)
+    return truth, counts
 
 
 def _reduce(truth: np.ndarray, counts: np.ndarray, mask: np.ndarray, kind: str, axis: int):
@@ -224,6 +240,17 @@ def _compare_by_sets(lhs, op: str, rhs) -> np.ndarray:
         return compare(lhs, op, rhs)
     return np.concatenate([compare(lhs.take(slice(i, i + step)), op, rhs.take(slice(i, i + step)))
                            for i in range(0, S, step)])
+
+
+def _terms(atom) -> list:
+    """The terms an atom compares (none for possibility)."""
+    if isinstance(atom, Compare):
+        return [atom.lhs, atom.rhs]
+    if isinstance(atom, Implies):
+        return _terms(atom.premise) + _terms(atom.conclusion)
+    if isinstance(atom, Both):
+        return _terms(atom.first) + _terms(atom.second)
+    return []
 
 
 def _first(flags: np.ndarray, default: int) -> int:

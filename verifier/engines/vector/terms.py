@@ -42,7 +42,8 @@ class TermArrays:
 
     def value(self, kind: str) -> Cells:
         """c_Y(y) ("cost") or the members' mean, min or max, [s, y]. Each derived term is as large as the matrix
-        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `forget` frees them."""
+        (25 bytes a cell), made on first use and kept (the repairs read them cell by cell); `keep` frees the ones the
+        next properties do not read, `forget` all of them."""
         if kind == "cost":
             return self.cost
         if kind == "mean":
@@ -58,6 +59,21 @@ class TermArrays:
     def forget(self) -> None:
         """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
         self._cache.clear()
+
+    def keep(self, kinds: set[str], pair_domains: set[str]) -> None:
+        """Keep only the derived arrays still wanted: the means, minima and maxima the next properties compare
+        (`kinds`; made again in one matrix product when read later) and the ids of properties over two classes
+        still to come (`pair_domains`, their domains of y; slower to make again, 8 bytes a cell each), so
+        that at most one 25-byte-a-cell term is alive. The K x K cost numbers stay (small)."""
+        wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})
+        if "mean" in kinds and "mean" not in self._cache:
+            wanted.add("sum")  # the mean is made from the sums
+        if pair_domains or "sorted" in kinds:
+            wanted |= {"keys", "multiset_ids"}
+        for name in list(self._cache):
+            kept = name[1] in pair_domains if isinstance(name, tuple) else name in wanted
+            if not kept:
+                del self._cache[name]
 
     def member_sums(self) -> Cells:
         """Σ_{ŷ in Y} c_ŷ(y), [s, y]."""
