@@ -1,8 +1,11 @@
 """Restricted prediction families at real class counts, measured as users run them: a fresh `verify` process each
-(imports included, no cache), the median wall time of a few runs, its peak memory (the child's maximum resident
-set), and the ratio to each target (target / measured; >= 1 met).
+(imports included, no cache), the median wall time of a few runs (and CPU time, user + system: on a shared
+machine, the share it got), its peak memory (the child's maximum resident set), and the ratio to each target
+(target / measured; >= 1 met).
 
-    python3 benchmarks/bench_families.py [--repeat N]
+    python3 benchmarks/bench_families.py [--repeat N] [--only WORD]
+
+(`--only intervals`: the cases whose label contains the word, e.g. the two interval runs.)
 
 - `verify specs/large/ordinal-intervals-100.yaml` (intervals of 100 ordinal classes: 4,950 sets, 505,000 cells), and
   the same with `--format json`: target 10 s;
@@ -28,19 +31,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEMORY_TARGET_MB = 2048
 
 
-def fresh(argv: list[str], repeat: int) -> tuple[float, float]:
-    walls, peak = [], 0.0
+def fresh(argv: list[str], repeat: int) -> tuple[float, float, float]:
+    walls, cpus, peak = [], [], 0.0
     for _ in range(repeat):
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "verifier", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, env=dict(os.environ, VERIFY_NO_CACHE="1"))
         _, status, usage = os.wait4(child.pid, 0)
         walls.append(time.perf_counter() - start)
+        cpus.append(usage.ru_utime + usage.ru_stime)  # beside the wall time: on a shared machine, its share
         peak = max(peak, usage.ru_maxrss / 1024)
         code = os.waitstatus_to_exitcode(status)
         if code not in (0, 1):
             raise SystemExit(f"verify {' '.join(argv)} exited {code}: {child.stderr.read().decode()[:300]}")
-    return statistics.median(walls), peak
+    return statistics.median(walls), statistics.median(cpus), peak
 
 
 def hierarchy_spec(path: str) -> None:
@@ -79,6 +83,7 @@ def distributions(path: str, K: int = 100, n: int = 10_000) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default="", help="run the cases whose label contains this word")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="verify-families-")
     tree, pairs, rows = (os.path.join(work, name) for name in ("tree.yaml", "pairs.yaml", "p100.csv"))
@@ -91,10 +96,11 @@ def main() -> None:
              ("max_size 2, K = 200", [pairs], 30.0),
              ("decide 10,000 rows, intervals K = 100", ["decide", "specs/large/ordinal-intervals-100.yaml", "--p-file",
                                                          rows, "-q"], 5.0)]
-    print(f"{'path':40} {'median s':>9} {'target':>7} {'ratio':>6} {'peak MB':>8} {'ratio':>6}")
-    for label, argv, target in cases:
-        wall, peak = fresh(argv, args.repeat)
-        print(f"{label:40} {wall:9.2f} {target:7.1f} {target / wall:6.2f} {peak:8.0f} {MEMORY_TARGET_MB / peak:6.2f}")
+    print(f"{'path':40} {'median s':>9} {'cpu s':>6} {'target':>7} {'ratio':>6} {'peak MB':>8} {'ratio':>6}")
+    for label, argv, target in [case for case in cases if args.only in case[0]]:
+        wall, cpu, peak = fresh(argv, args.repeat)
+        print(f"{label:40} {wall:9.2f} {cpu:6.2f} {target:7.1f} {target / wall:6.2f} {peak:8.0f} "
+              f"{MEMORY_TARGET_MB / peak:6.2f}")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@
   status per size, on the symmetric segment (`engines.orbit_optimality`, re-checked by
   `check.orbit_optimality`);
 - a restricted family of up to 100,000 sets and 2,000,000 cells on the fast path's arrays (intervals,
-  hierarchies, listed sets, `{max_size: k}` within the bounds): batch by batch, uniform distributions and dominance first, LPs for the rest
-  (`engines.family_optimality`), each batch re-checked by `check.optimality_batch` before it counts.
+  hierarchies, listed sets, `{max_size: k}` within the bounds): batch by batch, points built from each set's
+  own classes first (`engines.family_witnesses`, one certified product per batch), then dominance, LPs for the
+  rest (`engines.family_optimality`), each batch re-checked by `check.optimality_batch` before it counts.
 Made on first use (a report that never shows it pays nothing); the large route is bounded by what was left of
 the analysis' time limit, and what is not decided and re-checked by then is `unknown`, with the reason.
 

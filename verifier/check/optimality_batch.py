@@ -49,6 +49,8 @@ class _Arrays:
         self.den = rows.den
         self.lo, self.hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
         self.size = np.maximum(np.abs(self.lo), np.abs(self.hi))
+        with np.errstate(all="ignore"):
+            self.error = (scheme.K + 4) * _U * self.size.max(axis=1, initial=0.0) * (1 + 4 * _U) + 1e-300 * scheme.K
         self.rational = bool(self.exact.all()) and self.num is not None
         if self.rational:
             num = np.asarray(self.num)
@@ -59,31 +61,42 @@ class _Arrays:
         """The `alone` entries whose witness leaves every other set strictly dearer, in one product (the rest
         go through `check`, one by one)."""
         K = self.scheme.K
-        found = [(e.members, _distribution(e.witness, K)) for e in entries if e.members in self.index]
+        found = [(e.members, _integer_point(e.witness, K)) for e in entries if e.members in self.index]
         found = [(m, p) for m, p in found if p is not None]
+        if self.rational and self.ints.dtype != object:  # only exact sums below 2^62 (Σ weights = q)
+            found = [(m, p) for m, p in found if self.largest * p[2] < 2**62]
+        elif self.rational:
+            return set()
         if not found:
             return set()
-        own = (np.array([self.index[m] for m, _ in found]), np.arange(len(found)))
+        rows = np.arange(len(found))
+        own = np.array([self.index[m] for m, _ in found])
         if self.rational:
-            if self.ints.dtype == object:
-                return set()
-            weights = []
-            for _, p in found:
-                q = lcm(*(x.denominator for x in p))
-                weights.append([x.numerator * (q // x.denominator) for x in p])
-            if any(self.largest * sum(w) >= 2**62 for w in weights):
-                return set()
-            values = self.ints @ np.array(weights, dtype=np.int64).T
-            mine = values[own]
-            values[own] = np.iinfo(np.int64).max
-            ok = values.min(axis=0) > mine
+            W = np.zeros((len(found), K), dtype=np.int64)
+            for k, (_, (classes, weights, _)) in enumerate(found):
+                W[k, classes] = weights
+            if self.largest * max(p[2] for _, p in found) < 2**53:  # integers binary64 holds exactly, every
+                values = (W.astype(float) @ self.ints.T.astype(float)).astype(np.int64)  # partial sum too
+            else:
+                values = W @ self.ints.T  # exact: every |sum| < 2^62
+            mine = values[rows, own]
+            values[rows, own] = np.iinfo(np.int64).max
+            ok = values.min(axis=1) > mine
         else:
-            W = np.array([[float(x) for x in p] for _, p in found]).T
-            error = (K + 4) * _U * (self.size @ W) + 1e-300 * K
-            low, high = self.lo @ W - error, self.hi @ W + error
-            mine = high[own]
-            low[own] = np.inf
-            ok = low.min(axis=0) > mine
+            W = np.zeros((len(found), K))
+            for k, (_, (classes, weights, q)) in enumerate(found):
+                W[k, classes] = np.array(weights, dtype=float) / q  # correctly rounded
+            with np.errstate(all="ignore"):
+                # Σ_y lo p (or hi p) is within (K + 4) u max_y |c| of the float product for any p with Σ p = 1
+                # (p's rounding and the K-term sum, Higham); a lower bound of every set's cost, an upper one of Y's
+                low = W @ self.lo.T
+                low -= self.error
+                low[rows, own] = np.inf
+                low = low.min(axis=1)  # x - |x| u - tiny grows with x: rounding the least bound is rounding them all
+                low -= np.abs(low) * _U + 1e-300
+                high = np.einsum("ij,ij->i", W, self.hi[own]) + self.error[own]
+                high += np.abs(high) * _U + 1e-300
+                ok = low > high
         return {m for (m, _), good in zip(found, ok) if good}
 
     def check(self, entry: SetOptimality) -> None:
@@ -183,6 +196,31 @@ def _distribution(witness, K: int) -> list[Fraction] | None:
 
 
 _ZERO = Fraction(0)
+
+
+def _integer_point(witness, K: int) -> tuple[list[int], list[int], int] | None:
+    """(classes, integer weights, q) with p(y) = weight / q exactly, or None when the witness is not a
+    probability distribution: integers only, no rational arithmetic per entry."""
+    if witness is None or len(witness) != K:
+        return None
+    classes, pairs, zero = [], [], sp.S.Zero
+    for y, x in enumerate(witness):
+        if x is zero:
+            continue
+        if isinstance(x, int) and not isinstance(x, bool):
+            n, d = x, 1
+        elif isinstance(x, sp.Rational):
+            n, d = int(x.p), int(x.q)
+        else:
+            return None
+        if n < 0:
+            return None
+        if n:
+            classes.append(y)
+            pairs.append((n, d))
+    q = lcm(*(d for _, d in pairs)) if pairs else 1
+    weights = [n * (q // d) for n, d in pairs]
+    return (classes, weights, q) if sum(weights) == q else None
 
 
 def _rational(x: Fraction) -> sp.Rational:

@@ -1,10 +1,11 @@
 """Optimality of every set of a restricted family beyond a thousand sets (up to 100,000: intervals,
 hierarchies, listed sets, `{max_size: k}`), batch by batch, on the fast path's arrays.
 
-Each batch of sets goes through three exact steps, the cheap ones first:
-  1. its uniform distribution: one certified product for the whole batch (integers for rational schemes, the
-     cells' certified enclosures otherwise) shows the sets that are strictly cheapest there: `alone`, with the
-     exact margin (rational) or a certified lower bound;
+Three exact steps, the cheap ones first:
+  1. points built from each set's own classes (uniform on it, weighted towards its first and last class), then
+     its Definition 4 witness: one product per batch of points decides which set is strictly cheapest at each
+     (`engines.family_witnesses`: exact integers for rational schemes, the cells' certified enclosures
+     otherwise): `alone`, with the exact margin (rational) or a certified lower bound;
   2. dominance: a set whose row is strictly above another allowed set's row in every column (checked exactly,
      against the few sets cheapest at its uniform distribution) is `never`, with that set as certificate;
   3. the rest: the cutting-plane LP of `engines.optimality`, whose witnesses and certificates are rationalised
@@ -21,8 +22,9 @@ from collections.abc import Iterator
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
-from verifier.engines.expected import ExpectedCosts, _TINY, _U
+from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
+from verifier.engines.family_witnesses import SHAPES, Screen, exact_point, shape_point
 from verifier.engines.optimality import _confirm_alone, _decide, _fraction, _moved, _search
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
@@ -47,42 +49,29 @@ class FamilyOptimality:
             if int(np.abs(num).max(initial=0)) * scheme.K < 2**62:  # sums of K cells stay exact in int64
                 self.num, self.den = num, rows.den
         self.lo, self.hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
-        with np.errstate(all="ignore"):  # centre and radius of each cell's enclosure (as `ExpectedCosts`)
-            self.mids = (self.lo + self.hi) / 2
-            self.rads = (self.hi - self.lo) / 2 * (1 + _U) + np.abs(self.mids) * _U + _TINY
         self.solutions: dict = {}  # the LP solution of each set searched, moved along the relabellings
-        self.batch = int(max(8, min(256, 4_000_000 // max(1, len(self.sets)))))
+        # points per product: up to 8 M floats of expected costs at once (e.g. 1,024 points x 5,050 sets)
+        self.batch = int(max(8, min(1024, 8_000_000 // max(1, len(self.sets)))))
 
     def batches(self) -> Iterator[dict[ClassSet, SetOptimality]]:
-        """Every set's entry, a batch at a time: first the sets found strictly cheapest at some set's uniform
-        distribution, then the others (hints, dominance, LPs), in table order."""
+        """Every set's entry, a batch at a time: first the sets found strictly cheapest at a point built from
+        some set's own classes (`engines.family_witnesses`), then at their Definition 4 witnesses, then the
+        others (dominance, LPs), in table order."""
         if len(self.sets) == 1:
             yield {self.sets[0]: SetOptimality(self.sets[0], "alone", witness=(sp.Integer(1),))}
             return
         found: set[ClassSet] = set()
-        for start in range(0, len(self.sets), self.batch):
-            with np.errstate(all="ignore"):
-                batch = self._screen(list(range(start, min(start + self.batch, len(self.sets)))))
-            batch = {m: e for m, e in batch.items() if m not in found}
-            found.update(batch)
-            if batch:
-                yield batch
-        # more points, the same way, for the sets not found yet: their Definition 4 witnesses, and distributions
-        # weighted towards their first and last classes (where an interval's or a node's edges bind)
-        K = self.scheme.K
-        points = [(np.array([int(x.p) / int(x.q) for x in p]), (lambda p=p: tuple(p)))
-                  for m, p in self.hints.items() if p is not None and m in self.costs.index and m not in found]
-        points += [(_edges(K, m, w, float), (lambda m=m, w=w: _edges(K, m, w, sp.Integer)))
-                   for w in EDGE_WEIGHTS for m in self.sets if m not in found and len(m) > 2]
-        for start in range(0, len(points), self.batch):
-            part = points[start:start + self.batch]
-            with np.errstate(all="ignore"):
-                batch = self._screen_at([make for _, make in part], np.array([w for w, _ in part]).T,
-                                        np.ones(len(part), dtype=np.int64))
-            batch = {m: e for m, e in batch.items() if m not in found}
-            found.update(batch)
-            if batch:
-                yield batch
+        screen = Screen(self.scheme, self.sets)
+        for shape in SHAPES:
+            points = [point for point in (shape_point(m, shape) for m in self.sets if m not in found) if point]
+            points += [] if shape != SHAPES[-1] else [  # and each set's Definition 4 witness
+                exact_point(p) for m, p in self.hints.items()
+                if p is not None and m in self.costs.index and m not in found]
+            for start in range(0, len(points), self.batch):
+                batch = {m: e for m, e in screen.alone(points[start:start + self.batch]).items() if m not in found}
+                found.update(batch)
+                if batch:
+                    yield batch
         rest = [m for m in self.sets if m not in found]
         moves = class_automorphisms(self.sets, self.costs.floats, self.scheme.K) if rest else []
         orbit = orbits(rest, moves)  # one LP per orbit of the matrix's relabellings (reversing ordinal classes)
@@ -133,52 +122,6 @@ class FamilyOptimality:
             self.solutions.update(_search(self.costs, pending, out))
         return {self.sets[i]: out[self.sets[i]] for i in rows}
 
-    def _screen(self, rows: list[int]) -> dict[ClassSet, SetOptimality]:
-        """At the uniform distribution on each of these sets, the set strictly cheapest there (certified), if
-        any: `alone`, with the gap to the next best (exact for rational schemes, else a certified lower bound)."""
-        W = self.members[rows].T.astype(np.int64)  # K x B: the sums over each set's classes (p times |Y|)
-        sizes = W.sum(axis=0)
-        columns = np.arange(len(rows))
-        out: dict[ClassSet, SetOptimality] = {}
-        if self.num is not None:
-            values = self.num @ W
-            best = values.argmin(axis=0)
-            mine = values[best, columns]
-            values[best, columns] = np.iinfo(np.int64).max
-            gaps = values.min(axis=0) - mine
-            for k in np.flatnonzero(gaps > 0).tolist():
-                m = self.sets[int(best[k])]
-                out.setdefault(m, SetOptimality(m, "alone", witness=_uniform(self.scheme.K, self.sets[rows[k]]),
-                                                margin=sp.Rational(int(gaps[k]), int(self.den) * int(sizes[k]))))
-            return out
-        K = self.scheme.K
-        return self._screen_at([lambda m=self.sets[i]: _uniform(K, m) for i in rows], W.astype(float), sizes)
-
-    def _screen_at(self, points: list, Wf: np.ndarray, sizes) -> dict[ClassSet, SetOptimality]:
-        """The set strictly cheapest at each point, by the cells' certified enclosures. `points`: makers of the
-        exact points (called for the winners only); `Wf`: the points times `sizes` as floats (K x B), exact or
-        rounded, which the error bound covers."""
-        out: dict[ClassSet, SetOptimality] = {}
-        mids, rads = self.mids, self.rads
-        if not (np.all(np.isfinite(mids)) and np.all(np.isfinite(rads))) or not points:
-            return out
-        columns = np.arange(len(points))
-        centre = mids @ Wf
-        error = rads @ Wf + (self.scheme.K + 4) * _U * (np.abs(mids) @ Wf) + _TINY
-        low, high = centre - error, centre + error
-        low, high = low - np.abs(low) * _U - _TINY, high + np.abs(high) * _U + _TINY
-        best = centre.argmin(axis=0)
-        mine = high[best, columns]
-        low[best, columns] = np.inf
-        gap = np.nextafter(np.nextafter(low.min(axis=0) - mine, -np.inf), -np.inf)
-        for k in np.flatnonzero(gap > 0).tolist():
-            m = self.sets[int(best[k])]
-            if m in out:
-                continue
-            out[m] = SetOptimality(m, "alone", witness=points[k](),
-                                   margin=sp.Rational(Fraction(float(gap[k]))) / int(sizes[k]), margin_is_bound=True)
-        return out
-
     def _dominated(self, i: int) -> SetOptimality | None:
         """`never` by a single allowed set whose row is strictly below this one in every column."""
         p = self.members[i].astype(float) / self.members[i].sum()
@@ -192,26 +135,3 @@ class FamilyOptimality:
             if strictly:
                 return SetOptimality(self.sets[i], "never", certificate={self.sets[j]: sp.Integer(1)})
         return None
-
-
-EDGE_WEIGHTS = (sp.Rational(1, 4), sp.Rational(1, 2))  # the share of each of the two edge classes, at most
-
-
-def _edges(K: int, members: ClassSet, weight: sp.Rational, kind):
-    """A distribution on the set with `weight` (or less, for small sets) on its first and its last class, the
-    rest spread evenly over the classes between: exact (kind sp.Integer) or as a float array (kind float)."""
-    first, last, n = min(members), max(members), len(members)
-    edge = min(weight, sp.Rational(2, n))
-    inner = (1 - 2 * edge) / (n - 2)
-    if kind is float:
-        out = np.zeros(K)
-        out[sorted(members)] = float(inner)
-        out[[first, last]] = float(edge)
-        return out
-    zero = sp.Integer(0)
-    return tuple(edge if y in (first, last) else inner if y in members else zero for y in range(K))
-
-
-def _uniform(K: int, members: ClassSet) -> tuple[sp.Rational, ...]:
-    share = sp.Rational(1, len(members))
-    return tuple(share if y in members else sp.Integer(0) for y in range(K))
