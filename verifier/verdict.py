@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.properties import Property
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import rational_above, rational_below
 from verifier.analysis.zeros import zeros

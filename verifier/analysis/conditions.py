@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 RELATION_SIGNS = {sp.Eq: "=", sp.Ne: "≠", sp.StrictLessThan: "<", sp.LessThan: "≤",
                   sp.StrictGreaterThan: ">", sp.GreaterThan: "≥"}

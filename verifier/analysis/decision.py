@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.scheme import Scheme

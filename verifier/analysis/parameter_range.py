@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.zeros import simplest
 from verifier.errors import SpecError

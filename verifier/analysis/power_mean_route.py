@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
 from verifier.engines.power_mean.search import sets_worth_building

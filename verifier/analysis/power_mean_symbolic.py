@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier import limits

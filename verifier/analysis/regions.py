@@ -9,7 +9,7 @@ inequality is solved for one parameter ("nu < mu/(mu + 1)").
 
 from __future__ import annotations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.analysis.conditions import formula_text, one_parameter_set, relation_text, set_text

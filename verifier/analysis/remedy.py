@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.conditions import joint_condition
 from verifier.engines.terms import TermValues

@@ -22,7 +22,7 @@ from functools import cmp_to_key
 from itertools import combinations
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme

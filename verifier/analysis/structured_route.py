@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme
 from verifier.check.structured import STRUCTURED_LEMMA

@@ -18,7 +18,7 @@ Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.param
 
 from __future__ import annotations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import zeros_inside

@@ -24,12 +24,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.exp_sums import power_sum_coefficients, zeros_in
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported, enclose
-from verifier.formula.genmean import GenMean
+from verifier.formula.genmean import genmean_class
 
 WIDTH = Fraction(1, 2**40)
 BUDGET = 20_000  # enclosure evaluations per difference on the fallback route
@@ -103,7 +103,7 @@ def _monotone_combination(d, theta) -> bool:
             if len(means) != 1:
                 return False
             weight, mean = sp.Mul(*numbers), means[0]
-        if not isinstance(mean, GenMean) or not weight.is_number or any(v.has(theta) for v in mean.args[1:]):
+        if not isinstance(mean, genmean_class()) or not weight.is_number or any(v.has(theta) for v in mean.args[1:]):
             return False
         if exponent is None:
             exponent = mean.args[0]
@@ -151,8 +151,8 @@ def _two_means(d, theta):
     terms = sp.Add.make_args(d)
     if len(terms) != 2:
         return None
-    plus = [t for t in terms if isinstance(t, GenMean)]
-    minus = [-t for t in terms if isinstance(-t, GenMean)]
+    plus = [t for t in terms if isinstance(t, genmean_class())]
+    minus = [-t for t in terms if isinstance(-t, genmean_class())]
     if len(plus) != 1 or len(minus) != 1:
         return None
     A, B = plus[0], minus[0]
@@ -202,7 +202,7 @@ def _one_mean_zero(d, theta, lo: Fraction, hi: Fraction) -> sp.Expr | None:
         return None
     weight, mean = means[0].as_coeff_Mul()
     constant = d - means[0]
-    if not (isinstance(mean, GenMean) and weight.is_Rational and weight != 0 and constant.is_Rational):
+    if not (isinstance(mean, genmean_class()) and weight.is_Rational and weight != 0 and constant.is_Rational):
         return None
     exponent, values = mean.args[0], mean.args[1:]
     level = -constant / weight

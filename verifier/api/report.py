@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.class_sweep import Sweep
 from verifier.analysis.pipeline import Analysis

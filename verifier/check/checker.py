@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 from mpmath import iv
 
 from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 _MAX_POWER = 64
 _EXACT_INT = 2 ** 53

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import mpmath
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.scheme import Scheme
 from verifier.verdict import LemmaProof

@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.check.float_bounds import float_bounds

@@ -16,7 +16,7 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.scheme import Scheme

@@ -12,7 +12,7 @@ at both. Evidence that does not survive becomes `unknown`.
 
 from __future__ import annotations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.scheme import Scheme

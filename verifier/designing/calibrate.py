@@ -25,7 +25,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cmp_to_key
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import admissible_range, admits, inside, spec_error, strictly_between
 from verifier.analysis.carry import carry_possibility

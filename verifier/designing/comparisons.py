@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import spec_error
 from verifier.engines.domains import domain

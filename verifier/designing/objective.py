@@ -18,7 +18,7 @@ import ast
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.designing.problem import DesignProblem

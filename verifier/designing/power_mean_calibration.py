@@ -26,7 +26,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cmp_to_key
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import deciding_differences, zeros_inside

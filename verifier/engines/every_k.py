@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.engines.smt.translate import Translator

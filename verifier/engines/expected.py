@@ -14,7 +14,7 @@ from math import lcm
 
 import flint
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme

@@ -20,7 +20,7 @@ from fractions import Fraction
 from collections.abc import Iterator
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits

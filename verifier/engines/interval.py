@@ -14,13 +14,13 @@ import itertools
 from fractions import Fraction
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier import limits
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported, condition_truth, enclose
-from verifier.formula.genmean import EXPONENT_FACTS, GenMean
+from verifier.formula.genmean import EXPONENT_FACTS, genmean_class
 from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
 from verifier.properties import Possible, Property
@@ -47,7 +47,7 @@ class IntervalEngine:
         """For each generalized-mean exponent p: is p <= 1 (or >= 1) for every admissible value? (z3)"""
 
         facts = {}
-        exponents = {g.args[0] for row in self.scheme.rows.values() for cell in row for g in cell.atoms(GenMean)}
+        exponents = {g.args[0] for row in self.scheme.rows.values() for cell in row for g in cell.atoms(genmean_class())}
         for p in exponents:
             try:
                 x = self.smt.translator.expr(p)

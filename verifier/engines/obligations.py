@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 from sympy.core.basic import Basic
 
 from verifier.engines.domains import domain

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import highspy
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.highs import quiet_highs
 from verifier.formula import certified

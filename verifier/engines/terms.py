@@ -5,7 +5,7 @@ Shared by the enumeration engine; cached, since every property reads the same fe
 
 from __future__ import annotations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.properties import Compare, Term

@@ -19,7 +19,7 @@ from itertools import combinations
 from math import comb
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 MAX_HYPERPLANE_CHOICES = 200_000  # beyond this the enumeration is not worth it (about K = 6 with |Y| = 6)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.arith import (BuiltinError, bounded_degree, divide, list_arg, numbers, pick, power, require, sign_of,
                                     symbolic)
@@ -77,7 +77,7 @@ BUILTINS: dict[str, Callable] = {
     "max": lambda *a: pick(list_arg(a, "max"), 1),
     "genmean": _genmean_call,
     "len": _len,
-    "abs": _one("abs", sp.Abs),
+    "abs": _one("abs", lambda x: sp.Abs(x)),  # sympy is read when called, not when imported
     "sqrt": _one("sqrt", _sqrt),
     "log": _one("log", _log),
     "exp": _one("exp", _exp),

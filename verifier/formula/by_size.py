@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.arith import pick

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import flint
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.enclose import Unsupported, enclose
 

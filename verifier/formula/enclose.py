@@ -9,36 +9,56 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 
 class Unsupported(Exception):
     """The expression contains something we cannot enclose (a free symbol, an unknown function, ...)."""
 
 
-_Translator = Callable[[sp.Expr, Callable[[sp.Expr], flint.arb]], flint.arb]
+_Translator = Callable[..., flint.arb]  # (expression, recurse) -> ball
+_NAMED: dict[str, _Translator] = {}  # sympy's class names, resolved on first use: importing this costs no sympy
+_KINDS: list[tuple[object, _Translator]] = []  # (a class, or a function giving it when first needed; translator)
 _TRANSLATORS: dict[type, _Translator] = {}
+_RESOLVED = [0]  # how many registrations `_TRANSLATORS` holds
 
 
-def translates(*kinds: type):
+def translates(*kinds):
+    """Register a translator for sympy classes named by their attribute names in sympy (`"Add"`, or
+    `"type(pi)"` for the class of a constant), or for a class or a function returning one (made on first use)."""
     def register(fn: _Translator) -> _Translator:
         for kind in kinds:
-            _TRANSLATORS[kind] = fn
+            if isinstance(kind, str):
+                _NAMED[kind] = fn
+            else:
+                _KINDS.append((kind, fn))
         return fn
 
     return register
+
+
+def _translators() -> dict[type, _Translator]:
+    """The registry by class, resolved once sympy is needed (and again when a class is registered later)."""
+    if _RESOLVED[0] < len(_NAMED) + len(_KINDS):
+        _RESOLVED[0] = len(_NAMED) + len(_KINDS)
+        _TRANSLATORS.clear()
+        for name, fn in _NAMED.items():
+            _TRANSLATORS[type(getattr(sp, name[5:-1])) if name.startswith("type(") else getattr(sp, name)] = fn
+        for kind, fn in _KINDS:
+            _TRANSLATORS[kind if isinstance(kind, type) else kind()] = fn
+    return _TRANSLATORS
 
 
 def _rational(value: sp.Rational) -> flint.arb:
     return flint.arb(flint.fmpq(int(value.p), int(value.q)))
 
 
-@translates(sp.Integer, sp.Rational)
+@translates("Integer", "Rational")
 def _number(expr, _):
     return _rational(expr)
 
 
-@translates(sp.Add)
+@translates("Add")
 def _add(expr, rec):
     total = flint.arb(0)
     for term in expr.args:
@@ -46,7 +66,7 @@ def _add(expr, rec):
     return total
 
 
-@translates(sp.Mul)
+@translates("Mul")
 def _mul(expr, rec):
     total = flint.arb(1)
     for factor in expr.args:
@@ -54,7 +74,7 @@ def _mul(expr, rec):
     return total
 
 
-@translates(sp.Pow)
+@translates("Pow")
 def _pow(expr, rec):
     base, exponent = expr.args
     if exponent.is_Integer:
@@ -71,7 +91,7 @@ def _pow(expr, rec):
     raise Unsupported(f"power {expr} with a base not certified positive")
 
 
-@translates(sp.log)
+@translates("log")
 def _log(expr, rec):
     (arg,) = expr.args
     x = rec(arg)
@@ -80,17 +100,17 @@ def _log(expr, rec):
     return x.log()
 
 
-@translates(sp.exp)
+@translates("exp")
 def _exp(expr, rec):
     return rec(expr.args[0]).exp()
 
 
-@translates(sp.Abs)
+@translates("Abs")
 def _abs(expr, rec):
     return abs(rec(expr.args[0]))
 
 
-@translates(sp.Min, sp.Max)
+@translates("Min", "Max")
 def _minmax(expr, rec):
     values = [rec(a) for a in expr.args]
     out = values[0]
@@ -99,7 +119,7 @@ def _minmax(expr, rec):
     return out
 
 
-@translates(sp.CRootOf)
+@translates("CRootOf")
 def _algebraic(expr, rec):
     """A real algebraic number (e.g. from a solver model): sympy isolates it exactly; widen by the error."""
     if not expr.is_real:
@@ -110,17 +130,17 @@ def _algebraic(expr, rec):
     return flint.arb(flint.fmpq(int(q.p), int(q.q)), flint.fmpq(int(width.p), int(width.q)))
 
 
-@translates(type(sp.pi))
+@translates("type(pi)")
 def _pi(expr, rec):
     return flint.arb.pi()
 
 
-@translates(type(sp.E))
+@translates("type(E)")
 def _e(expr, rec):
     return flint.arb(1).exp()
 
 
-@translates(sp.Piecewise)
+@translates("Piecewise")
 def _piecewise(expr, rec):
     """The branch whose condition certainly holds; the union of the branches that may apply otherwise."""
     out = None
@@ -176,14 +196,15 @@ def enclose(expr: sp.Expr, prec: int, env: dict[sp.Symbol, flint.arb] | None = N
     """An arb ball certainly containing the exact value of `expr` (for every value of the symbols in `env`,
     each bound to a ball), computed at `prec` bits."""
     cache: dict[sp.Expr, flint.arb] = dict(env or {})
+    translators = _translators()
 
     def rec(node: sp.Expr) -> flint.arb:
         hit = cache.get(node)
         if hit is not None:
             return hit
-        translator = _TRANSLATORS.get(type(node))
+        translator = translators.get(type(node))
         if translator is None:
-            for kind, fn in _TRANSLATORS.items():
+            for kind, fn in translators.items():
                 if isinstance(node, kind):
                     translator = fn
                     break

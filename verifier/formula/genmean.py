@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 
 import flint
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, list_arg, numbers, positive_power, power, require, sign_of, symbolic
@@ -53,20 +53,34 @@ def _genmean_symbolic(p: sp.Expr, values: list[sp.Expr]) -> sp.Expr:
     if not symbolic(p):
         geometric = sp.Integer(0) if zero else sp.Mul(*values) ** sp.Rational(1, n)
         return geometric if sign_of(p) == 0 else (sp.Add(*[x**p for x in rest]) / n) ** (1 / p)
-    return GenMean(p, *sorted(values, key=sp.default_sort_key))
+    return genmean_class()(p, *sorted(values, key=sp.default_sort_key))
 
 
-class GenMean(sp.Function):
-    """Eq. 12-13 with a symbolic exponent, kept whole: it becomes the exact value as soon as p and the values
-    are numbers (substitution), and `arb_eval` encloses it with the power-mean inequality."""
+@lru_cache(maxsize=None)
+def genmean_class() -> type:
+    """`GenMean`: Eq. 12-13 with a symbolic exponent, kept whole. It becomes the exact value as soon as p and the
+    values are numbers (substitution), and its enclosure uses the power-mean inequality. A sympy class, made on
+    first use so that importing this module imports no sympy (`from verifier.formula.genmean import GenMean`
+    makes it then)."""
 
-    @classmethod
-    def eval(cls, p, *values):
-        if all(v == values[0] for v in values):  # the mean of equal values, for every exponent
-            return values[0]
-        if p.is_number and all(v.is_number for v in values):
-            return genmean(p, tuple(values))
-        return None
+    class GenMean(sp.Function):
+        @classmethod
+        def eval(cls, p, *values):
+            if all(v == values[0] for v in values):  # the mean of equal values, for every exponent
+                return values[0]
+            if p.is_number and all(v.is_number for v in values):
+                return genmean(p, tuple(values))
+            return None
+
+    GenMean.__qualname__ = "GenMean"  # pickled by name: `verifier.formula.genmean.GenMean` gives this class back
+    GenMean.__module__ = __name__
+    return GenMean
+
+
+def __getattr__(name: str):
+    if name == "GenMean":
+        return genmean_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=100_000)
@@ -150,6 +164,7 @@ def _genmean_comparison(condition, rec) -> bool | None:
     """Decide `GenMean(...) op number` from exact bounds where possible (None: not decided here)."""
 
     lhs, rhs, kind = condition.lhs, condition.rhs, type(condition)
+    GenMean = genmean_class()
     if isinstance(rhs, GenMean) and not isinstance(lhs, GenMean):
         lhs, rhs = rhs, lhs
         kind = {sp.StrictLessThan: sp.StrictGreaterThan, sp.LessThan: sp.GreaterThan,
@@ -167,5 +182,5 @@ def _genmean_comparison(condition, rec) -> bool | None:
     return True if surely else False if surely_not else None
 
 
-translates(GenMean)(_genmean_enclosure)
+translates(genmean_class)(_genmean_enclosure)
 COMPARISON_RULES.append(_genmean_comparison)

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.parse import Formula, UserFunction  # UserFunction lives beside Formula: a spec reads it
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 DIGITS = 40  # the enclosure's precision; the checker derives its own bounds and checks they lie inside it
 

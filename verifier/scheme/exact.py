@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.errors import SpecError

@@ -15,7 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.arith import collecting
 from verifier.formula.cells import TRUE, UNDECIDED, Cells, compare

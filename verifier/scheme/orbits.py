@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind

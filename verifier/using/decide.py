@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
 from verifier.scheme import ClassSet, Scheme

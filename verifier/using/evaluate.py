@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
 from verifier.using.data import Predictions

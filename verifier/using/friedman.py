@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cmp_to_key
 from itertools import combinations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.evaluate import Scores
 from verifier.formula import certified

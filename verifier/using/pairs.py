@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
                                              percentile_intervals, resample_means)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier import limits
 from verifier.engines.expected import ExpectedCosts

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.shapes import shape_of
 from verifier.formula import certified

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ast
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.errors import SpecError

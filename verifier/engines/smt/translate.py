@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.formula.enclose import Unsupported

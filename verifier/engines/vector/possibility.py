@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays

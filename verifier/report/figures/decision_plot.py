@@ -11,7 +11,7 @@ the scheme does.
 
 from __future__ import annotations
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.report.figures.picture import PALETTE, Picture, plt

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.properties import PROPERTIES

@@ -13,7 +13,7 @@ calibration and the verdicts at sample points come computed (`report.check_pictu
 from __future__ import annotations
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
 from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol

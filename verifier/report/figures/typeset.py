@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
 from verifier.formula.notation import paper_text

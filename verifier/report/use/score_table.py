@@ -15,7 +15,7 @@ import io
 from dataclasses import dataclass
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.using import Scores
 from verifier.formula import certified

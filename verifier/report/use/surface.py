@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import counted
 from verifier.formula import certified

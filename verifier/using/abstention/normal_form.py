@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
