@@ -16,7 +16,7 @@ TAIL = [2.0 ** -k for k in range(1, 61)] + [2.0 ** -60]  # sums to 1 exactly, 60
 def _agree(block: np.ndarray) -> None:
     rows, status, low = fast_binary_rows(block)
     eager, shifts = binary_rows(block)
-    assert low.tolist() == shifts
+    assert [low[i] for i in range(len(low))] == shifts  # made row by row, when asked for
     for i in range(len(block)):
         assert rows.num[i] == eager.num[i] and rows.total[i] == eager.total[i]
         exact = Fraction(eager.total[i]) * Fraction(2) ** shifts[i]
@@ -80,3 +80,19 @@ def test_rows_with_values_below_two_to_the_minus_65_are_settled_without_integers
                      [0.5, 0.5 - 2.0 ** -54, 2.0 ** -54 - 2.0 ** -66, 2.0 ** -66]])  # the last sums to 1 exactly
     _agree(edge)
     assert fast_binary_rows(edge)[1].tolist() == [RESCALED, RESCALED, RESCALED, CHECK, CHECK]
+
+
+def test_float_limb_sums_stay_exact_up_to_two_to_the_thirteen_classes():
+    """Up to 2^13 classes the limbs are summed as doubles (every partial sum an integer of at most 2^53), beyond
+    as int64: at both sides of that edge, rows whose limbs are as large as they get (values of 2, values one ulp
+    below 2, a row summing to 1 through 2^-39 steps) read as the integers do."""
+    for K in (1 << 13, (1 << 13) + 1):
+        twos = np.full(K, 2.0)
+        below = np.full(K, np.nextafter(2.0, 0.0))
+        ones = np.zeros(K)
+        ones[: 1 << 12] = 2.0 ** -12  # sums to 1 exactly
+        steps = np.full(K, 2.0 ** -39)
+        steps[0] = 1.0 - (K - 1) * 2.0 ** -39  # sums to 1 exactly, every limb in use
+        _agree(np.array([twos, below, ones, steps, np.r_[np.full(K - 1, 1e-300), 1.0]]))
+        _, status, _ = fast_binary_rows(np.array([ones, steps]))
+        assert status.tolist() == [EXACT, EXACT]

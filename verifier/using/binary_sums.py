@@ -29,22 +29,37 @@ TOLERANCE = 1e-6
 
 
 class LazyNum:
-    """Row i's integers m_j·2^(e_j − low_i), made when asked for (a sequence of lists, as `ExactRows.num`)."""
+    """Row i's integers m_j·2^(e_j − low_i), made from the row's doubles when asked for (a sequence of lists, as
+    `ExactRows.num`): most rows never need them, so the block's mantissas and exponents are never made whole."""
 
-    def __init__(self, m: np.ndarray, e: np.ndarray, low: np.ndarray):
-        self.m, self.e, self.low = m, e, low
+    def __init__(self, block: np.ndarray):
+        self.block = block
 
     def __len__(self) -> int:
-        return len(self.low)
+        return len(self.block)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return LazyNum(self.m[i], self.e[i], self.low[i])
-        low = int(self.low[i])
-        return [x << (y - low) if x else 0 for x, y in zip(self.m[i].tolist(), self.e[i].tolist())]
+            return LazyNum(self.block[i])
+        m, e, _, low = float_parts(self.block[i:i + 1])
+        low = int(low[0])
+        return [x << (y - low) if x else 0 for x, y in zip(m[0].tolist(), e[0].tolist())]
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
+
+
+class LazyLow:
+    """Row i's power of two (its lowest exponent among its non-zero values), made when asked for."""
+
+    def __init__(self, block: np.ndarray):
+        self.block = block
+
+    def __len__(self) -> int:
+        return len(self.block)
+
+    def __getitem__(self, i) -> int:
+        return int(float_parts(self.block[i:i + 1])[3][0])
 
 
 class LazyTotal:
@@ -72,7 +87,12 @@ def _limbs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     top = np.floor(x * 2.0 ** LIMB)
     rest = (x * 2.0 ** LIMB - top) * 2.0 ** LIMB
     middle = np.floor(rest)
-    return tuple(part.astype(np.int64).sum(axis=1) for part in ((rest - middle) * 2.0 ** LIMB, middle, top))
+    parts = ((rest - middle) * 2.0 ** LIMB, middle, top)
+    # A row of doubles in [0, 2] has limbs below 2^39, 2^39 and at most 2^40: with K ≤ 2^13 classes every partial
+    # sum is an integer of at most 2^53, which a double holds, so summing in floats is exact in any order.
+    if x.shape[1] <= 1 << (53 - LIMB - 1):
+        return tuple(part.sum(axis=1).astype(np.int64) for part in parts)
+    return tuple(part.astype(np.int64).sum(axis=1) for part in parts)
 
 
 def _status(one: np.ndarray, below: np.ndarray, gap: np.ndarray, tiny: np.ndarray) -> np.ndarray:
@@ -95,10 +115,8 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     n, K = block.shape
     if K >= 1 << 20 or K == 0:
         return None
-    m, e, nonzero, low = float_parts(block)
-    s = np.where(nonzero, e + FIXED, 0)
-    tiny = nonzero & (s < 0)  # below 2^-65: summed apart, see `_status`
-    fits = ((m >= 0) & (block <= 2.0)).all(axis=1) & nonzero.any(axis=1)
+    tiny = (block != 0) & (np.abs(block) < 2.0 ** -65)  # m·2^e (m < 2^53) with e + 117 < 0: below 2^-65
+    fits = ((block >= 0) & (block <= 2.0)).all(axis=1) & (block != 0).any(axis=1)
     # the rows that do not fit get garbage limbs, and status CHECK
     l0, l1, l2 = _limbs(np.where(tiny | ~np.isfinite(block), 0.0, np.clip(block, 0.0, 4.0)))
     l1 = l1 + (l0 >> LIMB)  # carries: the sum times 2^117 is l0 + l1·2^39 + l2·2^78, limbs below 2^39
@@ -109,5 +127,5 @@ def fast_binary_rows(block: np.ndarray) -> tuple[ExactRows, np.ndarray, np.ndarr
     gap = np.abs((l2 - (1 << LIMB)).astype(np.float64) * 2.0 ** (2 * LIMB - FIXED)
                  + l1.astype(np.float64) * 2.0 ** (LIMB - FIXED) + l0.astype(np.float64) * 2.0 ** -FIXED)
     status = np.where(fits, _status(one, l2 < 1 << LIMB, gap, tiny.sum(axis=1)), CHECK)
-    num = LazyNum(m, e, low)
-    return ExactRows(np.asarray(block, dtype=np.float64), num, LazyTotal(num), 0.0), status, low
+    num = LazyNum(block)
+    return ExactRows(np.asarray(block, dtype=np.float64), num, LazyTotal(num), 0.0), status, LazyLow(block)
