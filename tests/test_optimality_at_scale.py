@@ -166,6 +166,16 @@ def test_beyond_a_thousand_sets_every_interval_is_decided_and_beyond_the_bound_t
     analysis = analyse(spec_from_text(text, "ordinal.yaml"), 20000)
     assert len(analysis.optimality) == 1275 and analysis.optimality_reason == ""
     assert all(e.status in ("alone", "tied", "never") for e in analysis.optimality.values())
+    # beyond 1,023 sets a JSON witness lists its nonzero classes only (as docs/verify.md says), summing to 1
+    from fractions import Fraction
+
+    from verifier.report.json_record import to_json
+
+    record = to_json(analysis)
+    witnesses = [e["witness"]["p"] for e in record["optimality"] if "witness" in e]
+    assert witnesses and all("0" not in p.values() for p in witnesses)
+    assert all(sum(map(Fraction, p.values())) == 1 for p in witnesses)
+    assert any(len(p) < 50 for p in witnesses)
     huge = SimpleNamespace(all_sets=range(100_001), K=2, family_restricted=True)
     assert "done for up to 100,000 sets and 2,000,000 cells" in optimality_route.why_not_decided(huge)
     assert "this scheme has 100,001 sets" in optimality_route.why_not_decided(huge)

@@ -29,6 +29,7 @@ def to_json(a: Analysis) -> dict:
     s = a.scheme
     remedies = how_to_fit(a)
     made: dict = {}  # one rendering per set's optimality, shared by `possibility` and `optimality`
+    large = len(s.all_sets) > MATRIX_SYMBOLIC_SETS  # witnesses list their nonzero classes only
     return {
         "spec": a.spec.path,
         "name": a.spec.name,
@@ -49,14 +50,15 @@ def to_json(a: Analysis) -> dict:
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
         "matrix": _matrix(s),
-        "possibility": [_possibility(s, e, len(s.all_sets) > MATRIX_SYMBOLIC_SETS) | _node(s, e.members)
-                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made)}
+        "possibility": [_possibility(s, e, large) | _node(s, e.members)
+                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
                         for e in a.possibility] if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made) | _orbit(s, m) for m, e in a.optimality.items()],
+        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made, large) | _orbit(s, m)
+                       for m, e in a.optimality.items()],
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
@@ -199,18 +201,19 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     return out
 
 
-def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = None) -> dict:
+def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = None, large: bool = False) -> dict:
     """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown. With `made`,
-    a set's rendering is made once and its parts shared (a witness over 1,000 classes is a dict of 1,000)."""
+    a set's rendering is made once and its parts shared (a witness over 1,000 classes is a dict of 1,000).
+    `large` (beyond 1,023 sets): a witness lists its nonzero classes only, as the possibility witnesses do."""
     if e is None:
         return {"status": "unknown", "reason": reason or "computed for numeric schemes only (fixed parameter values)"}
     if made is not None:
         if id(e) not in made:
-            made[id(e)] = (e, _optimal(s, e))  # e kept beside its id: the id cannot be reused meanwhile
+            made[id(e)] = (e, _optimal(s, e, large=large))  # e kept beside its id: the id cannot be reused meanwhile
         return made[id(e)][1]
     out: dict = {"status": e.status}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)}}
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0 or not large}}
         if e.margin is not None:
             out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin)),
                                "margin_is_lower_bound": e.margin_is_bound}
