@@ -56,3 +56,18 @@ def test_a_power_mean_kept_whole_pickles_by_name():
     assert type(mean) is GenMean is genmean_class()
     again = pickle.loads(pickle.dumps(mean))
     assert again == mean and type(again) is GenMean
+
+
+def test_modules_read_sympy_through_the_proxy():
+    """`import sympy as sp` at a module's top would import sympy with the module, whatever path runs: every
+    module reads it through `verifier.lazy_sympy` (a few import printer classes from sympy to subclass them;
+    none of those is on a decision path)."""
+    import ast
+
+    direct = []
+    for path in sorted(Path(ROOT, "verifier").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.Import) and any(a.name == "sympy" for a in node.names):
+                direct.append(str(path.relative_to(ROOT)))
+    assert direct == []

@@ -423,9 +423,9 @@ def test_default_output_speaks_no_solver_jargon():
     assert "for want of" not in zero_one.to_text(width=120)
 
 def test_json_text_keeps_each_scalar_its_own_text():
-    """The scalar texts are cached while a record is written (a batch repeats its class names): true, 1 and 1.0
-    are equal keys in Python, and each must keep its own JSON text; a row of flat values is the line json.dumps
-    writes with ", " between items."""
+    """true, 1 and 1.0 (and 0.0, -0.0) are equal in Python, and each keeps its own JSON text (a cache of texts
+    keyed by value would merge them); a row of flat values is the line json.dumps writes with ", " between
+    items."""
     import json
 
     from verifier.cli.options import json_text

@@ -195,55 +195,29 @@ def json_text(value, width: int = 100) -> str:
     lists of scalars) stays on one line when it fits in `width`: a batch row ["h", "b"] is one line, not four."""
     import json
 
-    # Encoders made once, and each string's text cached (a batch repeats its class names): `json.dumps` with
-    # options builds a new encoder per call, which dominated a batch of 10^4 rows. Only strings are cached:
-    # True == 1 == 1.0 and 0.0 == -0.0 as keys, yet each has its own text.
-    plain = json.JSONEncoder(ensure_ascii=False).encode
-    spaced = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
-    texts: dict[str, str] = {}
-
-    def scalar_text(v) -> str:
-        if type(v) is not str:
-            return plain(v)
-        text = texts.get(v)
-        if text is None:
-            text = texts[v] = plain(v)
-        return text
-
-    def scalar(v) -> bool:
-        return not isinstance(v, (list, dict))
-
-    def scalars(v: list) -> bool:
-        return not any(isinstance(x, (list, dict)) for x in v)
-
     def flat(v) -> bool:
-        return scalar(v) or (isinstance(v, list) and scalars(v))
-
-    def line_of(v) -> str:
-        """The one-line text of a flat value, as `spaced` writes it."""
-        if isinstance(v, list):
-            return "[" + ", ".join([scalar_text(x) if scalar(x) else line_of(x) for x in v]) + "]"
-        return spaced(v)
+        return not isinstance(v, (list, dict)) or (isinstance(v, list) and
+                                                   not any(isinstance(x, (list, dict)) for x in v))
 
     def dump(v, depth: int) -> str:
         pad, inner = "  " * depth, "  " * (depth + 1)
         items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
         if items is None or not v:
-            return plain(v)
-        if all(map(flat, items)):
-            line = line_of(v)
+            return json.dumps(v, ensure_ascii=False)
+        if all(flat(x) for x in items):
+            line = json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
             if len(pad) + len(line) <= width:
                 return line
-            if isinstance(v, list) and scalars(v):  # scalars: packed as a paragraph
+            if isinstance(v, list) and not any(isinstance(x, list) for x in v):  # scalars: packed as a paragraph
                 lines, row = [], ""
-                for text in map(scalar_text, v):
+                for text in (json.dumps(x, ensure_ascii=False) for x in v):
                     if row and len(inner) + len(row) + len(text) + 2 > width:
                         lines.append(row + ",")
                         row = ""
                     row = f"{row}, {text}" if row else text
                 return "[\n" + "\n".join(inner + r for r in lines + [row]) + "\n" + pad + "]"
         if isinstance(v, dict):
-            body = [f"{inner}{plain(str(k))}: {dump(x, depth + 1)}" for k, x in v.items()]
+            body = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dump(x, depth + 1)}" for k, x in v.items()]
             return "{\n" + ",\n".join(body) + "\n" + pad + "}"
         return "[\n" + ",\n".join(inner + dump(x, depth + 1) for x in v) + "\n" + pad + "]"
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-import sympy as sp
+from verifier.lazy_sympy import sympy as sp
 
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
