@@ -22,6 +22,8 @@ class LazyModule:
         self._name = name
 
     def __getattr__(self, attribute: str):
+        if attribute == "_name":  # a copy made without __init__: no name, and no endless lookup
+            raise AttributeError(attribute)
         value = getattr(importlib.import_module(self._name), attribute)
         setattr(self, attribute, value)  # kept: the next read finds it without __getattr__
         return value
