@@ -154,13 +154,23 @@ def power(base: Cells, exponent: Cells) -> Cells:
 
 def genmean(p: Fraction, lst: Lst) -> Cells:
     """Eq. 12-13 (p = 0: the geometric mean), as the exact interpreter defines it."""
-    x = _masked(lst, Fraction(0))
-    if (compare(x, "<", Cells.rational(0)) != FALSE).any():
+    # compared on the values before masking broadcasts them (often the K x K costs, not sets x K x K)
+    if _present(compare(lst.cells, "<", Cells.rational(0)) != FALSE, lst.mask):
         raise CellsError("genmean of a value that may be negative")
     if p == 1:
         return _mean(lst)
     count = _count(lst)
+    return _sole_where_single(lst, count, _genmean(p, lst, count))
+
+
+def _present(flags: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a flagged value is present in some list."""
+    return bool(flags.any() and (flags & mask).any())
+
+
+def _genmean(p: Fraction, lst: Lst, count: Cells) -> Cells:
     if p == 0:
+        x = _masked(lst, Fraction(0))
         zero = compare(x, "==", Cells.rational(0)) * lst.mask
         if (zero == UNDECIDED).any():
             raise CellsError("genmean of a value that may be 0")
@@ -169,11 +179,29 @@ def genmean(p: Fraction, lst: Lst) -> Cells:
         for n in np.unique(count.num):
             out = where(count.num == n, product.power(Fraction(1, int(n))), out)
         return where((zero == TRUE).any(axis=-1), Cells.rational(0, count.shape), out)
-    if p < 0 and ((compare(x, "==", Cells.rational(0)) != FALSE) & lst.mask).any():
+    if p < 0 and _present(compare(lst.cells, "==", Cells.rational(0)) != FALSE, lst.mask):
         raise CellsError("genmean with a negative exponent of a value that may be 0")
-    # x^p on the values as they are (often the K x K determinate costs), before masking broadcasts them
-    powered = lst.cells.power(p) if p > 0 else where(lst.mask, x, Cells.rational(1, (1,) * x.lo.ndim)).power(p)
+    # x^p on the values as they are, before masking broadcasts them; absent values of x^(-p) count as 1
+    powered = lst.cells.power(p) if p > 0 else \
+        where(lst.mask, lst.cells, Cells.rational(1, (1,) * lst.cells.lo.ndim)).power(p)
     return (_sum(Lst(powered, lst.mask)) / count).power(1 / p)
+
+
+def _sole_where_single(lst: Lst, count: Cells, out: Cells) -> Cells:
+    """A list of one value has that value as its power mean, exactly ((x^p)^(1/p) = x for x >= 0): the singleton
+    rows stay exact where the powers went through enclosures (sqrt(3)^2)."""
+    single = count.num == 1
+    if not single.any():
+        return out
+    shape = np.broadcast_shapes(lst.cells.shape, lst.mask.shape)
+    at = np.broadcast_to(lst.mask, shape).argmax(axis=-1)[..., None]  # the one present value of a single list
+
+    def pick(a: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(np.broadcast_to(a, shape), at, axis=-1)[..., 0]
+
+    x = lst.cells
+    sole = Cells(pick(x.lo), pick(x.hi), None if x.num is None else pick(x.num), x.den, pick(x.exact))
+    return where(single, sole, out)
 
 
 def certain_sign(x: Cells) -> bool:
