@@ -9,6 +9,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
 from conftest import SPECS
@@ -16,7 +18,7 @@ from verifier import numbers
 from verifier.using import BatchDecider, CredalBatchDecider
 from verifier.using import credal_batch
 from verifier.using.decide import decide
-from verifier.using.exact_rows import binary_rows, decimal_row, interval_rows
+from verifier.using.exact_rows import _same_places_row, binary_rows, decimal_row, interval_rows
 from verifier.api.use import numeric_scheme
 from verifier.engines.expected import ExpectedCosts
 
@@ -128,6 +130,24 @@ def test_exact_binary_and_decimal_rows():
     assert [F(n, den) for n in num] == [numbers.exact(t) for t in texts]
     assert floats[7] > 0 and floats[6] == 0  # a positive value never rounds to a zero float
     assert floats[:6] == [float(F(t.strip())) for t in texts[:6]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.lists(st.integers(0, 10 ** 12), min_size=1, max_size=8), st.data())
+def test_rows_of_equal_decimal_places_read_as_every_other_row(places, values, data):
+    """The one-pass reading of a row whose values share their decimal places (0.250000) gives the integers,
+    denominator and floats of the field-by-field reading; a row that breaks the pattern anywhere (another
+    number of places, a space, an exponent, a sign, ten digits before the dot) is read field by field."""
+    texts = [f"{v // 10 ** places % 10 ** 9}.{v % 10 ** places:0{places}d}" for v in values]
+    assert _same_places_row(texts) is not None  # the pattern is read in one pass
+    if data.draw(st.booleans()):
+        j = data.draw(st.integers(0, len(texts) - 1))
+        texts[j] = data.draw(st.sampled_from([texts[j] + "0", " " + texts[j], texts[j] + "e0", "+" + texts[j],
+                                              "1234567890" + texts[j], texts[j].replace(".", ""), "1/3"]))
+    num, den, floats = decimal_row(texts, lambda j: numbers.exact(texts[j]))
+    exact = [numbers.exact(t) for t in texts]
+    assert [F(n, den) for n in num] == exact
+    assert floats == [float(x) for x in exact]
 
 
 def _random_bounds(rng: random.Random, K: int, ties: bool) -> list[tuple[F, F]]:

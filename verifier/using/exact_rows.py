@@ -18,9 +18,11 @@ Owns: `ExactRows`, `IntervalRows`, `binary_rows`, `rational_rows`, `decimal_row`
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 import numpy as np
@@ -112,10 +114,34 @@ def _plain(s: str) -> tuple[int, int] | None:
     return int(digits), len(frac) - int(exponent)
 
 
+@lru_cache(maxsize=64)
+def _same_places(places: int) -> re.Pattern:
+    """A row of fields joined by commas, each up to 9 digits, a dot and exactly `places` digits (0.250000): at
+    most 40 characters, so a field's float is 0 only when its digits are."""
+    field = rf"[0-9]{{1,9}}\.[0-9]{{{places}}}"
+    return re.compile(rf"{field}(?:,{field})*")
+
+
+def _same_places_row(texts: Sequence[str]) -> tuple[list[int], int, list[float]] | None:
+    """The common row written by a program (every value with the same number of decimal places), read in a few
+    C-level passes; None for any other row."""
+    first = texts[0] if texts else ""
+    places = len(first) - 1 - first.find(".") if "." in first else 0
+    if not 0 < places <= 30:
+        return None
+    joined = ",".join(texts)
+    if _same_places(places).fullmatch(joined) is None:
+        return None
+    return list(map(int, joined.replace(".", "").split(","))), 10 ** places, list(map(float, texts))
+
+
 def decimal_row(texts: Sequence[str], read: Callable[[int], Fraction]) -> tuple[list[int], int, list[float]]:
     """One row of decimal text as (integers, their common denominator, floats). Plain decimal text (digits, one
     dot, a short exponent, at most FAST_CHARS characters) is read from its digits; any other text through
     `read(j)`, which returns the exact value or raises the located error."""
+    same = _same_places_row(texts)
+    if same is not None:
+        return same
     nums, scales, floats, other = [], [], [], None
     for j, text in enumerate(texts):
         s = text.strip()
