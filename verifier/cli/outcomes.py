@@ -8,7 +8,6 @@ prints one document at the end; Markdown is the table (and, for one spec, each v
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 from typing import TextIO
@@ -16,6 +15,7 @@ from typing import TextIO
 from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.run import Outcome, run
 from verifier.report import summary_table
+from verifier.report.json_writer import write_json
 from verifier.report.paths import planned_stems, reserved_for_others
 from verifier.version import __version__
 
@@ -118,10 +118,8 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         records.append(record)
     valid = [o for o in outcomes if not o.error]
     if args.format == "json":
-        # streamed: a family's matrix is millions of cells, and json.dumps with an indent would hold every
-        # chunk and then the whole text at once (about 300 bytes a cell at the family bounds)
-        json.dump(records[0] if len(records) == 1 else records, stdout, indent=2, ensure_ascii=False)
-        stdout.write("\n")
+        # in slices: a family's matrix is millions of cells, never one text
+        write_json(records[0] if len(records) == 1 else records, stdout)
     elif args.format == "junit":
         from verifier.report.junit import to_junit
 

@@ -10,7 +10,6 @@ replaced, so nothing lands outside DIR; two specs of one run that would share a 
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 
@@ -18,6 +17,7 @@ from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
 from verifier.report.html import page
 from verifier.report.json_record import to_json
+from verifier.report.json_writer import json_text
 from verifier.report.markdown import markdown
 from verifier.report.paths import refuse_overwriting_inputs, stem_for
 
@@ -46,7 +46,7 @@ def write_reports(analysis: Analysis, directory: str, taken: set[str] | None = N
     record = to_json(analysis)
     record.pop("seconds", None)
     for path, text in zip(paths, (markdown(analysis), page(analysis),
-                                  json.dumps(record, indent=2, ensure_ascii=False) + "\n")):
+                                  json_text(record))):
         _write_atomically(path, text)
     return paths
 

@@ -1,0 +1,44 @@
+"""The JSON writer lays text out as `json.dumps(indent=2, ensure_ascii=False)` does, slice by slice, and falls
+back to `json` for what orjson refuses."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.report.json_writer import SLICE, json_text, write_json
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.text(max_size=6),
+                    st.sampled_from(["\u2028", "é", "\ud800", '"\\', "\x00\x1f"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.one_of(st.text(max_size=3), st.integers(-5, 5)), inner,
+                                                 max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_the_text_is_pythons_json_text(value):
+    assert json_text(value) == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 3), st.integers(SLICE - 2, 3 * SLICE + 2), st.booleans())
+def test_long_lists_at_every_depth_are_written_in_slices_with_the_same_text(depth, length, huge):
+    items = [{"Y": ["a", str(i)], "costs": [str(i), "1/3"], "n": 2 ** 80 if huge and i == SLICE else i}
+             for i in range(length)]
+    value = items
+    for d in range(depth):
+        value = {"level": d, "items": value, "after": [1, 2]}
+    out = io.StringIO()
+    write_json(value, out)
+    assert out.getvalue() == json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=5))
+def test_floats_read_back_as_the_same_numbers(values):
+    record = {"margins": values, "rows": [{"margin_decimal": v} for v in values]}
+    assert json.loads(json_text(record)) == record
