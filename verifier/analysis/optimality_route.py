@@ -96,15 +96,16 @@ def _symmetric(scheme: Scheme) -> bool:
 
 def _large(scheme: Scheme, hints: dict, checker: Checker, budget_s: float) -> dict:
     """Batch by batch, each re-checked before it counts; what the time bound cuts is `unknown`."""
-    from verifier.check.optimality_batch import check_optimality_batch
+    from verifier.check.optimality_batch import batch_table, check_optimality_batch
     from verifier.engines.family_optimality import FamilyOptimality
 
     out: dict = {}
     try:
         with limits.time_limit(budget_s):
             engine = FamilyOptimality(scheme, hints)
+            table = batch_table(scheme, checker)
             for batch in engine.batches():
-                check_optimality_batch(scheme, batch, checker)
+                check_optimality_batch(scheme, batch, checker, table)
                 out.update(batch)
     except limits.STOPS as caught:
         limits.stop_of(caught)  # anything but a stop is raised again as it was

@@ -26,9 +26,10 @@ _U = 2.0 ** -52
 
 
 def check_optimality_batch(scheme: Scheme, entries: dict[frozenset[int], SetOptimality],
-                           checker: Checker | None = None) -> None:
-    """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason."""
-    table = _Arrays(scheme, checker or Checker(scheme))
+                           checker: Checker | None = None, table: "_Arrays | None" = None) -> None:
+    """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason. `table`
+    (from `batch_table`, for many batches of one scheme): the arrays' views and per-row bounds, made once."""
+    table = table or _Arrays(scheme, checker or Checker(scheme))
     settled = table.alone_at_once([e for e in entries.values() if e.status == "alone"])
     for members, entry in list(entries.items()):
         if members in settled:
@@ -37,6 +38,11 @@ def check_optimality_batch(scheme: Scheme, entries: dict[frozenset[int], SetOpti
             table.check(entry)
         except _Unconfirmed as exc:
             entries[members] = SetOptimality(members, "unknown", reason=f"evidence not confirmed: {exc}")
+
+
+def batch_table(scheme: Scheme, checker: Checker | None = None) -> "_Arrays":
+    """What `check_optimality_batch` reads of the matrix, made once for all the batches of one scheme."""
+    return _Arrays(scheme, checker or Checker(scheme))
 
 
 class _Arrays:
@@ -48,14 +54,23 @@ class _Arrays:
         self.num = rows.num if rows.num is not None else None
         self.den = rows.den
         self.lo, self.hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
-        self.size = np.maximum(np.abs(self.lo), np.abs(self.hi))
+        self._size: np.ndarray | None = None
         with np.errstate(all="ignore"):
-            self.error = (scheme.K + 4) * _U * self.size.max(axis=1, initial=0.0) * (1 + 4 * _U) + 1e-300 * scheme.K
+            self.error = (scheme.K + 4) * _U * _row_max_size(self.lo, self.hi) * (1 + 4 * _U) + 1e-300 * scheme.K
         self.rational = bool(self.exact.all()) and self.num is not None
         if self.rational:
             num = np.asarray(self.num)
             self.largest = max(abs(int(num.max())), abs(int(num.min()))) if num.size else 0
-            self.ints = num.astype(np.int64) if num.dtype != object and self.largest < 2**62 else num.astype(object)
+            # the matrix's own int64 numerators when they are such (no copy of millions of cells)
+            self.ints = np.asarray(num, dtype=np.int64) if num.dtype != object and self.largest < 2**62 \
+                else num.astype(object)
+
+    @property
+    def size(self) -> np.ndarray:
+        """max(|lo|, |hi|) per cell, made when a float comparison first needs it."""
+        if self._size is None:
+            self._size = np.maximum(np.abs(self.lo), np.abs(self.hi))
+        return self._size
 
     def alone_at_once(self, entries: list[SetOptimality]) -> set[frozenset[int]]:
         """The `alone` entries whose witness leaves every other set strictly dearer, in one product (the rest
@@ -76,11 +91,11 @@ class _Arrays:
             for k, (_, (classes, weights, _)) in enumerate(found):
                 W[k, classes] = weights
             if self.largest * max(p[2] for _, p in found) < 2**53:  # integers binary64 holds exactly, every
-                values = (W.astype(float) @ self.ints.T.astype(float)).astype(np.int64)  # partial sum too
+                values = _float_product(W.astype(float), self.ints)  # partial sum too: compared as they are
             else:
                 values = W @ self.ints.T  # exact: every |sum| < 2^62
-            mine = values[rows, own]
-            values[rows, own] = np.iinfo(np.int64).max
+            mine = values[rows, own].copy()
+            values[rows, own] = np.inf if values.dtype == float else np.iinfo(np.int64).max
             ok = values.min(axis=1) > mine
         else:
             W = np.zeros((len(found), K))
@@ -176,6 +191,25 @@ class _Arrays:
         for y, sign in enumerate(signs):
             if sign < 0 or (strict and sign == 0):
                 raise _Unconfirmed(f"the certificate for {s.label(members)} fails at y = {s.classes[y]}")
+
+
+ROWS_AT_ONCE = 1 << 20  # cells of the matrix converted at a time (8 MB of floats)
+
+
+def _row_max_size(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """max_y max(|lo|, |hi|) of each row, a slice of rows at a time (no matrix-sized temporary)."""
+    step = max(1, ROWS_AT_ONCE // max(1, lo.shape[1]))
+    return np.concatenate([np.maximum(np.abs(lo[a:a + step]), np.abs(hi[a:a + step])).max(axis=1, initial=0.0)
+                           for a in range(0, lo.shape[0], step)]) if lo.shape[0] else np.zeros(0)
+
+
+def _float_product(W: np.ndarray, ints: np.ndarray) -> np.ndarray:
+    """W @ ints.T in binary64, the integers converted a slice of rows at a time."""
+    out = np.empty((W.shape[0], ints.shape[0]))
+    step = max(1, ROWS_AT_ONCE // max(1, ints.shape[1]))
+    for a in range(0, ints.shape[0], step):
+        out[:, a:a + step] = W @ ints[a:a + step].astype(float).T
+    return out
 
 
 def _distribution(witness, K: int) -> list[Fraction] | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from collections.abc import Iterator
+from functools import cached_property
 
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
@@ -37,9 +38,9 @@ class FamilyOptimality:
 
     def __init__(self, scheme: Scheme, hints: dict[ClassSet, tuple] | None = None):
         self.scheme, self.hints = scheme, hints or {}
-        self.costs = ExpectedCosts(scheme)
         rows = scheme.cells.rows
-        self.sets = self.costs.sets
+        self.sets: list[ClassSet] = scheme.all_sets  # the order of `ExpectedCosts`, made only if needed
+        self.index = {m: i for i, m in enumerate(self.sets)}
         self.members = np.zeros((len(self.sets), scheme.K), dtype=bool)
         for i, m in enumerate(self.sets):
             self.members[i, sorted(m)] = True
@@ -50,8 +51,9 @@ class FamilyOptimality:
                 self.num, self.den = num, rows.den
         self.lo, self.hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
         self.solutions: dict = {}  # the LP solution of each set searched, moved along the relabellings
-        # points per product: up to 8 M floats of expected costs at once (e.g. 1,024 points x 5,050 sets)
-        self.batch = int(max(8, min(1024, 8_000_000 // max(1, len(self.sets)))))
+        # points per product: up to 2 M floats of expected costs at once (e.g. 396 points x 5,050 sets; 16 MB,
+        # and as much in the re-check's own product)
+        self.batch = int(max(8, min(1024, 2_000_000 // max(1, len(self.sets)))))
 
     def batches(self) -> Iterator[dict[ClassSet, SetOptimality]]:
         """Every set's entry, a batch at a time: first the sets found strictly cheapest at a point built from
@@ -66,28 +68,35 @@ class FamilyOptimality:
             points = [point for point in (shape_point(m, shape) for m in self.sets if m not in found) if point]
             points += [] if shape != SHAPES[-1] else [  # and each set's Definition 4 witness
                 exact_point(p) for m, p in self.hints.items()
-                if p is not None and m in self.costs.index and m not in found]
+                if p is not None and m in self.index and m not in found]
             for start in range(0, len(points), self.batch):
                 batch = {m: e for m, e in screen.alone(points[start:start + self.batch]).items() if m not in found}
                 found.update(batch)
                 if batch:
                     yield batch
+        del screen  # its arrays are freed before the LPs' own are made
         rest = [m for m in self.sets if m not in found]
         moves = class_automorphisms(self.sets, self.costs.floats, self.scheme.K) if rest else []
         orbit = orbits(rest, moves)  # one LP per orbit of the matrix's relabellings (reversing ordinal classes)
-        first = [self.costs.index[m] for m in rest if orbit[m][1] is None]
+        first = [self.index[m] for m in rest if orbit[m][1] is None]
         decided: dict[ClassSet, SetOptimality] = {}
         for start in range(0, len(first), self.batch):
             batch = self.decide(first[start:start + self.batch])
             decided.update(batch)
             yield batch
         moved = {m: self._moved(m, decided[orbit[m][0]], orbit[m][1]) for m in rest if orbit[m][1] is not None}
-        retry = [self.costs.index[m] for m, e in moved.items() if e is None or e.status == "unknown"]
+        retry = [self.index[m] for m, e in moved.items() if e is None or e.status == "unknown"]
         done = {m: e for m, e in moved.items() if e is not None and e.status != "unknown"}
         for start in range(0, len(done), self.batch):
             yield dict(list(done.items())[start:start + self.batch])
         for start in range(0, len(retry), self.batch):
             yield self.decide(retry[start:start + self.batch])
+
+    @cached_property
+    def costs(self) -> ExpectedCosts:
+        """The expected-cost engine of the LPs and dominance (matrix-sized arrays): made for the sets the
+        screen leaves, never when it finds every set alone."""
+        return ExpectedCosts(self.scheme)
 
     def _moved(self, members: ClassSet, start: SetOptimality, sigma) -> SetOptimality | None:
         """The representative's answer along σ, confirmed exactly (None: the set goes to its own LP)."""

@@ -60,6 +60,24 @@ def exact_point(witness: tuple) -> Point:
     return tuple(y for y, _, _ in pairs), tuple(n * (q // d) for _, n, d in pairs), q
 
 
+def _centres_and_bounds(lo: np.ndarray, hi: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's centre, and each row's bound on a product's error, a slice of rows at a time (no
+    matrix-sized temporaries beside the centres). |c - mid| <= rad (as `ExpectedCosts`); over any p with
+    Σ p = 1 the product's error is at most the row's largest radius plus (K + 4) u times its largest |centre|
+    (p's rounding, the K-term sum)."""
+    mids, bound = np.empty(lo.shape), np.empty(lo.shape[0])
+    step = max(1, (1 << 18) // max(1, K))
+    with np.errstate(all="ignore"):
+        for a in range(0, lo.shape[0], step):
+            l, h = lo[a:a + step], hi[a:a + step]
+            m = mids[a:a + step]
+            np.add(l, h, out=m)
+            m /= 2
+            rads = (h - l) / 2 * (1 + _U) + np.abs(m) * _U + _TINY
+            bound[a:a + step] = rads.max(axis=1, initial=0.0) + (K + 4) * _U * np.abs(m).max(axis=1, initial=0.0)
+    return mids, bound * (1 + 4 * _U) + _TINY
+
+
 class Screen:
     """Certifies, for a batch of points, the set strictly cheapest at each (see the module's note)."""
 
@@ -72,14 +90,10 @@ class Screen:
             self.largest = int(np.abs(num).max(initial=0))
             if self.largest * scheme.K < 2**62:
                 self.num, self.den = num, int(rows.den)
-        lo, hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
-        with np.errstate(all="ignore"):
-            self.mids = (lo + hi) / 2
-            # |c - mid| <= rads (as `ExpectedCosts`); over any p with Σ p = 1 the product's error is at most the
-            # row's largest radius plus (K + 4) u times its largest |centre| (p's rounding, the K-term sum)
-            rads = (hi - lo) / 2 * (1 + _U) + np.abs(self.mids) * _U + _TINY
-            bound = rads.max(axis=1, initial=0.0) + (self.K + 4) * _U * np.abs(self.mids).max(axis=1, initial=0.0)
-            self.bound = bound * (1 + 4 * _U) + _TINY
+        self.mids = self.bound = None
+        if self.num is None:  # exact integers need neither centres nor bounds
+            self.mids, self.bound = _centres_and_bounds(np.asarray(rows.lo, dtype=float),
+                                                        np.asarray(rows.hi, dtype=float), self.K)
         self.usable = self.num is not None or bool(  # far from overflow: no product can reach infinity
             np.all(np.isfinite(self.bound)) and float(np.abs(self.mids).max(initial=0.0)) < 1e300)
         self._exact: dict[tuple[int, int], sp.Rational] = {}

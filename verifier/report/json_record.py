@@ -30,6 +30,7 @@ def to_json(a: Analysis) -> dict:
     remedies = how_to_fit(a)
     made: dict = {}  # one rendering per set's optimality, shared by `possibility` and `optimality`
     large = len(s.all_sets) > MATRIX_SYMBOLIC_SETS  # witnesses list their nonzero classes only
+    a.optimality  # decided (on first use) before the matrix's texts exist: their peaks never add up
     return {
         "spec": a.spec.path,
         "name": a.spec.name,

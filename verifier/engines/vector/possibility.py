@@ -18,6 +18,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
+from verifier.engines.vector.two_point import screened_pairs
 from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
@@ -162,43 +163,39 @@ def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet
 
 def _by_search(scheme: Scheme, terms: TermArrays, rest: list[int]) -> dict[ClassSet, SetPossibility]:
     """Cheap candidate witnesses for many sets at once, screened in floats and confirmed on the arrays: the
-    uniform distribution on the first and last member, then on any two classes."""
-    rows = np.array(rest)
+    uniform distribution on the first and last member, then (for the sets that screen left open) on any two
+    classes. A chunk of sets at a time, each candidate's expected costs gathered from its two classes (no
+    sets x K array of probabilities)."""
     K = terms.K
-    members = terms.members[rows]
-    mid_cost, mid_det = (terms.cost.lo[rows] + terms.cost.hi[rows]) / 2, (terms.det.lo + terms.det.hi) / 2
-    first = np.argmax(members, axis=1)
-    last = K - 1 - np.argmax(members[:, ::-1], axis=1)
-    # candidate 0 is each set's own (first, last) pair; candidate n > 0 the same pair of classes for every set,
-    # kept as two numbers (as arrays of all rows they took rows x K^2 memory: 6 GB at 200 classes)
-    candidates = [(first, last)] + [(a, b) for a in range(K) for b in range(a + 1, K)]
-    chosen = np.full(len(rows), -1)
-    for number, (a, b) in enumerate(candidates):
-        open_ = chosen < 0
-        if not open_.any():
-            break
-        p = np.zeros((int(open_.sum()), K))
-        p[np.arange(len(p)), a[open_] if number == 0 else a] += 0.5
-        p[np.arange(len(p)), b[open_] if number == 0 else b] += 0.5
-        gap = p @ mid_det.T - (p * mid_cost[open_]).sum(axis=1)[:, None]
-        good = ((gap > 1e-9) | ~members[open_]).all(axis=1)
-        chosen[np.flatnonzero(open_)[good]] = number
+    det_by_class = (terms.det.lo + terms.det.hi).T / 2  # [y, h]: the midpoint of c_h(y)
     out: dict[ClassSet, SetPossibility] = {}
-    picked = np.flatnonzero(chosen >= 0)
-    if not len(picked):
-        return out
+    step = max(1, CHUNK_CELLS // K)
+    left: list[int] = []
+    for own in (True, False):
+        todo, left = (rest, []) if own else (left, [])
+        for start in range(0, len(todo), step):
+            rows = np.array(todo[start:start + step])
+            pairs = screened_pairs(terms, rows, det_by_class, own)
+            left += [int(r) for r, pair in zip(rows, pairs) if pair is None]
+            out.update(_confirmed_pairs(scheme, terms, rows, pairs))
+    return out
+
+
+def _confirmed_pairs(scheme: Scheme, terms: TermArrays, rows: np.ndarray, pairs: list) -> dict:
+    """The screened pairs whose uniform distribution the arrays confirm as Definition 4 witnesses."""
+    K = terms.K
     half, zero = Fraction(1, 2), Fraction(0)  # shared: K fresh zeros per set were millions of objects
-    ps = []
-    for i in picked:
-        a, b = candidates[chosen[i]]
-        a, b = (a[i], b[i]) if chosen[i] == 0 else (a, b)
-        ps.append([half if y in (a, b) else zero for y in range(K)])
-    ok = _witnesses_hold(terms, rows[picked], ps)
-    half_sp, zero = sp.Rational(1, 2), sp.Integer(0)
-    for i, q, good in zip(picked, ps, ok):
+    half_sp, zero_sp = sp.Rational(1, 2), sp.Integer(0)
+    picked = [i for i, pair in enumerate(pairs) if pair is not None]
+    if not picked:
+        return {}
+    ps = [[half if y in pairs[i] else zero for y in range(K)] for i in picked]
+    out = {}
+    for i, good in zip(picked, _witnesses_hold(terms, rows[picked], ps)):
         if good:
             m = scheme.indeterminate_sets[rows[i]]
-            out[m] = LazyWitness(m, tuple(half_sp if f else zero for f in q), scheme, "two-point p")
+            out[m] = LazyWitness(m, tuple(half_sp if y in pairs[i] else zero_sp for y in range(K)), scheme,
+                                 "two-point p")
     return out
 
 

@@ -65,9 +65,7 @@ class TermArrays:
         (`kinds`; made again in one matrix product when read later) and the ids of properties over two classes
         still to come (`pair_domains`, their domains of y; slower to make again, 8 bytes a cell each), so
         that at most one 25-byte-a-cell term is alive. The K x K cost numbers stay (small)."""
-        wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})
-        if "mean" in kinds and "mean" not in self._cache:
-            wanted.add("sum")  # the mean is made from the sums
+        wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})  # a mean not made yet is made from its own sums
         if pair_domains or "sorted" in kinds:
             wanted |= {"keys", "multiset_ids"}
         for name in list(self._cache):
@@ -82,10 +80,13 @@ class TermArrays:
         return self._cache["sum"]
 
     def _mean(self) -> Cells:
-        sums, inverse = self.member_sums(), Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
-        mean = by_rows(self.count, self.K, lambda rows: sums.take(rows) * inverse.take(rows))
-        self._cache.pop("sum", None)  # read again only through the mean (Definition 4's sums come first)
-        return mean
+        inverse = Cells.from_exact(self.sizes.reshape(-1, 1), 1).reciprocal()
+        sums = self._cache.pop("sum", None)  # read again only through the mean (Definition 4's sums come first)
+        if sums is not None:
+            return by_rows(self.count, self.K, lambda rows: sums.take(rows) * inverse.take(rows))
+        # each chunk's sums made and divided at once: the sums and the mean are never both whole
+        return by_rows(self.count, self.K, lambda rows: _member_sums(self.members[rows], self.det)
+                       * inverse.take(rows))
 
     def _extreme(self, kind: str) -> Cells:
         """min or max over each set's members, sets of one size at a time, from the members' gathered rows
@@ -188,22 +189,33 @@ def by_rows(S: int, K: int, make) -> Cells:
     step = max(1, CHUNK_CELLS // max(1, K))
     if S <= step:
         return make(slice(0, S))
-    lo, hi, exact, nums = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool), []
+    lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
+    num, den, nums = None, 1, []  # int64 numerators over the first chunk's denominator, written as they come
     for start in range(0, S, step):
         rows = slice(start, min(S, start + step))
         part = make(rows)
         lo[rows], hi[rows], exact[rows] = part.lo, part.hi, part.exact
-        if part.num is not None and part.exact.any():
+        if part.num is None or not part.exact.any():
+            continue
+        if num is None and not nums and np.asarray(part.num).dtype == np.int64:
+            num, den = np.zeros((S, K), dtype=np.int64), part.den
+        if num is not None and part.den == den and np.asarray(part.num).dtype == np.int64:
+            num[rows] = part.num
+        else:  # another denominator, or Python integers: put together at the end
             nums.append((rows, part.num, part.den))
-    if not nums:
+    if num is None and not nums:
         return Cells(lo, hi, None, 1, exact)
-    den = math.lcm(*(d for _, _, d in nums))
-    small = all(magnitude(n) * (den // d) < SAFE for _, n, d in nums)
-    num = np.zeros((S, K), dtype=np.int64 if small else object)
+    if not nums:
+        return Cells(lo, hi, num, den, exact)
+    common = math.lcm(den, *(d for _, _, d in nums))
+    small = all(magnitude(n) * (common // d) < SAFE for _, n, d in nums) and \
+        (num is None or magnitude(num) * (common // den) < SAFE)
+    whole = np.zeros((S, K), dtype=np.int64 if small else object) if num is None else \
+        scale(num if small else num.astype(object), common // den)
     while nums:  # each chunk's numerators freed once copied
         rows, part_num, d = nums.pop()
-        num[rows] = scale(part_num, den // d)
-    return Cells(lo, hi, num, den, exact)
+        whole[rows] = scale(part_num, common // d)
+    return Cells(lo, hi, whole, common, exact)
 
 
 def _member_sums(members: np.ndarray, det: Cells) -> Cells:
