@@ -4,6 +4,7 @@ back to `json` for what orjson refuses."""
 from __future__ import annotations
 
 import io
+import os
 import json
 
 from hypothesis import given, settings
@@ -42,3 +43,27 @@ def test_long_lists_at_every_depth_are_written_in_slices_with_the_same_text(dept
 def test_floats_read_back_as_the_same_numbers(values):
     record = {"margins": values, "rows": [{"margin_decimal": v} for v in values]}
     assert json.loads(json_text(record)) == record
+
+
+def test_the_command_writes_a_large_record_as_it_makes_it_with_the_same_text(monkeypatch):
+    """Beyond `limits.STREAMED_FROM_CELLS` the command's JSON is written list item by list item; the text is the
+    whole record's (but for the run's seconds)."""
+    import re
+
+    from conftest import SPECS
+    from verifier import limits
+    from verifier.report import json_record
+    from verifier.cli.main import check
+
+    def run() -> str:
+        out = io.StringIO()
+        assert check([os.path.join(SPECS, "hierarchy-animals.yaml"), "--format", "json", "--no-cache"], out,
+                     io.StringIO()) == 0
+        return re.sub(r'"seconds": [0-9.e-]+', '"seconds": 0', out.getvalue())
+
+    whole = run()
+    streamed = []
+    monkeypatch.setattr(limits, "STREAMED_FROM_CELLS", 0)
+    original = json_record.streamed
+    monkeypatch.setattr(json_record, "streamed", lambda a: streamed.append(1) or original(a))
+    assert run() == whole and streamed == [1]

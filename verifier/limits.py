@@ -27,6 +27,7 @@ MAX_DESIGN_CLASSES = 5  # design and calibration: 26 sets of 5 cells (Property 1
 MAX_COMPLETION_CLASSES = 7  # completing open cells (`verify design` without a parameter): 120 sets of 7 cells
 PROGRESS_STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, settings (a bar's steps)
 DEFAULT_TIME_LIMIT_S = 600.0  # per spec, overall (--time-limit): generous; a hang is never the answer
+STREAMED_FROM_CELLS = 2_000_000  # JSON written as it is made: ~30 B a cell as a cache entry, beyond its 64 MB
 # bits of the numerator or denominator of any exact number a formula makes (sums, products, powers), in both
 # interpreters: a function squared twenty times would otherwise grow numbers of millions of bits for minutes;
 # the bundled specs stay below 3,000 bits (the bound on a cell's value)

@@ -23,6 +23,8 @@ import secrets
 import stat
 import time
 
+import orjson
+
 from verifier.spec.text import read_bounded
 from verifier.version import __version__
 
@@ -86,15 +88,26 @@ def store(cache_key: str | None, summary: dict, outputs: dict, stored_at: str | 
         if secret is None:
             return None
         entry = {"summary": summary, "outputs": outputs, "stored_at": stamp}
+        if len(_encoded(entry)) + 200 > MAX_ENTRY_BYTES:  # could never be read back: not written at all
+            return None
         entry["mac"] = _mac(secret, cache_key, entry)
-        with os.fdopen(os.open(temporary, flags, 0o600), "w", encoding="utf-8") as handle:
-            json.dump(entry, handle)
+        with os.fdopen(os.open(temporary, flags, 0o600), "wb") as handle:
+            handle.write(_encoded(entry))
         os.replace(temporary, os.path.join(folder, f"{cache_key}.json"))  # replaces a link, never follows it
     except (OSError, TypeError, ValueError):
         if os.path.lexists(temporary):
             os.unlink(temporary)
         return None
     return stamp
+
+
+def _encoded(entry: dict) -> bytes:
+    """The entry as JSON by orjson's C encoder (json's `dump` is pure Python: seconds for a family's record);
+    json for what orjson refuses (an integer beyond 64 bits). Either reads back as the same values."""
+    try:
+        return orjson.dumps(entry, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(entry).encode("utf-8")
 
 
 def _mac(secret: bytes, cache_key: str, entry: dict) -> str:

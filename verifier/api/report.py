@@ -1,5 +1,4 @@
-"""What `verifier.verify` returns: a `Report` of one scheme, or a `ClassSweepReport` of one formula spec at
-several class counts.
+"""What `verifier.verify` returns: a `Report` of one scheme, or a `ClassSweepReport` of one spec at several K.
 
 A report answers the common questions from a small summary (verdicts, evidence in plain words, fit to the
 filtering and choice settings, expectations) and renders every format on demand (JSON, console text,
@@ -197,6 +196,10 @@ class Report(_Rendered):
 
     def _json(self, analysis: Analysis) -> dict:
         return json_record.to_json(analysis)
+
+    def json_streamed(self) -> dict | None:
+        """The JSON record made as it is written, for a fresh analysis of millions of cells; else None."""
+        return None if self._subject is None or "json" in self._outputs else json_record.streamed(self._subject)
 
     def _text(self, analysis: Analysis, width: int, color: bool) -> str:
         return console.to_text(analysis, width, color)

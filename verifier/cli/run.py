@@ -91,8 +91,12 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         if not figures:  # say so, rather than leave an empty directory unexplained
             outcome.notes.append(f"verify: no figures for {path}: {getattr(figures, 'reason', '') or 'none apply'}")
     # the JSON record prints every exact cell (seconds for 511 irrational rows): only when it is wanted
-    outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
-        {"spec": path, "name": report.name}
+    streamed = report.json_streamed() if args.format == "json" and not args.classes else None
+    if streamed is not None:
+        outcome.record = streamed  # millions of cells: written as it is made
+    else:
+        outcome.record = report.to_json() if args.format in ("json", "junit") or args.classes else \
+            {"spec": path, "name": report.name}
     if args.format == "text" and (text != "none" or args.classes):
         outcome.text = report.to_summary(width, color) if text == "compact" and hasattr(report, "to_summary") \
             else report.to_text(width, color)

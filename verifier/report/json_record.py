@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from math import comb
 
+from verifier import limits
 from verifier.version import __version__
 from verifier.report import words
+from verifier.report.json_writer import Streamed
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
@@ -25,12 +28,17 @@ def _decimal(value) -> float | list[float] | None:
     return None if value.free_symbols else float(words.decimal(value))
 
 
-def to_json(a: Analysis) -> dict:
+def to_json(a: Analysis, streamed: bool = False) -> dict:
+    """The JSON record; `streamed`: its per-set lists are made as `json_writer` writes them (nothing shared)."""
     s = a.scheme
     remedies = how_to_fit(a)
-    made: dict = {}  # one rendering per set's optimality, shared by `possibility` and `optimality`
+    made: dict | None = None if streamed else {}  # one rendering per set's optimality, shared by both lists
     large = len(s.all_sets) > MATRIX_SYMBOLIC_SETS  # witnesses list their nonzero classes only
     a.optimality  # decided (on first use) before the matrix's texts exist: their peaks never add up
+
+    def listed(items: Callable[[], Iterable]) -> list | Streamed:
+        return Streamed(items) if streamed else list(items())
+
     return {
         "spec": a.spec.path,
         "name": a.spec.name,
@@ -50,16 +58,17 @@ def to_json(a: Analysis) -> dict:
         "power_mean": ({"exponent": str(s.lemma.exponent), "sets": 2 ** s.K - s.K - 1,
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
-        "matrix": _matrix(s),
-        "possibility": [_possibility(s, e, large) | _node(s, e.members)
-                        | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
-                        for e in a.possibility] if a.symbolic is None else [
+        "matrix": listed(lambda: _matrix(s)),
+        "possibility": listed(lambda: (
+            _possibility(s, e, large) | _node(s, e.members)
+            | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
+            for e in a.possibility)) if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": [{"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made, large) | _orbit(s, m)
-                       for m, e in a.optimality.items()],
+        "optimality": listed(lambda: ({"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made, large)
+                                      | _orbit(s, m) for m, e in a.optimality.items())),
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
@@ -81,17 +90,22 @@ def to_json(a: Analysis) -> dict:
     }
 
 
+def streamed(a: Analysis) -> dict | None:
+    """The record with `Streamed` per-set lists beyond `limits.STREAMED_FROM_CELLS` cells; None below."""
+    return to_json(a, streamed=True) if len(a.scheme.all_sets) * a.scheme.K > limits.STREAMED_FROM_CELLS else None
+
+
 MATRIX_SYMBOLIC_SETS = 1023  # beyond: rational cells from the arrays, irrational ones by their defining form
 
 
-def _matrix(s) -> list[dict]:
+def _matrix(s) -> Iterator[dict]:
     """Every row, exact; the decimals of a fast-path matrix come from its certified enclosures (one float
     format per cell instead of one exact evaluation), the exact interpreter's cells from the exact values."""
     cells = s.cells
     index = getattr(s.rows, "index", None)
     if cells is not None and index is not None and len(s.all_sets) > MATRIX_SYMBOLIC_SETS:
-        return _large_matrix(s, cells, index)
-    out = []
+        yield from _large_matrix(s, cells, index)
+        return
     for m in s.all_sets:
         row = s.rows[m]
         if cells is None or index is None:
@@ -99,12 +113,11 @@ def _matrix(s) -> list[dict]:
         else:
             k = index[m]
             decimals = [_enclosed_decimal(cells.rows.lo[k, y], cells.rows.hi[k, y], v) for y, v in enumerate(row)]
-        out.append({"Y": _names(s, m)} | _node(s, m) | {"costs": [_exact(v) for v in row], "decimal": decimals,
-                                                        "from": s.origin[m]})
-    return out
+        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": [_exact(v) for v in row], "decimal": decimals,
+                                                   "from": s.origin[m]}
 
 
-def _large_matrix(s, cells, index) -> list[dict]:
+def _large_matrix(s, cells, index) -> Iterator[dict]:
     """Thousands of rows: a rational cell is written from the arrays' exact numerator (no sympy, each distinct
     text once); an irrational one is null, its decimal read off the certified enclosure (its exact value is the
     spec's formula at that set: `verify` and the Python API evaluate it on demand)."""
@@ -112,7 +125,6 @@ def _large_matrix(s, cells, index) -> list[dict]:
     num, den, exact = rows.num, rows.den, rows.exact
     texts: dict = {}
     numbers: dict = {}  # each distinct nonzero decimal one float object (8 bytes a cell, not 32)
-    out = []
     for m in s.all_sets:
         k = index[m]
         costs = []
@@ -127,8 +139,7 @@ def _large_matrix(s, cells, index) -> list[dict]:
             costs.append(text)
         lo, hi = rows.lo[k], rows.hi[k]
         decimals = [_shared(numbers, _enclosed_decimal(lo[y], hi[y], None)) for y in range(s.K)]
-        out.append({"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]})
-    return out
+        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]}
 
 
 def _shared(numbers: dict, value: float | None):

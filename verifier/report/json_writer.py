@@ -7,13 +7,15 @@ everything else in one call. Values orjson refuses (an integer beyond 64 bits, a
 go through `json` instead, with the same layout. Numbers read back as the same values; a float's text is the
 shortest that round-trips, written without an exponent down to 10^-6 (0.00001 where `json` writes 1e-05).
 
-Owns: `json_pieces`, `write_json`, `json_text`. May import: nothing of the package.
+A `Streamed` list is written item by item as it is made (the command's JSON for a family of millions of cells).
+
+Owns: `Streamed`, `json_pieces`, `write_json`, `json_text`. May import: nothing of the package.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 import orjson
@@ -23,10 +25,26 @@ WALK_DEPTH = 2  # the record (or the list of records), its keys, and their value
 OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
 
 
+class Streamed:
+    """A JSON array whose items are made as it is written (a family's per-set lists): `items()` is called
+    once, by the writer, and each item is encoded and dropped before the next is made."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Callable[[], Iterable]):
+        self.items = items
+
+
 def json_pieces(value, depth: int = 0) -> Iterator[str]:
     """The text of `value` at indentation `depth`, in pieces of bounded size."""
     pad = "  " * depth
-    if depth < WALK_DEPTH and isinstance(value, dict) and value:
+    if isinstance(value, Streamed):
+        first = True
+        for item in value.items():
+            yield ("[\n" if first else ",\n") + pad + "  " + _encoded(item, depth + 1)
+            first = False
+        yield "[]" if first else "\n" + pad + "]"
+    elif depth < WALK_DEPTH and isinstance(value, dict) and value:
         for i, (key, item) in enumerate(value.items()):
             yield ("{\n" if i == 0 else ",\n") + pad + "  " + _encoded(key if isinstance(key, str) else
                                                                        _key(key), depth) + ": "

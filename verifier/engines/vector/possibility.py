@@ -23,6 +23,7 @@ from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
 from verifier.scheme import ClassSet, Scheme
+from verifier.uniform_point import UniformPoint
 from verifier.verdict import SetPossibility, Truth
 
 
@@ -143,8 +144,8 @@ def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet
     zero = sp.Integer(0)
     for s in np.flatnonzero(witness):
         m = sets[s]
-        p = tuple(uniform[len(m)] if y in m else zero for y in range(scheme.K))
-        out[m] = LazyWitness(m, p, scheme, "uniform p")
+        # the set itself and one value, read as the K-tuple (thousands of sets of hundreds of classes)
+        out[m] = LazyWitness(m, UniformPoint(scheme.K, m, uniform[len(m)], zero), scheme, "uniform p")
     for s in np.flatnonzero(certificate):
         m = sets[s]
         out[m] = SetPossibility(m, Truth.FALSE, certificate={h: uniform[len(m)] for h in sorted(m)},

@@ -21,6 +21,7 @@ from verifier.scheme.cells import SchemeCells
 
 _U = 2.0**-53
 CHUNK_CELLS = 1 << 19  # sets x classes per chunk of the arrays made from the matrix
+BY_ROWS_CELLS = 1 << 17  # the same for a derived array's arithmetic: a dozen temporaries of a chunk at once
 
 
 class TermArrays:
@@ -186,7 +187,7 @@ def by_rows(S: int, K: int, make) -> Cells:
     """`make(rows)` for chunks of rows, put together over one common denominator: the temporaries of the
     arithmetic are then of a chunk's size, not of the matrix's (each chunk's denominator divides the one the
     whole array would have, so nothing is less exact)."""
-    step = max(1, CHUNK_CELLS // max(1, K))
+    step = max(1, BY_ROWS_CELLS // max(1, K))
     if S <= step:
         return make(slice(0, S))
     lo, hi, exact = np.empty((S, K)), np.empty((S, K)), np.zeros((S, K), bool)
