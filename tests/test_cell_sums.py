@@ -51,3 +51,19 @@ def test_a_mask_that_changes_along_the_classes_or_an_unbounded_value_is_summed_o
     unbounded = Cells(np.full((1, 3, 3), -np.inf), np.zeros((1, 3, 3)))
     assert cell_sums._as_product(unbounded, uniform) is None
     assert (cell_sums.masked_sum(cells, varying).num == cell_sums._grid_sum(cells, varying).num).all()
+
+
+def test_a_power_mean_of_one_value_is_that_value_exactly():
+    """genmean(p, [x]) = x for every p: the singleton rows come out of the arrays exact (sqrt(3) ** 2 no
+    longer leaves an enclosure for the exact interpreter to repair), and the larger sets' cells are unchanged."""
+    from verifier.scheme import cells as scheme_cells
+    from verifier.spec.reader import spec_from_text
+
+    for p in ("1/2", "0", "-1", "3"):
+        spec = spec_from_text(f'name: p\nclasses: 5\ncost: "1 + rank(y) + 2 * rank(yhat)"\n'
+                              f'set_cost: "genmean({p}, [c(yh, y) for yh in Y])"\n')
+        rows = scheme_cells.build_cells(spec).rows
+        assert rows.exact[:5].all()
+        for h in range(5):
+            for y in range(5):
+                assert F(int(rows.num[h, y]), rows.den) == 1 + y + 2 * h  # rank counts from 0

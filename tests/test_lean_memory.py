@@ -164,9 +164,9 @@ def test_large_matrix_decimals_are_shared_and_keep_the_sign_of_zero(tmp_path):
 
 
 def test_singletons_made_exact_in_place_not_in_a_copy_of_the_matrix(monkeypatch):
-    """A power mean's singleton rows lose exactness in floats (sqrt, then a square); the exact interpreter makes
-    them rational again in the matrix's own arrays (a copy would double the peak of a large family), and the
-    cells are then the exact values."""
+    """Singleton rows that lose exactness in floats (sqrt(2) ** 2; a power mean of one value no longer does)
+    are made rational again by the exact interpreter in the matrix's own arrays (a copy would double the peak
+    of a large family), and the cells are then the exact values."""
     import verifier.scheme.lazy as lazy
 
     built = []
@@ -178,7 +178,8 @@ def test_singletons_made_exact_in_place_not_in_a_copy_of_the_matrix(monkeypatch)
 
     monkeypatch.setattr(lazy, "build_cells", build)
     spec = spec_from_text('name: power mean\nclasses: 30\ncost: "0 if y == yhat else 1 + rank(y) / K"\n'
-                          'set_cost: "genmean(1/2, [c(yh, y) for yh in Y])"\npredictions: {max_size: 2}\n')
+                          'set_cost: "genmean(1/2, [c(yh, y) for yh in Y]) * sqrt(2) ** 2 / 2"\n'
+                          'predictions: {max_size: 2}\n')
     rows = lazy.build_fast_scheme(spec).cells.rows
     lo, hi, exact, exact_when_built = built[0]
     assert not exact_when_built  # the floats lost it: the attack reaches the repair
