@@ -16,6 +16,7 @@ import flint
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.engines.exact_floor import floor_of_enclosure, margin_floor
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
 
@@ -96,6 +97,44 @@ class ExpectedCosts:
         out[i] = 0
         return out
 
+    def bounds_many(self, points: list[list[Fraction]]) -> tuple[np.ndarray, np.ndarray]:
+        """Certified lower and upper bounds of E_p[c_Z] for every point (rows) and set (columns): a float
+        product in any summation order, widened by Higham's bound (a screen: it only rules sets out)."""
+        w = np.array([[float(x) for x in p] for p in points])
+        if self.rational:
+            mids = self.floats
+            rads = np.abs(mids) * _U + _TINY
+        elif getattr(self, "bounded", False):
+            mids, rads = self.mids, self.rads
+        else:
+            shape = (len(points), len(self.sets))
+            return np.full(shape, -np.inf), np.full(shape, np.inf)
+        with np.errstate(all="ignore"):
+            centre = w @ mids.T
+            error = w @ rads.T + (w.shape[1] + 4) * _U * (w @ np.abs(mids).T) + _TINY
+            low, high = centre - error, centre + error
+            low, high = low - np.abs(low) * _U - _TINY, high + np.abs(high) * _U + _TINY
+        low[~np.isfinite(low)], high[~np.isfinite(high)] = -np.inf, np.inf
+        return low, high
+
+    def grid(self):
+        """The exact matrix of the canonical LP (`engines.canonical.RationalGrid`), made once; None when some
+        cell has no finite enclosure."""
+        if getattr(self, "_grid", False) is not False:
+            return self._grid
+        from verifier.engines.canonical import RationalGrid
+
+        if self.rational:
+            self._grid = RationalGrid.exact(self.ints, self.scale)
+        elif getattr(self, "bounded", False):
+            lo = np.nextafter(self.mids - self.rads, -np.inf)
+            hi = np.nextafter(self.mids + self.rads, np.inf)
+            rows = self.scheme.rows
+            self._grid = RationalGrid.floored(lo, hi, lambda r, c: rows[self.sets[r]][c])
+        else:
+            self._grid = None
+        return self._grid
+
     def _bounds(self, p: list[Fraction]):
         """Certified lower and upper bounds of every E_p[c_Z]: the float products widened by Higham's bound
         for a K-term dot product (the weights are rounded too), then by one more rounding for the subtraction."""
@@ -132,14 +171,22 @@ class ExpectedCosts:
         gap_low[i], gap_high[i] = np.inf, np.inf
         slack = 4 * _U * float(np.max(np.abs(np.concatenate([low, high])))) + _TINY  # the subtractions' rounding
         candidates = np.flatnonzero(gap_low - slack <= np.min(gap_high) + slack)
-        if 0 < len(candidates) <= 32:
-            exact = self._exact_gap(p, members, [self.sets[int(j)] for j in candidates])
-            if exact is not None:
-                return exact, False
-        bound = float(np.min(others) - high[i])
-        if not bound > 0:
+        if not len(candidates):
             return None
-        return sp.Rational(Fraction(np.nextafter(bound, 0.0))), True
+        nearest = [self.sets[int(j)] for j in candidates]
+        exact = self._exact_gap(p, members, nearest)
+        if exact is not None:
+            return exact, False
+        # the exact gap rounded down to a fixed number of bits: the float bounds only chose the candidates,
+        # or enclose the gap tightly enough that every machine's rounding is the same
+        floored = floor_of_enclosure(float(np.min(others) - high[i]) * (1 - 4 * _U) - _TINY,
+                                     float(np.min(np.delete(high, i)) - low[i]) * (1 + 4 * _U) + _TINY)
+        if floored is not None:
+            return floored, True
+        rows = self.scheme.rows
+        forms = [[(x, rows[z][y]) for y, x in enumerate(p) if x] + [(-x, rows[members][y]) for y, x in enumerate(p) if x]
+                 for z in nearest]
+        return margin_floor(forms)
 
     def _exact_gap(self, p: list[Fraction], members: ClassSet, candidates: list[ClassSet]) -> sp.Rational | None:
         """min over the candidates Z of E_p[c_Z] − E_p[c_Y] when all their cells are exact rationals: from the

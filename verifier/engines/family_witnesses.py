@@ -24,6 +24,7 @@ from math import lcm
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.engines.exact_floor import floor_of_enclosure, margin_floor
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
 
@@ -114,18 +115,36 @@ class Screen:
             best = values.argmin(axis=1)
             high = values[rows, best] + self.bound[best]
             high += np.abs(high) * _U + _TINY
-            values -= self.bound  # lower bounds, up to one rounding (below)
+            least = values[rows, best] - self.bound[best]  # the winner's lower bound
+            least -= np.abs(least) * _U + _TINY
             values[rows, best] = np.inf
+            upper = (values + self.bound).min(axis=1)  # the runner-up's upper bound
+            upper += np.abs(upper) * _U + _TINY
+            values -= self.bound  # lower bounds, up to one rounding (below)
             low = values.min(axis=1)
             low -= np.abs(low) * _U + _TINY
             gap = np.nextafter(np.nextafter(low - high, -np.inf), -np.inf)
+            top = np.nextafter(np.nextafter(upper - least, np.inf), np.inf)
         out: dict[ClassSet, SetOptimality] = {}
         for k in np.flatnonzero(gap > 0).tolist():
             m = self.sets[int(best[k])]
             if m not in out:
-                out[m] = SetOptimality(m, "alone", witness=self._witness(points[k]),
-                                       margin=sp.Rational(Fraction(float(gap[k]))), margin_is_bound=True)
+                witness = self._witness(points[k])
+                margin = floor_of_enclosure(float(gap[k]), float(top[k])) or \
+                    self._margin(m, witness, np.flatnonzero(values[k] <= upper[k]).tolist())
+                out[m] = SetOptimality(m, "alone", witness=witness, margin=margin, margin_is_bound=margin is not None)
         return out
+
+    def _margin(self, members: ClassSet, witness: tuple, nearest: list[int]) -> sp.Rational | None:
+        """The gap at the witness rounded down to a fixed number of bits from the exact cells, where the float
+        enclosure holds a rounding point (rare): the same on every machine."""
+        p = [Fraction(int(x.p), int(x.q)) for x in witness]
+        rows, support = self.scheme.rows, [y for y, x in enumerate(p) if x]
+        mine = rows[members]
+        forms = [[(p[y], rows[z][y]) for y in support] + [(-p[y], mine[y]) for y in support]
+                 for z in (self.sets[j] for j in nearest) if z != members]
+        found = margin_floor(forms)
+        return found[0] if found is not None else None
 
     def _integers(self, points: list[Point]) -> dict[ClassSet, SetOptimality]:
         """Exactly, in int64: each point scaled by its common denominator (sums bounded below 2^62)."""

@@ -21,6 +21,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
+from verifier.engines.canonical import canonical_witness
 from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
@@ -36,10 +37,7 @@ def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = Non
     with np.errstate(all="ignore"):  # huge costs overflow the float search; exact checks still decide
         found = _screen(costs, hints or {})
     out: dict[ClassSet, SetOptimality] = {}
-    for members, p in found.items():
-        result = _confirm_alone(costs, members, p)
-        if result is not None:
-            out[members] = result
+    out.update(found)
     pending = [m for m in costs.sets if m not in out]
     if len(costs.sets) == 1:
         return {m: SetOptimality(m, "alone", witness=(sp.Integer(1),)) for m in costs.sets}
@@ -97,31 +95,30 @@ def _moved(costs: ExpectedCosts, solved, sigma: np.ndarray):
     return moved_p, t, moved_duals
 
 
-def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, list[sp.Rational]]:
-    """Sample points (vertices, the uniform distribution on every set, the hints) where one set is clearly best."""
+def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, SetOptimality]:
+    """Each set's first point, in a fixed order (the uniform distribution on every set in set order, then the
+    hints in set order), at which it is the unique minimiser, confirmed exactly: the order, not the floats,
+    picks the point. Certified bounds only skip the points where a set is certainly not alone."""
     K, sets = costs.scheme.K, costs.sets
-    uniform = np.zeros((len(sets), K))
-    for row, m in enumerate(sets):
-        uniform[row, sorted(m)] = 1.0 / len(m)
-    hinted = [p for p in hints.values() if p is not None]
-    points = np.vstack([uniform] + ([np.array([[_float(x) for x in p] for p in hinted])] if hinted else []))
-    best: dict[ClassSet, tuple[float, int]] = {}
+    points = [[Fraction(int(y in m), len(m)) for y in range(K)] for m in sets]
+    points += [[_fraction(x) for x in p] for p in hints.values() if p is not None]
+    if len(sets) < 2:
+        return {}
+    out: dict[ClassSet, SetOptimality] = {}
     for start in range(0, len(points), _CHUNK):
-        values = points[start:start + _CHUNK] @ costs.floats.T
-        if values.shape[1] < 2:
-            continue
-        order = np.argpartition(values, 1, axis=1)[:, :2]
-        for row, (a, b) in enumerate(order):
-            first, second = values[row, a], values[row, b]
-            if first > second:
-                a, first, second = b, second, first
-            gap = second - first
-            if gap > 0 and gap > best.get(sets[a], (0.0, None))[0]:  # a candidate only: confirmed exactly
-                best[sets[a]] = (gap, start + row)
-    out = {}
-    for m, (_, k) in best.items():  # the exact point: uniform on a set, or the hint itself
-        out[m] = [Fraction(int(y in sets[k]), len(sets[k])) for y in range(K)] if k < len(sets) else \
-            [_fraction(x) for x in hinted[k - len(sets)]]
+        chunk = points[start:start + _CHUNK]
+        low, high = costs.bounds_many(chunk)
+        order = np.argsort(high, axis=1, kind="stable")[:, :2]
+        rows = np.arange(len(chunk))
+        first, second = high[rows, order[:, 0]], high[rows, order[:, 1]]
+        best_other = np.where(np.arange(len(sets))[None, :] == order[:, :1], second[:, None], first[:, None])
+        maybe = low < best_other  # not certainly beaten by another set at this point
+        for k, j in zip(*np.nonzero(maybe)):
+            members = sets[int(j)]
+            if members not in out:
+                found = _confirm_alone(costs, members, chunk[int(k)])
+                if found is not None:
+                    out[members] = found
     return out
 
 
@@ -146,10 +143,9 @@ def _first_rows(costs: ExpectedCosts, members: ClassSet) -> list[int]:
 
 def _decide(costs: ExpectedCosts, members: ClassSet, p, t: float, duals: dict[int, float]) -> SetOptimality:
     if t > _TOLERANCE:
-        for candidate in _rationalised(p):
-            found = _confirm_alone(costs, members, candidate)
-            if found is not None:
-                return found
+        found = _canonical_alone(costs, members, p, t, duals)
+        if found is not None:
+            return found
     strict = t < -_TOLERANCE
     certificate, strictly = _certificate(costs, members, duals)
     if certificate is not None and strictly:
@@ -164,6 +160,28 @@ def _decide(costs: ExpectedCosts, members: ClassSet, p, t: float, duals: dict[in
                                     "the minimum nor a strict certificate could be confirmed exactly")
     return SetOptimality(members, "unknown", reason=f"the LP optimum is {t:.3g}, and no witness or certificate "
                                                     "could be confirmed exactly")
+
+
+def _canonical_alone(costs: ExpectedCosts, members: ClassSet, p, t: float,
+                     duals: dict[int, float]) -> SetOptimality | None:
+    """Alone at the point the exact lexicographic LP picks (`engines.canonical`), whatever the float LP found;
+    the float LP's binding rows only seed the exact one."""
+    grid = costs.grid()
+    if grid is None:
+        return None
+    held: list[SetOptimality] = []
+
+    def confirm(p: list[Fraction]) -> bool:
+        found = _confirm_alone(costs, members, p)
+        held[:] = [found] if found is not None else []
+        return found is not None
+
+    seed = [j for j, v in sorted(duals.items()) if v > 1e-12]
+    # the float LP ran on the costs scaled by their largest value: t back to the grid's units
+    scale = float(np.max(np.abs(costs.floats))) if costs.floats.size else 1.0
+    proposal = (np.asarray(p, dtype=float), float(t) * (scale if np.isfinite(scale) and scale > 0 else 1.0))
+    witness = canonical_witness(grid, costs.index[members], proposal, seed, confirm)
+    return held[0] if witness is not None and held else None
 
 
 def _rationalised(values):

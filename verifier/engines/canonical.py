@@ -1,0 +1,243 @@
+"""What a machine prints is chosen by exact rules, never by the path of the float search.
+
+The float search (BLAS products, HiGHS) finds that a set is the unique best prediction somewhere; the
+point and the margin printed with it must not depend on the CPU's BLAS kernel, the thread count or the
+solver's path. So:
+- `canonical_witness`: the point is derived from the exact LP max t s.t. E_p[c_Y − c_Z] + t <= 0 (Z ≠ Y),
+  p in the simplex, on the exact matrix (a rational scheme) or on every cell rounded down to a multiple of
+  2^-GRID_BITS (irrational cells; the rounding is a function of the exact cell, decided by certified
+  enclosures and an exact test at a grid point). Its optimum is made one point: t largest, then the least
+  Σ w_y p_y for fixed decreasing weights w, then (should a face remain) p_1, p_2, ... smallest. The float
+  LP only proposes: the vertex it points at is solved exactly (python-flint), and its duals, positive,
+  prove it is the only optimum; where they do not, z3 solves the lexicographic LP exactly. That point is
+  then simplified (each coordinate's best rational approximation with denominators up to 10, 100, ..., in
+  that order, renormalised) and the first simplification at which the set is confirmed alone, exactly, on
+  the true matrix is the witness.
+- margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
+
+Owns: `canonical_witness`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`, `lazy_sympy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import lcm
+
+import flint
+import numpy as np
+
+from verifier.engines.exact_floor import floor_scaled
+from verifier.lazy_sympy import sympy as sp
+
+GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
+SIMPLER = (10, 100, 1_000, 10_000, 10**6, 10**9, 10**12)  # denominators tried when simplifying a witness
+CUTS = 16  # violated rows added to the exact LP per round (the optimum does not depend on them)
+ROUNDS = 200
+PRECISIONS = (128, 512, 2048)
+# the second objective among the LP's optima: distinct, decreasing weights (a face of optima orthogonal to
+# them is rare; then the lexicographic LP decides)
+WEIGHTS = tuple(Fraction(1, 2 + k) + Fraction(1, 1000 * (3 + k) ** 2) for k in range(4096))  # arb precisions tried before the exact sign at a grid point
+
+
+def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, float] | None,
+                      seed: Sequence[int], confirm: Callable[[list[Fraction]], bool]) -> list[Fraction] | None:
+    """The printed witness that set i (a row of `grid`) is the unique minimiser, or None when the exact LP
+    says it is nowhere strictly best on the grid matrix or no simplification of its optimum is confirmed.
+    `proposal` is the float LP's (p, t) and `seed` its binding rows: search hints, the optimum does not
+    depend on them."""
+    rows, zeros = _binding(grid, i, proposal) if proposal is not None else ([], [])
+    vertex = _vertex(grid, i, rows[:grid.K - len(zeros)], zeros) if len(rows) + len(zeros) >= grid.K else None
+    solved = vertex[:2] if vertex is not None and vertex[2] else None
+    if solved is None and vertex is not None:  # a face of optima: its point of least Σ w_y p_y, when unique
+        solved = _face_point(grid, i, vertex[1])
+    if solved is None:  # the lexicographic LP (t, then p_1, p_2, ...), t fixed when known
+        solved = _lex_optimum(grid, i, list(seed) + rows, vertex[1] if vertex is not None else None)
+    if solved is None:
+        return None
+    p, t = solved
+    if t <= 0:
+        return None
+    for limit in SIMPLER:
+        rounded = [max(x.limit_denominator(limit), Fraction(0)) for x in p]
+        total = sum(rounded)
+        if total > 0:
+            candidate = [x / total for x in rounded]
+            if confirm(candidate):
+                return candidate
+    return p if confirm(p) else None
+
+
+class RationalGrid:
+    """A matrix of exact rationals as one integer matrix over a common denominator: the exact costs of a
+    rational scheme, or every cell rounded down to a multiple of 2^-GRID_BITS."""
+
+    def __init__(self, numerators: list[list[int]], denominator: int):
+        self.num = numerators
+        self.den = denominator
+        self.n, self.K = len(numerators), len(numerators[0]) if numerators else 0
+        self._mat = flint.fmpz_mat(self.n, self.K, [v for row in numerators for v in row])
+
+    @classmethod
+    def exact(cls, ints: flint.fmpz_mat, scale: int) -> "RationalGrid":
+        return cls([[int(ints[r, c]) for c in range(ints.ncols())] for r in range(ints.nrows())], scale)
+
+    @classmethod
+    def floored(cls, lo: np.ndarray, hi: np.ndarray, exact_cell: Callable[[int, int], sp.Expr]) -> "RationalGrid":
+        """Cells ⌊c·2^GRID_BITS⌋ from certified enclosures [lo, hi] (any machine's: the floor is the exact
+        cell's), the exact cell read only where the enclosure holds a grid point."""
+        scale = float(2**GRID_BITS)
+        with np.errstate(all="ignore"):
+            low, high = np.floor(np.asarray(lo) * scale), np.floor(np.asarray(hi) * scale)
+        settled = (low == high) & np.isfinite(low) & (np.abs(low) < 2.0**62)
+        num = np.where(settled, low, 0).astype(np.int64).tolist()
+        for r, c in np.argwhere(~settled).tolist():
+            num[r][c] = floor_scaled(exact_cell(r, c), GRID_BITS)
+        return cls(num, 2**GRID_BITS)
+
+    def values(self, p: list[Fraction]) -> tuple[list[int], int]:
+        """E_p of every row, as integers over the returned denominator (exact)."""
+        q = lcm(*(x.denominator for x in p))
+        column = flint.fmpz_mat(self.K, 1, [x.numerator * (q // x.denominator) for x in p])
+        return [int(v) for v in (self._mat * column).entries()], q * self.den
+
+
+def _binding(grid: RationalGrid, i: int, proposal) -> tuple[list[int], list[int]]:
+    """The rows and the classes y (p_y = 0) binding at the float proposal (p, t): a guess, checked exactly."""
+    p_float, t_float = proposal
+    mine = np.array(grid.num[i], dtype=float)
+    floats = np.array(grid.num, dtype=float)
+    scale = float(np.max(np.abs(floats))) or 1.0
+    slack = (mine - floats) @ np.asarray(p_float, dtype=float) + grid.den * t_float  # <= 0; binding near 0
+    slack[i] = -np.inf
+    rows = [int(j) for j in np.flatnonzero(slack > -1e-7 * scale)]
+    rows.sort(key=lambda j: -slack[j])  # the most binding first: a degenerate vertex keeps those
+    return rows, [y for y in range(grid.K) if p_float[y] < 1e-9]
+
+
+def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
+    """(p, t, unique) at the vertex where `rows` and p_y = 0 for `zeros` bind, exactly, when it is optimal:
+    feasible for every row and with nonnegative duals. `unique` when every dual is positive: then every
+    optimum satisfies the same K equations, so it is this point. None when it is not optimal."""
+    K, den = grid.K, grid.den
+    system = [[mine_y - grid.num[j][y] for y, mine_y in enumerate(grid.num[i])] + [den] for j in rows]
+    system += [[-int(y == z) for y in range(K)] + [0] for z in zeros] + [[1] * K + [0]]
+    A = flint.fmpq_mat(K + 1, K + 1, [v for row in system for v in row])
+    try:
+        x = A.solve(flint.fmpq_mat(K + 1, 1, [0] * K + [1]))
+        duals = A.transpose().solve(flint.fmpq_mat(K + 1, 1, [0] * K + [1]))  # the gradient of t
+    except ZeroDivisionError:
+        return None
+    if any(duals[k, 0] < 0 for k in range(K)):
+        return None
+    values = [Fraction(int(v.p), int(v.q)) for v in (x[k, 0] for k in range(K + 1))]
+    p, t = values[:K], values[K]
+    if any(v < 0 for v in p):
+        return None
+    exact, unit = grid.values(p)
+    bound = exact[i] + t * unit
+    if any(v < bound for j, v in enumerate(exact) if j != i):
+        return None
+    return p, t, all(duals[k, 0] > 0 for k in range(K))
+
+
+def _face_point(grid: RationalGrid, i: int, t: Fraction) -> tuple[list[Fraction], Fraction] | None:
+    """The point of least Σ_y WEIGHTS[y] p_y among the optima (margin t, exact), when it is unique: a float
+    LP proposes the vertex, the exact system and its duals (all positive) confirm it. None otherwise."""
+    from scipy.optimize import linprog
+
+    K, den = grid.K, grid.den
+    floats = np.array(grid.num, dtype=float)
+    mine = floats[i]
+    others = np.array([j for j in range(grid.n) if j != i])
+    scale = float(np.max(np.abs(floats))) or 1.0
+    weights = np.array([float(w) for w in WEIGHTS[:K]])
+    with np.errstate(all="ignore"):
+        found = linprog(weights, A_ub=(mine - floats[others]) / scale, b_ub=np.full(len(others), -float(t) * den / scale
+                        + 1e-9), A_eq=np.ones((1, K)), b_eq=[1.0], bounds=[(0, None)] * K, method="highs")
+    if found.status != 0:
+        return None
+    p_float = found.x
+    slack = (mine - floats) @ p_float + den * float(t)
+    slack[i] = -np.inf
+    rows = sorted((int(j) for j in np.flatnonzero(slack > -1e-7 * scale)), key=lambda j: -slack[j])
+    zeros = [y for y in range(K) if p_float[y] < 1e-9]
+    if len(rows) + len(zeros) < K - 1:
+        return None
+    rows = rows[:K - 1 - len(zeros)]  # a degenerate vertex: the most binding rows (checked exactly below)
+    system = [[m - grid.num[j][y] for y, m in enumerate(grid.num[i])] for j in rows]
+    system += [[-int(y == z) for y in range(K)] for z in zeros] + [[1] * K]
+    right = [-den * t for _ in rows] + [0] * len(zeros) + [1]
+    A = flint.fmpq_mat(K, K, [v for row in system for v in row])
+    try:
+        x = A.solve(flint.fmpq_mat(K, 1, [flint.fmpq(v.numerator, v.denominator) if isinstance(v, Fraction) else v
+                                          for v in right]))
+        # min w·p: w = -Σ y_b a_b - μ·1 with y >= 0; unique when every y_b > 0
+        duals = A.transpose().solve(flint.fmpq_mat(K, 1, [-flint.fmpq(w.numerator, w.denominator)
+                                                          for w in WEIGHTS[:K]]))
+    except ZeroDivisionError:
+        return None
+    if any(duals[k, 0] <= 0 for k in range(K - 1)):
+        return None
+    p = [Fraction(int(x[k, 0].p), int(x[k, 0].q)) for k in range(K)]
+    if any(v < 0 for v in p):
+        return None
+    exact, unit = grid.values(p)
+    bound = exact[i] + t * unit
+    if any(v < bound for j, v in enumerate(exact) if j != i):
+        return None
+    return p, t
+
+
+def _lex_optimum(grid: RationalGrid, i: int, seed: Sequence[int],
+                 fixed: Fraction | None = None) -> tuple[list[Fraction], Fraction] | None:
+    """The lexicographic optimum (t largest, then p_1, p_2, ... smallest) of the LP on the grid matrix, by
+    cutting planes: a relaxation's optimum that violates no row is the whole LP's (the same point)."""
+    import z3
+
+    rows = sorted({int(j) for j in seed if j != i} | {j for j in range(min(grid.n, grid.K + 1)) if j != i})
+    for _ in range(ROUNDS):
+        solved = _solve(z3, grid, i, rows, fixed)
+        if solved is None:
+            return None
+        p, t = solved
+        values, unit = grid.values(p)
+        bound = values[i] + t * unit  # a row Z is violated when E_p[c_Z] < E_p[c_Y] + t
+        violated = sorted((v - bound, j) for j, v in enumerate(values) if j != i and v < bound)
+        if not violated:
+            return p, t
+        rows = sorted(set(rows) | {j for _, j in violated[:CUTS]})
+    return None
+
+
+def _solve(z3, grid: RationalGrid, i: int, rows: list[int],
+           fixed: Fraction | None) -> tuple[list[Fraction], Fraction] | None:
+    K = grid.K
+    p = [z3.Real(f"p{y}") for y in range(K)]
+    t = z3.Real("t")
+    opt = z3.Optimize()
+    opt.set(priority="lex")
+    opt.add(*[x >= 0 for x in p], z3.Sum(p) == 1)
+    mine = grid.num[i]
+    for j in rows:  # Σ_y p_y (c_Y(y) − c_Z(y)) + t <= 0, scaled by the common denominator
+        terms = [(mine[y] - grid.num[j][y]) * p[y] for y in range(K) if mine[y] != grid.num[j][y]]
+        opt.add((z3.Sum(terms) if terms else z3.RealVal(0)) + grid.den * t <= 0)
+    opt.add(t <= 1 + max((abs(v) for row in grid.num for v in row), default=0))  # bounded
+    if fixed is not None:  # the optimum t, known exactly: the lexicographic part only
+        opt.add(t == z3.RealVal(f"{fixed.numerator}/{fixed.denominator}"))
+    else:
+        opt.maximize(t)
+    for x in p[:-1]:
+        opt.minimize(x)
+    if opt.check() != z3.sat:
+        return None
+    model = opt.model()
+    values = [_fraction(model.eval(x, model_completion=True)) for x in p + [t]]
+    return values[:K], values[K]
+
+
+def _fraction(value) -> Fraction:
+    r = value.as_fraction()
+    return Fraction(r.numerator, r.denominator)
+
+
