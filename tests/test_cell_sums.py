@@ -67,3 +67,16 @@ def test_a_power_mean_of_one_value_is_that_value_exactly():
         for h in range(5):
             for y in range(5):
                 assert F(int(rows.num[h, y]), rows.den) == 1 + y + 2 * h  # rank counts from 0
+
+
+def test_an_empty_member_set_sums_to_exactly_zero_by_both_routes():
+    """The regression of K=2, S=1, seed=1505: no member present and no exact cell at all. The empty sum is
+    exactly 0 (the grid sum said so, the product sum left an enclosure)."""
+    for seed in (1505,):
+        test_the_product_sum_is_the_grid_sum.hypothesis.inner_test(2, 1, seed, False)
+    cells = Cells(np.full((1, 2, 2), 0.5), np.full((1, 2, 2), 0.75))  # no exact cell
+    none = np.zeros((1, 2), dtype=bool)
+    product = cell_sums._product_sum(cells, none, 2)
+    grid = cell_sums._grid_sum(cells, np.zeros((1, 2, 2), dtype=bool))
+    assert product.exact.all() and grid.exact.all()
+    assert (product.lo == 0).all() and (product.hi == 0).all() and (product.num == 0).all()

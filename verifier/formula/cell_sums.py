@@ -76,11 +76,14 @@ def _product_sum(cells: Cells, mask: np.ndarray, K: int) -> Cells:
     lo = np.where(m @ (lo_v < 0).T.astype(np.float64) == 0, np.maximum(lo, 0.0), lo)  # non-negatives only
     hi = np.where(m @ (hi_v > 0).T.astype(np.float64) == 0, np.minimum(hi, 0.0), hi)
     out = Cells.enclosure(lo, hi)
-    if cells.num is None or not cells.exact.any():
-        return out
-    exact = m @ (~cells.exact[0]).T.astype(np.float64) == 0  # no inexact value present (counts below 2^53)
+    # exact where no inexact value is present (counts below 2^53): an empty sum too, which is exactly 0 as
+    # the grid sum says, even when no cell at all is exact
+    exact = m @ (~cells.exact[0]).T.astype(np.float64) == 0
     if not exact.any():
         return out
+    if cells.num is None:
+        return Cells(np.where(exact, 0.0, out.lo), np.where(exact, 0.0, out.hi), np.zeros(exact.shape, np.int64), 1,
+                     exact)
     num = np.where(cells.exact[0], cells.num[0], 0)
     if num.dtype == object or magnitude(num) * n >= SAFE:
         total = mask.astype(object) @ num.astype(object).T
