@@ -172,13 +172,17 @@ def iroot(n, k):
 
 
 def atanh2(z, b):
-    """Bounds of 2 atanh(z) = log((1+z)/(1-z)), |z| < 1/3: the series, and its tail bounded by a geometric one."""
-    total, term, k = Fraction(0), z, 0
-    while True:
-        total, k, term = total + term / (2 * k + 1), k + 1, term * z * z
-        rest = abs(term) / ((2 * k + 1) * (1 - z * z))
-        if rest < Fraction(1, 1 << (b + 4)):
-            return 2 * (total - rest), 2 * (total + rest)
+    """Bounds of 2 atanh(z) = log((1+z)/(1-z)), |z| <= 1/3: the series in integers scaled by 2^(b+16), each term
+    rounded outward, and its tail bounded by a geometric one (|z|^(2n+1) / ((2n+1)(1-z^2)), 1-z^2 >= 8/9)."""
+    q, a = 1 << (b + 16), abs(z)
+    lo, hi = (a * q).__floor__(), (a * q).__ceil__()  # a^(2n+1) q, from below and from above
+    sq_lo, sq_hi, n, total_lo, total_hi = (a * a * q).__floor__(), (a * a * q).__ceil__(), 0, 0, 0
+    while 9 * hi >= 8 * (2 * n + 1) << 16:  # until the tail is below 2^-b
+        total_lo, total_hi = total_lo + lo // (2 * n + 1), total_hi - (-hi // (2 * n + 1))
+        lo, hi, n = lo * sq_lo // q, -(-hi * sq_hi // q), n + 1
+    total_hi += -(-9 * hi // (8 * (2 * n + 1)))
+    ends = (Fraction(2 * total_lo, q), Fraction(2 * total_hi, q))
+    return ends if z >= 0 else (-ends[1], -ends[0])
 
 
 def log_bounds(x, b):
@@ -190,15 +194,19 @@ def log_bounds(x, b):
 
 
 def exp_bounds(x, b):
-    k = (abs(x).numerator // abs(x).denominator).bit_length() + 1  # |x| / 2^k < 1/2
-    t, total, term, n = x / (1 << k), Fraction(0), Fraction(1), 0
-    while 2 * abs(term) >= Fraction(1, 1 << (b + k + 8)):  # the tail from t^n/n! is at most 2 |t^n/n!|
-        total, n = total + term, n + 1
-        term = term * t / n
-    lo, hi = grid(total - 2 * abs(term), total + 2 * abs(term), b + k + 8)
-    for _ in range(k):  # e^x = (e^t)^(2^k), both bounds positive
-        lo, hi = grid(lo * lo, hi * hi, b + k + 8)
-    return lo, hi
+    """e^x for |x| <= MAX_EXP: the Taylor series of e^t, t = |x| / 2^k < 1/2, in integers scaled by 2^p (terms
+    rounded outward, the tail at most twice the first omitted term), squared k times; then 1 / e^|x| if x < 0."""
+    k = (abs(x).numerator // abs(x).denominator).bit_length() + 1
+    p = b + k + 16
+    q, t = 1 << p, abs(x) / (1 << k)
+    t_lo, t_hi, lo, hi, n, total_lo, total_hi = (t * q).__floor__(), (t * q).__ceil__(), q, q, 0, 0, 0
+    while 2 * hi >= 1 << 8:  # t^n / n! scaled, from below and above, until the tail is below 2^-(b+k+8)
+        total_lo, total_hi, n = total_lo + lo, total_hi + hi, n + 1
+        lo, hi = lo * t_lo // (q * n), -(-hi * t_hi // (q * n))
+    lo, hi = total_lo, total_hi + 2 * hi
+    for _ in range(k):  # e^|x| = (e^t)^(2^k)
+        lo, hi = lo * lo >> p, -(-hi * hi >> p)
+    return (Fraction(lo, q), Fraction(hi, q)) if x >= 0 else (Fraction(q, hi), Fraction(q, lo))
 
 
 def grammar(tree, where):
@@ -239,20 +247,23 @@ def bounds(tree, b, where):
     ends = [bounds(a, b + 8, where) for a in (args if op in ("+", "*") else args[:1])]
     if op == "+":
         return within(*grid(sum(e[0] for e in ends), sum(e[1] for e in ends), b), where)
-    if op in ("*", "^"):
-        if op == "^" and args[1] < 0:
-            lo, hi = ends[0]
-            if lo <= 0 <= hi:
-                raise Undecided(f"{where}: a reciprocal of a value not separated from 0")
-            ends = [(1 / hi, 1 / lo)] * -args[1]
-        elif op == "^":
-            ends = ends * args[1]
+    if op == "*":
         lo = hi = Fraction(1)
         for c, d in ends:
             products = (lo * c, lo * d, hi * c, hi * d)
             lo, hi = within(*grid(min(products), max(products), b + 8), where)
         return lo, hi
     lo, hi = ends[0]
+    if op == "^":  # x^n is monotone on x >= 0 and on x <= 0 (for odd n on every x)
+        n = args[1]
+        if n < 0 and lo <= 0 <= hi:
+            raise Undecided(f"{where}: a reciprocal of a value not separated from 0")
+        lo, hi = (1 / hi, 1 / lo) if n < 0 else (lo, hi)
+        top = max(abs(lo), abs(hi))
+        if abs(n) * (top.numerator.bit_length() - top.denominator.bit_length() - 1) > MAX_BITS:
+            raise Malformed(f"{where}: a value beyond 2^{MAX_BITS}, the checker's bound")
+        ends = sorted((lo ** abs(n), hi ** abs(n)))
+        return within(*grid(0 if abs(n) % 2 == 0 and lo < 0 < hi else ends[0], ends[1], b + 8), where)
     if op == "root":
         k, scale = args[1], 1 << b
         if lo < 0:
@@ -264,8 +275,8 @@ def bounds(tree, b, where):
         if lo <= 0:
             raise Undecided(f"{where}: a log of a value not proved > 0")
         return grid(log_bounds(lo, b)[0], log_bounds(hi, b)[1], b)
-    if hi > MAX_EXP:
-        raise Malformed(f"{where}: exp of a value above {MAX_EXP}, beyond the checker's bound")
+    if max(-lo, hi) > MAX_EXP:
+        raise Malformed(f"{where}: exp of a value beyond {MAX_EXP} in size, the checker's bound")
     return grid(exp_bounds(lo, b)[0], exp_bounds(hi, b)[1], b)
 
 
