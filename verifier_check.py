@@ -288,6 +288,7 @@ class Numbers:
         self.trees, self.cache = {}, {}
 
     def cell(self, value, where):
+        tick(where)
         if isinstance(value, str):
             return {None: rat(value, where)}
         expr = field(value, "expr", (list, str, type(None)), where)
@@ -837,7 +838,7 @@ def read_regular(path):
             raise Malformed("cannot read it (not a regular file)")
         if info.st_size > MAX_BYTES:
             raise Malformed(f"cannot read it ({info.st_size:,} bytes, more than {MAX_BYTES:,})")
-        data = handle.read(MAX_BYTES + 1)
+        data = handle.read(info.st_size + 1)  # never a buffer of MAX_BYTES for a small file
     if len(data) > MAX_BYTES:
         raise Malformed(f"cannot read it (more than {MAX_BYTES:,} bytes)")
     return data

@@ -1,0 +1,116 @@
+"""Hostile certificates (issue 52): none makes the standalone checker crash, hang or exhaust memory. Each is run
+as a user would (`python3 -S -I verifier_check.py`, from a copy of the one file, in an empty directory, under a
+1 GB address-space limit) and ends with exit 2 and a message naming its place; nothing is written. The
+subprocess timeout only guards against a hang; what is asserted is the outcome."""
+
+import copy
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SPECS
+
+CHECKER = os.path.join(ROOT, "verifier_check.py")
+_BASE: dict = {}
+
+
+def base() -> dict:
+    if not _BASE:
+        import verifier
+
+        _BASE["c"] = verifier.verify(os.path.join(SPECS, "ha-numeric.yaml")).certificate()
+    return copy.deepcopy(_BASE["c"])
+
+
+def _capped():
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def check(tmp_path, text: str, *options: str):
+    """Run a copy of the checker on the text in an empty directory; the directory holds nothing else after."""
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(CHECKER, work / "verifier_check.py")
+    (work / "c.json").write_text(text)
+    run = subprocess.run([sys.executable, "-S", "-I", "verifier_check.py", "c.json", *options], cwd=work,
+                         capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"},
+                         preexec_fn=_capped)
+    assert sorted(os.listdir(work)) == ["c.json", "verifier_check.py"]
+    assert "Traceback" not in run.stdout + run.stderr and "MemoryError" not in run.stderr
+    return run
+
+
+def cell(expr) -> str:
+    cert = base()
+    cert["matrix"][3]["costs"][0] = {"expr": expr, "enclosure": ["0", "1"]}
+    return json.dumps(cert)
+
+
+PLACE = "certificate.matrix[3].costs[0]"
+ATTACKS = {  # name: (certificate text, what the message says)
+    "exp of a million": (lambda: cell(["exp", "1000000"]), f"{PLACE}: exp of a value beyond 8000 in size"),
+    "exp of a billion": (lambda: cell(["exp", "1000000000"]), f"{PLACE}: exp of a value beyond 8000 in size"),
+    "five nested exp": (lambda: cell(["exp", ["exp", ["exp", ["exp", ["exp", "1"]]]]]),
+                        f"{PLACE}: exp of a value beyond 8000 in size"),
+    "log 3 to the 10^9": (lambda: cell(["^", ["log", "3"], 1000000000]),
+                          f"{PLACE}.expr: the exponent 1000000000 is beyond the checker's bounds (at most 1000)"),
+    "3 to the 10^9": (lambda: cell(["^", "3", 1000000000]), f"{PLACE}.expr: the exponent 1000000000 is beyond"),
+    "a 10^9-th root": (lambda: cell(["root", ["log", "3"], 1000000000]),
+                       f"{PLACE}.expr: the root order 1000000000 is beyond the checker's bounds (2 to 100)"),
+    "200,000 distinct logs": (lambda: cell(["+", *(["log", str(n)] for n in range(2, 200_002))]),
+                              f"{PLACE}.expr: more than 1000 nodes or 40 levels"),
+    "a value beyond 2^12000": (lambda: cell(["^", ["^", "1000", 1000], 1000]), f"{PLACE}: a value beyond"),
+    "a rational of 10^6 digits": (lambda: json.dumps(base()).replace('"2/5"', '"' + "7" * 10 ** 6 + '/5"', 1),
+                                  "certificate.matrix[3].costs[0]: a rational of 1,000,002 characters"),
+    "a JSON integer of 10^6 digits": (lambda: json.dumps(base()).replace('"version": 1', '"version": ' + "9" * 10 ** 6),
+                                      "certificate.version: expected 1, got \"the JSON number 9999"),
+    "a JSON float of 10^6 digits": (
+        lambda: json.dumps(base()).replace('"version": 1', '"version": 1.' + "5" * 10 ** 6),
+        "certificate.version: expected 1, got \"the JSON number 1.5555"),
+    "a repeated key": (lambda: json.dumps(base()).replace('"verdict": "holds"', '"verdict": "holds", "verdict": '
+                                                          '"fails"', 1),
+                       "certificate.properties.P1: the key 'verdict' appears twice"),
+    "version true": (lambda: json.dumps({**base(), "version": True}), "certificate.version: expected 1, got true"),
+    "an unknown family kind": (lambda: json.dumps({**base(), "family": {"kind": "every", "max_size": 2}}),
+                               "certificate.family.kind: expected all or intervals"),
+    "a matrix of 10^6 classes": (lambda: json.dumps({**base(), "classes": [str(n) for n in range(10 ** 6)]}),
+                                 "certificate.matrix: 7 sets of 1,000,000 classes, beyond the 100,000 cells"),
+}
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_a_hostile_certificate_ends_at_once_with_exit_2_and_its_place(tmp_path, name):
+    text, said = ATTACKS[name]
+    run = check(tmp_path, text())
+    assert run.returncode == 2 and run.stdout == "", run
+    assert run.stderr.startswith("verifier_check: c.json: malformed certificate: ") and said in run.stderr, run.stderr
+
+
+def test_the_checker_has_a_time_budget_of_its_own(tmp_path):
+    import verifier
+
+    cert = verifier.verify(os.path.join(SPECS, "ordinal-l1-9.yaml")).certificate()  # 4,599 cells: seconds of work
+    run = check(tmp_path, json.dumps(cert), "--time-limit", "0.01")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("verifier_check: c.json: stopped after 0.01 s at certificate.")
+    assert run.stderr.rstrip().endswith("the check ran past its time budget (--time-limit)")
+    bad = check(tmp_path / "again", json.dumps(cert), "--time-limit", "0") if (tmp_path / "again").mkdir() is None \
+        else None
+    assert bad.returncode == 2 and "--time-limit: expected a number of seconds above 0" in bad.stderr
+
+
+def test_the_checker_leaves_the_digit_limit_of_its_caller_alone():
+    """`verify check` runs the checker in process: it must not lift Python's int digit limit for the tool."""
+    import io
+
+    import verifier_check
+
+    before = sys.get_int_max_str_digits()
+    verifier_check.main(["--help"], io.StringIO(), io.StringIO())
+    verifier_check.main([os.devnull], io.StringIO(), io.StringIO())
+    assert sys.get_int_max_str_digits() == before
