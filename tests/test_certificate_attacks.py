@@ -114,3 +114,38 @@ def test_the_checker_leaves_the_digit_limit_of_its_caller_alone():
     verifier_check.main(["--help"], io.StringIO(), io.StringIO())
     verifier_check.main([os.devnull], io.StringIO(), io.StringIO())
     assert sys.get_int_max_str_digits() == before
+
+
+def _blocks(page: str, heading: str | None = None) -> list[str]:
+    """The command lines of a docs page's ```sh blocks (under one heading, if given)."""
+    import re
+
+    text = open(os.path.join(ROOT, "docs", page), encoding="utf-8").read()
+    if heading:
+        text = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    return [line for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M) for line in block.splitlines()
+            if line.strip()]
+
+
+@pytest.mark.parametrize("page, heading, first", [
+    ("certificates.md", None, 3),  # the commands that write a certificate and re-check it, in every documented way
+    ("ci.md", "## Certificates", 2),  # a copy committed beside the spec, re-checked with no install
+])
+def test_every_documented_way_to_run_the_checker_works_from_an_empty_directory(tmp_path, page, heading, first):
+    """Each command as the docs give it, in an empty directory holding only the specs it names, with the
+    virtual environment's verify and python3 first on PATH (where verify is installed)."""
+    lines = _blocks(page, heading)
+    assert len([x for x in lines if x.startswith(("verify check", "python3"))]) == first, lines
+    os.makedirs(tmp_path / "specs")
+    for name in ("ha-numeric.yaml", "ha.yaml"):
+        shutil.copy(os.path.join(SPECS, name), tmp_path / "specs" / name)
+    if heading:
+        subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, timeout=60)
+    env = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": str(tmp_path),
+           "VERIFY_NO_CACHE": "1", "GIT_CONFIG_NOSYSTEM": "1"}
+    for line in lines:
+        run = subprocess.run(["bash", "-c", line], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                             env=env)
+        assert run.returncode == 0, (line, run.stdout[-2000:], run.stderr[-2000:])
+        if line.startswith(("verify check", "python3")):  # a run of the checker: every claim checks or is covered
+            assert "checked, 0 refuted," in run.stdout, (line, run.stdout)
