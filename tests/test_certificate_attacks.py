@@ -149,3 +149,53 @@ def test_every_documented_way_to_run_the_checker_works_from_an_empty_directory(t
         assert run.returncode == 0, (line, run.stdout[-2000:], run.stderr[-2000:])
         if line.startswith(("verify check", "python3")):  # a run of the checker: every claim checks or is covered
             assert "checked, 0 refuted," in run.stdout, (line, run.stdout)
+
+
+def _verify(tmp_path, *args):
+    return subprocess.run([sys.executable, "-m", "verifier", *map(str, args)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": ROOT})
+
+
+@pytest.mark.parametrize("certificate, report", [("out/s.md", "out"), ("out/s.json", "out"),
+                                                 ("out/../out/s.html", "out"), ("s.md", ".")])
+def test_an_output_named_twice_in_one_run_is_refused_before_anything_is_written(tmp_path, certificate, report):
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "s.yaml")
+    before = sorted(os.listdir(tmp_path))
+    for args in (("--certificate", certificate, "--report", report), ("--report", report, "--certificate", certificate)):
+        run = _verify(tmp_path, "s.yaml", *args)
+        assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr, run.stderr
+        assert f"--certificate writes {certificate!r} and --report {report!r} writes" in run.stderr
+        assert "they name the same file" in run.stderr and sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_certificate_too_large_for_the_checker_is_refused_before_the_analysis(tmp_path, monkeypatch):
+    """A 160-class intervals spec has 2,060,800 cells, known from its class count and family: the refusal
+    comes at once, not after the analysis (43 s before); nothing is written."""
+    spec = tmp_path / "big.yaml"
+    spec.write_text("name: big\nclasses: [" + ", ".join(f"c{i}" for i in range(160)) + "]\npredictions: intervals\n"
+                    "cost: \"0 if yhat == y else 1\"\nset_cost: \"0 if y in Y else 1\"\n")
+    import verifier.analysis.pipeline as pipeline
+    from verifier.errors import UsageError
+    from verifier.report.certificate import refuse_before_analysis
+    from verifier.spec import load_spec
+
+    with pytest.raises(UsageError, match="big.yaml's matrix has 2,060,800 cells; certificates are written for up to"):
+        refuse_before_analysis(load_spec(str(spec)))
+    refuse_before_analysis(load_spec(str(spec)), symmetry=True)  # a route that may certify fewer rows: not refused
+    import io
+
+    import verifier.api
+    from verifier.cli import check as command
+
+    def analysed(*args, **kwargs):
+        raise AssertionError("the spec was analysed before the refusal")
+
+    monkeypatch.setattr(verifier.api, "verify", analysed)
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert command([str(spec), "--certificate", "c.json"], out, err) == 2
+    assert "matrix has 2,060,800 cells" in err.getvalue() and "analysed" not in err.getvalue() + out.getvalue()
+    assert sorted(os.listdir(tmp_path)) == ["big.yaml"]
+    # the bound follows the route: a 40-class scheme decided by lemmas has few rows and is certified
+    assert pipeline.FAST_MAX_CLASSES < 40
+    refuse_before_analysis(load_spec(os.path.join(SPECS, "ordinal-l1-40.yaml")))

@@ -138,7 +138,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             from verifier.report.paths import refuse_reports_over_inputs
 
             # before any directory is made or any work done: no report or figure file may be one of the specs
-            refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths])
+            refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths],
+                                       [("--certificate", args.certificate)] if args.certificate else [])
         if args.certificate is not None:
             from verifier.report.paths import refuse_overwriting_inputs
 
