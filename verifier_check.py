@@ -851,7 +851,8 @@ def main(argv=None, out=None, err=None, prog="verifier_check"):
                    description="Re-check a verify certificate (docs/certificates.md) with the Python standard "
                                "library only.", epilog=f"examples:\n  {prog} ha.cert.json\n  {prog} ha.cert.json "
                    "--partial-ok\n\nexit status:\n  0  every claim checks\n  1  a claim is refuted\n  2  not a "
-                   "certificate, or a usage error\n  3  nothing refuted, some claim not covered")
+                   "certificate (or beyond the checker's bounds or time budget), or a usage error\n  3  nothing "
+                   "refuted, some claim not covered")
     parser.add_argument("certificate", nargs="?", help="the certificate (JSON) written by verify SPEC --certificate")
     parser.add_argument("--partial-ok", action="store_true", help="exit 0 when nothing is refuted though some "
                         "claims are not covered (e.g. for-all proofs over parameters)")
