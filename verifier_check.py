@@ -825,7 +825,7 @@ class Usage(argparse.ArgumentParser):
         raise Malformed(f"usage error: {message}")
 
 
-MAX_BYTES = 1 << 30  # a certificate of 100,000 cells is about 50 MB
+MAX_BYTES = 1 << 28  # 100,000 cells take about 50 MB; JSON parsing needs about 13 bytes of memory per byte
 
 
 def read_regular(path):

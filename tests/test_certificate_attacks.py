@@ -91,6 +91,15 @@ def test_a_hostile_certificate_ends_at_once_with_exit_2_and_its_place(tmp_path, 
     assert run.stderr.startswith("verifier_check: c.json: malformed certificate: ") and said in run.stderr, run.stderr
 
 
+def test_a_file_too_large_to_parse_within_bounded_memory_is_refused_unread(tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as handle:  # sparse: 300 MB that take no disk
+        handle.truncate(300 << 20)
+    run = subprocess.run([sys.executable, "-S", "-I", CHECKER, str(big)], capture_output=True, text=True, timeout=60,
+                         preexec_fn=_capped)
+    assert run.returncode == 2 and "cannot read it (314,572,800 bytes, more than 268,435,456)" in run.stderr
+
+
 def test_the_checker_has_a_time_budget_of_its_own(tmp_path):
     import verifier
 

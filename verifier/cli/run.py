@@ -87,7 +87,13 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
 
         from verifier.report.files import write_output
 
-        write_output(args.certificate, json.dumps(report.certificate(), indent=1) + "\n", "--certificate")
+        import verifier_check
+
+        text = json.dumps(report.certificate(), indent=1) + "\n"
+        if len(text) > verifier_check.MAX_BYTES:  # never a file the checker refuses to read
+            raise UsageError(f"--certificate: the certificate of {path} takes {len(text):,} bytes, more than the "
+                             f"{verifier_check.MAX_BYTES:,} the checker reads")
+        write_output(args.certificate, text, "--certificate")
         outcome.written.append(args.certificate)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
         figures = report.figures(args.figures, taken=taken)
