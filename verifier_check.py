@@ -80,11 +80,19 @@ def tick(where=None):
         raise OverBudget(f"{PLACE[0]}: the check ran past its time budget (--time-limit)")
 
 
-def sized(q, where):
+def sized(q, where=None):
     """A rational of at most MAX_BITS bits above and below (so that no value grows without end)."""
     if max(abs(q.numerator).bit_length(), q.denominator.bit_length()) > MAX_BITS:
-        raise Malformed(f"{where}: a value beyond the checker's bound of {MAX_BITS} bits")
+        raise Malformed(f"{where or PLACE[0]}: a value beyond the checker's bound of {MAX_BITS} bits")
     return q
+
+
+def total(values, where):
+    """The sum of rationals, each partial sum within the bound (distinct long denominators grow it fast)."""
+    out = Fraction(0)
+    for q in values:
+        out = sized(out + q, where)
+    return out
 
 
 def rat(text, where):
@@ -361,7 +369,7 @@ def add(*forms):
     out = {}
     for f in forms:
         for k, q in f.items():
-            out[k] = out.get(k, Fraction(0)) + q
+            out[k] = sized(out.get(k, Fraction(0)) + q)
     return out
 
 
@@ -466,6 +474,7 @@ class Scheme:
         return best
 
     def atom(self, atom, m, y, y2, where):
+        tick()
         op, left, right = atom
         if op in ("implies", "and"):
             first = self.atom(left, m, y, y2, where)
@@ -515,8 +524,8 @@ class Scheme:
         if not isinstance(values, list) or len(values) != self.K:
             bad(where, f"{self.K} probabilities, one per class", values)
         p = [rat(v, f"{where}[{i}]") for i, v in enumerate(values)]
-        if any(x < 0 for x in p) or sum(p) != 1:
-            raise Refuted(f"{where}: not a probability distribution (sums to {show(sum(p))})")
+        if any(x < 0 for x in p) or total(p, where) != 1:
+            raise Refuted(f"{where}: not a probability distribution (sums to {show(total(p, where))})")
         return p
 
     def indeterminate(self, names, where):
@@ -587,8 +596,9 @@ def beats(s, m, p, where):
 def dominated(s, m, weights, strict, where):
     """A Ville / LP dual certificate: c_Y(y) - sum_Z lambda_Z c_Z(y) >= 0 (> 0 if strict) for every y, lambda
     a distribution. Then for every p, E_p[c_Y] >= sum_Z lambda_Z E_p[c_Z] >= min_Z E_p[c_Z] (> if strict)."""
-    if any(w < 0 for w in weights.values()) or sum(weights.values()) != 1:
-        raise Refuted(f"{where}: the multipliers are not a distribution (they sum to {show(sum(weights.values()))})")
+    if any(w < 0 for w in weights.values()) or total(weights.values(), where) != 1:
+        raise Refuted(f"{where}: the multipliers are not a distribution (they sum to "
+                      f"{show(total(weights.values(), where))})")
     for y in range(s.K):
         tick()
         gap = add(s.rows[m][y], *(times(-w, s.rows[z][y]) for z, w in weights.items() if w))

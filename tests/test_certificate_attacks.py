@@ -91,6 +91,18 @@ def test_a_hostile_certificate_ends_at_once_with_exit_2_and_its_place(tmp_path, 
     assert run.stderr.startswith("verifier_check: c.json: malformed certificate: ") and said in run.stderr, run.stderr
 
 
+def test_sums_of_long_rationals_stay_within_the_bound(tmp_path):
+    """Nine probabilities with distinct 1,000-digit denominators: each is within the digit bound, their sum's
+    denominator grows with every term (each addition slower): refused at the bound, with the place."""
+    import verifier
+
+    cert = verifier.verify(os.path.join(SPECS, "hierarchy-animals.yaml")).certificate()
+    cert["properties"]["P1"]["evidence"]["p"] = [f"1/{10 ** 999 + 2 * k + 1}" for k in range(len(cert["classes"]))]
+    run = check(tmp_path, json.dumps(cert))
+    assert run.returncode == 2 and "certificate.properties.P1.evidence.p: a value beyond the checker's bound of " \
+        "12000 bits" in run.stderr
+
+
 def test_a_file_too_large_to_parse_within_bounded_memory_is_refused_unread(tmp_path):
     big = tmp_path / "big.json"
     with open(big, "wb") as handle:  # sparse: 300 MB that take no disk
