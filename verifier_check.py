@@ -789,6 +789,8 @@ def claims(cert, seconds=None):
             pid = field(claim, "property", str, where)
             if pid not in PROPERTIES and pid != "P1":
                 bad(f"{where}.property", "P1..P10", pid)
+            if claim.get("verdict") != "holds":  # a failure is a verdict's own evidence, under properties
+                bad(f"{where}.verdict", "holds (what holds at a point)", claim.get("verdict"))
             target, values = point(claim.get("at"), where)
             attempt(f"{pid} also at {values}", lambda: at_point(target, pid, claim, where))
     except Refuted as exc:  # a point's matrix is wrong: nothing can be checked on it

@@ -138,6 +138,8 @@ FORGERIES = [
     ("ha.yaml", _family_shortened, 1, "matrix: refuted: certificate.sets: the all family lacks set {a,c}"),
     ("ha.yaml", lambda c: c.update(matrix=c["points"][0]["matrix"]), 2,
      "certificate.matrix: not a key of a certificate with parameters"),
+    ("ha.yaml", lambda c: c["also"][0].update(verdict="fails"), 2,
+     "certificate.also[0].verdict: expected holds (what holds at a point), got \"fails\""),
     ("ha.yaml", lambda c: c["properties"]["P6"].update(evidence={"kind": "enumerated", "instances": 0}), 3,
      "P6: not covered"),
     ("ha-numeric.yaml", lambda c: c.update(points=[], also=[]), 2,
