@@ -137,6 +137,21 @@ def test_the_checker_leaves_the_digit_limit_of_its_caller_alone():
     assert sys.get_int_max_str_digits() == before
 
 
+def test_the_time_budget_of_one_check_is_not_left_behind_for_the_caller(tmp_path):
+    """After `verify check` in process, the tool's own use of the checker (writing cells) has no deadline."""
+    import io
+    import math
+
+    import verifier_check
+
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(base()))
+    for limit in ("60", "0.000001"):  # a check that ends, and one stopped by its budget
+        verifier_check.main([str(path), "--time-limit", limit], io.StringIO(), io.StringIO())
+        assert verifier_check.DEADLINE[0] == math.inf
+        assert verifier_check.bounds(["log", "3"], 64, "t")[0] > 1  # no OverBudget from a spent budget
+
+
 def _blocks(page: str, heading: str | None = None) -> list[str]:
     """The command lines of a docs page's ```sh blocks (under one heading, if given)."""
     import re
