@@ -756,7 +756,8 @@ def claims(cert, seconds=None):
     def point(at, where):
         """The scheme at one exact point of the parameters (its matrix is the certificate's) and its values."""
         if type(at) is not int or not 0 <= at < len(points):
-            bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})", at)
+            bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})" if points else
+                "no point (a certificate without parameters has none)", at)
         here = f"certificate.points[{at}]"
         values = field(points[at], "values", dict, here)
         if at not in schemes:
@@ -776,7 +777,7 @@ def claims(cert, seconds=None):
         for pid in ["P1", *PROPERTIES]:
             where = f"certificate.properties.{pid}"
             claim = field(props, pid, dict, "certificate.properties")
-            if claim.get("at") is not None and claim.get("verdict") == "holds":  # the scheme's verdict, not a point's
+            if claim.get("at") is not None and claim.get("verdict") == "holds" and not numeric:  # for every value
                 out.append((pid, "refuted", f"{where}.at: a verdict that holds claims every admissible value of the "
                                             "parameters, which no point proves (facts at points are under also)"))
             elif claim.get("at") is not None:  # a failing verdict: some value breaks it, re-checked at that value

@@ -157,6 +157,8 @@ FORGERIES = [
     ("ha-numeric.yaml", _facts_listed_twice, 1, "sets: refuted: two set facts for {a,b,c}"),
     ("obstacle-discounted.yaml", _multiplier_named_twice, 1, "is not another set of the family, or named twice"),
     ("ha-numeric.yaml", lambda c: c.update(version=True), 2, "certificate.version: expected 1, got true"),
+    ("ha-numeric.yaml", lambda c: c["properties"]["P4"].update(at=0), 2,
+     "certificate.properties.P4.at: expected no point (a certificate without parameters has none), got 0"),
 ]
 
 
