@@ -235,3 +235,14 @@ def test_a_certificate_too_large_for_the_checker_is_refused_before_the_analysis(
     # the bound follows the route: a 40-class scheme decided by lemmas has few rows and is certified
     assert pipeline.FAST_MAX_CLASSES < 40
     refuse_before_analysis(load_spec(os.path.join(SPECS, "ordinal-l1-40.yaml")))
+
+
+def test_a_certificate_that_could_be_a_figure_is_refused_and_one_beside_new_reports_is_written(tmp_path):
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "s.yaml")
+    run = _verify(tmp_path, "s.yaml", "--figures", "figs", "--certificate", "figs/s-decisions.svg")
+    assert run.returncode == 2 and "--certificate 'figs/s-decisions.svg' could be one of the figures --figures " \
+        "'figs' writes" in run.stderr and sorted(os.listdir(tmp_path)) == ["s.yaml"]
+    for option, folder in (("--report", "out"), ("--figures", "figs")):  # a directory this run makes is no error
+        run = _verify(tmp_path, "s.yaml", option, folder, "--certificate", f"{folder}/s.cert.json")
+        assert run.returncode == 0, run.stderr
+        assert json.loads((tmp_path / folder / "s.cert.json").read_text())["format"] == "verify-certificate"

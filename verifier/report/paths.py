@@ -128,15 +128,28 @@ def refuse_reports_over_inputs(paths: list[str], report: str | None, figures: st
     """Before any work: no report file (DIR/<stem>.md, .html, .json) and no figure file (DIR/<stem>-*.svg, .pdf,
     .png that exists now) of this run is one of `inputs`, nor another output of the run (`others`: (option,
     path) pairs such as ("--certificate", "DIR/s.md"))."""
-    plan = planned_stems(paths, bool(report), bool(figures))
+    plan, others = planned_stems(paths, bool(report), bool(figures)), [(o, p) for o, p in others if p]
     outputs = list(others)
     for names in plan:
         for name in sorted(names):
             if name.startswith("figures/"):
+                for option, path in others:
+                    _refuse_a_figure_name(option, path, figures, name[len("figures/"):])
                 outputs += [(f"--figures {figures!r}", p) for p in _existing_figures(figures, name[len("figures/"):])]
             else:
                 outputs += [(f"--report {report!r}", os.path.join(report, f"{name}.{s}")) for s in REPORT_SUFFIXES]
     refuse_overwriting_inputs(outputs, inputs)
+
+
+def _refuse_a_figure_name(option: str, path, directory: str, stem: str) -> None:
+    """A figure's name is known only after the analysis: an output in the figures' directory that could be one
+    (<stem>-<picture>.svg, .pdf or .png) is refused before any work."""
+    name = os.path.basename(str(path))
+    if os.path.realpath(os.path.dirname(os.path.abspath(path))) == os.path.realpath(directory) and \
+            name.startswith(f"{stem}-") and name.rsplit(".", 1)[-1] in FIGURE_SUFFIXES:
+        raise UsageError(f"{option} {str(path)!r} could be one of the figures --figures {directory!r} writes "
+                         f"({stem}-<picture>.svg, .pdf, .png): one would write over the other, so nothing was "
+                         "written (give it another name)")
 
 
 def _existing_figures(directory: str, stem: str) -> list[str]:
