@@ -1,6 +1,6 @@
 """Re-check a `verify` certificate with nothing but the Python standard library (docs/certificates.md).
 
-    python3 -S verifier_check.py CERT        python3 -S -m verifier_check CERT        verify check CERT
+    python3 -S verifier_check.py CERT        python3 -m verifier_check CERT        verify check CERT
 
 A certificate (`verify SPEC --certificate CERT`) holds a cost scheme's extended matrix, the verdicts of
 Properties 1-10 with their evidence, and each set's Definition 4 status and optimality with witnesses and
@@ -11,9 +11,11 @@ equal terms cancel exactly, other signs come from rational bounds derived here (
 remainders), and a comparison those bounds cannot separate is reported "not covered", never guessed.
 
 One line per claim. Exit 0: every claim checks; 1: one is refuted; 2: the certificate is malformed (the
-message names the place); 3: nothing is refuted but some claim is not covered (--partial-ok: 0). Schemes with
-parameters are checked at the exact points the certificate gives, on the matrix it gives there; verdicts
-resting on for-all proofs over the parameters are not covered.
+message names the place; also a certificate beyond the checker's bounds on digits, exponents, expression size
+or time, so that no file makes it crash, hang or exhaust memory); 3: nothing is refuted but some claim is not
+covered (--partial-ok: 0). A scheme with parameters: a failing verdict is checked at the exact point the
+certificate gives, on the matrix it gives there; a holding one claims every admissible value, which no point
+proves: it is not covered (refuted if it offers a point as its evidence).
 """
 
 import argparse
@@ -22,11 +24,18 @@ import math
 import os
 import stat
 import sys
+import time
 from fractions import Fraction
 from itertools import combinations
 
 FORMAT, VERSION = "verify-certificate", 1
 BITS = (64, 256, 1024)  # precisions tried in turn to separate irrational values
+# bounds on what a certificate may ask (exit 2 beyond): digits of a rational's numerator and denominator, bits of
+# any value, integer exponents, root orders, nodes and depth of one cell's expression, an exp argument, cells of
+# one matrix (as the tool writes them); the bundled specs need 90 digits, powers 4, roots 3, 23 nodes, depth 6
+MAX_DIGITS, MAX_BITS, MAX_POWER, MAX_ROOT, MAX_NODES, MAX_DEPTH, MAX_EXP = 1000, 12000, 1000, 100, 1000, 40, 8000
+MAX_CELLS, FAMILIES = 100_000, ("all", "intervals", "max_size", "hierarchy", "sets")
+LIMIT, DEADLINE, PLACE = 1 << MAX_BITS, [math.inf], ["certificate"]  # the time budget (--time-limit) and the place being checked
 
 # Yang, Destercke & Masson (2017), Properties 2-10, for indeterminate Y of the family: (quantifier of Y,
 # quantifiers of y and y2 (y2 != y) with their domains, atom). Atom terms: cost = c_Y(y); mean, min, max of
@@ -59,12 +68,42 @@ class Undecided(Exception):
     """A claim this file cannot decide: not covered."""
 
 
+class OverBudget(Malformed):
+    """The check ran past its time budget: exit 2, with the place it had reached."""
+
+
+def tick(where=None):
+    """Stop at the time budget (called in every loop whose length the certificate chooses)."""
+    if where:
+        PLACE[0] = where
+    if time.monotonic() > DEADLINE[0]:
+        raise OverBudget(f"{PLACE[0]}: the check ran past its time budget (--time-limit)")
+
+
+def sized(q, where=None):
+    """A rational of at most MAX_BITS bits above and below (so that no value grows without end)."""
+    if max(abs(q.numerator).bit_length(), q.denominator.bit_length()) > MAX_BITS:
+        raise Malformed(f"{where or PLACE[0]}: a value beyond the checker's bound of {MAX_BITS} bits")
+    return q
+
+
+def total(values, where):
+    """The sum of rationals, each partial sum within the bound (distinct long denominators grow it fast)."""
+    out = Fraction(0)
+    for q in values:
+        out = sized(out + q, where)
+    return out
+
+
 def rat(text, where):
     """A rational written "p/q" or "n" (no decimals or floats: exactness is the point)."""
     num, slash, den = text.partition("/") if isinstance(text, str) else ("", "", "")
+    if max(len(num.lstrip("-")), len(den)) > MAX_DIGITS:
+        raise Malformed(f"{where}: a rational of {len(text):,} characters, beyond the checker's bound of "
+                        f"{MAX_DIGITS} digits above and below the line")
     digits = lambda s: s.isascii() and s.isdigit()  # noqa: E731 (ASCII only: int() reads other digits too)
     if not digits(num[1:] if num.startswith("-") else num) or slash and (not digits(den) or not int(den)):
-        raise Malformed(f"{where}: expected a rational written \"p/q\" or \"n\", got {json.dumps(text)}")
+        bad(where, 'a rational written "p/q" or "n"', text)
     return Fraction(int(num), int(den) if slash else 1)
 
 
@@ -81,7 +120,47 @@ def field(obj, key, kind, where):
 
 
 def bad(where, expected, got):
-    raise Malformed(f"{where}: expected {expected}, got {json.dumps(got)[:80]}")
+    raise Malformed(f"{where}: expected {expected}, got {json.dumps(got, default=repr)[:80]}")
+
+
+class Number:
+    """A JSON number the format has no use for (a float, a constant, an integer of more than 18 digits), kept
+    as its text: never converted, so that a million digits cost nothing; refused where it is read."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return f"the JSON number {self.text[:20]}" + (f"... ({len(self.text):,} characters)" if len(self.text) > 20
+                                                       else "")
+
+
+class Twice(dict):
+    """A JSON object that repeats a key (refused with its place once the whole document is read)."""
+
+
+def load(data):
+    """The certificate's JSON: numbers other than short integers kept as text, repeated keys refused."""
+    def pairs(items):
+        out = dict(items)
+        if len(out) < len(items):
+            seen = set()
+            out = Twice(out)
+            out.key = next(k for k, _ in items if k in seen or seen.add(k))
+            found.append(out)
+        return out
+
+    found = []
+    cert = json.loads(data, object_pairs_hook=pairs, parse_float=Number, parse_constant=Number,
+                      parse_int=lambda t: int(t) if len(t.lstrip("-")) <= 18 else Number(t))
+    stack = [(cert, "certificate")] if found else []
+    while stack:  # where the repeated key is: the path of the first such object found
+        node, path = stack.pop()
+        if isinstance(node, Twice):
+            raise Malformed(f"{path}: the key {node.key!r} appears twice (JSON readers disagree on which counts)")
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend((v, f"{path}.{k}" if isinstance(node, dict) else f"{path}[{k}]") for k, v in items)
+    return cert
 
 
 # -- rational bounds of irrational cells ------------------------------------------------------------------------
@@ -101,13 +180,17 @@ def iroot(n, k):
 
 
 def atanh2(z, b):
-    """Bounds of 2 atanh(z) = log((1+z)/(1-z)), |z| < 1/3: the series, and its tail bounded by a geometric one."""
-    total, term, k = Fraction(0), z, 0
-    while True:
-        total, k, term = total + term / (2 * k + 1), k + 1, term * z * z
-        rest = abs(term) / ((2 * k + 1) * (1 - z * z))
-        if rest < Fraction(1, 1 << (b + 4)):
-            return 2 * (total - rest), 2 * (total + rest)
+    """Bounds of 2 atanh(z) = log((1+z)/(1-z)), |z| <= 1/3: the series in integers scaled by 2^(b+16), each term
+    rounded outward, and its tail bounded by a geometric one (|z|^(2n+1) / ((2n+1)(1-z^2)), 1-z^2 >= 8/9)."""
+    q, a = 1 << (b + 16), abs(z)
+    lo, hi = (a * q).__floor__(), (a * q).__ceil__()  # a^(2n+1) q, from below and from above
+    sq_lo, sq_hi, n, total_lo, total_hi = (a * a * q).__floor__(), (a * a * q).__ceil__(), 0, 0, 0
+    while 9 * hi >= 8 * (2 * n + 1) << 16:  # until the tail is below 2^-b
+        total_lo, total_hi = total_lo + lo // (2 * n + 1), total_hi - (-hi // (2 * n + 1))
+        lo, hi, n = lo * sq_lo // q, -(-hi * sq_hi // q), n + 1
+    total_hi += -(-9 * hi // (8 * (2 * n + 1)))
+    ends = (Fraction(2 * total_lo, q), Fraction(2 * total_hi, q))
+    return ends if z >= 0 else (-ends[1], -ends[0])
 
 
 def log_bounds(x, b):
@@ -119,43 +202,76 @@ def log_bounds(x, b):
 
 
 def exp_bounds(x, b):
-    k = (abs(x).numerator // abs(x).denominator).bit_length() + 1  # |x| / 2^k < 1/2
-    t, total, term, n = x / (1 << k), Fraction(0), Fraction(1), 0
-    while 2 * abs(term) >= Fraction(1, 1 << (b + k + 8)):  # the tail from t^n/n! is at most 2 |t^n/n!|
-        total, n = total + term, n + 1
-        term = term * t / n
-    lo, hi = grid(total - 2 * abs(term), total + 2 * abs(term), b + k + 8)
-    for _ in range(k):  # e^x = (e^t)^(2^k), both bounds positive
-        lo, hi = grid(lo * lo, hi * hi, b + k + 8)
+    """e^x for |x| <= MAX_EXP: the Taylor series of e^t, t = |x| / 2^k < 1/2, in integers scaled by 2^p (terms
+    rounded outward, the tail at most twice the first omitted term), squared k times; then 1 / e^|x| if x < 0."""
+    k = (abs(x).numerator // abs(x).denominator).bit_length() + 1
+    p = b + k + 16
+    q, t = 1 << p, abs(x) / (1 << k)
+    t_lo, t_hi, lo, hi, n, total_lo, total_hi = (t * q).__floor__(), (t * q).__ceil__(), q, q, 0, 0, 0
+    while 2 * hi >= 1 << 8:  # t^n / n! scaled, from below and above, until the tail is below 2^-(b+k+8)
+        total_lo, total_hi, n = total_lo + lo, total_hi + hi, n + 1
+        lo, hi = lo * t_lo // (q * n), -(-hi * t_hi // (q * n))
+    lo, hi = total_lo, total_hi + 2 * hi
+    for _ in range(k):  # e^|x| = (e^t)^(2^k)
+        lo, hi = lo * lo >> p, -(-hi * hi >> p)
+    return (Fraction(lo, q), Fraction(hi, q)) if x >= 0 else (Fraction(q, hi), Fraction(q, lo))
+
+
+def grammar(tree, where):
+    """An expression of the grammar (docs/certificates.md) within the checker's bounds, before any arithmetic."""
+    stack, nodes, where = [(tree, 1)], 0, f"{where}.expr"
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES or depth > MAX_DEPTH:
+            raise Malformed(f"{where}: more than {MAX_NODES} nodes or {MAX_DEPTH} levels, beyond the checker's bounds")
+        if isinstance(node, str):
+            rat(node, where)
+            continue
+        op, args = (node[0], node[1:]) if isinstance(node, list) and node else (None, [])
+        n = args[1] if len(args) == 2 and type(args[1]) is int else None
+        if op in ("^", "root") and n is not None and not (abs(n) <= MAX_POWER if op == "^" else 2 <= n <= MAX_ROOT):
+            raise Malformed(f"{where}: {'the exponent' if op == '^' else 'the root order'} {n} is beyond the checker's "
+                            f"bounds ({f'at most {MAX_POWER}' if op == '^' else f'2 to {MAX_ROOT}'})")
+        if not ((op in ("+", "*") and args) or (op in ("log", "exp") and len(args) == 1) or
+                (op in ("^", "root") and n is not None)):
+            bad(where, "an expression of the certificate grammar", node)
+        stack.extend((a, depth + 1) for a in (args if op in ("+", "*") else args[:1]))
+    return tree
+
+
+def within(lo, hi, where):
+    if max(abs(lo), abs(hi)) > LIMIT:
+        raise Malformed(f"{where}: a value beyond 2^{MAX_BITS}, the checker's bound")
     return lo, hi
 
 
 def bounds(tree, b, where):
-    """Rational bounds of an expression of the grammar (docs/certificates.md), about 2^-b wide."""
+    """Rational bounds of an expression of the grammar (checked by `grammar`), about 2^-b wide."""
+    tick(where)
     if isinstance(tree, str):
         return rat(tree, where), rat(tree, where)
-    op, args = (tree[0], tree[1:]) if isinstance(tree, list) and tree else (None, [])
-    exponent = len(args) == 2 and type(args[1]) is int
-    if not ((op in ("+", "*") and args) or (op in ("log", "exp") and len(args) == 1) or (op == "^" and exponent)
-            or (op == "root" and exponent and args[1] >= 2)):
-        bad(where, "an expression of the certificate grammar", tree)
+    op, args = tree[0], tree[1:]
     ends = [bounds(a, b + 8, where) for a in (args if op in ("+", "*") else args[:1])]
     if op == "+":
-        return grid(sum(e[0] for e in ends), sum(e[1] for e in ends), b)
-    if op in ("*", "^"):
-        if op == "^" and args[1] < 0:
-            lo, hi = ends[0]
-            if lo <= 0 <= hi:
-                raise Undecided(f"{where}: a reciprocal of a value not separated from 0")
-            ends = [(1 / hi, 1 / lo)] * -args[1]
-        elif op == "^":
-            ends = ends * args[1]
+        return within(*grid(sum(e[0] for e in ends), sum(e[1] for e in ends), b), where)
+    if op == "*":
         lo = hi = Fraction(1)
         for c, d in ends:
             products = (lo * c, lo * d, hi * c, hi * d)
-            lo, hi = grid(min(products), max(products), b + 8)
+            lo, hi = within(*grid(min(products), max(products), b + 8), where)
         return lo, hi
     lo, hi = ends[0]
+    if op == "^":  # x^n is monotone on x >= 0 and on x <= 0 (for odd n on every x)
+        n = args[1]
+        if n < 0 and lo <= 0 <= hi:
+            raise Undecided(f"{where}: a reciprocal of a value not separated from 0")
+        lo, hi = (1 / hi, 1 / lo) if n < 0 else (lo, hi)
+        top = max(abs(lo), abs(hi))
+        if abs(n) * (top.numerator.bit_length() - top.denominator.bit_length() - 1) > MAX_BITS:
+            raise Malformed(f"{where}: a value beyond 2^{MAX_BITS}, the checker's bound")
+        ends = sorted((lo ** abs(n), hi ** abs(n)))
+        return within(*grid(0 if abs(n) % 2 == 0 and lo < 0 < hi else ends[0], ends[1], b + 8), where)
     if op == "root":
         k, scale = args[1], 1 << b
         if lo < 0:
@@ -167,6 +283,8 @@ def bounds(tree, b, where):
         if lo <= 0:
             raise Undecided(f"{where}: a log of a value not proved > 0")
         return grid(log_bounds(lo, b)[0], log_bounds(hi, b)[1], b)
+    if max(-lo, hi) > MAX_EXP:
+        raise Malformed(f"{where}: exp of a value beyond {MAX_EXP} in size, the checker's bound")
     return grid(exp_bounds(lo, b)[0], exp_bounds(hi, b)[1], b)
 
 
@@ -178,10 +296,11 @@ class Numbers:
         self.trees, self.cache = {}, {}
 
     def cell(self, value, where):
+        tick(where)
         if isinstance(value, str):
             return {None: rat(value, where)}
         expr = field(value, "expr", (list, str, type(None)), where)
-        return self.linear(expr, where) if expr is not None else self.atom("#" + where, None, where)
+        return self.linear(grammar(expr, where), where) if expr is not None else self.atom("#" + where, None, where)
 
     def atom(self, key, tree, where):
         self.trees[key] = (tree, where)
@@ -190,19 +309,25 @@ class Numbers:
     def linear(self, tree, where):
         if isinstance(tree, str):
             return {None: rat(tree, where)}
-        op = tree[0] if isinstance(tree, list) and tree else None
-        if op == "+":
-            return add(*(self.linear(a, where) for a in tree[1:]))
-        if op == "*":
-            parts = [self.linear(a, where) for a in tree[1:]]
-            scale = math.prod((p[None] for p in parts if set(p) <= {None}), start=Fraction(1))
-            rest = [a for a, p in zip(tree[1:], parts) if not set(p) <= {None}]
-            if len(rest) <= 1:
-                return times(scale, self.linear(rest[0], where) if rest else {None: Fraction(1)})
-        if op == "^" and len(tree) == 3 and type(tree[2]) is int:
-            base = self.linear(tree[1], where)  # a rational to an integer power is a rational
-            if set(base) <= {None} and (base.get(None) or tree[2] >= 0):
-                return {None: base.get(None, Fraction(0)) ** tree[2]}
+        op = tree[0]
+        parts = [self.linear(a, where) for a in (tree[1:2] if op == "^" else tree[1:])] if op in ("+", "*", "^") else []
+        if op == "+":  # sizes checked term by term: a sum of long rationals grows no further than the bound
+            out = {}
+            for k, q in ((k, q) for f in parts for k, q in f.items()):
+                out[k] = sized(out.get(k, Fraction(0)) + q, where)
+            return out
+        known = [p.get(None, Fraction(0)) for p in parts if set(p) <= {None}]
+        rest = [p for p in parts if not set(p) <= {None}]
+        if op == "*" and len(rest) <= 1:
+            scale = Fraction(1)
+            for q in known:
+                scale = sized(scale * q, where)
+            return {k: sized(scale * v, where) for k, v in (rest[0] if rest else {None: Fraction(1)}).items()}
+        if op == "^" and known and (known[0] or tree[2] >= 0):  # a rational to an integer power is a rational
+            base, n = known[0], tree[2]
+            if abs(n) * max(abs(base.numerator).bit_length(), base.denominator.bit_length()) > 2 * MAX_BITS:
+                raise Malformed(f"{where}: a value beyond the checker's bound of {MAX_BITS} bits")
+            return {None: sized(base ** n, where)}
         return self.atom(json.dumps(tree, separators=(",", ":")), tree, where)
 
     def interval(self, key, b):
@@ -244,7 +369,7 @@ def add(*forms):
     out = {}
     for f in forms:
         for k, q in f.items():
-            out[k] = out.get(k, Fraction(0)) + q
+            out[k] = sized(out.get(k, Fraction(0)) + q)
     return out
 
 
@@ -252,45 +377,60 @@ def times(q, form):
     return {k: q * v for k, v in form.items()}
 
 
+def show(q, exact=True):
+    """A rational in a message: exactly (or as a float) when short enough to print, else its size."""
+    if max(abs(q.numerator).bit_length(), q.denominator.bit_length()) <= 3000 and (exact or abs(q) < 1 << 1000):
+        return str(q) if exact else str(float(q))
+    return f"(a rational of {abs(q.numerator).bit_length() + q.denominator.bit_length()} bits)"
+
+
 def text(form):
-    parts = [str(q) if k is None else f"{q}*{k}" for k, q in form.items() if q or k is None]
+    parts = [show(q) if k is None else f"{show(q)}*{k}" for k, q in form.items() if q or k is None]
     return " + ".join(parts[:3]) + (" + ..." if len(parts) > 3 else "")
 
 
 # -- the scheme --------------------------------------------------------------------------------------------------
 class Scheme:
-    def __init__(self, cert, rows, where, numbers):
+    def __init__(self, cert, rows, where, numbers, costs=True):
         self.classes = field(cert, "classes", list, "certificate")
-        if len(set(self.classes)) != len(self.classes) or not all(isinstance(c, str) for c in self.classes):
+        if not all(isinstance(c, str) for c in self.classes) or len(set(self.classes)) != len(self.classes):
             raise Malformed("certificate.classes: expected distinct class names")
-        self.K, self.n, self.partial = len(self.classes), numbers, cert.get("partial") is True
-        self.rows, self.fixed = {}, {}
+        self.K, self.n, self.index = len(self.classes), numbers, {c: i for i, c in enumerate(self.classes)}
+        self.partial, self.rows, self.fixed = cert.get("partial", False), {}, {}
+        if type(self.partial) is not bool:
+            bad("certificate.partial", "true or false", self.partial)
+        if self.K * max(self.K, len(rows)) > MAX_CELLS:  # K singletons of K costs at least
+            raise Malformed(f"{where}: {len(rows):,} sets of {self.K:,} classes, beyond the {MAX_CELLS:,} cells of a "
+                            "certificate")
         for i, row in enumerate(rows):
             at = f"{where}[{i}]"
             m = self.members(field(row, "set", list, at), f"{at}.set")
-            costs = [None] * self.K if row.get("costs", 0) is None else field(row, "costs", list, at)
-            if len(costs) != self.K or m in self.rows:
+            values = field(row, "costs", list, at) if costs else [None] * self.K
+            if len(values) != self.K or m in self.rows:
                 bad(at, f"a new set with {self.K} costs, one per class", row)
-            self.rows[m] = [v if v is None else numbers.cell(v, f"{at}.costs[{y}]") for y, v in enumerate(costs)]
+            self.rows[m] = [v if v is None else numbers.cell(v, f"{at}.costs[{y}]") for y, v in enumerate(values)]
         self.sets = [m for m in self.rows if len(m) > 1]
         family = field(cert, "family", dict, "certificate")
         kind, k = family.get("kind"), family.get("max_size")
+        if kind not in FAMILIES:
+            bad("certificate.family.kind", " or ".join(FAMILIES), kind)
         if kind == "max_size" and (type(k) is not int or k < 1):
             bad("certificate.family.max_size", "a positive integer", k)
+        k = min(k, self.K) if kind == "max_size" else None  # beyond K, max_size is every set
         rule = {"all": lambda m: True, "intervals": lambda m: max(m) - min(m) == len(m) - 1,
-                "max_size": lambda m: len(m) <= k}.get(kind) if not self.partial else None
+                "max_size": lambda m: len(m) <= k}.get(kind)
         self.family = ("checked", f"{kind}: each of its {len(self.rows)} sets has its row, no more, no less") if \
-            rule else ("given", f"{kind}: {len(self.rows)} sets as the certificate lists them" + (
+            rule and not self.partial else ("given", f"{kind}: {len(self.rows)} sets as the certificate lists them" + (
                 " (a partial matrix)" if self.partial else ""))
         for m in map(frozenset, combinations(range(self.K), 1)):
             if m not in self.rows:
                 raise Refuted(f"{where}: the singleton {self.label(m)} has no row")
-        if rule:  # a rule: every row obeys it, and counting them shows that none is missing
+        extra = next((m for m in self.rows if rule and not rule(m)), None)  # a partial matrix too: no set outside
+        if extra is not None:
+            raise Refuted(f"{where}: the {kind} family has no set {self.label(extra)}")
+        if rule and not self.partial:  # a rule: counting the rows shows that none is missing
             size = {"all": 2 ** self.K - 1, "intervals": self.K * (self.K + 1) // 2,
-                    "max_size": sum(math.comb(self.K, n) for n in range(1, k + 1 if k else 1))}[kind]
-            extra = next((m for m in self.rows if not rule(m)), None)
-            if extra is not None:
-                raise Refuted(f"{where}: the {kind} family has no set {self.label(extra)}")
+                    "max_size": sum(math.comb(self.K, n) for n in range(1, (k or 0) + 1))}[kind]
             if len(self.rows) != size:
                 top = {"all": self.K, "intervals": 0, "max_size": k}[kind]  # intervals: made, not searched
                 every = [frozenset(c) for n in range(2, top + 1) for c in combinations(range(self.K), n)] + \
@@ -301,13 +441,15 @@ class Scheme:
                                                                 f"has {size} sets, the matrix {len(self.rows)}"))
 
     def members(self, names, where):
-        if not names or not all(isinstance(c, str) and c in self.classes for c in names) or \
+        if not isinstance(names, list) or not names or not all(isinstance(c, str) and c in self.index
+                                                               for c in names) or \
                 len(set(names)) != len(names):
-            bad(where, f"distinct class names among {self.classes}", names)
-        return frozenset(self.classes.index(c) for c in names)
+            bad(where, f"distinct class names among {self.classes}"[:200], names)
+        return frozenset(self.index[c] for c in names)
 
     def cls(self, name, where):
-        return self.classes.index(name) if name in self.classes else bad(where, f"a class of {self.classes}", name)
+        return self.index[name] if isinstance(name, str) and name in self.index else bad(
+            where, f"a class of {self.classes}"[:200], name)
 
     def label(self, m):
         return "{" + ",".join(self.classes[i] for i in sorted(m)) + "}"
@@ -332,6 +474,7 @@ class Scheme:
         return best
 
     def atom(self, atom, m, y, y2, where):
+        tick()
         op, left, right = atom
         if op in ("implies", "and"):
             first = self.atom(left, m, y, y2, where)
@@ -381,8 +524,8 @@ class Scheme:
         if not isinstance(values, list) or len(values) != self.K:
             bad(where, f"{self.K} probabilities, one per class", values)
         p = [rat(v, f"{where}[{i}]") for i, v in enumerate(values)]
-        if any(x < 0 for x in p) or sum(p) != 1:
-            raise Refuted(f"{where}: not a probability distribution (sums to {sum(p)})")
+        if any(x < 0 for x in p) or total(p, where) != 1:
+            raise Refuted(f"{where}: not a probability distribution (sums to {show(total(p, where))})")
         return p
 
     def indeterminate(self, names, where):
@@ -414,6 +557,7 @@ def check_property(s, pid, claim, where):
             raise Undecided("the matrix is partial: the instances cannot all be enumerated")
         count = 0
         for m in s.sets:
+            tick()
             pairs = s.bindings(inner, m)
             wrong = [(y, y2) for y, y2 in pairs if s.atom(atom, m, y, y2, s.place(m, y, y2)) != (want or mixed)]
             count += len(pairs)
@@ -422,7 +566,8 @@ def check_property(s, pid, claim, where):
             if wrong and not mixed:
                 raise Refuted(f"{'fails' if want else 'holds'} at {s.place(m, *wrong[0])}: {said} is {not want} there")
         if type(ev.get("instances")) is not int or ev["instances"] != count:
-            raise Refuted(f"the certificate counts {ev.get('instances')} instances, the checker enumerated {count}")
+            raise Refuted(f"the certificate counts {json.dumps(ev.get('instances'), default=repr)[:40]} instances, "
+                          f"the checker enumerated {count}")
         return f"{verdict}: {_count(count, 'instance')} enumerated and re-checked, every one"
     m = s.indeterminate(field(ev, "Y", list, where), f"{where}.Y")
     if mixed:
@@ -451,9 +596,11 @@ def beats(s, m, p, where):
 def dominated(s, m, weights, strict, where):
     """A Ville / LP dual certificate: c_Y(y) - sum_Z lambda_Z c_Z(y) >= 0 (> 0 if strict) for every y, lambda
     a distribution. Then for every p, E_p[c_Y] >= sum_Z lambda_Z E_p[c_Z] >= min_Z E_p[c_Z] (> if strict)."""
-    if any(w < 0 for w in weights.values()) or sum(weights.values()) != 1:
-        raise Refuted(f"{where}: the multipliers are not a distribution (they sum to {sum(weights.values())})")
+    if any(w < 0 for w in weights.values()) or total(weights.values(), where) != 1:
+        raise Refuted(f"{where}: the multipliers are not a distribution (they sum to "
+                      f"{show(total(weights.values(), where))})")
     for y in range(s.K):
+        tick()
         gap = add(s.rows[m][y], *(times(-w, s.rows[z][y]) for z, w in weights.items() if w))
         sign = s.n.sign(gap, where)
         if sign < 0 or (strict and sign == 0):
@@ -479,6 +626,8 @@ def check_p1(s, verdict, ev, where):
         m = s.indeterminate(field(ev, "Y", list, where), f"{where}.Y")
         beats(s, m, s.distribution(ev.get("p"), f"{where}.p"), f"witness p for set {s.label(m)}")
         return f"holds: witness p makes {s.label(m)} possible (Definition 4), re-checked"
+    if s.partial:  # one Ville certificate per set of the family, and the matrix lists some sets only
+        raise Undecided("the matrix is partial: not every set's impossibility can be shown")
     done = set()
     for i, entry in enumerate(field(ev, "sets", list, where)):
         m = s.indeterminate(field(entry, "Y", list, f"{where}.sets[{i}]"), f"{where}.sets[{i}].Y")
@@ -493,6 +642,7 @@ def check_p1(s, verdict, ev, where):
 
 def check_fact(s, fact, where):
     """One set's Definition 4 status (possible / impossible) and optimality (alone / tied / never)."""
+    tick(where)
     m = s.members(field(fact, "set", list, where), f"{where}.set")
     if m not in s.rows:
         raise Refuted(f"{where}: {s.label(m)} has no row")
@@ -511,15 +661,16 @@ def check_fact(s, fact, where):
             dominated(s, m, weights, False, f"impossibility certificate of {s.label(m)}")
         if status in ("alone", "tied"):  # at p, Y costs no more than any set (less than all others if alone)
             ties = minimiser(s, m, s.distribution(entry.get("p"), f"{at}.p"), status == "alone", f"{at}.p")
-            named = {s.members(t, f"{at}.tied_with") for t in entry.get("tied_with", [])}
+            named = {s.members(t, f"{at}.tied_with") for t in (field(entry, "tied_with", list, at) if
+                                                                  status == "tied" else [])}
             if status == "tied" and (not named or not named <= ties):
                 raise Refuted(f"{at}.tied_with: the sets tied with it at p are {sorted(map(s.label, ties))}")
         if status in ("tied", "never"):  # a mixture of other sets costs no more everywhere (less if never)
             weights = {}
             for j, part in enumerate(field(entry, "lambda", list, at)):
                 z = s.members(field(part, "set", list, f"{at}.lambda[{j}]"), f"{at}.lambda[{j}].set")
-                if z == m or z not in s.rows:
-                    raise Refuted(f"{at}.lambda[{j}]: {s.label(z)} is not another set of the family")
+                if z == m or z not in s.rows or z in weights:
+                    raise Refuted(f"{at}.lambda[{j}]: {s.label(z)} is not another set of the family, or named twice")
                 weights[z] = rat(part.get("weight"), f"{at}.lambda[{j}].weight")
             dominated(s, m, weights, status == "never", f"{status} certificate of {s.label(m)}")
     return s.label(m)
@@ -531,6 +682,7 @@ def minimiser(s, m, p, alone, where):
     n, ties = [int(x * scale) for x in p], set()
     own = s.quick_expected(n, m)
     for z in s.rows:
+        tick()
         other = None if z == m or own is None else s.quick_expected(n, z)
         if z == m or other is not None and other[0] > own[1]:  # the bounds already separate them
             continue
@@ -559,7 +711,7 @@ def enclosures(matrix, at="certificate.matrix"):
             key = json.dumps(v["expr"])
             a, b = seen[key] if key in seen else seen.setdefault(key, bounds(v["expr"], BITS[1], where))
             if b < lo or a > hi:
-                raise Refuted(f"{where}: the value lies in [{float(a)}, {float(b)}], outside its enclosure")
+                raise Refuted(f"{where}: the value lies in [{show(a, False)}, {show(b, False)}], outside its enclosure")
             if a < lo or b > hi:
                 raise Undecided(f"{where}: the checker's bounds straddle an end of the enclosure")
             count += 1
@@ -567,13 +719,21 @@ def enclosures(matrix, at="certificate.matrix"):
         "every cell is rational"
 
 
-def claims(cert):
-    """(name, status, message) per claim; status "checked", "refuted", "not covered", "given" or "no claim"."""
+def claims(cert, seconds=None):
+    """(name, status, message) per claim; status "checked", "refuted", "not covered", "given" or "no claim".
+    Within `seconds` (OverBudget beyond them), if given."""
+    DEADLINE[0], PLACE[0] = math.inf if seconds is None else time.monotonic() + seconds, "certificate"
     if not isinstance(cert, dict) or cert.get("format") != FORMAT:
         raise Malformed(f"certificate.format: expected {FORMAT!r}")
-    if cert.get("version") != VERSION:
+    if type(cert.get("version")) is not int or cert["version"] != VERSION:
         bad("certificate.version", VERSION, cert.get("version"))
-    out, numbers = [], Numbers()
+    numeric, out, numbers = "parameters" not in cert, [], Numbers()
+    names = [] if numeric else field(cert, "parameters", list, "certificate")
+    alien = next((k for k in (("points", "sets", "also") if numeric else ("matrix", "set_facts", "partial"))
+                  if k in cert), None)
+    if alien or not all(isinstance(n, str) for n in names):  # one kind of certificate, never a mixture of two
+        raise Malformed(f"certificate.{alien or 'parameters'}: " + ("expected names" if not alien else
+                        f"not a key of a certificate {'without' if numeric else 'with'} parameters"))
 
     def attempt(name, job):
         try:
@@ -583,10 +743,9 @@ def claims(cert):
             out.append((name, "refuted" if isinstance(exc, Refuted) else "not covered", str(exc)))
 
     try:
-        numeric = "matrix" in cert
         rows = field(cert, "matrix", list, "certificate") if numeric else [
-            {"set": m, "costs": None} for m in field(cert, "sets", list, "certificate")]
-        scheme = Scheme(cert, rows, "certificate." + ("matrix" if numeric else "sets"), numbers)
+            {"set": m} for m in field(cert, "sets", list, "certificate")]
+        scheme = Scheme(cert, rows, "certificate." + ("matrix" if numeric else "sets"), numbers, numeric)
     except Refuted as exc:  # the matrix itself is wrong: nothing can be checked on it
         return [("matrix", "refuted", str(exc))]
     if numeric:
@@ -597,20 +756,31 @@ def claims(cert):
     def point(at, where):
         """The scheme at one exact point of the parameters (its matrix is the certificate's) and its values."""
         if type(at) is not int or not 0 <= at < len(points):
-            bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})", at)
+            bad(f"{where}.at", f"an index into certificate.points (0..{len(points) - 1})" if points else
+                "no point (a certificate without parameters has none)", at)
         here = f"certificate.points[{at}]"
+        values = field(points[at], "values", dict, here)
         if at not in schemes:
+            if sorted(values) != sorted(names):
+                bad(f"{here}.values", f"a value of each parameter {names}"[:200], values)
+            for name, value in values.items():
+                rat(value, f"{here}.values.{name}")
             schemes[at] = Scheme(cert, field(points[at], "matrix", list, here), f"{here}.matrix", numbers)
+            if set(schemes[at].rows) != set(scheme.rows):
+                raise Refuted(f"{here}.matrix: its sets are not the family's, certificate.sets")
             if any(not isinstance(v, str) for row in points[at]["matrix"] for v in row["costs"]):
                 attempt(f"points[{at}] cells", lambda: enclosures(points[at]["matrix"], f"{here}.matrix"))
-        return schemes[at], ", ".join(f"{k}={v}" for k, v in field(points[at], "values", dict, here).items())
+        return schemes[at], ", ".join(f"{k}={v}" for k, v in values.items())
 
     props = field(cert, "properties", dict, "certificate")
     try:
         for pid in ["P1", *PROPERTIES]:
             where = f"certificate.properties.{pid}"
             claim = field(props, pid, dict, "certificate.properties")
-            if claim.get("at") is not None:  # a failing verdict decided at one exact point of the parameters
+            if claim.get("at") is not None and claim.get("verdict") == "holds" and not numeric:  # for every value
+                out.append((pid, "refuted", f"{where}.at: a verdict that holds claims every admissible value of the "
+                                            "parameters, which no point proves (facts at points are under also)"))
+            elif claim.get("at") is not None:  # a failing verdict: some value breaks it, re-checked at that value
                 target, values = point(claim["at"], where)
                 attempt(f"{pid} at {values}", lambda: at_point(target, pid, claim, where))
             else:  # with parameters and no point, only a vacuous "for every" is decided
@@ -620,19 +790,26 @@ def claims(cert):
             pid = field(claim, "property", str, where)
             if pid not in PROPERTIES and pid != "P1":
                 bad(f"{where}.property", "P1..P10", pid)
+            if claim.get("verdict") != "holds":  # a failure is a verdict's own evidence, under properties
+                bad(f"{where}.verdict", "holds (what holds at a point)", claim.get("verdict"))
             target, values = point(claim.get("at"), where)
             attempt(f"{pid} also at {values}", lambda: at_point(target, pid, claim, where))
     except Refuted as exc:  # a point's matrix is wrong: nothing can be checked on it
         return out + [("points", "refuted", str(exc))]
-    facts = field(cert, "set_facts", list, "certificate") if numeric and "set_facts" in cert else []
+    facts = field(cert, "set_facts", list, "certificate") if "set_facts" in cert else []
+    if facts and scheme.partial:
+        return out + [("sets", "not covered", "the matrix is partial: optimality is over every set of the family")]
     before = len(out)
     for i, fact in enumerate(facts):
         attempt(f"set_facts[{i}]", lambda: check_fact(scheme, fact, f"certificate.set_facts[{i}]"))
     out[before:] = [x for x in out[before:] if x[1] != "checked"]
-    told = {scheme.members(f["set"], "certificate.set_facts") for f in facts}
-    missing = [m for m in scheme.rows if m not in told]
-    if facts and missing:
-        out.append(("sets", "refuted", f"no set fact for {scheme.label(missing[0])}"))
+    told, seen = [scheme.members(field(f, "set", list, "certificate.set_facts"), "certificate.set_facts")
+                  for f in facts], set()
+    twice = next((m for m in told if m in seen or seen.add(m)), None)
+    missing = [m for m in scheme.rows if m not in seen]
+    if facts and (missing or twice):
+        out.append(("sets", "refuted", f"no set fact for {scheme.label(missing[0])}" if missing else
+                    f"two set facts for {scheme.label(twice)}"))
     elif facts and len(out) == before:
         out.append(("sets", "checked", f"{len(facts)} sets: Definition 4 status and optimality, with their "
                                        "witnesses and dual certificates, re-checked"))
@@ -651,7 +828,7 @@ def vacuous(s, pid, claim, where):
         return None
     outer, inner, _ = PROPERTIES.get(pid, ("exists", None, None))
     if claim.get("verdict") != "holds" or ev.get("kind") != "enumerated" or outer != "forall" or \
-            any(s.bindings(inner, m) for m in s.sets) or ev.get("instances") != 0:
+            any(s.bindings(inner, m) for m in s.sets) or type(ev.get("instances")) is not int or ev["instances"]:
         raise Undecided(ev.get("reason", "rests on the solvers' for-all proof over the parameters"))
     return "holds: vacuously, the property has no instance in this family"
 
@@ -661,7 +838,7 @@ class Usage(argparse.ArgumentParser):
         raise Malformed(f"usage error: {message}")
 
 
-MAX_BYTES = 1 << 30  # a certificate of 100,000 cells is about 50 MB
+MAX_BYTES = 1 << 28  # 100,000 cells take about 50 MB; JSON parsing needs about 13 bytes of memory per byte
 
 
 def read_regular(path):
@@ -674,7 +851,7 @@ def read_regular(path):
             raise Malformed("cannot read it (not a regular file)")
         if info.st_size > MAX_BYTES:
             raise Malformed(f"cannot read it ({info.st_size:,} bytes, more than {MAX_BYTES:,})")
-        data = handle.read(MAX_BYTES + 1)
+        data = handle.read(info.st_size + 1)  # never a buffer of MAX_BYTES for a small file
     if len(data) > MAX_BYTES:
         raise Malformed(f"cannot read it (more than {MAX_BYTES:,} bytes)")
     return data
@@ -683,21 +860,24 @@ def read_regular(path):
 def main(argv=None, out=None, err=None, prog="verifier_check"):
     """The command; returns the exit status (0 checked, 1 refuted, 2 malformed, 3 not covered)."""
     out, err = out or sys.stdout, err or sys.stderr
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)  # exact rationals may be long
     parser = Usage(prog=prog, add_help=False, formatter_class=argparse.RawDescriptionHelpFormatter,
                    description="Re-check a verify certificate (docs/certificates.md) with the Python standard "
                                "library only.", epilog=f"examples:\n  {prog} ha.cert.json\n  {prog} ha.cert.json "
                    "--partial-ok\n\nexit status:\n  0  every claim checks\n  1  a claim is refuted\n  2  not a "
-                   "certificate, or a usage error\n  3  nothing refuted, some claim not covered")
+                   "certificate (or beyond the checker's bounds or time budget), or a usage error\n  3  nothing "
+                   "refuted, some claim not covered")
     parser.add_argument("certificate", nargs="?", help="the certificate (JSON) written by verify SPEC --certificate")
     parser.add_argument("--partial-ok", action="store_true", help="exit 0 when nothing is refuted though some "
                         "claims are not covered (e.g. for-all proofs over parameters)")
+    parser.add_argument("--time-limit", type=float, default=600, metavar="SECONDS",
+                        help="the check's time budget (default 600): beyond it, exit 2 with the place reached")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     try:
         args = parser.parse_args(argv)
         if not args.help and args.certificate is None:
             parser.error("the certificate file is missing")
+        if not 0 < args.time_limit < 1e9:
+            parser.error(f"--time-limit: expected a number of seconds above 0, got {args.time_limit}")
     except Malformed as exc:
         print(f"{prog}: {exc}", file=err)
         return 2
@@ -706,18 +886,24 @@ def main(argv=None, out=None, err=None, prog="verifier_check"):
         return 0
     try:
         try:
-            cert = json.loads(read_regular(args.certificate).decode("utf-8"))
+            started = time.monotonic()
+            cert = load(read_regular(args.certificate).decode("utf-8"))
         except OSError as exc:
             raise Malformed(f"cannot read it ({exc.strerror or exc})") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise Malformed("not JSON: " + (f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
                                             if hasattr(exc, "lineno") else str(exc))) from None
-        results = claims(cert)
-    except (Malformed, RecursionError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        try:
+            results = claims(cert, args.time_limit - (time.monotonic() - started))
+        finally:  # no budget left behind for a caller in the same process (verify check)
+            DEADLINE[0] = math.inf
+    except (Malformed, RecursionError, TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError,
+            MemoryError) as exc:
         # a Malformed names its place; anything else is content of an unexpected shape, told without a traceback
         reason = exc if isinstance(exc, Malformed) else "expressions nested too deeply" if isinstance(
-            exc, RecursionError) else f"unexpected content ({type(exc).__name__}: {exc})"
-        print(f"verifier_check: {args.certificate}: malformed certificate: {reason}", file=err)
+            exc, RecursionError) else f"unexpected content ({type(exc).__name__}: {str(exc)[:200]})"
+        said = f"stopped after {args.time_limit:g} s at" if isinstance(exc, OverBudget) else "malformed certificate:"
+        print(f"verifier_check: {args.certificate}: {said} {reason}", file=err)
         return 2
     count = {k: sum(1 for r in results if r[1] == k) for k in ("checked", "refuted", "not covered")}
     try:

@@ -138,7 +138,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             from verifier.report.paths import refuse_reports_over_inputs
 
             # before any directory is made or any work done: no report or figure file may be one of the specs
-            refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths])
+            refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths],
+                                       [("--certificate", args.certificate)] if args.certificate else [])
         if args.certificate is not None:
             from verifier.report.paths import refuse_overwriting_inputs
 
@@ -147,7 +148,8 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                                  f"count; give one spec (got {len(paths)}) and no --classes")
             refuse_overwriting_inputs([("--certificate", args.certificate)], [("spec", p) for p in paths])
             folder = os.path.dirname(args.certificate) or "."
-            if os.path.isdir(args.certificate) or not os.path.isdir(folder):  # told before any work is done
+            made = {os.path.realpath(d) for d in (args.report, args.figures) if d is not None}  # made below
+            if os.path.isdir(args.certificate) or not (os.path.isdir(folder) or os.path.realpath(folder) in made):
                 raise UsageError(f"--certificate {args.certificate!r}: " + ("a directory; give a file name" if
                                  os.path.isdir(args.certificate) else f"the directory {folder!r} does not exist"))
         if args.report is not None:

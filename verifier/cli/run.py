@@ -63,6 +63,10 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
 
     spec = load_spec(path)
+    if getattr(args, "certificate", None):  # too many cells to certify: told before any analysis
+        from verifier.report.certificate import refuse_before_analysis
+
+        refuse_before_analysis(spec, args.exact, args.symmetry, args.lemmas)
     from verifier.api import sweep_classes, verify  # the solvers load only when there is work for them
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
@@ -83,7 +87,13 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
 
         from verifier.report.files import write_output
 
-        write_output(args.certificate, json.dumps(report.certificate(), indent=1) + "\n", "--certificate")
+        import verifier_check
+
+        text = json.dumps(report.certificate(), indent=1) + "\n"
+        if len(text) > verifier_check.MAX_BYTES:  # never a file the checker refuses to read
+            raise UsageError(f"--certificate: the certificate of {path} takes {len(text):,} bytes, more than the "
+                             f"{verifier_check.MAX_BYTES:,} the checker reads")
+        write_output(args.certificate, text, "--certificate")
         outcome.written.append(args.certificate)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
         figures = report.figures(args.figures, taken=taken)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from verifier.errors import UsageError
 from verifier.lazy_sympy import sympy as sp
 
 DIGITS = 40  # the enclosure's precision; the checker derives its own bounds and checks they lie inside it
@@ -34,14 +35,23 @@ def rational(value) -> str:
 
 def cell(value: sp.Expr):
     """A cell of the certificate: "p/q", or {"expr": tree, "enclosure": [low, high]} (expr null when the value
-    is outside the grammar)."""
-    if value.is_Rational:
+    is outside the grammar or beyond the checker's bounds: its claims are then not covered, never malformed)."""
+    import verifier_check
+
+    if value.is_Rational and max(len(str(abs(value.p))), len(str(value.q))) <= verifier_check.MAX_DIGITS:
         return rational(value)
     try:
         tree = encode(value)
-    except NotEncodable:
+        verifier_check.bounds(verifier_check.grammar(tree, "cell"), verifier_check.BITS[0], "cell")
+    except (NotEncodable, verifier_check.Malformed):
         tree = None
-    return {"expr": tree, "enclosure": enclosure(value)}
+    except verifier_check.Undecided:  # a sign its bounds cannot show at this precision: the checker may at more
+        pass
+    ends = enclosure(value)
+    if any(max(map(len, e.lstrip("-").split("/"))) > verifier_check.MAX_DIGITS for e in ends):
+        raise UsageError(f"--certificate: the cell {str(value)[:60]} is too large or too small to write within the "
+                         f"checker's bound of {verifier_check.MAX_DIGITS} digits")
+    return {"expr": tree, "enclosure": ends}
 
 
 def encode(value: sp.Expr):
@@ -71,5 +81,6 @@ def enclosure(value: sp.Expr) -> list[str]:
     """Rational bounds around the value, widened well beyond the evaluation's error (the checker re-derives
     its own bounds and refutes an enclosure that does not contain them)."""
     approx = sp.Rational(sp.N(value, DIGITS + 10))
-    slack = (abs(approx) + 1) * sp.Rational(1, 10 ** DIGITS)
-    return [rational(approx - slack), rational(approx + slack)]
+    slack, scale = (abs(approx) + 1) * sp.Rational(1, 10 ** DIGITS), 10 ** (DIGITS + 10)  # ends on a decimal grid
+    return [rational(sp.Rational(sp.floor((approx - slack) * scale), scale)),
+            rational(sp.Rational(sp.ceiling((approx + slack) * scale), scale))]

@@ -69,10 +69,13 @@ def refuse_overwriting_inputs(outputs, inputs: Iterable) -> None:
                                  "writing there would replace it, so nothing was written (choose another "
                                  "output)")
     seen: dict = {}
-    for option, path, ident in given:
-        key = ident or os.path.abspath(path)
+    for option, path, ident in given:  # a file not made yet: its directory's real path (through links) and name
+        key = ident or os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
         if key in seen and seen[key] != (option, path):
-            raise UsageError(f"{option} {path!r} and {seen[key][0]} {seen[key][1]!r} name the same file")
+            first, named = seen[key]
+            raise UsageError(f"{first} writes {named!r} and {option} writes {path!r}: they name the same file; "
+                             "one would write over the other, so nothing was written (give each "
+                             "output its own name)")
         seen[key] = (option, path)
 
 
@@ -121,18 +124,32 @@ def reserved_for_others(plan: list[set[str]], index: int) -> set[str]:
 
 
 def refuse_reports_over_inputs(paths: list[str], report: str | None, figures: str | None,
-                               inputs: Iterable) -> None:
+                               inputs: Iterable, others: Iterable = ()) -> None:
     """Before any work: no report file (DIR/<stem>.md, .html, .json) and no figure file (DIR/<stem>-*.svg, .pdf,
-    .png that exists now) of this run is one of `inputs`."""
-    plan = planned_stems(paths, bool(report), bool(figures))
-    outputs = []
+    .png that exists now) of this run is one of `inputs`, nor another output of the run (`others`: (option,
+    path) pairs such as ("--certificate", "DIR/s.md"))."""
+    plan, others = planned_stems(paths, bool(report), bool(figures)), [(o, p) for o, p in others if p]
+    outputs = list(others)
     for names in plan:
         for name in sorted(names):
             if name.startswith("figures/"):
+                for option, path in others:
+                    _refuse_a_figure_name(option, path, figures, name[len("figures/"):])
                 outputs += [(f"--figures {figures!r}", p) for p in _existing_figures(figures, name[len("figures/"):])]
             else:
                 outputs += [(f"--report {report!r}", os.path.join(report, f"{name}.{s}")) for s in REPORT_SUFFIXES]
     refuse_overwriting_inputs(outputs, inputs)
+
+
+def _refuse_a_figure_name(option: str, path, directory: str, stem: str) -> None:
+    """A figure's name is known only after the analysis: an output in the figures' directory that could be one
+    (<stem>-<picture>.svg, .pdf or .png) is refused before any work."""
+    name = os.path.basename(str(path))
+    if os.path.realpath(os.path.dirname(os.path.abspath(path))) == os.path.realpath(directory) and \
+            name.startswith(f"{stem}-") and name.rsplit(".", 1)[-1] in FIGURE_SUFFIXES:
+        raise UsageError(f"{option} {str(path)!r} could be one of the figures --figures {directory!r} writes "
+                         f"({stem}-<picture>.svg, .pdf, .png): one would write over the other, so nothing was "
+                         "written (give it another name)")
 
 
 def _existing_figures(directory: str, stem: str) -> list[str]:
