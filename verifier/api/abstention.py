@@ -16,7 +16,7 @@ MAX_SCENARIOS = 250_000
 def abstention_report(spec, scores: str, truth: str | None, sweeps: list[str]) -> UseReport:
     from verifier.report.use.abstention import abstention_lines
     from verifier.report.use.abstention_json import abstention_json
-    from verifier.using.abstention.curves import abstention_curves
+    from verifier.using.abstention.curves import TRIVIAL, abstention_curves
     from verifier.using.abstention.normal_form import scenarios
     from verifier.using.abstention.scores_file import read_scores
 
@@ -46,6 +46,9 @@ def abstention_report(spec, scores: str, truth: str | None, sweeps: list[str]) -
     if all(p.excluded for p in points):
         raise UsageError(f"no point of the grid satisfies the assumptions of {spec.path} ({points[0].excluded})")
     found = read_scores(scores, tuple(spec.classes), truth)
+    if any(s.name == TRIVIAL for s in found):  # its rows, pairs and figure files would be the built-in one's
+        raise UsageError(f"--scores {scores}:1: a column is named {TRIVIAL!r}, the name of the trivial classifier "
+                         "every abstention evaluation adds (always P, always N or always abstain); rename the column")
     curves = abstention_curves(spec.path, names, grids, points, found)
     title = f"{spec.name}: abstention cost curves"
     record = {"spec": spec.path, "abstention": abstention_json(curves)}

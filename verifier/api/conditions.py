@@ -10,45 +10,51 @@ from verifier.analysis.pipeline import build
 from verifier.api import arguments
 from verifier.api.use import UseReport, unfixed
 from verifier.errors import UsageError
+from verifier import numbers
 from verifier.numbers import shown
 
 DEFAULT_GAMMAS = ("0", "1", "4", "16", "inf")
 
 
+MAX_GAMMA = 1000  # above it mpmath's incomplete beta, which checks scipy's, no longer converges at 40 digits
+MAX_WEIGHT = 100  # A, B of a Beta weight: its exact polynomial has A + B - 1 terms
+
+
 def parse_gamma(text) -> float | None:
-    """A certainty γ: 0 (complete uncertainty), a positive number, or inf (None: complete certainty)."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = str(text)
-    if not isinstance(text, str):
-        raise UsageError(f"--uncertainty takes a number, not {shown(text)}")
-    word = text.strip().lower()
-    if word in ("inf", "infinity", "∞"):
+    """A certainty γ: 0 (complete uncertainty), a positive number up to MAX_GAMMA, or inf (None: complete
+    certainty), read exactly as every other option's numbers are (1e400 is a number beyond the bound, not inf)."""
+    if isinstance(text, str) and text.strip().lower() in ("inf", "infinity", "∞"):
         return None
+    if isinstance(text, float) and text == math.inf:
+        return None
+    bound = (f"the certainty gamma is a number >= 0 and at most {MAX_GAMMA} (the largest for which the Beta "
+             "distribution's incomplete beta function is checked), or inf (complete certainty, computed exactly)")
     try:
-        value = float(word)
-    except ValueError:
-        raise UsageError(f"--uncertainty {shown(text)}: expected a certainty gamma >= 0 (0: complete uncertainty) "
-                         "or inf (complete certainty)") from None
-    if math.isnan(value) or value < 0:
-        raise UsageError(f"--uncertainty {shown(text)}: the certainty gamma is a number >= 0, or inf")
-    return None if math.isinf(value) else value
+        value = numbers.exact_value(text)
+    except numbers.NumberError as exc:
+        raise UsageError(f"--uncertainty {shown(text)}: {exc}; {bound}") from None
+    if value < 0 or value > MAX_GAMMA:
+        raise UsageError(f"--uncertainty {shown(text)}: {bound}")
+    return float(value)
 
 
 def parse_weight(text: str | None):
     from verifier.using.conditions.uncertainty import Weight
 
-    if text is None or str(text).strip().lower() == "uniform":
+    if text is None or (isinstance(text, str) and text.strip().lower() == "uniform"):
         return Weight()
-    body = str(text).strip()
-    if body.lower().startswith("beta:"):
-        parts = body[5:].split(",")
+    expected = f"expected uniform or beta:A,B with 0 < A, B <= {MAX_WEIGHT} (e.g. beta:2,2)"
+    if not isinstance(text, str):
+        raise UsageError(f"--weight {shown(text)}: {expected}")
+    body = text.strip()
+    if body.lower().startswith("beta:") and len(body[5:].split(",")) == 2:
         try:
-            a, b = (Fraction(p.strip()) for p in parts)
-        except (ValueError, ZeroDivisionError):
-            a = b = None
-        if a is not None and a > 0 and b > 0 and len(parts) == 2:
+            a, b = (numbers.exact(p) for p in body[5:].split(","))
+        except numbers.NumberError as exc:
+            raise UsageError(f"--weight {shown(text)}: {exc}; {expected}") from None
+        if 0 < a <= MAX_WEIGHT and 0 < b <= MAX_WEIGHT:
             return Weight(a, b)
-    raise UsageError(f"--weight {shown(text)}: expected uniform or beta:A,B with A, B > 0 (e.g. beta:2,2)")
+    raise UsageError(f"--weight {shown(text)}: {expected}")
 
 
 def conditions_report(spec, scores: str | None, truth: str | None, method: str, gammas, weight_text,

@@ -53,6 +53,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
     `logits`: `probabilities` holds logits (any finite reals), each row decided exactly on its softmax."""
     seconds = checked_time_limit(time_limit)
+    logits = arguments.flag(logits, "logits")
     if logits and (probabilities is None or scores is not None or sweep_text or threshold_choice is not None
                    or uncertainty is not None or weight is not None):
         raise UsageError("--logits reads --probabilities FILE as logits, to score each row's optimal set on their "
@@ -78,7 +79,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
         if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
             raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")
-        sweeps = [sweep_text] if isinstance(sweep_text, str) else list(sweep_text or [])
+        sweeps = _sweeps(sweep_text) or []
         if pairs is not None or f_beta:
             raise UsageError("--pairs and --f-beta score set predictions; --scores draws abstention cost curves")
         return within(seconds, "the abstention cost curves",

@@ -97,8 +97,8 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
     p.add_argument("--pairs", default=None, metavar="all|best|NAME",
                    help="which pairs the paired tests compare: every pair of a data set (all), each classifier "
-                   "against the best (lowest mean cost), or each against the classifier NAME (default: all, up "
-                   "to 1,000 pairs; best beyond)")
+                   "against the best (lowest mean cost), or each against the classifier NAME (name:NAME for one "
+                   "named all or best; default: all, up to 1,000 pairs; best beyond)")
     p.add_argument("--sweep", action="append", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20; twice: a surface over two "
                    "(with --probabilities: mean cost, indeterminacy rate and set size of the optimal sets; with "

@@ -12,6 +12,7 @@ from verifier.report.files import _write_atomically, prepare_directory
 from verifier.report.paths import figure_stem, refuse_overwriting_inputs
 
 FORMATS = ("svg", "pdf", "png")
+MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
 
 
 def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()) -> dict:
@@ -41,6 +42,12 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         drawn, path = pictures(curves, result.title), curves.path
     stem = figure_stem(path)
     files = {f"{stem}-{p.name}.{fmt}": p for p in drawn for fmt in formats}
+    if len(files) < len(drawn) * len(formats):  # names are escaped injectively: a guard, not a case
+        raise UsageError(f"--figures: two pictures of {path} would be written to the same file")
+    long = next((name for name in files if len(name.encode()) > MAX_NAME_BYTES), None)
+    if long is not None:
+        raise UsageError(f"--figures: the file name {long[:60]!r}... is {len(long.encode())} bytes, beyond the "
+                         f"{MAX_NAME_BYTES} a file system allows; shorten the classifier (or data set) names")
     if directory is None:
         return {name: p.render(name.rsplit(".", 1)[1]) for name, p in files.items()}
     prepare_directory(directory, "--figures")
