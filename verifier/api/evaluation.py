@@ -99,7 +99,9 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
 def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
               sweep_text, probabilities=None, pairs: str | None = None, logits: bool = False) -> UseReport | None:
+    run.stage = "reading the spec"
     spec = load(source)
+    run.stage = "reading the predictions"
     classes = tuple(spec.classes)
     sweeps = _sweeps(sweep_text)
     truth = arguments.path(truth, "truth")
