@@ -74,3 +74,21 @@ def test_the_analysis_gets_what_reading_left_and_names_the_whole_bound():
         verifier.verify(spec, time_limit=60, cache=False)
     spec.read_seconds = 0.0
     assert verifier.verify(spec, time_limit=60, cache=False).expectations_met
+
+
+def test_forty_symbolic_parameters_are_decided_without_a_region_in_words(tmp_path):
+    from verifier.analysis.regions import MAX_REGION_PARAMETERS
+
+    n = 40
+    assert n > MAX_REGION_PARAMETERS
+    total = " + ".join(f"p{i}" for i in range(n))
+    path = tmp_path / "forty.yaml"
+    path.write_text("name: forty\nclasses: [a, b, c]\nparameters:\n" + "".join(f"  p{i}: {{}}\n" for i in range(n))
+                    + f'cost: "0 if yhat == y else 1"\nset_cost: "(0 if y in Y else 1) + ({total}) * (len(Y) - 1)"\n')
+    # the factoring behind a region in words ran for minutes: the bound is what this test would meet
+    report = verifier.verify(str(path), time_limit=60, cache=False)
+    assert "unknown" not in report.verdicts.values()
+    assert report.verdicts["P2"] == "fails" and report.verdicts["P5"] == "holds"
+    assert all(r.region is None for r in report.analysis.results)
+    assert any(r.holds_at is not None for r in report.analysis.results if r.verdict.value == "fails")
+    assert "time limit" not in report.to_text(width=200)
