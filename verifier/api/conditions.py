@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import build
 from verifier.api import arguments
-from verifier.api.use import UseReport, unfixed
+from verifier.api.use import UseReport, stopped_within, unfixed
 from verifier.errors import UsageError
 from verifier import numbers
 from verifier.numbers import shown
@@ -57,9 +57,36 @@ def parse_weight(text: str | None):
     raise UsageError(f"--weight {shown(text)}: {expected}")
 
 
-def conditions_report(spec, scores: str | None, truth: str | None, method: str, gammas, weight_text,
-                      probabilities=None, y_true=None) -> UseReport:
+def conditions_report(load, scores: str | None, truth: str | None, method: str, gammas, weight_text,
+                      probabilities=None, y_true=None, seconds: float | None = None) -> UseReport:
+    """The expected losses for the spec `load()` reads, within `seconds`; cut by them, the classifiers done and
+    what was cut (a usage error when not one classifier was done)."""
+    from verifier.report.use.comparison import wrapped
     from verifier.report.use.conditions import conditions_json, conditions_lines
+
+    state: dict = {"made": []}
+    _, stop = stopped_within(seconds, lambda: _conditions(load(), scores, truth, method, gammas, weight_text,
+                                                          probabilities, y_true, state))
+    result = state["made"][0] if state["made"] else None
+    if stop is not None and (result is None or not result.classifiers):
+        raise UsageError(f"{stop} before any classifier's expected loss was done; raise the time limit "
+                         "(--time-limit), or split the input")
+    cut = None
+    if stop is not None:
+        total, done = state["total"], len(result.classifiers)
+        text = (f"{stop}: {done:,} of {total:,} classifiers done" if done < total else f"{stop}: every classifier "
+                "done") + "; the classifiers were not compared (raise --time-limit, or give fewer classifiers)"
+        result.pairs = []  # those made before the stop are not all of them (Holm's family would be wrong)
+        cut = {"text": text, "seconds": stop.seconds, "classifiers": total, "classifiers_done": done}
+    record = {"spec": result.path, "operating_conditions": conditions_json(result), "cut": cut}
+    lines = conditions_lines(result) + (["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else [])
+    return UseReport("\n".join(lines) + "\n", record, title=f"{state['name']}: expected loss under "
+                     "operating-condition uncertainty", conditions=result)
+
+
+def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities, y_true, state: dict) -> None:
+    """Everything under the bound: `state` gets the spec's name, the classifier count ("total") and, in "made",
+    the Conditions being filled."""
     from verifier.using.abstention.scores_file import read_scores
     from verifier.using.conditions.evaluation import GRID, conditions
     from verifier.using.conditions.lines import costs
@@ -78,17 +105,16 @@ def conditions_report(spec, scores: str | None, truth: str | None, method: str, 
                              f"{spec.path} has none")
         raise unfixed(spec, symbolic[1:], f"--threshold-choice varies one parameter ({symbolic[0]}) and")
     parameter = symbolic[0]
+    state["name"] = spec.name
     scheme = build(spec)
     _inside_assumptions(scheme, parameter, spec.path, GRID)
     if probabilities is not None:
-        result = _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth)
+        _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth, state)
     else:
         found = read_scores(arguments.path(scores, "scores"), tuple(spec.classes), truth)
-        result = conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight,
-                            found)
-    record = {"spec": spec.path, "operating_conditions": conditions_json(result)}
-    return UseReport("\n".join(conditions_lines(result)) + "\n", record, title=f"{spec.name}: expected loss "
-                     "under operating-condition uncertainty", conditions=result)
+        state["total"] = len(found)
+        conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight, found,
+                   into=state["made"])
 
 
 def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
@@ -104,7 +130,7 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
                                  f"uncertainty draws {parameter} over all of [0, 1]")
 
 
-def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth):
+def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
     from verifier.api.probabilities import probability_sources
     from verifier.using.conditions.evaluation import conditions_of_rows
@@ -122,4 +148,5 @@ def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabi
         if len(rows) != len(labels):
             raise UsageError(f"{name}: {len(rows):,} rows of probabilities for {len(labels):,} true classes")
         classifiers.append((name, rows, labels))
-    return conditions_of_rows(spec.path, parameter, a, b, gammas, weight, classifiers)
+    state["total"] = len(classifiers)
+    conditions_of_rows(spec.path, parameter, a, b, gammas, weight, classifiers, into=state["made"])

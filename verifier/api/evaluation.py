@@ -70,20 +70,18 @@ def evaluate(source: Source, y_true=None, sets=None, *,
         if sweep_text or predictions is not None or pairs is not None or f_beta:
             raise UsageError("--threshold-choice takes --scores or --probabilities, the certainties (--uncertainty) "
                              "and --weight; not --sweep, --pairs, --f-beta or predictions")
-        return within(seconds, "the expected losses under uncertainty",
-                      lambda: conditions_report(load(source), scores, arguments.path(truth, "truth"),
-                                                threshold_choice or "score", uncertainty, weight, probabilities,
-                                                y_true))
+        return conditions_report(lambda: load(source), scores, arguments.path(truth, "truth"),
+                                 threshold_choice or "score", uncertainty, weight, probabilities, y_true, seconds)
     if scores is not None:
         from verifier.api.abstention import abstention_report
 
         if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
             raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")
         sweeps = _sweeps(sweep_text) or []
-        if pairs is not None or f_beta:
-            raise UsageError("--pairs and --f-beta score set predictions; --scores draws abstention cost curves")
-        return within(seconds, "the abstention cost curves",
-                      lambda: abstention_report(load(source), scores, arguments.path(truth, "truth"), sweeps))
+        if f_beta:
+            raise UsageError("--f-beta scores set predictions; --scores draws abstention cost curves")
+        return abstention_report(lambda: load(source), scores, arguments.path(truth, "truth"), sweeps, seconds,
+                                 pairs)
     run = Run()
     try:
         with limits.time_limit(seconds):
