@@ -15,7 +15,7 @@ from verifier.using import (Predictions, add_intervals, frame_predictions, from_
                           read_predictions, score, sweep)
 from verifier.api import arguments
 from verifier.api.evaluation_run import Run
-from verifier.api.evaluation_surface import surface_report
+from verifier.api.evaluation_surface import surface_report, surface_use_report
 from verifier.api.probabilities import decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.entry import checked_time_limit, load
@@ -88,6 +88,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
             swept = _evaluate(run, source, y_true, sets, predictions, truth, f_beta, level, alpha, sweep_text,
                               probabilities, pairs, logits)
     except limits.TimeLimitReached as stop:
+        if run.surface and run.surface[0].done:  # a surface: the grid points done, made into a report here
+            return surface_use_report(run.spec, run.surface[0], stop)
         if not run.scores:
             raise UsageError(f"{stop} while {run.stage}, before any classifier was scored; raise the time limit "
                              "(--time-limit), or split the input") from None
@@ -109,7 +111,8 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
             raise UsageError(f"--sweep given {len(sweeps)} times draws a surface of the probabilities' optimal sets "
                              "(or of set predictions, without --probabilities); --pairs does not combine with it")
         run.stage = "deciding the sets at every grid point of the surface"
-        return within(None, "the surface", lambda: surface_report(spec, sweeps, probabilities, y_true, truth))
+        run.spec = spec
+        return surface_report(spec, sweeps, probabilities, y_true, truth, into=run.surface)
     sweep_text = sweeps[0] if sweeps and len(sweeps) == 1 else None
     decided = []
     if probabilities is not None:
@@ -144,9 +147,9 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
         if pairs is not None:
             raise UsageError("--pairs chooses the paired comparisons of scores; --sweep draws curves instead")
         if len(sweeps) > 1:  # fixed sets: their mean cost at each point, nothing to decide
-            return within(None, "the surface", lambda: surface_report(
-                spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
-                within_family=lambda scheme, p: _within_family(spec, scheme, p)))
+            run.spec = spec
+            return surface_report(spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
+                                  within_family=lambda scheme, p: _within_family(spec, scheme, p), into=run.surface)
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
         return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
     sources = list(dict.fromkeys(p.source for p in found if p.source))
