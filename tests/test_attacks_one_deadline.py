@@ -214,3 +214,15 @@ def test_figures_count_against_the_time_limit(tmp_path, monkeypatch):
     written = os.listdir(figures)
     assert 0 < len(written) < 2 * (4 + 3 + 3) and f"{len(written)} of 20 figure files written" in err
 
+
+
+def test_a_list_of_classes_beyond_the_bound_is_refused_by_its_length_unread(tmp_path):
+    text = "name: x\nclasses: [" + ",".join(f"c{i}" for i in range(1500)) + ']\ncost: "0 if yhat == y else 1"\n'
+    root = load_yaml(text, "s.yaml", TOP_KEYS, {"classes": 1000})
+    items = root.value["classes"].value
+    assert len(items) == 1500 and all(item.value is None for item in items[:3])  # never converted
+    path = tmp_path / "many.yaml"
+    path.write_text(text)
+    code, out, err = _run(path)
+    assert code == 2 and f"{path}:2:10: invalid spec at key 'classes': 1500 classes" in err
+    assert "at most 64 classes (up to 1000 with a restricted 'predictions' family)" in err
