@@ -45,7 +45,7 @@ def test_a_long_score_is_refused_with_its_line_and_column(tmp_path):
                 "5,002 characters", "longer than the 400")
 
 
-@pytest.mark.parametrize("gamma", ["1e5", "1e15", "1e23", "1e308", "1e400", "1001", "-1", "nan"])
+@pytest.mark.parametrize("gamma", ["1e5", "1e15", "1e23", "1e308", "1e400", "1001", "-1", "nan", "1e-400"])
 def test_certainties_beyond_the_checked_range_are_refused(tmp_path, scores, gamma):
     located(tmp_path, ["evaluate", PROPORTION, "--scores", scores, "--threshold-choice", "score", "--uncertainty",
                        gamma], f"--uncertainty '{gamma}'", "at most 1000", "or inf")

@@ -33,8 +33,9 @@ def parse_gamma(text) -> float | None:
         value = numbers.exact_value(text)
     except numbers.NumberError as exc:
         raise UsageError(f"--uncertainty {shown(text)}: {exc}; {bound}") from None
-    if value < 0 or value > MAX_GAMMA:
-        raise UsageError(f"--uncertainty {shown(text)}: {bound}")
+    if value < 0 or value > MAX_GAMMA or (value and not float(value)):  # 1e-400 would be taken for 0
+        raise UsageError(f"--uncertainty {shown(text)}: {bound}" + ("; a positive one is at least about 1e-308"
+                                                                   if 0 < value < 1 else ""))
     return float(value)
 
 
