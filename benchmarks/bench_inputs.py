@@ -43,9 +43,11 @@ def fresh(argv: list[str], repeat: int) -> tuple[float, float, int]:
 
 
 def alias_bomb(path: str) -> None:
-    text, prev = 'name: t\nclasses: [a, b]\nl0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n', "l0"
+    # under a known key: the value of an unknown one is never read
+    text = 'name: t\nclasses: [a, b]\nexpect:\n  l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    prev = "l0"
     for i in range(1, 10):
-        text += f"l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
+        text += f"  l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
         prev = f"l{i}"
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

@@ -244,20 +244,32 @@ def test_the_picture_of_a_surface_comes_from_the_python_api():
     assert result.record["surface"]["cheapest"] is None and result.surface.excluded == []
 
 
-def test_a_time_limit_stops_a_surface_with_a_usage_error(monkeypatch):
+def test_a_time_limit_stops_a_surface_and_keeps_the_points_done(monkeypatch):
     from verifier import limits
     from verifier.using import surface as module
 
     calls = []
 
-    def stop():  # the second grid point finds the bound passed
-        calls.append(1)
-        if len(calls) > 1:
-            raise limits.TimeLimitReached(1.0)
+    def stop(after: int):  # grid point `after` + 1 finds the bound passed
+        def check():
+            calls.append(1)
+            if len(calls) > after:
+                raise limits.TimeLimitReached(1.0)
+        return check
 
-    monkeypatch.setattr(module.limits, "check_time", stop)
-    with pytest.raises(UsageError, match="before the surface was done"):
+    monkeypatch.setattr(module.limits, "check_time", stop(1))
+    with pytest.raises(UsageError, match="before any classifier was scored"):  # no point done: nothing to show
+        calls.clear()
+        monkeypatch.setattr(module.limits, "check_time", stop(0))
         verifier.evaluate(TRIAGE, y_true=["benign"], probabilities=[[1, 0, 0]], sweep_text=["mu=1:2:3", "nu=1:2:3"])
+    calls.clear()
+    monkeypatch.setattr(module.limits, "check_time", stop(4))
+    result = verifier.evaluate(TRIAGE, y_true=["benign"], probabilities=[[1, 0, 0]],
+                               sweep_text=["mu=1:2:3", "nu=1:2:3"])
+    cut = result.record["cut"]
+    assert cut["points_done"] == 4 and cut["points"] == 9 and result.record["surface"]["not_reached"] == 5
+    assert "Stopped: the time limit of 1 s (--time-limit) was reached: 4 of 9 grid points done" in result.text
+    assert "4 admitted points" in " ".join(result.text.split())
 
 
 def test_a_surface_shows_itself_in_a_notebook():

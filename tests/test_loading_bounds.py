@@ -67,15 +67,17 @@ def test_too_many_values_without_aliases_are_not_called_an_alias_bomb(tmp_path, 
 
 
 def test_a_real_alias_bomb_names_the_alias_and_its_anchor(tmp_path):
-    text, prev = 'name: t\nclasses: [a, b]\nl0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n', "l0"
+    # under a key the spec knows (the value of an unknown key is never read: the key alone is the error)
+    text = 'name: t\nclasses: [a, b]\nexpect:\n  l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    prev = "l0"
     for i in range(1, 10):
-        text += f"l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
+        text += f"  l{i}: &l{i} [" + ", ".join([f"*{prev}"] * 9) + "]\n"
         prev = f"l{i}"
     path = tmp_path / "bomb.yaml"
     path.write_text(text, encoding="utf-8")
     code, _, err = _run(str(path), "--no-cache")
     assert code == 2 and "alias bomb" in err and "copied values" in err, err
-    assert f"{path}:7:" in err and "key 'l5[0]'" in err, err  # l5's first alias copies l4, anchored on line 7
+    assert f"{path}:8:" in err and "key 'expect.l5[0]'" in err, err  # l5's first alias copies l4, on line 8
 
 
 def test_an_anchor_used_a_few_times_is_still_a_spec(tmp_path):
@@ -111,9 +113,9 @@ def test_reading_counts_against_the_time_limit(tmp_path, monkeypatch):
 
 def test_an_alias_bomb_from_another_process_ends_with_exit_2(tmp_path):
     # the command as a user runs it, with a generous hang guard (not a time assertion)
-    text = "name: t\nclasses: [a, b]\nx0: &x0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+    text = "name: t\nclasses: [a, b]\nexpect:\n  x0: &x0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
     for i in range(1, 8):
-        text += f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]\n"
+        text += f"  x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]\n"
     path = tmp_path / "bomb.yaml"
     path.write_text(text, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=ROOT, capture_output=True,

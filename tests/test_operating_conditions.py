@@ -154,7 +154,10 @@ def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_pa
 @pytest.mark.parametrize("extra, expected", [
     (["--uncertainty", "-1"], "gamma is a number >= 0"),
     (["--uncertainty", "nan"], "gamma is a number >= 0"),
-    (["--uncertainty", "lots"], "expected a certainty gamma"),
+    (["--uncertainty", "lots"], "'lots' is not a number"),
+    (["--uncertainty", "1e5"], "gamma is a number >= 0 and at most 1000"),  # mpmath no longer converges
+    (["--uncertainty", "1e400"], "gamma is a number >= 0 and at most 1000"),  # not read as inf
+    (["--weight", "beta:1e308,1e308"], "0 < A, B <= 100"),  # its exact polynomial: factorial(2e308)
     (["--weight", "beta:0,1"], "expected uniform or beta:A,B"),
     (["--sweep", "theta=0:1:3"], "not --sweep"),
 ])

@@ -66,7 +66,7 @@ def exact_value(value) -> Fraction:
         as_float = float(value)
         if not math.isfinite(as_float):
             raise NumberError(f"{as_float!r} is not a finite number")
-        result = Fraction(repr(value) if isinstance(value, float) else str(value))  # numpy: its own shortest
+        result = Fraction(repr(as_float) if isinstance(value, float) else str(value))  # numpy float32: its own shortest
     else:
         raise NumberError(f"a {type(value).__name__} is not a number")
     if result.numerator.bit_length() > MAX_BITS or result.denominator.bit_length() > MAX_BITS:

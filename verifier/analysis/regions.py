@@ -19,11 +19,16 @@ from verifier.engines.smt.engine import SmtEngine
 from verifier.properties import Possible, Property
 
 MAX_REGION_ATOMS = 12
+# sympy's factoring of the eliminated conditions grows steeply with the parameters (a sum of 24 in a set cost:
+# 9 s; of 40: past 200 s); beyond this many the verdicts and their points stand, with no region in words
+MAX_REGION_PARAMETERS = 16
 
 
 def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
     """A condition on the parameters equivalent under the assumptions to "prop holds": (readable text,
     sympy formula), or None when none could be derived."""
+    if len(engine.scheme.symbols) > MAX_REGION_PARAMETERS:
+        return None
     try:
         if isinstance(prop.atom, Possible):
             formula = sp.Or(*[_eliminate_witness(engine, m) for m in engine.scheme.indeterminate_sets])

@@ -6,17 +6,50 @@ from __future__ import annotations
 
 from verifier.analysis.pipeline import build
 from verifier.api import arguments
-from verifier.api.use import UseReport, unfixed
+from verifier.api.use import UseReport, stopped_within, unfixed
+from verifier.report.use.comparison import wrapped
 from verifier.errors import UsageError
 from verifier.using import parse_sweep
 
 MAX_SCENARIOS = 250_000
 
 
-def abstention_report(spec, scores: str, truth: str | None, sweeps: list[str]) -> UseReport:
+def abstention_report(load, scores: str, truth: str | None, sweeps: list[str], seconds: float | None,
+                      pairs: str | None = None) -> UseReport:
+    """The curves of the spec `load()` reads, within `seconds`; cut by them, the classifiers done and what was cut
+    (a usage error when not one classifier was done)."""
     from verifier.report.use.abstention import abstention_lines
     from verifier.report.use.abstention_json import abstention_json
-    from verifier.using.abstention.curves import abstention_curves
+
+    state: dict = {}
+    _, stop = stopped_within(seconds, lambda: _curves(load(), scores, truth, sweeps, state, pairs))
+    curves = state.get("curves")
+    if stop is not None and (curves is None or not curves.classifiers):
+        raise UsageError(f"{stop} before any classifier's abstention cost curves were done; raise the time limit "
+                         "(--time-limit), sweep fewer points, or split the input")
+    spec = state["spec"]
+    record = {"spec": spec.path, "abstention": abstention_json(curves), "cut": None}
+    lines = abstention_lines(curves)
+    if stop is not None:
+        done = {(c.name, c.dataset) for c in curves.classifiers}
+        left = [s.name + (f" ({s.dataset})" if s.dataset is not None else "") for s in state["found"]
+                if (s.name, s.dataset) not in done]
+        done_text = (f"{len(state['found']) - len(left):,} of {len(state['found']):,} classifiers done; not done: "
+                     + ", ".join(left[:5]) + (f", ... ({len(left):,} in all)" if len(left) > 5 else "")) if left \
+            else "every classifier done"
+        text = (f"{stop}: {done_text}; the trivial classifier and the differential costs of the data set being "
+                "done were not made (raise --time-limit, or sweep fewer points)")
+        record["cut"] = {"text": text, "seconds": stop.seconds, "classifiers": len(state["found"]),
+                         "classifiers_done": len(state["found"]) - len(left)}
+        lines += ["", *wrapped(f"Stopped: {text}.", 0)]
+    return UseReport("\n".join(lines) + "\n", record, title=f"{spec.name}: abstention cost curves",
+                     abstention=curves)
+
+
+def _curves(spec, scores: str, truth: str | None, sweeps: list[str], state: dict, pairs: str | None) -> None:
+    """Everything under the bound: the sweeps, scenarios and scores read, then the curves, made into
+    state["curves"] one classifier at a time."""
+    from verifier.using.abstention.curves import TRIVIAL, AbstentionCurves, abstention_curves
     from verifier.using.abstention.normal_form import scenarios
     from verifier.using.abstention.scores_file import read_scores
 
@@ -46,7 +79,11 @@ def abstention_report(spec, scores: str, truth: str | None, sweeps: list[str]) -
     if all(p.excluded for p in points):
         raise UsageError(f"no point of the grid satisfies the assumptions of {spec.path} ({points[0].excluded})")
     found = read_scores(scores, tuple(spec.classes), truth)
-    curves = abstention_curves(spec.path, names, grids, points, found)
-    title = f"{spec.name}: abstention cost curves"
-    record = {"spec": spec.path, "abstention": abstention_json(curves)}
-    return UseReport("\n".join(abstention_lines(curves)) + "\n", record, title=title, abstention=curves)
+    if any(s.name == TRIVIAL for s in found):  # its rows, pairs and figure files would be the built-in one's
+        raise UsageError(f"--scores {scores}:1: a column is named {TRIVIAL!r}, the name of the trivial classifier "
+                         "every abstention evaluation adds (always P, always N or always abstain); rename the column")
+    from verifier.using.compare import check_pairs
+
+    pairs = check_pairs(pairs, list(dict.fromkeys(s.name for s in found)), scores)
+    state.update(spec=spec, found=found, curves=AbstentionCurves(spec.path, names, grids, points, []))
+    abstention_curves(spec.path, names, grids, points, found, into=state["curves"], pairs=pairs)

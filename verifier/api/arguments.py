@@ -43,6 +43,13 @@ def path(value, name: str, optional: bool = True) -> str | None:
     return value
 
 
+def flag(value, name: str) -> bool:
+    """A yes-or-no argument: True or False (numpy's bools too); "no", 0 or None would pass a truth test unseen."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise UsageError(f"{name} takes True or False, not {shown(value)}")
+
+
 def callback(value, name: str):
     """A function (or None)."""
     if value is not None and not callable(value):

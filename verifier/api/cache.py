@@ -228,11 +228,13 @@ def entry_for_file(path: str, options: dict) -> dict | None:
     """The usable cached entry of a spec file, found from its YAML alone (no spec validation, no sympy): the
     entry was stored for exactly this content and these options, by a run that validated it."""
     from verifier.errors import SpecError
+    from verifier.spec.family import MAX_FAMILY_CLASSES
+    from verifier.spec.model import TOP_KEYS
     from verifier.spec.source import load_yaml
     from verifier.spec.text import read_text
 
     try:
-        root = load_yaml(read_text(path), path)
+        root = load_yaml(read_text(path), path, TOP_KEYS, {"classes": MAX_FAMILY_CLASSES})
     except (SpecError, RecursionError):
         return None  # the full path reports what is wrong with it
     entry = load(key(root.plain(), options))

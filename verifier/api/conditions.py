@@ -8,52 +8,86 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import build
 from verifier.api import arguments
-from verifier.api.use import UseReport, unfixed
+from verifier.api.use import UseReport, stopped_within, unfixed
 from verifier.errors import UsageError
+from verifier import numbers
 from verifier.numbers import shown
 
 DEFAULT_GAMMAS = ("0", "1", "4", "16", "inf")
 
 
+MAX_GAMMA = 1000  # above it mpmath's incomplete beta, which checks scipy's, no longer converges at 40 digits
+MAX_WEIGHT = 100  # A, B of a Beta weight: its exact polynomial has A + B - 1 terms
+
+
 def parse_gamma(text) -> float | None:
-    """A certainty γ: 0 (complete uncertainty), a positive number, or inf (None: complete certainty)."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = str(text)
-    if not isinstance(text, str):
-        raise UsageError(f"--uncertainty takes a number, not {shown(text)}")
-    word = text.strip().lower()
-    if word in ("inf", "infinity", "∞"):
+    """A certainty γ: 0 (complete uncertainty), a positive number up to MAX_GAMMA, or inf (None: complete
+    certainty), read exactly as every other option's numbers are (1e400 is a number beyond the bound, not inf)."""
+    if isinstance(text, str) and text.strip().lower() in ("inf", "infinity", "∞"):
         return None
+    if isinstance(text, float) and text == math.inf:
+        return None
+    bound = (f"the certainty gamma is a number >= 0 and at most {MAX_GAMMA} (the largest for which the Beta "
+             "distribution's incomplete beta function is checked), or inf (complete certainty, computed exactly)")
     try:
-        value = float(word)
-    except ValueError:
-        raise UsageError(f"--uncertainty {shown(text)}: expected a certainty gamma >= 0 (0: complete uncertainty) "
-                         "or inf (complete certainty)") from None
-    if math.isnan(value) or value < 0:
-        raise UsageError(f"--uncertainty {shown(text)}: the certainty gamma is a number >= 0, or inf")
-    return None if math.isinf(value) else value
+        value = numbers.exact_value(text)
+    except numbers.NumberError as exc:
+        raise UsageError(f"--uncertainty {shown(text)}: {exc}; {bound}") from None
+    if value < 0 or value > MAX_GAMMA or (value and not float(value)):  # 1e-400 would be taken for 0
+        raise UsageError(f"--uncertainty {shown(text)}: {bound}" + ("; a positive one is at least about 1e-308"
+                                                                   if 0 < value < 1 else ""))
+    return float(value)
 
 
 def parse_weight(text: str | None):
     from verifier.using.conditions.uncertainty import Weight
 
-    if text is None or str(text).strip().lower() == "uniform":
+    if text is None or (isinstance(text, str) and text.strip().lower() == "uniform"):
         return Weight()
-    body = str(text).strip()
-    if body.lower().startswith("beta:"):
-        parts = body[5:].split(",")
+    expected = f"expected uniform or beta:A,B with 0 < A, B <= {MAX_WEIGHT} (e.g. beta:2,2)"
+    if not isinstance(text, str):
+        raise UsageError(f"--weight {shown(text)}: {expected}")
+    body = text.strip()
+    if body.lower().startswith("beta:") and len(body[5:].split(",")) == 2:
         try:
-            a, b = (Fraction(p.strip()) for p in parts)
-        except (ValueError, ZeroDivisionError):
-            a = b = None
-        if a is not None and a > 0 and b > 0 and len(parts) == 2:
+            a, b = (numbers.exact(p) for p in body[5:].split(","))
+        except numbers.NumberError as exc:
+            raise UsageError(f"--weight {shown(text)}: {exc}; {expected}") from None
+        if 0 < a <= MAX_WEIGHT and 0 < b <= MAX_WEIGHT:
             return Weight(a, b)
-    raise UsageError(f"--weight {shown(text)}: expected uniform or beta:A,B with A, B > 0 (e.g. beta:2,2)")
+    raise UsageError(f"--weight {shown(text)}: {expected}")
 
 
-def conditions_report(spec, scores: str | None, truth: str | None, method: str, gammas, weight_text,
-                      probabilities=None, y_true=None) -> UseReport:
+def conditions_report(load, scores: str | None, truth: str | None, method: str, gammas, weight_text,
+                      probabilities=None, y_true=None, seconds: float | None = None) -> UseReport:
+    """The expected losses for the spec `load()` reads, within `seconds`; cut by them, the classifiers done and
+    what was cut (a usage error when not one classifier was done)."""
+    from verifier.report.use.comparison import wrapped
     from verifier.report.use.conditions import conditions_json, conditions_lines
+
+    state: dict = {"made": []}
+    _, stop = stopped_within(seconds, lambda: _conditions(load(), scores, truth, method, gammas, weight_text,
+                                                          probabilities, y_true, state))
+    result = state["made"][0] if state["made"] else None
+    if stop is not None and (result is None or not result.classifiers):
+        raise UsageError(f"{stop} before any classifier's expected loss was done; raise the time limit "
+                         "(--time-limit), or split the input")
+    cut = None
+    if stop is not None:
+        total, done = state["total"], len(result.classifiers)
+        text = (f"{stop}: {done:,} of {total:,} classifiers done" if done < total else f"{stop}: every classifier "
+                "done") + "; the classifiers were not compared (raise --time-limit, or give fewer classifiers)"
+        result.pairs = []  # those made before the stop are not all of them (Holm's family would be wrong)
+        cut = {"text": text, "seconds": stop.seconds, "classifiers": total, "classifiers_done": done}
+    record = {"spec": result.path, "operating_conditions": conditions_json(result), "cut": cut}
+    lines = conditions_lines(result) + (["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else [])
+    return UseReport("\n".join(lines) + "\n", record, title=f"{state['name']}: expected loss under "
+                     "operating-condition uncertainty", conditions=result)
+
+
+def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities, y_true, state: dict) -> None:
+    """Everything under the bound: `state` gets the spec's name, the classifier count ("total") and, in "made",
+    the Conditions being filled."""
     from verifier.using.abstention.scores_file import read_scores
     from verifier.using.conditions.evaluation import GRID, conditions
     from verifier.using.conditions.lines import costs
@@ -72,17 +106,16 @@ def conditions_report(spec, scores: str | None, truth: str | None, method: str, 
                              f"{spec.path} has none")
         raise unfixed(spec, symbolic[1:], f"--threshold-choice varies one parameter ({symbolic[0]}) and")
     parameter = symbolic[0]
+    state["name"] = spec.name
     scheme = build(spec)
     _inside_assumptions(scheme, parameter, spec.path, GRID)
     if probabilities is not None:
-        result = _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth)
+        _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth, state)
     else:
         found = read_scores(arguments.path(scores, "scores"), tuple(spec.classes), truth)
-        result = conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight,
-                            found)
-    record = {"spec": spec.path, "operating_conditions": conditions_json(result)}
-    return UseReport("\n".join(conditions_lines(result)) + "\n", record, title=f"{spec.name}: expected loss "
-                     "under operating-condition uncertainty", conditions=result)
+        state["total"] = len(found)
+        conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight, found,
+                   into=state["made"])
 
 
 def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
@@ -98,7 +131,7 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
                                  f"uncertainty draws {parameter} over all of [0, 1]")
 
 
-def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth):
+def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
     from verifier.api.probabilities import probability_sources
     from verifier.using.conditions.evaluation import conditions_of_rows
@@ -116,4 +149,5 @@ def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabi
         if len(rows) != len(labels):
             raise UsageError(f"{name}: {len(rows):,} rows of probabilities for {len(labels):,} true classes")
         classifiers.append((name, rows, labels))
-    return conditions_of_rows(spec.path, parameter, a, b, gammas, weight, classifiers)
+    state["total"] = len(classifiers)
+    conditions_of_rows(spec.path, parameter, a, b, gammas, weight, classifiers, into=state["made"])

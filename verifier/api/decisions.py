@@ -39,6 +39,7 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
 
 def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file,
             certainty: bool = False, logits: bool = False) -> UseReport:
+    certainty, logits = arguments.flag(certainty, "certainty"), arguments.flag(logits, "logits")
     intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
                                     "'h=0:0.2,b=0.3:0.4'")
     rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)

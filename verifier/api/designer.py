@@ -23,7 +23,7 @@ from verifier.analysis.zeros import simplest
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
-from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load
+from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load_in_time
 from verifier.errors import UsageError
 from verifier.report.picture_bytes import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
@@ -105,10 +105,10 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     arguments.text(objective, "objective", "text such as 'closest' or 'minimize: EXPR'", optional=False)
     arguments.text(to, "to", "a scheme's name or a set_cost formula, as text")
     request = make_request(setting, with_, without, free)
-    spec = load(source, open_cells=True)
-    margin = _margin(margin)
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
+    spec, _ = load_in_time(source, time_limit, open_cells=True)  # reading counts against the bound too
+    margin = _margin(margin)
     if any(p.value is None for p in spec.parameters.values()):
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")

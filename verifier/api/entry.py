@@ -157,6 +157,8 @@ def load_in_time(source: Source, seconds: float | None, open_cells: bool = False
     reading took. Reading past the bound is a SpecError naming it."""
     if seconds is None:
         return load(source, open_cells), 0.0
+    if isinstance(source, Spec):  # read already (by the command line, within the same bound)
+        return source, source.read_seconds
     start = time.monotonic()
     try:
         with limits.time_limit(seconds):

@@ -15,7 +15,7 @@ from verifier.using import (Predictions, add_intervals, frame_predictions, from_
                           read_predictions, score, sweep)
 from verifier.api import arguments
 from verifier.api.evaluation_run import Run
-from verifier.api.evaluation_surface import surface_report
+from verifier.api.evaluation_surface import surface_report, surface_use_report
 from verifier.api.probabilities import decided_predictions
 from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
 from verifier.api.entry import checked_time_limit, load
@@ -53,6 +53,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
     `logits`: `probabilities` holds logits (any finite reals), each row decided exactly on its softmax."""
     seconds = checked_time_limit(time_limit)
+    logits = arguments.flag(logits, "logits")
     if logits and (probabilities is None or scores is not None or sweep_text or threshold_choice is not None
                    or uncertainty is not None or weight is not None):
         raise UsageError("--logits reads --probabilities FILE as logits, to score each row's optimal set on their "
@@ -69,26 +70,26 @@ def evaluate(source: Source, y_true=None, sets=None, *,
         if sweep_text or predictions is not None or pairs is not None or f_beta:
             raise UsageError("--threshold-choice takes --scores or --probabilities, the certainties (--uncertainty) "
                              "and --weight; not --sweep, --pairs, --f-beta or predictions")
-        return within(seconds, "the expected losses under uncertainty",
-                      lambda: conditions_report(load(source), scores, arguments.path(truth, "truth"),
-                                                threshold_choice or "score", uncertainty, weight, probabilities,
-                                                y_true))
+        return conditions_report(lambda: load(source), scores, arguments.path(truth, "truth"),
+                                 threshold_choice or "score", uncertainty, weight, probabilities, y_true, seconds)
     if scores is not None:
         from verifier.api.abstention import abstention_report
 
         if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
             raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")
-        sweeps = [sweep_text] if isinstance(sweep_text, str) else list(sweep_text or [])
-        if pairs is not None or f_beta:
-            raise UsageError("--pairs and --f-beta score set predictions; --scores draws abstention cost curves")
-        return within(seconds, "the abstention cost curves",
-                      lambda: abstention_report(load(source), scores, arguments.path(truth, "truth"), sweeps))
+        sweeps = _sweeps(sweep_text) or []
+        if f_beta:
+            raise UsageError("--f-beta scores set predictions; --scores draws abstention cost curves")
+        return abstention_report(lambda: load(source), scores, arguments.path(truth, "truth"), sweeps, seconds,
+                                 pairs)
     run = Run()
     try:
         with limits.time_limit(seconds):
             swept = _evaluate(run, source, y_true, sets, predictions, truth, f_beta, level, alpha, sweep_text,
                               probabilities, pairs, logits)
     except limits.TimeLimitReached as stop:
+        if run.surface and run.surface[0].done:  # a surface: the grid points done, made into a report here
+            return surface_use_report(run.spec, run.surface[0], stop)
         if not run.scores:
             raise UsageError(f"{stop} while {run.stage}, before any classifier was scored; raise the time limit "
                              "(--time-limit), or split the input") from None
@@ -98,7 +99,9 @@ def evaluate(source: Source, y_true=None, sets=None, *,
 
 def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
               sweep_text, probabilities=None, pairs: str | None = None, logits: bool = False) -> UseReport | None:
+    run.stage = "reading the spec"
     spec = load(source)
+    run.stage = "reading the predictions"
     classes = tuple(spec.classes)
     sweeps = _sweeps(sweep_text)
     truth = arguments.path(truth, "truth")
@@ -108,7 +111,8 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
             raise UsageError(f"--sweep given {len(sweeps)} times draws a surface of the probabilities' optimal sets "
                              "(or of set predictions, without --probabilities); --pairs does not combine with it")
         run.stage = "deciding the sets at every grid point of the surface"
-        return within(None, "the surface", lambda: surface_report(spec, sweeps, probabilities, y_true, truth))
+        run.spec = spec
+        return surface_report(spec, sweeps, probabilities, y_true, truth, into=run.surface)
     sweep_text = sweeps[0] if sweeps and len(sweeps) == 1 else None
     decided = []
     if probabilities is not None:
@@ -143,9 +147,9 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
         if pairs is not None:
             raise UsageError("--pairs chooses the paired comparisons of scores; --sweep draws curves instead")
         if len(sweeps) > 1:  # fixed sets: their mean cost at each point, nothing to decide
-            return within(None, "the surface", lambda: surface_report(
-                spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
-                within_family=lambda scheme, p: _within_family(spec, scheme, p)))
+            run.spec = spec
+            return surface_report(spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
+                                  within_family=lambda scheme, p: _within_family(spec, scheme, p), into=run.surface)
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
         return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
     sources = list(dict.fromkeys(p.source for p in found if p.source))

@@ -25,6 +25,7 @@ class Run:
     scores: list[Scores] = field(default_factory=list)
     intervals: bool = False  # the bootstrap intervals are computed
     comparison: Comparison | None = None
+    surface: list = field(default_factory=list)  # the Surface being made, when two sweeps draw one
 
     def report(self, stop: limits.TimeLimitReached | None = None) -> UseReport:
         """The result: complete, or cut by `stop` (what was done, then what was cut)."""

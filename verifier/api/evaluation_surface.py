@@ -13,13 +13,15 @@ from verifier.errors import SpecError, UsageError
 from verifier.using.exact_rows import ExactRows, rational_rows
 from verifier.using.surface import FixedSets, parse_sweeps, surface
 from verifier.report.use import surface as words
+from verifier.report.use.comparison import wrapped
 
 
 def surface_report(spec, texts: list[str], probabilities=None, y_true=None, truth: str | None = None,
-                   found: list | None = None, within_family=None) -> UseReport:
+                   found: list | None = None, within_family=None, into: list | None = None) -> UseReport:
     """The report of two sweeps (the spec's symbolic parameters must be exactly the two): with probabilities,
     each row's set decided at every point; with `found` (set predictions, checked by `within_family(scheme,
-    prediction)`), the sets as given."""
+    prediction)`), the sets as given. `into` gets the Surface as it is filled (a time limit keeps the points
+    done: `surface_use_report` makes their report)."""
     per_class = [name for name, p in spec.parameters.items() if p.value is None and p.per_class]
     if per_class:
         mark = spec.marks.get("parameters")
@@ -43,10 +45,28 @@ def surface_report(spec, texts: list[str], probabilities=None, y_true=None, trut
     else:
         inputs = [(name, rows, _checked(labels, count, where))
                   for name, where, rows, labels, count in _sources(scheme, probabilities, y_true, truth)]
-    s = surface(scheme, inputs, sweeps)
-    record = {"spec": spec.path, "surface": words.surface_json(s)}
-    title = f"{spec.name}: mean cost as {sweeps[0][0]} and {sweeps[1][0]} vary"
-    return UseReport("\n".join(words.surface_lines(s)) + "\n", record, title=title, surface=s)
+    return surface_use_report(spec, surface(scheme, inputs, sweeps, into))
+
+
+def surface_use_report(spec, s, stop=None) -> UseReport:
+    """The report of a surface, complete, or cut by `stop` after its first `s.done` grid points (the point being
+    done when it came is left out for every classifier; the rest were not reached)."""
+    cut = None
+    if stop is not None:
+        width, total = len(s.grids[1]), len(s.grids[0]) * len(s.grids[1])
+        if s.done < total:
+            i, j = divmod(s.done, width)
+            for grid in s.classifiers:
+                for values in (grid.mean_cost, grid.rate, grid.size):
+                    values[i][j] = None
+        s.not_reached = total - s.done
+        text = (f"{stop}: {s.done:,} of {total:,} grid points done, in order ({s.parameters[0]} outermost); the "
+                f"other {s.not_reached:,} are left out (raise --time-limit, or sweep fewer points)")
+        cut = {"text": text, "seconds": stop.seconds, "points": total, "points_done": s.done}
+    record = {"spec": spec.path, "surface": words.surface_json(s), "cut": cut}
+    title = f"{spec.name}: mean cost as {s.parameters[0]} and {s.parameters[1]} vary"
+    lines = words.surface_lines(s) + (["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else [])
+    return UseReport("\n".join(lines) + "\n", record, title=title, surface=s)
 
 
 def _sources(scheme, probabilities, y_true, truth):

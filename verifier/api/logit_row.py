@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from verifier.using import LogitDecider, raw_certainty
 from verifier.using.logits import logit_row, raw_pairwise
 from verifier.using.margin import two_class_margin
@@ -23,7 +25,8 @@ def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:
     y, prediction, count = rows.exact[0], result.predictions[0], result.tied_optima[0]
     undecided = bool(result.undecided)
     shown = "(" + ", ".join(f"{c}={x}" for c, x in zip(scheme.classes, y)) + ")"
-    weights = [math.exp(x) for x in (rows.floats[0] - rows.floats[0].max()).tolist()]  # for reading only
+    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is -inf here, and its weight 0 is right to a float
+        weights = [math.exp(x) for x in (rows.floats[0] - rows.floats[0].max()).tolist()]  # for reading only
     approx = [w / sum(weights) for w in weights]
     how = ("compared exactly (Lindemann–Weierstrass for ties, certified balls otherwise)" if result.exact_rows
            else "separated by floats under a proven bound")

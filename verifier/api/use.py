@@ -235,6 +235,18 @@ def exact_arg(value, where: str) -> Fraction:
         raise UsageError(f"{where}: {exc}") from None
 
 
+def stopped_within(seconds: float | None, work):
+    """`work()` under the overall time bound: (its result, None), or (None, the stop) when the bound passed first.
+    What `work` filled in by then is the caller's to report, after the bound (a report made inside it would be
+    stopped again)."""
+    seconds = checked_time_limit(seconds)
+    try:
+        with limits.time_limit(seconds):
+            return work(), None
+    except limits.STOPS as caught:
+        return None, limits.stop_of(caught)
+
+
 def within(seconds: float | None, what: str, work):
     """Run `work()` under the overall time bound; past it, a usage error that says what to do."""
     seconds = checked_time_limit(seconds)

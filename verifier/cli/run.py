@@ -3,6 +3,8 @@ what decides the exit status. Errors become one paragraph for stderr, never a tr
 
 from __future__ import annotations
 
+import contextlib
+import time
 from dataclasses import dataclass, field
 
 from verifier import limits
@@ -56,13 +58,16 @@ def run(path: str, args, width: int, color: bool, taken: set[str] | None = None,
 def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Outcome:
     # report files and certificates are always made afresh
     use_cache = not (args.no_cache or args.report or getattr(args, "certificate", None))
-    if use_cache and not args.classes and not getattr(args, "figures", None):  # figures need the analysis
-        hit = _cached(path, args, width, color, text)
-        if hit is not None:
-            return hit
-    from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
+    limit = None if args.time_limit is None else float(args.time_limit)
+    began = time.monotonic()
+    with _reading(path, limit):  # one deadline from the first byte read: the cache's look at the YAML counts
+        if use_cache and not args.classes and not getattr(args, "figures", None):  # figures need the analysis
+            hit = _cached(path, args, width, color, text)
+            if hit is not None:
+                return hit
+        from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
 
-    spec = load_spec(path)
+        spec = load_spec(path)
     if getattr(args, "certificate", None):  # too many cells to certify: told before any analysis
         from verifier.report.certificate import refuse_before_analysis
 
@@ -70,6 +75,7 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     from verifier.api import sweep_classes, verify  # the solvers load only when there is work for them
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")
+    spec.read_seconds = time.monotonic() - began  # one deadline: the analysis has what reading left of it
     if args.classes:
         report = sweep_classes(path, args.classes, timeout=args.timeout, cache=use_cache, exact=args.exact,
                                symmetry=args.symmetry, progress=step, time_limit=args.time_limit)
@@ -111,6 +117,21 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         outcome.text = report.to_summary(width, color) if text == "compact" and hasattr(report, "to_summary") \
             else report.to_text(width, color)
     return outcome
+
+
+@contextlib.contextmanager
+def _reading(path: str, limit: float | None):
+    """Reading the spec (and the cache's look at it) within the run's time limit: a located error past it."""
+    if limit is None:
+        yield
+        return
+    try:
+        with limits.time_limit(limit):
+            yield
+    except limits.STOPS as caught:
+        limits.stop_of(caught)  # anything but a stop is raised again as it was
+        raise SpecError(f"reading the spec took longer than the time limit of {limit:g} s (--time-limit)",
+                        file=path, expected="a smaller spec, or a larger --time-limit") from None
 
 
 def _cached(path: str, args, width: int, color: bool, text: str) -> Outcome | None:

@@ -13,6 +13,7 @@ cut), 2 an invalid spec, input file or option.
 from __future__ import annotations
 
 import json
+import time
 from typing import TextIO
 
 from verifier.cli import certainty_option, options
@@ -97,8 +98,10 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--alpha", type=options.fraction_between_0_and_1, default=0.05, help="test level (default 0.05)")
     p.add_argument("--pairs", default=None, metavar="all|best|NAME",
                    help="which pairs the paired tests compare: every pair of a data set (all), each classifier "
-                   "against the best (lowest mean cost), or each against the classifier NAME (default: all, up "
-                   "to 1,000 pairs; best beyond)")
+                   "against the best (lowest mean cost), or each against the classifier NAME (name:NAME for one "
+                   "named all or best; default: all, up to 1,000 pairs; best beyond); with --scores, the pairs whose "
+                   "differential costs are made and drawn (default: all, up to 100 pairs a data set; best, the "
+                   "least VACC, beyond)")
     p.add_argument("--sweep", action="append", default=None, metavar="NAME=FROM:TO:POINTS",
                    help="mean cost as a symbolic parameter varies, e.g. r=0.1:2:20; twice: a surface over two "
                    "(with --probabilities: mean cost, indeterminacy rate and set size of the optimal sets; with "
@@ -164,6 +167,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             certainty_option.check(args, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
+            began = time.monotonic()  # the figures count against the same --time-limit
             result = api.evaluate(args.spec, predictions=files, truth=args.truth, f_beta=args.f_beta,
                                   probabilities=args.probabilities,
                                   level=args.level, alpha=args.alpha, sweep_text=sweep,
@@ -178,8 +182,13 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             if args.figures is not None:
                 from verifier.report.use_figures import use_figures
 
-                for path in use_figures(result, args.figures, ("svg", "pdf"), inputs).values():
+                limit = None if args.time_limit is None else float(args.time_limit)
+                written = use_figures(result, args.figures, ("svg", "pdf"), inputs,
+                                      None if limit is None else began + limit, limit)
+                for path in written.values():
                     print(f"verify: wrote {path}", file=stderr)
+                if written.cut:
+                    print(f"verify: stopped: {written.cut}", file=stderr)
             if fmt:
                 from verifier.report.files import write_output
 

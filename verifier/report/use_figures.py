@@ -6,15 +6,30 @@ if needed, each file through a temporary file renamed over its name, never overw
 from __future__ import annotations
 
 import os
+import time
 
 from verifier.errors import UsageError
 from verifier.report.files import _write_atomically, prepare_directory
 from verifier.report.paths import figure_stem, refuse_overwriting_inputs
 
 FORMATS = ("svg", "pdf", "png")
+MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
 
 
-def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()) -> dict:
+def _now() -> float:
+    return time.monotonic()
+
+
+class Written(dict):
+    """{file name: path} of the figures written; `cut` says which were not, when the time limit came first."""
+
+    cut: str | None = None
+
+
+def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=(), deadline: float | None = None,
+                limit: float | None = None) -> dict:
+    """The figures' files (or bytes, without `directory`). `deadline` (time.monotonic()): the run's time limit
+    of `limit` seconds, checked before each picture (one takes about a second); those left are named in `cut`."""
     if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
     curves = getattr(result, "abstention", None)
@@ -41,13 +56,26 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         drawn, path = pictures(curves, result.title), curves.path
     stem = figure_stem(path)
     files = {f"{stem}-{p.name}.{fmt}": p for p in drawn for fmt in formats}
+    if len(files) < len(drawn) * len(formats):  # names are escaped injectively: a guard, not a case
+        raise UsageError(f"--figures: two pictures of {path} would be written to the same file")
+    long = next((name for name in files if len(name.encode()) > MAX_NAME_BYTES), None)
+    if long is not None:
+        raise UsageError(f"--figures: the file name {long[:60]!r}... is {len(long.encode())} bytes, beyond the "
+                         f"{MAX_NAME_BYTES} a file system allows; shorten the classifier (or data set) names")
     if directory is None:
         return {name: p.render(name.rsplit(".", 1)[1]) for name, p in files.items()}
     prepare_directory(directory, "--figures")
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
                               [("spec", path), *inputs])
-    out = {}
-    for name, picture in files.items():
+    out = Written()
+    for number, (name, picture) in enumerate(files.items()):
+        if deadline is not None and _now() >= deadline:
+            left = list(files)[number:]
+            out.cut = (f"the time limit of {limit:g} s (--time-limit) was reached: {number:,} of {len(files):,} figure "
+                       f"files written; not written: {', '.join(left[:3])}" + (f", ... ({len(left):,} in all)"
+                                                                              if len(left) > 3 else "")
+                       + " (raise --time-limit, or draw fewer pairs with --pairs best or --pairs NAME)")
+            break
         path = os.path.join(directory, name)
         _write_atomically(path, picture.render(name.rsplit(".", 1)[1]))
         out[name] = path

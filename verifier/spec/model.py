@@ -64,3 +64,4 @@ class Spec:
     marks: dict[str, Mark] = field(default_factory=dict)  # where each top-level key sits in the file
     predictions: Family = ALL  # the allowed sets (`spec.family`): every property ranges over these only
     open_cells: frozenset = frozenset()  # (set, class) cells written as null, for `verify design` to fill
+    read_seconds: float = 0.0  # what reading it took, counted against its analysis's time limit

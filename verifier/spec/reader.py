@@ -30,7 +30,7 @@ def load_spec(path: str, open_cells: bool = False) -> Spec:
 def spec_from_text(text: str, path: str = "<text>", open_cells: bool = False) -> Spec:
     """A spec as YAML text (`path` names it; `open_cells`: nulls in set_costs are open, for `verify design`)."""
     with paused_collector():  # a long spec is hundreds of thousands of fresh objects, none of them garbage yet
-        root = load_yaml(text, path)
+        root = load_yaml(text, path, TOP_KEYS, {"classes": MAX_FAMILY_CLASSES})  # longer: refused unread
         spec = _Reader(path, root, open_cells, text).spec()
         spec.text, spec.content = text, root.plain()
     return spec

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import yaml
@@ -54,15 +55,20 @@ class Located:
         return self.value
 
 
-def load_yaml(text: str, path: str) -> Located:
-    """Parse YAML text into Located values. Raises SpecError with a position on any problem."""
+def load_yaml(text: str, path: str, known: Collection[str] | None = None,
+              longest: Mapping[str, int] | None = None) -> Located:
+    """Parse YAML text into Located values. Raises SpecError with a position on any problem. `known`: the keys
+    a top-level mapping may have; the value of any other is left unread (None), since the key alone is the
+    error (a list of a million numbers under a misspelt key is not converted before that is said). `longest`:
+    the most items a top-level key's list may hold; a longer one keeps its length, its items unread (the
+    reader refuses it by its length, naming the bound)."""
     if not text.strip():
         raise SpecError("the file is empty", file=path, expected="a YAML mapping with at least 'name' and 'classes'")
     node = compose(text, path)
     if node is None:
         raise SpecError("the file holds no YAML document", file=path, expected="a YAML mapping")
     with paused_collector():  # hundreds of thousands of fresh objects and no cycle among them
-        return _Converter(path, text).convert(node, 0, (), None)
+        return _Converter(path, text, known, longest).convert(node, 0, (), None)
 
 
 class _Converter:
@@ -70,8 +76,9 @@ class _Converter:
     what a spec of the documented size needs), and the nodes reached again through aliases (`*name` copies
     its anchor's whole subtree: only there can a small file expand without bound)."""
 
-    def __init__(self, path: str, text: str):
-        self.path, self.text = path, text
+    def __init__(self, path: str, text: str, known: Collection[str] | None = None,
+                 longest: Mapping[str, int] | None = None):
+        self.path, self.text, self.known, self.longest = path, text, known, longest or {}
         self.written, self.expanded = MAX_NODES, MAX_ALIAS_NODES
         self.seen: set[int] = set()
 
@@ -129,6 +136,16 @@ class _Converter:
             child_key = (key, f".{name}")
             if name in out:
                 raise SpecError("duplicate key", text=name, **self.where(child_key, km))
+            if depth == 0 and self.known is not None and name not in self.known:
+                out[name] = Located(None, _mark(value_node), "unread", "", value_node.start_mark.index)
+                continue
+            if depth == 0 and isinstance(value_node, yaml.SequenceNode) and \
+                    len(value_node.value) > self.longest.get(name, len(value_node.value)):
+                unread = Located(None, _mark(value_node), "unread", "", value_node.start_mark.index)
+                out[name] = Located([unread] * len(value_node.value), _mark(value_node), value_node.tag,
+                                    self.text[value_node.start_mark.index:value_node.start_mark.index + 200],
+                                    value_node.start_mark.index)
+                continue
             out[name] = self.convert(value_node, depth + 1, child_key, alias)
         return out
 

@@ -36,6 +36,7 @@ from verifier.numbers import shown
 __all__ = ["CI_METHOD", "EXACT", "NORMAL", "SIGN_TEST", "WILCOXON", "Comparison", "PairComparison", "check_pairs",
            "compare", "finish", "holm"]
 
+NAMED = "name:"  # --pairs name:best: the classifier named best, not the mode
 MAX_DEFAULT_PAIRS = 1000  # beyond this many pairs in all, the default compares each classifier with the best
 CHUNK_SECONDS = 0.5  # a chunk of pairs doubles while it takes less than half this: what a time limit may drop
 MAX_CHUNK_PAIRS = 20_000
@@ -72,16 +73,19 @@ def holm(p_values: list[float]) -> list[float]:
 
 
 def check_pairs(pairs, names: list[str], where: str = "these predictions") -> str | None:
-    """`pairs` as given (None, 'all', 'best' or a classifier's name), refused with the names it could mean."""
+    """`pairs` as given (None, 'all', 'best', a classifier's name, or name:NAME for a classifier named all or
+    best), refused with the names it could mean; the result is None, 'all', 'best' or 'name:NAME'."""
     if pairs is None or pairs in ("all", "best"):
         return pairs
     if not isinstance(pairs, str):
         raise UsageError(f"--pairs: expected all, best or a classifier's name, not {shown(pairs)}")
-    if pairs not in names:
+    name = pairs[len(NAMED):] if pairs.startswith(NAMED) else pairs
+    if name not in names:
         listed = ", ".join(names[:10]) + (f", ... ({len(names)} in all)" if len(names) > 10 else "")
         raise UsageError(f"--pairs {shown(pairs)}: no classifier of {where} has that name"
-                         f"{did_you_mean(pairs, names)} (expected all, best, or one of: {listed})")
-    return pairs
+                         f"{did_you_mean(name, names)} (expected all, best, or one of: {listed}; name:NAME names a "
+                         "classifier called all or best)")
+    return NAMED + name
 
 
 def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95, pairs: str | None = None,
@@ -144,17 +148,17 @@ def _plan(groups: dict, mode: str | None, c: Comparison) -> list[tuple[list[Scor
             ia, ib = np.triu_indices(len(group), 1)
         else:
             names = [s.name for s in group]
-            if mode != "best" and mode not in names:
+            if mode != "best" and mode[len(NAMED):] not in names:
                 missing.append(dataset)
                 continue
-            ref = _best(group) if mode == "best" else names.index(mode)
+            ref = _best(group) if mode == "best" else names.index(mode[len(NAMED):])
             c.references.append((dataset, group[ref].name))
             ia = np.array([i for i in range(len(group)) if i != ref], dtype=np.int64)
             ib = np.full(len(ia), ref, dtype=np.int64)
         if len(ia):
             plan.append((group, ia, ib))
     if missing:
-        c.note = (f"{mode} is not in data set(s) {', '.join(str(d) for d in missing)}: no pairs there")
+        c.note = (f"{mode[len(NAMED):]} is not in data set(s) {', '.join(str(d) for d in missing)}: no pairs there")
     c.mode = "against" if mode not in ("all", "best") else mode
     c.planned = sum(len(ia) for _, ia, _ in plan)
     return plan

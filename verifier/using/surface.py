@@ -66,6 +66,8 @@ class Surface:
     undefined: list[Point] = field(default_factory=list)  # some cost undefined there
     exact_rows: int = 0  # row decisions the floats left to exact arithmetic
     decided: bool = True  # the sets are decided at each point (False: set predictions, as given)
+    done: int = 0  # grid points done, in the order of `points` (all of them unless a time limit came first)
+    not_reached: int = 0  # grid points a time limit left out
 
     def points(self):
         """(i, j, θ1, θ2) of every grid point, first parameter outermost."""
@@ -118,10 +120,11 @@ def admitted(scheme: Scheme, values: dict[sp.Symbol, sp.Rational]) -> bool:
     return all(condition.xreplace(values) is sp.true for condition, _ in scheme.assumptions)
 
 
-def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list[tuple[str, list[Fraction]]]) \
-        -> Surface:
+def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list[tuple[str, list[Fraction]]],
+            into: list | None = None) -> Surface:
     """`inputs`: (classifier, its exact row blocks (or `FixedSets`), its true class indices), in order.
-    The symbolic `scheme` has exactly the two swept parameters."""
+    The symbolic `scheme` has exactly the two swept parameters. The Surface is appended to `into` before any
+    point is done, and counts the points done (`done`): what a time limit stops keeps them."""
     (first, grid1), (second, grid2) = sweeps
     symbols = {s.name: s for s in scheme.symbols}
     s1, s2 = symbols[first], symbols[second]
@@ -130,6 +133,8 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     grids = [SurfaceGrid(name, blank(), blank(), blank()) for name, _, _ in inputs]
     out = Surface((first, second), (grid1, grid2), grids, rows,
                   decided=not all(isinstance(blocks, FixedSets) for _, blocks, _ in inputs))
+    if into is not None:
+        into.append(out)
     truths = [np.asarray(truth, dtype=np.int64) for _, _, truth in inputs]
     index = {m: k for k, m in enumerate(scheme.all_sets)}  # the same sets, in the same order, at every point
     cells = {e for row in scheme.rows.values() for e in row if e.free_symbols}
@@ -137,14 +142,17 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
     for i, j, a, b in out.points():
         limits.check_time()  # between grid points, so that --time-limit stops a long surface
         values = {s1: sp.Rational(a.numerator, a.denominator), s2: sp.Rational(b.numerator, b.denominator)}
+        out.done = i * len(grid2) + j  # the points before this one (a stop from here on leaves this one out)
         if not admitted(scheme, values):
             out.excluded.append((a, b))
+            out.done += 1
             continue
         if partial_row != i:  # the first parameter substituted once per row of the grid: simpler cells
             partial, partial_row = _substituted(cells, {s1: values[s1]}), i
         at = None if partial is None else point_scheme(scheme, values, _substituted(partial, {s2: values[s2]}))
         if at is None:
             out.undefined.append((a, b))
+            out.done += 1
             continue
         costs = None
         for grid, (_, blocks, _), truth in zip(grids, inputs, truths):
@@ -160,6 +168,7 @@ def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list
             grid.ties += sum(1 for n in result.tied_optima if n > 1)
             grid.undecided += len(result.undecided)
             grid.mean_cost[i][j], grid.rate[i][j], grid.size[i][j] = _measures(at, result.predictions, truth, index)
+        out.done += 1
     return out
 
 

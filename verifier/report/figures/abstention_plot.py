@@ -8,11 +8,9 @@ one swept parameter, curves instead. The values are floats of exact ones; the pi
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from verifier.report.figures.picture import Picture, plt
+from verifier.report.figures.picture import Picture, file_part, plt
 from verifier.report.figures.typeset import literal, math, put, symbol
 
 MISSING = "#d9d9d9"  # a threshold at -inf or +inf, or a scenario outside the assumptions
@@ -20,8 +18,8 @@ PANELS = (("cost", "least expected cost"), ("rate", "abstention rate"), ("lower"
           ("upper", "upper threshold u"))
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "classifier"
+def _file(name: str, dataset: str | None) -> str:
+    return file_part(name) + (f"-in-{file_part(dataset)}" if dataset is not None else "")
 
 
 def pictures(curves, document: str = "") -> list[Picture]:
@@ -29,13 +27,13 @@ def pictures(curves, document: str = "") -> list[Picture]:
     out = []
     for c in curves.classifiers:
         name = c.name + (f" ({c.dataset})" if c.dataset else "")
-        out.append(Picture(f"abstention-{_slug(name)}", name,
+        out.append(Picture(f"abstention-{_file(c.name, c.dataset)}", name,
                            f"{name}: least expected cost, abstention rate and thresholds of the optimal abstention "
                            "window at each scenario; dashed: Lemma 1's line nu = mu/(1 + mu), beyond which no "
                            "window abstains.", lambda c=c: draw_maps(curves, c), document))
     for d in curves.differences:
         name = f"{d.first.name} - {d.second.name}" + (f" ({d.first.dataset})" if d.first.dataset else "")
-        out.append(Picture(f"difference-{_slug(name)}", name,
+        out.append(Picture(f"difference-{file_part(d.first.name)}-{_file(d.second.name, d.first.dataset)}", name,
                            f"Expected cost of {d.first.name} minus that of {d.second.name}: below 0 (purple) "
                            f"{d.first.name} is cheaper; the solid line is where they are equal.",
                            lambda d=d: draw_difference(curves, d), document))

@@ -5,14 +5,12 @@ of exact values where they are exact; the pictures decide nothing."""
 
 from __future__ import annotations
 
-import re
-
-from verifier.report.figures.picture import Picture, plt
+from verifier.report.figures.picture import Picture, file_part, plt
 from verifier.report.figures.typeset import math, put, symbol
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "classifier"
+def _file(c) -> str:
+    return file_part(c.name) + (f"-in-{file_part(c.dataset)}" if c.dataset is not None else "")
 
 
 def _gamma(g) -> str:
@@ -20,7 +18,7 @@ def _gamma(g) -> str:
 
 
 def pictures(result, grid, document: str = "") -> list[Picture]:
-    out = [Picture(f"cost-curves-{_slug(c.label)}", c.label,
+    out = [Picture(f"cost-curves-{_file(c)}", c.label,
                    f"{c.label}: expected cost K(c) at each true value of {result.parameter}, for each certainty "
                    "gamma of the presumed value.", lambda c=c: draw_curves(result, c, grid), document)
            for c in result.classifiers]

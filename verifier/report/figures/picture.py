@@ -64,6 +64,22 @@ def inline_svg(data: bytes, scale: float = 1.5) -> str:
     return sized + text[len(head):]
 
 
+def file_part(text: str) -> str:
+    """A name (a classifier's, a data set's) as part of a file name, injectively and the same on every file
+    system: a-z and 0-9 kept, a capital as + and its small letter (case-insensitive file systems), every other
+    character as _ and its code point in hex and _ (a/b is a_2f_b, a-b is a_2d_b). No "-" is left, so parts
+    joined by "-" stay apart."""
+    out = []
+    for ch in text:
+        if "a" <= ch <= "z" or "0" <= ch <= "9":
+            out.append(ch)
+        elif "A" <= ch <= "Z":
+            out.append("+" + ch.lower())
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out) or "_"
+
+
 @dataclass
 class Picture:
     """One figure of a report: `name` is stable (file `<spec stem>-<name>.svg`), `title` is drawn on it and

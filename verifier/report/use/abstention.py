@@ -59,6 +59,8 @@ def abstention_lines(curves: AbstentionCurves) -> list[str]:
         lines += _cheapest(curves, mine)
         lines += _difference_table([d for d in curves.differences if d.first.dataset == dataset])
         lines += _checks(mine, any(s.nu != s.nu_n for s in curves.scenarios if s.excluded is None))
+    if curves.note:
+        lines += [""] + _wrap(f"Differential costs: {curves.note}.")
     return lines
 
 

@@ -28,7 +28,7 @@ def abstention_json(curves: AbstentionCurves) -> dict:
             "scenarios": [{"values": [str(v) for v in s.values], "mu": _exact(s.mu), "nu": _exact(s.nu),
                            "nu_n": _exact(s.nu_n), "excluded": s.excluded} for s in curves.scenarios],
             "classifiers": [_classifier(c) for c in curves.classifiers],
-            "differences": [_difference(d) for d in curves.differences]}
+            "differences": [_difference(d) for d in curves.differences], "pairs_note": curves.note}
 
 
 def _volume(v: Volume) -> dict:

@@ -78,7 +78,7 @@ def _classifier_lines(s: Surface, g: SurfaceGrid) -> list[str]:
 def surface_lines(s: Surface) -> list[str]:
     """What the console says of a surface."""
     (a, b), (ga, gb) = s.parameters, s.grids
-    admitted = len(ga) * len(gb) - len(s.excluded) - len(s.undefined)
+    admitted = len(ga) * len(gb) - len(s.excluded) - len(s.undefined) - s.not_reached
     sets = ("each row's Bayes-optimal set, decided exactly at every grid point," if s.decided else
             "the set predictions as given")
     lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} ({len(ga)} points) and {b} from {gb[0]} to "
@@ -128,6 +128,7 @@ def surface_json(s: Surface) -> dict:
     return {"parameters": [a, b], "grid": {a: [str(x) for x in ga], b: [str(x) for x in gb]},
             "rows": s.rows, "excluded": [{a: str(x), b: str(y)} for x, y in s.excluded],
             "undefined": [{a: str(x), b: str(y)} for x, y in s.undefined], "exact_row_decisions": s.exact_rows,
+            "not_reached": s.not_reached,
             "sets": "decided at each point" if s.decided else "as given", "tie_rule": TIE_RULE if s.decided else None,
             "classifiers": classifiers,
             "cheapest": cheapest(s) if len(s.classifiers) > 1 else None}

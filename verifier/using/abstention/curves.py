@@ -13,6 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
+from verifier import limits
 from verifier.errors import UsageError
 from verifier.using.abstention.normal_form import Scenario
 from verifier.using.abstention.recheck import Recheck, recheck
@@ -82,6 +83,7 @@ class AbstentionCurves:
     scenarios: list[Scenario]
     classifiers: list[ClassifierCurves]
     differences: list[Difference] = field(default_factory=list)
+    note: str | None = None  # why not every pair of classifiers has a differential cost
 
     @property
     def admissible(self) -> list[int]:
@@ -89,21 +91,52 @@ class AbstentionCurves:
 
 
 def abstention_curves(path: str, names: list[str], grids: list[list[Fraction]], scenarios: list[Scenario],
-                      found: list[Scores]) -> AbstentionCurves:
-    """Everything for the classifiers in `found`, plus the trivial classifier of each data set."""
-    out = AbstentionCurves(path, names, grids, scenarios, [])
+                      found: list[Scores], into: AbstentionCurves | None = None, pairs: str | None = None) \
+        -> AbstentionCurves:
+    """Everything for the classifiers in `found`, plus the trivial classifier of each data set, added to `into`
+    (a fresh AbstentionCurves when None) one classifier at a time: what a time limit stops keeps what was done.
+    `pairs` (None, 'all', 'best' or 'name:NAME', as `compare.check_pairs` gives it): the differential costs made
+    (`_pairs`), besides each classifier against the trivial one."""
+    out = into if into is not None else AbstentionCurves(path, names, grids, scenarios, [])
     for dataset in dict.fromkeys(s.dataset for s in found):
         mine = [s for s in found if s.dataset == dataset]
         positive = mine[0].positive
         if not all(np.array_equal(s.positive, positive) for s in mine):
             raise UsageError("every classifier of a data set is scored on the same rows")  # guarded by the reader
+        real = []
+        for s in mine:
+            limits.check_time()  # outside the main thread no alarm fires: stop between classifiers
+            real.append(_classifier(s, scenarios))
+            out.classifiers.append(real[-1])
         trivial = Scores(TRIVIAL, dataset, np.zeros(len(positive), dtype=np.int64), ("0",), positive)
-        real = [_classifier(s, scenarios) for s in mine]
         plain = _classifier(trivial, scenarios)
-        out.classifiers += real + [plain]
-        pairs = list(combinations(real, 2)) + [(c, plain) for c in real]
-        out.differences += [_difference(a, b) for a, b in pairs[:MAX_PAIRS]]
+        differences = [_difference(a, b) for a, b in _pairs(real, pairs, out)] + \
+            [_difference(c, plain) for c in real]
+        out.classifiers.append(plain)
+        out.differences += differences
     return out
+
+
+def _pairs(real: list[ClassifierCurves], pairs: str | None, out: AbstentionCurves) -> list[tuple]:
+    """The pairs of a data set's classifiers whose differential cost is made: every pair ('all'; by default
+    while a data set has at most MAX_PAIRS), each against the one of least VACC ('best': the least lower bound
+    where a VACC is only bounded, the first of equals), or each against the one named ('name:NAME')."""
+    if pairs is None:
+        pairs = "all" if len(real) * (len(real) - 1) // 2 <= MAX_PAIRS else "best"
+        if pairs == "best":
+            out.note = (f"{len(real):,} classifiers make more than {MAX_PAIRS} pairs: each is compared with the one "
+                        "of least VACC; --pairs all compares every pair")
+    if pairs == "all":
+        return list(combinations(real, 2))
+    if pairs == "best":
+        reference = min(real, key=lambda c: c.volume.low)
+    else:
+        from verifier.using.compare import NAMED
+
+        reference = next((c for c in real if c.name == pairs[len(NAMED):]), None)
+        if reference is None:
+            return []
+    return [(c, reference) for c in real if c is not reference]
 
 
 def _classifier(scores: Scores, scenarios: list[Scenario]) -> ClassifierCurves:

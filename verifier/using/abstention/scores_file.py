@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from verifier import numbers
 from verifier.errors import UsageError, few_of
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier.using.data import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
@@ -93,6 +94,11 @@ def _class(classes: tuple[str, ...], text: str, where: str) -> int:
 
 def _ranked(texts: list[str], path: str, column: str, lines: list[int]) -> tuple[np.ndarray, tuple[str, ...]]:
     """Exact ranks of a column of decimal texts, and the exact value of each rank."""
+    for i, text in enumerate(texts):  # before numpy's fixed-width copy: one long text would widen every row
+        if len(text) > numbers.MAX_CHARS:
+            raise UsageError(f"--scores {path}:{lines[i]}: column {excerpt(column)}: a number of {len(text):,} "
+                             f"characters is longer than the {numbers.MAX_CHARS} this tool reads; a finite decimal "
+                             "number is expected (such as 0.73, -1.5 or 2e-3)")
     distinct, inverse = np.unique(np.array(texts, dtype=str), return_inverse=True)
     for text in distinct.tolist():
         if not NUMBER.fullmatch(text):

@@ -64,8 +64,13 @@ class Conditions:
 
 
 def conditions(path: str, parameter: str, costs: Costs, method: str, gammas: list, weight: Weight,
-               found: list[Scores]) -> Conditions:
-    out = []
+               found: list[Scores], into: list | None = None) -> Conditions:
+    """The losses of every classifier, then the pairs. The Conditions made is appended to `into` before any work,
+    and filled a classifier at a time: what a time limit stops keeps the classifiers done (pairs come last)."""
+    result = Conditions(path, parameter, method, weight, gammas, [], [], paper_form(costs) and weight.uniform)
+    if into is not None:
+        into.append(result)
+    out = result.classifiers
     for scores in found:
         limits.check_time()
         stairs = staircase(scores.ranks, scores.positive, scores.score)
@@ -85,25 +90,30 @@ def conditions(path: str, parameter: str, costs: Costs, method: str, gammas: lis
             found_loss.instance_losses = {g: _instance_losses(choice, scores, g) for g in gammas
                                           if g == 0 or g is None}
         out.append(found_loss)
-    return Conditions(path, parameter, method, weight, gammas, out, _pairs(out, gammas),
-                      paper_form(costs) and weight.uniform)
+    result.pairs = _pairs(out, gammas)
+    return result
 
 
 def conditions_of_rows(path: str, parameter: str, a: list, b: list, gammas: list, weight: Weight,
-                       classifiers: list) -> Conditions:
+                       classifiers: list, into: list | None = None) -> Conditions:
     """The score-driven method generalised (`sets`): `classifiers` are (name, exact probability rows, true class
-    indices); each row predicts its Bayes-optimal set at the presumed value."""
+    indices); each row predicts its Bayes-optimal set at the presumed value. `into` as for `conditions`."""
     from verifier.using.conditions.sets import RowChoice
 
-    out = []
+    result = Conditions(path, parameter, "score", weight, gammas, [], [], False)
+    if into is not None:
+        into.append(result)
+    out = result.classifiers
     for name, rows, truth in classifiers:
+        limits.check_time()
         choice = RowChoice(rows, truth, a, b)
         found = ClassifierLoss(name, None, len(truth), {g: choice.curve(g, GRID) for g in gammas},
                                {g: loss(choice, g, weight) for g in gammas}, None)
         if weight.uniform:
             found.instance_losses = {g: choice.instance_losses(g) for g in gammas if g == 0 or g is None}
         out.append(found)
-    return Conditions(path, parameter, "score", weight, gammas, out, _pairs(out, gammas), False)
+    result.pairs = _pairs(out, gammas)
+    return result
 
 
 def _probabilities(stairs) -> bool:

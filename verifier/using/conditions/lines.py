@@ -62,7 +62,10 @@ class Costs:
 def affine(expr: sp.Expr, symbol: sp.Symbol, what: str, scheme: Scheme, keys=SINGLE) -> Affine:
     """A cost as a + b θ with rational a and b; refused (naming the cell, placed at the spec's key) otherwise."""
     expr = sp.expand(expr)
-    poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
+    try:  # exp(θ), a power mean of θ, ...: not a polynomial in θ at all
+        poly = sp.Poly(expr, symbol) if expr.free_symbols <= {symbol} else None
+    except sp.PolynomialError:
+        poly = None
     if poly is None or poly.degree() > 1 or not (poly.domain.is_QQ or poly.domain.is_ZZ):
         raise located(scheme, keys, f"the cost of {what} is {expr}, not affine in {symbol} with rational "
                       "coefficients", "costs affine in the parameter: cost lines must be straight")
