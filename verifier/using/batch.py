@@ -80,7 +80,8 @@ class BatchDecider:
         # a restricted family whose costs treat classes alike: the sets' masses (`family_decide`), no product;
         # `family` given: the route was found without the family's matrix, and `scheme` has representatives only
         self.family = family or (route_for(scheme) if scheme.family_restricted else None)
-        self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM and not scheme.family_restricted else None
+        self.ab = symmetric_costs(scheme) if self.family is None and scheme.K >= SYMMETRIC_FROM and \
+            not scheme.family_restricted else None
         self.costs = None if self.ab is not None or self.family is not None else costs or ExpectedCosts(scheme)
         route = self.family.route if self.family is not None else "symmetric" if self.ab is not None else "vectorised"
         self.result = BatchDecision([], [], [], route, 0)
