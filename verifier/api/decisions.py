@@ -55,6 +55,10 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     if p_file is not None and not logits:  # the route `evaluate --probabilities` decides on too
         route = use_route(source, "verify decide --p-file")
         if route.family is not None:  # without the matrix: a family's masses, or a sort per row
+            if certainty:
+                from verifier.api.certainty_report import decide_with_certainty
+
+                return decide_with_certainty(route.scheme, None, p_file, decider=route.decider())
             return _batch(route.scheme, p_file, route.decider())
         if route.refusal is not None:
             raise route.refusal

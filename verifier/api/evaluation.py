@@ -10,6 +10,7 @@ import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
+from verifier.using.cell_costs import costs_of
 from verifier.using.compare import Comparison, check_pairs, compare
 from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
                           read_predictions, score, sweep)
@@ -230,7 +231,7 @@ def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> Us
     scheme = build(spec)
     for pred in found:
         _within_family(spec, pred)
-    s = sweep(scheme, found, name, grid, level)
+    s = sweep(scheme, found, name, grid, level, costs_of(scheme, build))
     record = {"spec": spec.path, "sweep": words.sweep_json(s)}
     lines = words.sweep_lines(s)
     return UseReport("\n".join(lines) + "\n", record, sweep=s, title=f"{spec.name}: mean cost as {name} varies")

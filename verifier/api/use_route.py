@@ -26,7 +26,7 @@ from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
 from verifier.using.batch import BatchDecider
-from verifier.using.cell_costs import AlikeCosts, CellCosts, ListedCosts, RowCosts
+from verifier.using.cell_costs import AlikeCosts, CellCosts, ListedCosts, costs_of
 from verifier.using.family_decide import FamilyRoute, alike_route
 
 
@@ -73,11 +73,10 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
         if bound is None:
             raise
         return UseRoute(spec, None, ListedCosts(spec, build), refusal=refused)  # given sets: their own rows
-    orbits = scheme.orbits
+    orbits, costs = scheme.orbits, costs_of(scheme, build)
     if orbits is None and not scheme.partial:
-        return UseRoute(spec, scheme, RowCosts(scheme))
-    if orbits is not None and orbits.symmetric:
-        costs = AlikeCosts.of_orbits(scheme)
+        return UseRoute(spec, scheme, costs)
+    if isinstance(costs, AlikeCosts):
         rational = all(getattr(v, "is_Rational", False) for v in costs.a + costs.b)
         if rational and not logits:
             a, b = ([Fraction(int(v.p), int(v.q)) for v in values] for values in (costs.a, costs.b))
@@ -87,7 +86,7 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
             "its costs are not all rational"
         return UseRoute(spec, scheme, costs, refusal=beyond(spec, what, f"its costs treat every class alike, but {why}",
                                                              "give probabilities instead" if logits else None))
-    return UseRoute(spec, scheme, ListedCosts(spec, build),
+    return UseRoute(spec, scheme, costs,
                     refusal=beyond(spec, what, "its costs do not treat every class alike (which would decide any "
                                     "number of classes by a sort per row)", None))
 

@@ -77,6 +77,8 @@ class BatchDecider:
 
     def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None, family: FamilyRoute | None = None):
         self.scheme = scheme  # `costs`: the scheme's expected-cost arrays, when already made (one per scheme)
+        if family is None and (scheme.orbits is not None or scheme.partial):  # representatives are not every set
+            raise ValueError("a reduced scheme holds some sets only: decide on its route (api.use_route)")
         # a restricted family whose costs treat classes alike: the sets' masses (`family_decide`), no product;
         # `family` given: the route was found without the family's matrix, and `scheme` has representatives only
         self.family = family or (route_for(scheme) if scheme.family_restricted else None)

@@ -14,7 +14,7 @@ form of the scheme there is, so that set predictions are scored wherever the sch
 Every route gives the value the full matrix would hold at that cell: the same formulas, evaluated by the same
 builder, or an equality the route has proved (class symmetry, alike costs compared exactly).
 
-Owns: `CellCosts`, `RowCosts`, `AlikeCosts`, `ListedCosts`, `exact_sum`. May import: `scheme`, `spec`.
+Owns: `CellCosts`, `RowCosts`, `AlikeCosts`, `ListedCosts`, `costs_of`, `exact_sum`. May import: `scheme`, `spec`.
 """
 
 from __future__ import annotations
@@ -115,6 +115,18 @@ class ListedCosts(CellCosts):
             self._known.update(zip(here, reader.costs(here)))
             pending = [c for c in pending if c not in self._known]
         return [self._known[c] for c in cells]
+
+
+def costs_of(scheme: Scheme, build) -> CellCosts:
+    """The cells of a built scheme: its rows; a class-symmetric reduced scheme's representatives (its values
+    fixed, or symbolic parameters shared by every class); or, for a scheme built in part, the given sets' own
+    rows (`build`: the pipeline's builder)."""
+    orbits = scheme.orbits
+    if orbits is None and not scheme.partial:
+        return RowCosts(scheme)
+    if orbits is not None and orbits.symmetric and not orbits.moves_parameters:
+        return AlikeCosts.of_orbits(scheme)
+    return ListedCosts(scheme.spec, build)
 
 
 def exact_sum(values: list[sp.Expr], counts: list[int]) -> sp.Expr:
