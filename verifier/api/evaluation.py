@@ -11,6 +11,7 @@ import numpy as np
 from verifier import limits
 from verifier.analysis.pipeline import build
 from verifier.using.cell_costs import costs_of
+from verifier.using.evaluate import row_keys
 from verifier.using.compare import Comparison, check_pairs, compare
 from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
                           read_predictions, score, sweep)
@@ -206,8 +207,9 @@ def _within_family(spec, pred) -> None:
     such row (the family says which sets it allows, whether its matrix is built or not)."""
     if not spec.predictions.restricted or not len(pred.masks):
         return
-    distinct, first = np.unique(pred.masks, axis=0, return_index=True)
-    outside = [(int(i), row) for row, i in zip(distinct, first) if not spec.predictions.allows(np.flatnonzero(row))]
+    _, first = np.unique(row_keys(pred.masks), return_index=True)  # the distinct sets, at any number of classes
+    outside = [(i, pred.masks[i]) for i in first.tolist()
+               if not spec.predictions.allows(np.flatnonzero(pred.masks[i]))]
     if outside:
         i, row = min(outside, key=lambda t: t[0])
         K = len(spec.classes)

@@ -22,8 +22,8 @@ from verifier.using.data import Predictions
 from verifier.formula import certified
 from verifier.scheme import Scheme
 
-__all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "score", "u65",
-           "u80"]
+__all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "row_keys",
+           "score", "u65", "u80"]
 
 
 @dataclass
@@ -76,20 +76,27 @@ def f_beta(k: int, hit: bool, beta: Fraction) -> Fraction:
     return (1 + beta * beta) / (beta * beta + k) if hit else Fraction(0)
 
 
+def row_keys(masks: np.ndarray, *columns: np.ndarray) -> np.ndarray:
+    """One key of bytes per row, for any number of classes: its set's bits packed from the highest class down
+    (keys compare as the numbers Σ 2^i over the set's classes i do), then each of `columns` as a big-endian
+    int64, so that sorting the keys sorts by (set, columns...)."""
+    n, K = masks.shape
+    bits = np.zeros((n, -K % 8 + K), dtype=bool)
+    bits[:, -K % 8:] = masks[:, ::-1]
+    parts = [np.packbits(bits, axis=1)] + [np.asarray(c, dtype=">i8").reshape(n, 1).view(np.uint8) for c in columns]
+    keys = np.ascontiguousarray(np.concatenate(parts, axis=1))
+    return keys.view(np.dtype((np.void, keys.shape[1]))).reshape(-1)
+
+
 def grouped(pred: Predictions) -> tuple[list[tuple[frozenset[int], int, int]], np.ndarray]:
     """The distinct (predicted set, true class) cells with their counts, and each instance's cell index; cells in
-    the order of (the set as the binary number Σ 2^i over its classes i, the true class), for any number of
-    classes: each row's bits packed from the highest class down (bytes compare as the numbers do), then its
-    true class, as one key of bytes."""
-    n, K = pred.masks.shape
+    the order of (the set as the binary number Σ 2^i over its classes i, the true class) (`row_keys`: no mask
+    of 64 bits, which sets past the 64th class overflowed)."""
+    n = pred.masks.shape[0]
     if n == 0:
         return [], np.zeros(0, dtype=np.int64)
-    bits = np.zeros((n, -K % 8 + K), dtype=bool)
-    bits[:, -K % 8:] = pred.masks[:, ::-1]
-    truth = np.asarray(pred.truth, dtype=">i8").reshape(n, 1).view(np.uint8)
-    keys = np.ascontiguousarray(np.concatenate([np.packbits(bits, axis=1), truth], axis=1))
-    keys = keys.view(np.dtype((np.void, keys.shape[1]))).reshape(-1)
-    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    _, first, inverse, counts = np.unique(row_keys(pred.masks, pred.truth), return_index=True, return_inverse=True,
+                                          return_counts=True)
     cells = [(frozenset(np.flatnonzero(pred.masks[i]).tolist()), int(pred.truth[i]), int(c))
              for i, c in zip(first.tolist(), counts.tolist())]
     return cells, np.asarray(inverse).reshape(-1)
