@@ -233,7 +233,7 @@ def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> Us
     scheme = build(spec)
     for pred in found:
         _within_family(spec, pred)
-    s = sweep(scheme, found, name, grid, level, costs_of(scheme, build))
+    s = sweep(scheme, found, name, grid, level, costs_of(scheme))
     record = {"spec": spec.path, "sweep": words.sweep_json(s)}
     lines = words.sweep_lines(s)
     return UseReport("\n".join(lines) + "\n", record, sweep=s, title=f"{spec.name}: mean cost as {name} varies")

@@ -72,8 +72,8 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
     except (SpecError, UsageError) as refused:
         if bound is None:
             raise
-        return UseRoute(spec, None, ListedCosts(spec, build), refusal=refused)  # given sets: their own rows
-    orbits, costs = scheme.orbits, costs_of(scheme, build)
+        return UseRoute(spec, None, ListedCosts(spec), refusal=refused)  # given sets: their own rows
+    orbits, costs = scheme.orbits, costs_of(scheme)
     if orbits is None and not scheme.partial:
         return UseRoute(spec, scheme, costs)
     if isinstance(costs, AlikeCosts):

@@ -8,23 +8,23 @@ form of the scheme there is, so that set predictions are scored wherever the sch
   another): a and b from the route that decides without the matrix (`family_decide.alike_route`) or from the
   representatives {1..n} of a reduced scheme (`scheme.orbits`); any set of any size up to 1,000 classes;
 - `ListedCosts`: a scheme built in part (beyond enumeration, its costs not alike) or a family beyond the bounds
-  of its matrix: the predicted sets' own rows, made for those sets only by the same builder
-  (`predictions: {sets: ...}`), a chunk of sets at a time within the family bounds.
+  of its matrix: each cell met evaluated alone by the spec's exact interpreter (`scheme.lazy.cell_interpreter`).
 
-Every route gives the value the full matrix would hold at that cell: the same formulas, evaluated by the same
-builder, or an equality the route has proved (class symmetry, alike costs compared exactly).
+Every route gives the value the full matrix would hold at that cell: the same formulas and the same exact
+interpreter the builders check their arrays against, or an equality the route has proved (class symmetry, alike
+costs compared exactly).
 
 Owns: `CellCosts`, `RowCosts`, `AlikeCosts`, `ListedCosts`, `costs_of`, `exact_sum`. May import: `scheme`, `spec`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
-from verifier.spec.family import MAX_FAMILY_CELLS, MAX_FAMILY_SETS, Family
+from verifier.scheme.lazy import cell_interpreter
 
 Cell = tuple[ClassSet, int]
 
@@ -93,40 +93,33 @@ class AlikeCosts(CellCosts):
 
 
 class ListedCosts(CellCosts):
-    """Cells from the predicted sets' own rows, built for those sets only (`build`: the pipeline's builder of
-    a spec, which chooses the fast path or the exact interpreter and says where a formula cannot be built)."""
+    """Cells a classifier's sets meet, each evaluated alone by the spec's exact interpreter (what the builders
+    evaluate a cell with; the fast path's arrays are exact only where they agree with it): no matrix and no
+    singleton rows built, so the work follows the cells met (under a millisecond each), not K x K x |Y|."""
 
-    def __init__(self, spec, build):
-        self.spec, self.build, self.K = spec, build, len(spec.classes)
+    def __init__(self, spec):
+        self.spec, self.K = spec, len(spec.classes)
+        self._cells = None
         self._known: dict[Cell, sp.Expr] = {}
 
     def costs(self, cells: list[Cell]) -> list[sp.Expr]:
-        explicit = {m for m in self.spec.set_costs if len(m) > 1}  # rows the spec gives must be in the family
-        wanted = sorted({m for m, y in cells if (m, y) not in self._known and len(m) > 1} - explicit,
-                        key=lambda m: (len(m), sorted(m)))
-        step = max(1, min(MAX_FAMILY_SETS, MAX_FAMILY_CELLS // self.K) - self.K - len(explicit))
-        pending = [(m, y) for m, y in dict.fromkeys(cells) if (m, y) not in self._known]
-        for start in range(0, max(1, len(wanted)), step):
-            part = set(wanted[start:start + step]) | explicit
-            listed = tuple(tuple(sorted(m)) for m in sorted(part, key=lambda m: (len(m), sorted(m))))
-            scheme = self.build(replace(self.spec, predictions=Family("sets", listed_sets=listed)))
-            reader = RowCosts(scheme)
-            here = [(m, y) for m, y in pending if len(m) == 1 or m in part]
-            self._known.update(zip(here, reader.costs(here)))
-            pending = [c for c in pending if c not in self._known]
+        if self._cells is None:
+            self._cells = cell_interpreter(self.spec)
+        for cell in cells:
+            if cell not in self._known:
+                self._known[cell] = self._cells.cell(*cell)
         return [self._known[c] for c in cells]
 
 
-def costs_of(scheme: Scheme, build) -> CellCosts:
+def costs_of(scheme: Scheme) -> CellCosts:
     """The cells of a built scheme: its rows; a class-symmetric reduced scheme's representatives (its values
-    fixed, or symbolic parameters shared by every class); or, for a scheme built in part, the given sets' own
-    rows (`build`: the pipeline's builder)."""
+    fixed, or symbolic parameters shared by every class); or, for a scheme built in part, each cell alone."""
     orbits = scheme.orbits
     if orbits is None and not scheme.partial:
         return RowCosts(scheme)
     if orbits is not None and orbits.symmetric and not orbits.moves_parameters:
         return AlikeCosts.of_orbits(scheme)
-    return ListedCosts(scheme.spec, build)
+    return ListedCosts(scheme.spec)
 
 
 def exact_sum(values: list[sp.Expr], counts: list[int]) -> sp.Expr:
