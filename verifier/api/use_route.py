@@ -7,9 +7,10 @@ chosen in one place, so that whatever `decide` decides `evaluate` can score, and
    its row: decided as `decide` does (`BatchDecider`), each cell read from its row;
 3. a class-symmetric reduced scheme (beyond enumeration; one set per size): costs alike, so decided by a sort
    per row (`symmetric`) and scored from its representatives;
-4. a scheme built in part (beyond enumeration, not symmetric) or a family beyond its matrix's bounds: given sets
-   are scored from their own rows, made for them alone (`cell_costs.ListedCosts`); rows of probabilities cannot
-   be decided (every allowed set would need its costs), and the refusal says which bound and what works.
+4. a scheme built in part (beyond enumeration, not symmetric: not built at all when a few exact cells show a
+   class singled out) or a family beyond its matrix's bounds: given sets are scored cell by cell by the exact
+   interpreter (`cell_costs.ListedCosts`); rows of probabilities cannot be decided (every allowed set would need
+   its costs), and the refusal says which bound and what works.
 
 Owns: `UseRoute`, `use_route`, `beyond`. May import: `using`, `analysis`, `spec`, `scheme`, `errors`.
 """
@@ -27,7 +28,10 @@ from verifier.scheme import Scheme
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
 from verifier.using.batch import BatchDecider
 from verifier.using.cell_costs import AlikeCosts, CellCosts, ListedCosts, costs_of
-from verifier.using.family_decide import FamilyRoute, alike_route
+from verifier.using.family_decide import FamilyRoute, alike_route, singled_out
+
+
+_NOT_ALIKE = "its costs do not treat every class alike (which would decide any number of classes by a sort per row)"
 
 
 @dataclass
@@ -66,6 +70,8 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
         alike = alike_route(spec)
         if alike is not None:
             return UseRoute(spec, alike.scheme, AlikeCosts(K, alike.a, alike.b), alike)
+    if not family.restricted and K > FAST_MAX_CLASSES and singled_out(spec):  # partial at best: not built
+        return UseRoute(spec, None, ListedCosts(spec), refusal=beyond(spec, what, _NOT_ALIKE, None))
     bound = matrix_bound(family, K) if family.restricted else None
     try:
         scheme = build(spec)
@@ -86,9 +92,7 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
             "its costs are not all rational"
         return UseRoute(spec, scheme, costs, refusal=beyond(spec, what, f"its costs treat every class alike, but {why}",
                                                              "give probabilities instead" if logits else None))
-    return UseRoute(spec, scheme, costs,
-                    refusal=beyond(spec, what, "its costs do not treat every class alike (which would decide any "
-                                    "number of classes by a sort per row)", None))
+    return UseRoute(spec, scheme, costs, refusal=beyond(spec, what, _NOT_ALIKE, None))
 
 
 def beyond(spec, what: str, why: str, instead: str | None) -> UsageError:

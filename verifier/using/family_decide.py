@@ -16,7 +16,7 @@ classes apart, the per-class parameters are one value, and the singleton rows an
 formula reads are alike (checked exactly on the K x K arrays); then the singletons and one set {1..n} per size
 n the family allows give a_n and b_n, checked alike too.
 
-Owns: `FamilyRoute`, `alike_route`, `route_for`. May import: `using.symmetric`, `using.family_rows`,
+Owns: `FamilyRoute`, `alike_route`, `route_for`, `singled_out`. May import: `using.symmetric`, `using.family_rows`,
 `using.exact_rows`, `scheme`, `spec`, `formula`.
 """
 
@@ -88,7 +88,7 @@ def route_for(scheme: Scheme) -> FamilyRoute | None:
     return None if ab is None else FamilyRoute(scheme, family, *ab)
 
 
-def _singled_out(spec) -> bool:
+def singled_out(spec) -> bool:
     """A cheap necessary test of alike costs: among a few classes, two singleton cells (or determinate costs) on
     the diagonal, or two off it, are different rationals. True proves the costs single out a class; False proves
     nothing (the representatives are then built and compared exactly)."""
@@ -116,7 +116,7 @@ def alike_route(spec) -> FamilyRoute | None:
     sizes = sorted({len(m) for m in family.listed_sets}) if family.kind == "hierarchy" else \
         range(2, (family.max_size if family.kind == "max_size" else K) + 1)
     representatives = tuple(tuple(range(n)) for n in sizes if n <= K)
-    if _singled_out(spec):  # before the representatives' K sets x K classes are built
+    if singled_out(spec):  # before the representatives' K sets x K classes are built
         return None
     try:
         scheme = build_fast_scheme(replace(spec, predictions=Family("sets", listed_sets=representatives)))
