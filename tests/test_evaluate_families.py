@@ -117,6 +117,9 @@ def test_at_a_hundred_classes_evaluate_decides_as_decide_and_scores_as_the_costs
     assert (answered["predictions"][0], answered["tied_optima"][0]) == ((["99", "100"], 1) if pair else (["99"], 2))
 
 
+LINEAR = "cost: \"0 if y == yhat else 1\"\nset_cost: \"len(Y) / 50 if y in Y else 1\"\n"
+
+
 def linear(members, y) -> F:
     """|Y|/50 when y ∈ Y, else 1: alike, with small denominators (u65's over every interval of 1,000 classes put
     lcm(1..1000)^2 under the arrays' cells, which then hold enclosures, and no route proves them alike)."""
@@ -126,7 +129,7 @@ def linear(members, y) -> F:
 @pytest.mark.parametrize("kind", ["max_size", "hierarchy", "intervals"])
 def test_at_a_thousand_classes_evaluate_decides_as_decide_and_scores_as_the_costs_say(tmp_path, kind):
     family = {"max_size": "{max_size: 5}", "hierarchy": _tree([10, 10, 10]), "intervals": "intervals"}[kind]
-    costs = U65 if kind != "intervals" else "cost: \"0 if y == yhat else 1\"\nset_cost: \"len(Y) / 50 if y in Y else 1\"\n"
+    costs = U65 if kind != "intervals" else LINEAR
     spec = _spec(tmp_path / "alike.yaml", 1000, family, costs)
     answered, _ = _decided_and_scored(tmp_path, spec, 1000, 200, u65 if kind != "intervals" else linear)
     assert answered["route"] == {"max_size": "symmetric"}.get(kind, kind)  # never the family's matrix
