@@ -12,7 +12,9 @@ order the mask gave below 63 classes. No test here asserts wall-clock time (benc
 from __future__ import annotations
 
 import io
+import json
 import os
+from csv import DictReader
 from fractions import Fraction as F
 
 import numpy as np
@@ -171,7 +173,6 @@ def test_beyond_enumeration_given_sets_are_scored_and_rows_refused_in_one_senten
     csv = _csv(tmp_path / "l1.csv", truth, [[str(c + 1) for c in m] for m in sets])
     code, out, err = _run("evaluate", L1_40, csv, "--format", "json")
     assert code == 0, err
-    import json
     mean = sp.sympify(json.loads(out)["scores"][0]["mean_cost"])
     expected = sum(((sum(sp.sqrt(abs(c - int(y))) for c in m) / len(m)) ** 2 for m, y in zip(sets, truth)),
                    sp.Integer(0)) / 30
@@ -244,7 +245,6 @@ def test_every_measure_at_a_thousand_classes(tmp_path):
     code, out, err = _run("evaluate", spec, "--probabilities", p, "--probabilities", str(q), "--truth", t,
                           "--certainty", "--format", "json")
     assert code == 0, err
-    import json
     record = json.loads(out)
     assert len(record["comparison"]["pairs"]) == 1
     for scores, certain in zip(record["scores"], record["certainty"]["classifiers"]):
@@ -292,3 +292,29 @@ def test_grouped_orders_cells_as_the_sets_binary_numbers_at_any_size(K, n, rnd):
     shifted, again = grouped(Predictions("x", truth + 1000, wide))
     assert [(frozenset(c - 1000 for c in m), y - 1000, c) for m, y, c in shifted] == cells
     assert (again == inverse).all()
+
+
+def test_decide_certainty_on_the_family_route_keeps_its_columns(tmp_path):
+    """`decide --p-file --certainty` on `{max_size: 5}` of 1,000 classes: decided without the matrix, with the
+    certainty columns (they were dropped on this route), and the sets evaluate decides."""
+    spec = _spec(tmp_path / "top5.yaml", 1000, "{max_size: 5}")
+    p, t, _ = _rows(tmp_path, 1000, 20)
+    code, out, err = _run("decide", spec, "--p-file", p, "--certainty", "--quiet")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "row,prediction,tied_optima,undecided,top,min_certainty,max_doubt,doubt_cost,tie"
+    (mine,) = decided_predictions(use_route(spec, "verify evaluate --probabilities"), p, None, t)
+    sets = [row["prediction"].split(",") for row in DictReader(io.StringIO(out))]
+    assert sets == [[str(c + 1) for c in np.flatnonzero(m)] for m in mine.predictions.masks]
+
+
+def test_a_surface_beyond_enumeration_is_refused_in_one_sentence_naming_what_works(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text("name: two parameters over 40 classes\nclasses: 40\nparameters:\n  r: {}\n  s: {}\n"
+                    "cost: \"0 if y == yhat else 1\"\nset_cost: \"1 - r / len(Y) if y in Y else s\"\n",
+                    encoding="utf-8")
+    csv = _csv(tmp_path / "s.csv", np.array([0, 1]), [["1"], ["2", "3"]])
+    code, out, err = _run("evaluate", str(path), csv, "--sweep", "r=0:1:3", "--sweep", "s=0:1:3")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert f"{path} has 40 classes, beyond the 16 classes whose sets are all built" in err
+    assert err.rstrip().endswith("draws the curves of set predictions from the predicted sets' costs only"), err
