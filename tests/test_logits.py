@@ -259,7 +259,10 @@ def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path):
     np.save(truth, np.array([0, 1]))
     code, out, err = _run("evaluate", os.path.join(SPECS, "ordinal-l1-40.yaml"), "--probabilities", str(y), "--truth",
                           str(truth), "--logits")
-    assert code == 2 and out == "" and "--logits compares every allowed set on each row; 40 classes" in err, err
+    assert code == 2 and out == "" and "verify evaluate --probabilities --logits decides each row's optimal set by " \
+        "comparing every allowed set;" in err and "has 40 classes (1,099,511,627,775 sets), beyond the 16 classes " \
+        "whose sets are enumerated" in err and "score set predictions made elsewhere with verify evaluate" in err, err
+    assert err.rstrip().endswith("the costs of the predicted sets only."), err
 
 
 def test_batch_csv_lines_are_the_values_shortest_texts_and_six_digits(tmp_path):

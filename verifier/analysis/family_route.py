@@ -26,9 +26,11 @@ from verifier.spec import Spec
 from verifier.spec.family import matrix_bound
 
 # the routes that build the family's matrix, named in the refusal beyond the bounds
-MATRIX_ROUTES = ("checking a spec, verify evaluate, and verify decide with costs that do not treat every class "
-                 "alike (or with --p, --intervals) build the family's matrix; verify decide --p-file decides "
-                 "without it when the costs treat every class alike (docs/decide-evaluate.md)")
+MATRIX_ROUTES = ("checking a spec, and deciding rows of probabilities (verify decide, verify evaluate "
+                 "--probabilities) with costs that do not treat every class alike (or with --p, --intervals) build "
+                 "the family's matrix; verify decide --p-file and verify evaluate --probabilities decide without it "
+                 "when the costs treat every class alike, and verify evaluate scores set predictions given in a file "
+                 "at any size (docs/decide-evaluate.md)")
 
 EXACT_MAX_CELLS = 4095 * 12  # cell by cell (exact interpreter, symbolic parameters): what 12 classes of `all` cost
 

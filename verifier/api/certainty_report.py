@@ -10,7 +10,8 @@ from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFi
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.margin import two_class_margin
-from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme
+from verifier.api.use import BatchReport, Source, UseReport, as_p
+from verifier.api.use_route import use_route
 from verifier.errors import UsageError
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
@@ -19,9 +20,10 @@ NO_MARGIN = ("Certainty margin: derived for two classes only (with more, the opt
              "than the minimum certainty: e.g. u65 at K = 3 prefers the top pair to the top class iff p_2 > 7/13·p_1)")
 
 
-def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
+def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None) -> UseReport:
     """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin;
-    `logits`: the rows are logits, decided on their softmax, with the raw certainty and doubt of the logits."""
+    `logits`: the rows are logits, decided on their softmax, with the raw certainty and doubt of the logits.
+    `decider`: the batch decider of the spec's route for rows of probabilities (default: `BatchDecider`)."""
     if p is None and p_file is None:
         raise UsageError("--certainty goes with --p or --p-file (a precise distribution), not a credal set")
     margin = two_class_margin(scheme)
@@ -53,7 +55,8 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False) -> UseReport:
         if margin is not None:  # the margin is on p = softmax(y); for two classes p_j − p_i = tanh(ξ_i/2)
             margin_text += " " + words.RAW_MARGIN
     else:
-        source, decider, measure = DistributionFile(p_file, scheme.classes), BatchDecider(scheme), block_certainty
+        source, decider, measure = DistributionFile(p_file, scheme.classes), \
+            decider or BatchDecider(scheme), block_certainty
     parts = []
     for rows in source.blocks():
         decider.add(rows)
@@ -107,10 +110,13 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
     from verifier.api.probabilities import probability_sources
     from verifier.using.certainty_eval import certainty_of, paired_certainty
 
-    _, scheme = numeric_scheme(source, "verify evaluate --certainty")
+    route = use_route(source, "verify evaluate --certainty" + (" --logits" if logits else ""), logits)
+    if not route.decides:  # the decisions of `evaluate --probabilities`, on the same route
+        raise route.refusal
+    scheme = route.scheme
     if probabilities is None:
         raise UsageError("--certainty in evaluate reads --probabilities (with --truth)")
-    found = [certainty_of(scheme, name, blocks, labels, where)
+    found = [certainty_of(scheme, name, blocks, labels, where, None if logits else route.decider)
              for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth,
                                                                        logits)]
     pairs = [paired_certainty(a, b) for a, b in combinations(found, 2)]

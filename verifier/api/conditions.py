@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from verifier.analysis.pipeline import build
+from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api import arguments
 from verifier.api.use import UseReport, stopped_within, unfixed
 from verifier.errors import UsageError
@@ -141,7 +141,11 @@ def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabi
         raise UsageError(f"--threshold-choice {method} works on binary scores (--scores); with --probabilities "
                          "each row's Bayes-optimal set at the presumed value is taken (--threshold-choice score)")
     if scheme.orbits is not None or scheme.partial:
-        raise UsageError(f"{spec.path} has {scheme.K} classes: too many sets to list every row's decisions")
+        raise UsageError(f"--threshold-choice with --probabilities decides each row's set at every presumed value "
+                         f"from every set's costs; {spec.path} has {scheme.K} classes, beyond the {FAST_MAX_CLASSES} "
+                         "classes whose sets are all built; restrict its predictions to a family whose matrix is "
+                         "within its bounds (predictions: intervals, {max_size: k} or a hierarchy, up to 1,000 "
+                         "classes), whose sets are all built")
     _, a, b = affine_costs(scheme, parameter, spec.path)
     classifiers = []
     for name, _, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth):

@@ -13,10 +13,9 @@ from verifier import limits
 from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
 from verifier.using import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
-from verifier.using.family_decide import alike_route
 from verifier.api import arguments
-from verifier.api.entry import load
 from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use_route import beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import decisions as words
@@ -54,18 +53,33 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
         raise UsageError("--logits reads rows of logits from --p-file FILE (CSV with a header of class names, or an "
                          "(N, K) .npy) or one row from --p 'CLASS=LOGIT,...'; a credal set (--intervals, --vertex) "
                          "is made of probabilities, not logits")
-    if p_file is not None and not logits:
-        lean = _without_matrix(source, p_file)
-        if lean is not None:
-            return lean
-    spec, scheme = numeric_scheme(source, "verify decide")
+    if p_file is not None and not logits:  # the route `evaluate --probabilities` decides on too
+        route = use_route(source, "verify decide --p-file")
+        if route.family is not None:  # without the matrix: a family's masses, or a sort per row
+            if certainty:
+                from verifier.api.certainty_report import decide_with_certainty
+
+                return decide_with_certainty(route.scheme, None, p_file, decider=route.decider())
+            return _batch(route.scheme, p_file, route.decider())
+        if route.refusal is not None:
+            raise route.refusal
+        spec, scheme = route.spec, route.scheme
+    else:
+        spec, scheme = numeric_scheme(source, "verify decide")
     if scheme.orbits is not None and spec.predictions.restricted:
         raise UsageError(f"{spec.path}: verify decide with --p, --intervals or --vertex compares every allowed set "
                          f"from the family's matrix; {spec.predictions.describe(scheme.K).split(' of the ')[0]} "
                          "are beyond its bounds (checked by symmetry instead); verify decide --p-file decides "
                          "without the matrix (a file of one row will do)")
     if scheme.orbits is not None or scheme.partial:
-        raise UsageError(f"verify decide enumerates every set; {spec.path} has {scheme.K} classes, beyond that")
+        symmetric = scheme.orbits is not None and scheme.orbits.symmetric
+        alike = "its costs treat every class alike, which --p-file decides by a sort per row" + \
+            (" from probabilities only (logits are compared set by set on their softmax)" if logits else "")
+        raise beyond(spec, "verify decide", alike if symmetric else "its costs do not treat every class alike "
+                     "(which would decide any number of classes by a sort per row)",
+                     None if not symmetric else "give probabilities instead of logits, verify decide SPEC --p-file "
+                     "FILE" if logits else "give the row in a file, verify decide SPEC --p-file FILE (a file of "
+                     "one row will do)")
     classes = scheme.classes
     if logits and p is not None:
         from verifier.api.logit_row import decide_logit_row
@@ -97,18 +111,6 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
     d = credal_rules.decide_credal(scheme, credal, rule)
     record = words.credal_json(scheme, credal, d)
     return UseReport(words.credal_text(scheme, credal, d), record, record["prediction"])
-
-
-def _without_matrix(source: Source, p_file: str) -> UseReport | None:
-    """A restricted family whose costs treat every class alike, decided from the rows' masses: the family's
-    matrix is never built (so its bounds do not apply). None: the generic route decides."""
-    spec = load(source)
-    if not spec.predictions.restricted or any(p.value is None for p in spec.parameters.values()):
-        return None
-    route = alike_route(spec)
-    if route is None:
-        return None
-    return _batch(route.scheme, p_file, BatchDecider(route.scheme, family=route))
 
 
 def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport:

@@ -10,6 +10,8 @@ import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
+from verifier.using.cell_costs import costs_of
+from verifier.using.evaluate import row_keys
 from verifier.using.compare import Comparison, check_pairs, compare
 from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
                           read_predictions, score, sweep)
@@ -17,7 +19,8 @@ from verifier.api import arguments
 from verifier.api.evaluation_run import Run
 from verifier.api.evaluation_surface import surface_report, surface_use_report
 from verifier.api.probabilities import decided_predictions
-from verifier.api.use import Source, UseReport, exact_arg, numeric_scheme, unfixed, within
+from verifier.api.use import Source, UseReport, exact_arg, unfixed, within
+from verifier.api.use_route import use_route
 from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -119,9 +122,9 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
         if predictions is not None or sets is not None or sweep_text is not None:
             raise UsageError("give probabilities or set predictions, not both (one --sweep draws the curves of set "
                              "predictions; two --sweeps, a surface from probabilities too)")
-        spec, scheme = numeric_scheme(spec, "verify evaluate --probabilities")
+        route = use_route(spec, "verify evaluate --probabilities" + (" --logits" if logits else ""), logits)
         run.stage = "deciding from the probabilities"
-        decided = decided_predictions(scheme, probabilities, y_true, truth, logits)
+        decided = decided_predictions(route, probabilities, y_true, truth, logits)
         predictions, truth = [d.predictions for d in decided], None
     if predictions is None and sets is None and hasattr(y_true, "columns"):  # a data frame (pandas or alike)
         predictions = frame_predictions(classes, y_true)
@@ -149,22 +152,20 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
         if len(sweeps) > 1:  # fixed sets: their mean cost at each point, nothing to decide
             run.spec = spec
             return surface_report(spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
-                                  within_family=lambda scheme, p: _within_family(spec, scheme, p), into=run.surface)
+                                  within_family=lambda scheme, p: _within_family(spec, p), into=run.surface)
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
         return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
     sources = list(dict.fromkeys(p.source for p in found if p.source))
     check_pairs(pairs, list(dict.fromkeys(p.name for p in found)),
                 ", ".join(sources) if sources else "these predictions")
-    spec, scheme = numeric_scheme(spec, "verify evaluate")
-    if scheme.orbits is not None or scheme.partial:
-        raise UsageError(f"verify evaluate reads every set's costs; {spec.path} has {scheme.K} classes, beyond that")
+    route = route if probabilities is not None else use_route(spec, "verify evaluate")
     for pred in found:
-        _within_family(spec, scheme, pred)
+        _within_family(spec, pred)
     run.spec, run.decided, run.alpha, run.planned = spec, decided, alpha, [_label(p) for p in found]
     run.stage = "scoring the classifiers"
     for pred in found:
         limits.check_time()  # outside the main thread no alarm fires: stop between classifiers
-        run.scores.append(score(scheme, pred, betas, level, interval=False))
+        run.scores.append(score(route.costs, pred, betas, level, interval=False))
     run.stage = "resampling the instances (bootstrap intervals)"
     add_intervals(run.scores, level)
     run.intervals = True
@@ -205,22 +206,23 @@ def _prediction_files(predictions):
                      f"{shown(predictions)}")
 
 
-def _within_family(spec, scheme, pred) -> None:
+def _within_family(spec, pred) -> None:
     """A prediction outside the spec's `predictions:` family has no row to score: refuse it, naming the first
-    such row."""
-    if not scheme.family_restricted or not len(pred.masks):
+    such row (the family says which sets it allows, whether its matrix is built or not)."""
+    if not spec.predictions.restricted or not len(pred.masks):
         return
-    distinct, first = np.unique(pred.masks, axis=0, return_index=True)
-    outside = [(int(i), row) for row, i in zip(distinct, first) if frozenset(np.flatnonzero(row).tolist())
-               not in scheme.rows]
+    _, first = np.unique(row_keys(pred.masks), return_index=True)  # the distinct sets, at any number of classes
+    outside = [(i, pred.masks[i]) for i in first.tolist()
+               if not spec.predictions.allows(np.flatnonzero(pred.masks[i]))]
     if outside:
         i, row = min(outside, key=lambda t: t[0])
-        family = spec.predictions.describe(scheme.K).split(":")[0]
+        K = len(spec.classes)
+        family = spec.predictions.describe(K).split(":")[0]
         where = f" (data set {pred.dataset})" if pred.dataset is not None else ""
         at = (f"{pred.source}:{pred.lines[i]}: " if pred.lines else f"{pred.source}: " if pred.source else "")
         row_text = "" if pred.lines else f", instance {i + 1},"
         raise UsageError(f"{at}{pred.name}{where}{row_text} predicts "
-                         f"{scheme.label(frozenset(np.flatnonzero(row).tolist()))}, "
+                         "{" + ", ".join(spec.classes[c] for c in np.flatnonzero(row).tolist()) + "}, "
                          f"which is not an allowed prediction of {spec.path} (its 'predictions' are {family}); "
                          f"{len(outside)} distinct set(s) outside the family in all")
 
@@ -234,8 +236,8 @@ def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> Us
         raise unfixed(spec, others, "--sweep varies one parameter and")
     scheme = build(spec)
     for pred in found:
-        _within_family(spec, scheme, pred)
-    s = sweep(scheme, found, name, grid, level)
+        _within_family(spec, pred)
+    s = sweep(scheme, found, name, grid, level, costs_of(scheme))
     record = {"spec": spec.path, "sweep": words.sweep_json(s)}
     lines = words.sweep_lines(s)
     return UseReport("\n".join(lines) + "\n", record, sweep=s, title=f"{spec.name}: mean cost as {name} varies")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.analysis.pipeline import build
+from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api.probabilities import probability_sources
 from verifier.api.use import UseReport, unfixed
 from verifier.errors import SpecError, UsageError
@@ -36,8 +36,11 @@ def surface_report(spec, texts: list[str], probabilities=None, y_true=None, trut
         raise unfixed(spec, others, "--sweep twice varies two parameters and")
     scheme = build(spec)
     if scheme.orbits is not None or scheme.partial:
-        raise UsageError(f"a surface reads every set's costs at every point; {spec.path} has {scheme.K} classes, "
-                         "beyond that")
+        raise UsageError(f"--sweep given twice draws a surface from every set's costs at every point; {spec.path} "
+                         f"has {scheme.K} classes, beyond the {FAST_MAX_CLASSES} classes whose sets are all built "
+                         "(or a restricted family within its bounds); one --sweep, with the other parameter given a "
+                         "value in the spec, draws the curves of set predictions from the predicted sets' costs "
+                         "only")
     if found is not None:
         for pred in found:
             within_family(scheme, pred)

@@ -13,19 +13,22 @@ import os
 from verifier.using.data import labels as true_labels, read_truth
 from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions, logit_rows, predict_sets,
                             rows_from_array)
+from verifier.api.use_route import UseRoute
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use.decisions import TIE_RULE
-from verifier.scheme import Scheme
 
 
-def decided_predictions(scheme: Scheme, probabilities, y_true, truth: str | None,
+def decided_predictions(route: UseRoute, probabilities, y_true, truth: str | None,
                         logits: bool = False) -> list[ProbabilityPredictions]:
-    """Each classifier's optimal sets (`logits`: the rows are logits, decided on their softmax)."""
+    """Each classifier's optimal sets on `route`, as `decide --p-file` decides them there (`logits`: the rows are
+    logits, decided on their softmax). Where the route decides no rows, its refusal, before any file is read."""
+    if not route.decides:
+        raise route.refusal
     out = []
-    for name, where, blocks, labels, file in probability_sources(scheme.classes, probabilities, y_true, truth,
-                                                                  logits):
-        decided = predict_sets(scheme, blocks, labels, name, where)
+    for name, where, blocks, labels, file in probability_sources(tuple(route.spec.classes), probabilities, y_true,
+                                                                  truth, logits):
+        decided = predict_sets(route.scheme, blocks, labels, name, where, route.decider)
         if file is not None:
             decided.rescaled = file.rescaled
         out.append(decided)

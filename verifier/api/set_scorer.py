@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.using import column_order, predict_sets, rows_from_array, score
-from verifier.api.use import Source, numeric_scheme
+from verifier.api.use import Source
+from verifier.api.use_route import use_route
 from verifier.errors import UsageError
 from verifier.formula import certified
 from verifier.numbers import shown
@@ -32,10 +33,10 @@ class SetScorer:
     def __init__(self, source: Source, measure: str = "mean_cost"):
         if measure not in MEASURES:
             raise UsageError(f"measure {shown(measure)}: expected one of {', '.join(MEASURES)}")
-        self.spec, self.scheme = numeric_scheme(source, "verifier.scorer")
-        if self.scheme.orbits is not None or self.scheme.partial:
-            raise UsageError(f"verifier.scorer reads every set's costs; {self.spec.path} has {self.scheme.K} classes, "
-                             "beyond that")
+        self.route = use_route(source, "verifier.scorer")  # the route verify decide --p-file decides on
+        if not self.route.decides:
+            raise self.route.refusal
+        self.spec, self.scheme = self.route.spec, self.route.scheme
         self.measure = measure
 
     def __repr__(self) -> str:
@@ -54,8 +55,8 @@ class SetScorer:
         order = [index[v] for v in labels]
         rows = rows_from_array(estimator.predict_proba(X), self.scheme.K, "predict_proba(X)", order)
         truth = np.array([index[v] for v in y], dtype=np.int64)
-        decided = predict_sets(self.scheme, rows, truth, "estimator", "predict_proba(X)")
-        s = score(self.scheme, decided.predictions)
+        decided = predict_sets(self.scheme, rows, truth, "estimator", "predict_proba(X)", self.route.decider)
+        s = score(self.route.costs, decided.predictions)
         if self.measure == "mean_cost":
             return -certified.to_float(s.mean_cost)  # the exact mean, rounded once
         return float(getattr(s, self.measure))

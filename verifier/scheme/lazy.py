@@ -4,7 +4,7 @@ Rational cells become sympy rationals straight from the arrays; irrational ones 
 interpreter, cell by cell, when a report or an exact check asks for them (a counterexample, a tie the
 enclosures cannot break). Everything that reads `Scheme.rows` keeps working, at the price of what it reads.
 
-Owns: `build_fast_scheme`. May import: `scheme.exact`, `scheme.cells`, `formula`, `spec`.
+Owns: `build_fast_scheme`, `cell_interpreter`. May import: `scheme.exact`, `scheme.cells`, `formula`, `spec`.
 """
 
 from __future__ import annotations
@@ -109,6 +109,12 @@ class LazyRows(Mapping):
         return members in self.index
 
 
+def cell_interpreter(spec: Spec) -> ExactCells:
+    """The exact interpreter of `spec`'s cells, one (set, class) at a time, with no matrix built: what a few cells
+    of a matrix too large to build cost (parameters without a value are the symbols the builders make)."""
+    return ExactCells(spec, _parameter_values(spec, {}))
+
+
 def build_fast_scheme(spec: Spec, classes: tuple[str, ...] | None = None) -> Scheme:
     """The scheme with its arrays; `NotVectorised` when a formula needs the exact builder."""
     if classes is not None:
@@ -197,14 +203,15 @@ def spec_modifies(scheme: Scheme) -> bool:
 def _modified(cells: SchemeCells, exact: ExactCells, scheme: Scheme) -> list[str]:
     same = compare(cells.singletons, "==", cells.determinate)
     changed = []
+    singleton = scheme.rows.value  # singleton h is row h of the table: one cell read, not the row's K cells
     for h in range(cells.K):
         if scheme.origin[frozenset((h,))] not in ("set_cost", "set_costs"):
             continue
         for y in np.flatnonzero(same[h] != TRUE).tolist():  # the cells proved equal need no look
             verdict = same[h, y]
             if verdict == UNDECIDED:  # the exact builder's certified test, as for every other scheme
-                verdict = 0 if _differ(scheme.rows[frozenset((h,))][y], exact.determinate(h, y)) else TRUE
+                verdict = 0 if _differ(singleton(h, y, frozenset((h,))), exact.determinate(h, y)) else TRUE
             if verdict != TRUE:
                 changed.append(f"c_{scheme.classes[h]}({scheme.classes[y]}): "
-                               f"{exact.determinate(h, y)} → {scheme.rows[frozenset((h,))][y]}")
+                               f"{exact.determinate(h, y)} → {singleton(h, y, frozenset((h,)))}")
     return changed

@@ -77,10 +77,13 @@ class BatchDecider:
 
     def __init__(self, scheme: Scheme, costs: ExpectedCosts | None = None, family: FamilyRoute | None = None):
         self.scheme = scheme  # `costs`: the scheme's expected-cost arrays, when already made (one per scheme)
+        if family is None and (scheme.orbits is not None or scheme.partial):  # representatives are not every set
+            raise ValueError("a reduced scheme holds some sets only: decide on its route (api.use_route)")
         # a restricted family whose costs treat classes alike: the sets' masses (`family_decide`), no product;
         # `family` given: the route was found without the family's matrix, and `scheme` has representatives only
         self.family = family or (route_for(scheme) if scheme.family_restricted else None)
-        self.ab = symmetric_costs(scheme) if scheme.K >= SYMMETRIC_FROM and not scheme.family_restricted else None
+        self.ab = symmetric_costs(scheme) if self.family is None and scheme.K >= SYMMETRIC_FROM and \
+            not scheme.family_restricted else None
         self.costs = None if self.ab is not None or self.family is not None else costs or ExpectedCosts(scheme)
         route = self.family.route if self.family is not None else "symmetric" if self.ab is not None else "vectorised"
         self.result = BatchDecision([], [], [], route, 0)

@@ -9,6 +9,7 @@ Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,8 +51,12 @@ def _median(values: np.ndarray) -> float:
     return float(np.quantile(values, 0.5, method="inverted_cdf"))
 
 
-def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: str) -> ClassifierCertainty:
-    """Certainty, decision and outcome of every row (blocks of `ExactRows`, or (rows, rescaled) pairs)."""
+def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: str,
+                 batch: Callable[[], BatchDecider] | None = None) -> ClassifierCertainty:
+    """Certainty, decision and outcome of every row (blocks of `ExactRows`, or (rows, rescaled) pairs); `batch`
+    makes the decider of rows of probabilities (default: `BatchDecider` of the scheme), so that the decisions are
+    the ones `decide` and `evaluate` make on the spec's route."""
+    batch = batch or (lambda: BatchDecider(scheme))
     decider, parts = None, []
     for block in blocks:
         if isinstance(block, tuple):
@@ -61,11 +66,11 @@ def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: st
             decider.add(block)
             parts.append(raw_certainty(block))
             continue
-        decider = decider or BatchDecider(scheme)
+        decider = decider or batch()
         rows = block if isinstance(block, ExactRows) else rational_rows(block, scheme.K)
         decider.add(rows)
         parts.append(block_certainty(rows))
-    decider = decider or BatchDecider(scheme)
+    decider = decider or batch()
     predictions = decider.result.predictions
     if len(predictions) != len(truth):
         raise UsageError(f"{where}: {len(predictions)} rows of probabilities but {len(truth)} true classes; one per "

@@ -15,6 +15,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.using.data import Predictions
 from verifier.using.distribution import exact_number
 from verifier.using.crossings import Crossing, crossings
+from verifier.using.cell_costs import CellCosts, RowCosts
 from verifier.using.evaluate import BOOTSTRAP, SEED, grouped
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -62,7 +63,10 @@ def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
 
 
 def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: list[Fraction],
-          level: float = 0.95) -> Sweep:
+          level: float = 0.95, costs: CellCosts | None = None) -> Sweep:
+    """The mean cost of each classifier's sets as `parameter` takes the values of `grid`; `costs`: the cells'
+    exact costs where the scheme holds some sets only (`cell_costs.costs_of`; default: its rows)."""
+    costs = costs or RowCosts(scheme)
     symbol = next(s for s in scheme.symbols if s.name == parameter)
     points = {x: sp.Rational(x.numerator, x.denominator) for x in grid}
     excluded = [x for x in grid if any(condition.subs(symbol, points[x]) is sp.false
@@ -71,8 +75,8 @@ def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: 
     for pred in predictions:
         cells, inverse = grouped(pred)
         n = len(pred.truth)
-        costs = [scheme.cost(members, y) for members, y, _ in cells]
-        expr = sp.Add(*[count * cost for (_, _, count), cost in zip(cells, costs)]) / n
+        cell_costs = costs.costs([(members, y) for members, y, _ in cells])
+        expr = sp.Add(*[count * cost for (_, _, count), cost in zip(cells, cell_costs)]) / n
         resampled = _resampled_counts(inverse, len(cells), n)
         values, band = [], []
         for x in grid:
@@ -82,7 +86,7 @@ def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: 
                     exact = expr.subs(symbol, points[x])
                     if exact.is_finite and exact.is_real:
                         value = certified.to_float(exact)
-                        cell_values = np.array([certified.to_float(c.subs(symbol, points[x])) for c in costs])
+                        cell_values = np.array([certified.to_float(c.subs(symbol, points[x])) for c in cell_costs])
                         interval = _band(resampled @ cell_values / n, level)
                 except BuiltinError:  # undefined there (e.g. a power mean of a zero with a negative exponent)
                     value = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -135,10 +136,17 @@ def _index(classes, y, where: str) -> int:
             return int(y)
         raise UsageError(f"{where}: class index {int(y)} outside 0..{len(classes) - 1}")
     name = str(y).strip() if isinstance(y, str) else None
-    if name not in classes:
+    position = _positions(tuple(classes)).get(name)
+    if position is None:
         raise UsageError(f"{where}: unknown class {shown(y if name is None else name)}; the spec's classes are "
                          f"{few_of(classes, y if name is None else name)}")
-    return classes.index(name)
+    return position
+
+
+@lru_cache(maxsize=8)
+def _positions(classes: tuple[str, ...]) -> dict[str, int]:
+    """Each class name's index (a look-up, not a scan of 1,000 names per value read)."""
+    return {name: i for i, name in reversed(list(enumerate(classes)))}
 
 
 def _split(text: str) -> list[str]:

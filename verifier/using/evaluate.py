@@ -16,13 +16,14 @@ from fractions import Fraction
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.using.cell_costs import CellCosts, RowCosts, exact_sum
 from verifier.using.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
 from verifier.using.data import Predictions
 from verifier.formula import certified
 from verifier.scheme import Scheme
 
-__all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "score", "u65",
-           "u80"]
+__all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "row_keys",
+           "score", "u65", "u80"]
 
 
 @dataclass
@@ -75,32 +76,50 @@ def f_beta(k: int, hit: bool, beta: Fraction) -> Fraction:
     return (1 + beta * beta) / (beta * beta + k) if hit else Fraction(0)
 
 
+def row_keys(masks: np.ndarray, *columns: np.ndarray) -> np.ndarray:
+    """One key of bytes per row, for any number of classes: its set's bits packed from the highest class down
+    (keys compare as the numbers Σ 2^i over the set's classes i do), then each of `columns` as a big-endian
+    int64, so that sorting the keys sorts by (set, columns...)."""
+    n, K = masks.shape
+    bits = np.zeros((n, -K % 8 + K), dtype=bool)
+    bits[:, -K % 8:] = masks[:, ::-1]
+    parts = [np.packbits(bits, axis=1)] + [np.asarray(c, dtype=">i8").reshape(n, 1).view(np.uint8) for c in columns]
+    keys = np.ascontiguousarray(np.concatenate(parts, axis=1))
+    return keys.view(np.dtype((np.void, keys.shape[1]))).reshape(-1)
+
+
 def grouped(pred: Predictions) -> tuple[list[tuple[frozenset[int], int, int]], np.ndarray]:
-    """The distinct (predicted set, true class) cells with their counts, and each instance's cell index."""
-    K = pred.masks.shape[1]
-    keys = pred.masks.astype(np.int64) @ (1 << np.arange(K, dtype=np.int64))
-    pairs, inverse, counts = np.unique(np.stack([keys, pred.truth]), axis=1, return_inverse=True, return_counts=True)
-    cells = [(frozenset(i for i in range(K) if int(pairs[0, j]) >> i & 1), int(pairs[1, j]), int(counts[j]))
-             for j in range(pairs.shape[1])]
+    """The distinct (predicted set, true class) cells with their counts, and each instance's cell index; cells in
+    the order of (the set as the binary number Σ 2^i over its classes i, the true class) (`row_keys`: no mask
+    of 64 bits, which sets past the 64th class overflowed)."""
+    n = pred.masks.shape[0]
+    if n == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    _, first, inverse, counts = np.unique(row_keys(pred.masks, pred.truth), return_index=True, return_inverse=True,
+                                          return_counts=True)
+    cells = [(frozenset(np.flatnonzero(pred.masks[i]).tolist()), int(pred.truth[i]), int(c))
+             for i, c in zip(first.tolist(), counts.tolist())]
     return cells, np.asarray(inverse).reshape(-1)
 
 
-def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: float = 0.95,
+def score(scheme: Scheme | CellCosts, pred: Predictions, betas: list[Fraction] = (), level: float = 0.95,
           interval: bool = True) -> Scores:
-    """The scores of one classifier; `interval=False` leaves the bootstrap interval to the caller (None), which
-    resamples every classifier of a data set at once (`bootstrap.resample_means`)."""
+    """The scores of one classifier under a built scheme, or under the exact costs of its cells however they are
+    found (`cell_costs`: without the matrix, at any number of classes); `interval=False` leaves the bootstrap
+    interval to the caller (None), which resamples every classifier of a data set at once
+    (`bootstrap.resample_means`)."""
+    costs = scheme if isinstance(scheme, CellCosts) else RowCosts(scheme)
     n, K = pred.masks.shape
-    if K != scheme.K:
+    if K != costs.K:
         raise ValueError("predictions and scheme disagree on the classes")
     sizes = pred.masks.sum(axis=1)
     hits = pred.masks[np.arange(n), pred.truth]
     cells, inverse = grouped(pred)
-    total, floats, exact = sp.Integer(0), np.empty(len(cells)), []
-    for j, (members, y, count) in enumerate(cells):
-        cost = scheme.cost(members, y)
-        exact.append(cost)
-        total += count * cost
-        floats[j] = certified.to_float(cost)
+    exact = costs.costs([(members, y) for members, y, _ in cells])
+    rounded: dict = {}  # each distinct exact value rounded once
+    floats = np.array([rounded[c] if c in rounded else rounded.setdefault(c, certified.to_float(c)) for c in exact],
+                      dtype=float)
+    total = exact_sum(exact, [count for _, _, count in cells])
     per_instance = floats[inverse]
     mean = total / n
     resampled = resample_means(per_instance[None, :])[0] if interval else None

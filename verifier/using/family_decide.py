@@ -16,7 +16,7 @@ classes apart, the per-class parameters are one value, and the singleton rows an
 formula reads are alike (checked exactly on the K x K arrays); then the singletons and one set {1..n} per size
 n the family allows give a_n and b_n, checked alike too.
 
-Owns: `FamilyRoute`, `alike_route`, `route_for`. May import: `using.symmetric`, `using.family_rows`,
+Owns: `FamilyRoute`, `alike_route`, `route_for`, `singled_out`. May import: `using.symmetric`, `using.family_rows`,
 `using.exact_rows`, `scheme`, `spec`, `formula`.
 """
 
@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from verifier.formula.vector import NotVectorised
 from verifier.scheme import ClassSet, Scheme
-from verifier.scheme.lazy import build_fast_scheme
+from verifier.scheme.lazy import build_fast_scheme, cell_interpreter
 from verifier.scheme.orbits import arrays_alike, blind_formulas
 from verifier.spec.family import Family
 from verifier.using.exact_rows import ExactRows
@@ -88,6 +88,24 @@ def route_for(scheme: Scheme) -> FamilyRoute | None:
     return None if ab is None else FamilyRoute(scheme, family, *ab)
 
 
+def singled_out(spec) -> bool:
+    """A cheap necessary test of alike costs: among a few classes, two singleton cells (or determinate costs) on
+    the diagonal, or two off it, are different rationals. True proves the costs single out a class; False proves
+    nothing (the representatives are then built and compared exactly)."""
+    K = len(spec.classes)
+    cells = cell_interpreter(spec)
+    probe = sorted({0, 1, K // 2, K - 1})
+    readers = [lambda h, y: cells.cell(frozenset((h,)), y)]
+    if spec.cost is not None or spec.cost_matrix is not None:
+        readers.append(cells.determinate)
+    for read in readers:
+        for pairs in ([(h, h) for h in probe], [(h, y) for h in probe for y in probe if h != y]):
+            values = {read(h, y) for h, y in pairs}
+            if len({v for v in values if getattr(v, "is_Rational", False)}) > 1:
+                return True
+    return False
+
+
 def alike_route(spec) -> FamilyRoute | None:
     """The route for a numeric spec whose family's matrix is never built (None when the costs are not proved
     alike, or a formula needs the exact builder): the scheme of the singletons and one set per size."""
@@ -98,6 +116,8 @@ def alike_route(spec) -> FamilyRoute | None:
     sizes = sorted({len(m) for m in family.listed_sets}) if family.kind == "hierarchy" else \
         range(2, (family.max_size if family.kind == "max_size" else K) + 1)
     representatives = tuple(tuple(range(n)) for n in sizes if n <= K)
+    if singled_out(spec):  # before the representatives' K sets x K classes are built
+        return None
     try:
         scheme = build_fast_scheme(replace(spec, predictions=Family("sets", listed_sets=representatives)))
     except NotVectorised:

@@ -13,6 +13,7 @@ Owns: `ProbabilityPredictions`, `rows_from_array`, `predict_sets`, `column_order
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -93,17 +94,20 @@ def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
         yield block, rescaled
 
 
-def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str) -> ProbabilityPredictions:
+def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str,
+                 batch: Callable[[], BatchDecider] | None = None) -> ProbabilityPredictions:
     """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs, or blocks of
-    logits), with the truth."""
+    logits), with the truth. `batch`: makes the decider of rows of probabilities (default: `BatchDecider` of the
+    scheme; a restricted family's route decides without its matrix)."""
+    batch = batch or (lambda: BatchDecider(scheme))
     decider, rescaled = None, 0
     for block in blocks:
         if isinstance(block, tuple):
             block, rescaled = block
         if decider is None:
-            decider = LogitDecider(scheme) if isinstance(block, LogitRows) else BatchDecider(scheme)
+            decider = LogitDecider(scheme) if isinstance(block, LogitRows) else batch()
         decider.add(block)
-    decider = decider or BatchDecider(scheme)
+    decider = decider or batch()
     result = decider.result
     n = len(result.predictions)
     if n != len(truth):

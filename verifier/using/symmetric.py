@@ -61,11 +61,14 @@ def _symmetric_arrays(cells) -> tuple[list[Fraction], list[Fraction]] | None:
     rows = cells.rows
     if not rows.exact.all():
         return None
-    num, member, size = np.asarray(rows.num), cells.members, cells.sizes[:, None]
+    num, member = np.asarray(rows.num), cells.members
     a, b = [Fraction(0)] * (cells.K + 1), [Fraction(0)] * (cells.K + 1)
-    for k in np.unique(cells.sizes).tolist():  # the sizes the family has, not every size up to K
-        for table, where in ((a, member & (size == k)), (b, ~member & (size == k))):
-            values = num[where]
+    order = np.argsort(cells.sizes, kind="stable")  # the rows of each size together: one pass, not one per size
+    sizes, starts = np.unique(cells.sizes[order], return_index=True)
+    for k, rows_k in zip(sizes.tolist(), np.split(order, starts[1:])):  # the family's sizes, not every size to K
+        inside = member[rows_k]
+        for table, where in ((a, inside), (b, ~inside)):
+            values = num[rows_k][where]
             if values.size and np.any(values != values.flat[0]):
                 return None
             if values.size:
