@@ -95,6 +95,15 @@ class RationalGrid:
             num[r][c] = floor_scaled(exact_cell(r, c), GRID_BITS)
         return cls(num, 2**GRID_BITS)
 
+    @classmethod
+    def from_cells(cls, cells: list[list[sp.Expr]]) -> "RationalGrid":
+        """Exact cells: their rationals over a common denominator, or, when one is irrational, every cell
+        rounded down to a multiple of 2^-GRID_BITS."""
+        if all(v.is_Rational for row in cells for v in row):
+            den = lcm(*(int(v.q) for row in cells for v in row))
+            return cls([[int(v.p) * (den // int(v.q)) for v in row] for row in cells], den)
+        return cls([[floor_scaled(v, GRID_BITS) for v in row] for row in cells], 2**GRID_BITS)
+
     def values(self, p: list[Fraction]) -> tuple[list[int], int]:
         """E_p of every row, as integers over the returned denominator (exact)."""
         q = lcm(*(x.denominator for x in p))

@@ -15,6 +15,7 @@ import highspy
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.engines.canonical import RationalGrid, canonical_witness
 from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
 from verifier.scheme import Scheme
@@ -97,6 +98,10 @@ def _solve_all(scheme: Scheme, sets, floats):
 
 def _decide(scheme: Scheme, members, p, t: float, lam) -> SetPossibility:
     witness_first = t > 1e-9
+    if witness_first and p is not None:  # the witness the exact LP picks, whatever HiGHS found
+        found = _canonical_witness(scheme, members, p, t)
+        if found is not None:
+            return found
     attempts = [_try_witnesses, _try_certificates] if witness_first else [_try_certificates, _try_witnesses]
     for attempt in attempts:
         found = attempt(scheme, members, p, lam)
@@ -108,6 +113,26 @@ def _decide(scheme: Scheme, members, p, t: float, lam) -> SetPossibility:
     return SetPossibility(members, Truth.UNKNOWN, method="lp",
                           reason=f"the LP optimum is {t:.3g}, and neither a witness p nor a certificate λ could "
                                  "be confirmed exactly (irrational data; no exact LP fallback)")
+
+
+def _canonical_witness(scheme: Scheme, members, p, t: float) -> SetPossibility | None:
+    """Definition 4's witness from the exact LP max t s.t. E_p[c_Y − c_ŷ] + t <= 0 (ŷ in Y): its one optimum,
+    simplified and confirmed (`engines.canonical`): the same point on every machine."""
+    K, order = scheme.K, sorted(members)
+    cells = [[scheme.cost(members, y) for y in range(K)]] + [[scheme.det(h, y) for y in range(K)] for h in order]
+    try:
+        grid = RationalGrid.from_cells(cells)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    held: list[SetPossibility] = []
+
+    def confirm(q: list[Fraction]) -> bool:
+        found = check_witness(scheme, members, [sp.Rational(x.numerator, x.denominator) for x in q])
+        held[:] = [found] if found is not None else []
+        return found is not None
+
+    witness = canonical_witness(grid, 0, (np.asarray(p, dtype=float), float(t)), [], confirm)
+    return held[0] if witness is not None and held else None
 
 
 def _rationalise(values, denominator: int) -> list[Fraction] | None:
