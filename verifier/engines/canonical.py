@@ -15,7 +15,7 @@ solver's path. So:
   the true matrix is the witness.
 - margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
 
-Owns: `canonical_witness`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`, `lazy_sympy`.
+Owns: `canonical_witness`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`, `lazy_sympy`.
 """
 
 from __future__ import annotations
@@ -66,6 +66,14 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
             if confirm(candidate):
                 return candidate
     return p if confirm(p) else None
+
+
+def canonical_tie(grid: "RationalGrid", i: int) -> list[Fraction] | None:
+    """Where set i is a minimiser though never alone (the LP's optimum t is 0): the point of least Σ w·p among
+    those, when unique, else the lexicographically least; None when neither is found. Exact data only (a
+    rational scheme): rounding the cells would break the ties it is about."""
+    solved = _face_point(grid, i, Fraction(0)) or _lex_optimum(grid, i, [], Fraction(0))
+    return solved[0] if solved is not None else None
 
 
 class RationalGrid:

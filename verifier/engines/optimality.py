@@ -21,7 +21,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
-from verifier.engines.canonical import canonical_witness
+from verifier.engines.canonical import canonical_tie, canonical_witness
 from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
@@ -213,12 +213,29 @@ def _exact(p: list[Fraction]) -> tuple[sp.Rational, ...]:
 
 
 def _tie_witness(costs: ExpectedCosts, members: ClassSet, p):
+    """A p at which Y ties for the minimum, with the sets it ties with. For a rational scheme, the exact LP's
+    point (least Σ w·p among the points where Y is a minimiser, `engines.canonical`), so that no solver path
+    chooses it; otherwise the LP's point rationalised."""
+    grid = costs.grid() if costs.rational else None
+    if grid is not None:
+        point = canonical_tie(grid, costs.index[members])
+        if point is not None:
+            found = _tie_at(costs, members, point)
+            if found is not None:
+                return found
     for candidate in _rationalised(p):
-        signs = costs.signs(candidate, members)
-        if all(s is not None and s >= 0 for s in signs):
-            others = tuple(z for z, s in zip(costs.sets, signs) if s == 0 and z != members)
-            if others:
-                return _exact(candidate), others
+        found = _tie_at(costs, members, candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def _tie_at(costs: ExpectedCosts, members: ClassSet, candidate: list[Fraction]):
+    signs = costs.signs(candidate, members)
+    if all(s is not None and s >= 0 for s in signs):
+        others = tuple(z for z, s in zip(costs.sets, signs) if s == 0 and z != members)
+        if others:
+            return _exact(candidate), others
     return None
 
 
