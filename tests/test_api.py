@@ -228,3 +228,12 @@ def _status(argv):
     import io
 
     return check(argv, io.StringIO(), io.StringIO())
+
+
+def test_dir_lists_the_lazily_loaded_api():
+    """Issue "The answer first", item 4: `dir(verifier)` lists what `verifier.X` gives, loaded or not."""
+    import verifier.api
+
+    assert set(verifier.__all__) <= set(dir(verifier))
+    assert {"verify", "design", "decide", "evaluate", "explain", "Report", "UseReport"} <= set(dir(verifier))
+    assert {"decide", "evaluate", "design"} <= set(dir(verifier.api))

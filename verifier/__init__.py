@@ -47,3 +47,8 @@ def __getattr__(name: str):
 
         return explain
     raise AttributeError(f"module 'verifier' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded API too (PEP 562), so that `dir(verifier)` and tab completion list it."""
+    return sorted(set(globals()) | set(__all__))
