@@ -10,21 +10,24 @@ digit near 1.
 
 What decides is exact: which class is on top and whether the top is tied are decided on the exact row (its
 integers), the floats only searching (rounding is monotone: a strictly larger float is a strictly larger value,
-and equal floats are compared in integers). The values are floats: for a row held exactly by its floats (a
-.npy row) the minimum certainty is (F_j − F_s)/ΣF, within (K + 2)·2^-53 relative of the exact value; a
-decimal row's floats add 2^-53 each. `pairwise` gives the exact Fractions of one row.
+and equal floats are compared in integers). The values are floats: the minimum certainty (num_j − num_s)/total and
+the maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so correctly rounded; θ is
+within (K + 2)·2^-53 relative of the exact value (`using.doubt_cost`: floats where a proof says so, the exact
+product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
 
-Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`.
+Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
+`using.doubt_cost`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
+from verifier.using.doubt_cost import doubt_costs, exact_doubt_cost
 from verifier.using.exact_rows import ExactRows
 
 INF = math.inf
@@ -39,9 +42,23 @@ class BlockCertainty:
     max_doubt: np.ndarray  # (n,) float, inf exactly where `tied`
     theta: np.ndarray  # (n,) float, radians in [0, π/2]
     tied: np.ndarray  # (n,) bool
+    exact: list = field(default_factory=list)  # sources of the exact minimum certainties (`exact_minimums`)
 
     def __len__(self) -> int:
         return len(self.top)
+
+    def exact_minimums(self) -> list[tuple[int, int]]:
+        """Each row's minimum certainty exactly, as (a, b) for a/b (0 on a tie), made on demand (paired tests):
+        a source is a list of pairs, or a binary block (rows, top, second, tied) read from its integers."""
+        out = []
+        for source in self.exact:
+            if isinstance(source, list):
+                out += source
+                continue
+            rows, top, second, tied = source
+            out += [(0, 1) if t else (rows.num[i][j] - rows.num[i][s], rows.total[i]) for i, (j, s, t) in
+                    enumerate(zip(top.tolist(), second.tolist(), tied.tolist()))]
+        return out
 
     @staticmethod
     def join(parts: list[BlockCertainty]) -> BlockCertainty:
@@ -49,7 +66,8 @@ class BlockCertainty:
             z = np.zeros(0)
             return BlockCertainty(z.astype(int), z, z, z, z.astype(bool))
         return BlockCertainty(*(np.concatenate([getattr(p, f) for p in parts]) for f in
-                                ("top", "min_certainty", "max_doubt", "theta", "tied")))
+                                ("top", "min_certainty", "max_doubt", "theta", "tied")),
+                              [source for p in parts for source in p.exact])
 
 
 def pairwise(p: list[Fraction]) -> tuple[int, list[Fraction], list[Fraction | None]]:
@@ -63,18 +81,18 @@ def pairwise(p: list[Fraction]) -> tuple[int, list[Fraction], list[Fraction | No
 
 def doubt_cost(chi: list[Fraction], j: int) -> float:
     """θ = arcsin((1 − Π)/(1 + Π)), Π = Π_{i≠j} χ_i², from exact certainties, as
-    π/2 − 2·arctan(Π_{i≠j} χ_i) with the product exact, then rounded once."""
+    π/2 − 2·arctan(Π_{i≠j} χ_i) with the product exact: correctly rounded."""
     prod = Fraction(1)
     for i, c in enumerate(chi):
         if i != j:
             prod *= c
-    return math.pi / 2 - 2 * math.atan(float(prod))
+    return exact_doubt_cost(prod)
 
 
 def nothing_to_doubt(n: int) -> BlockCertainty:
     """n rows of one class: certainty 1, no doubt."""
     z = np.zeros(n)
-    return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool))
+    return BlockCertainty(np.zeros(n, dtype=int), np.ones(n), z, z, np.zeros(n, dtype=bool), [[(1, 1)] * n])
 
 
 def top_two(F: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -109,22 +127,55 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
     with np.errstate(divide="ignore", invalid="ignore"):
         chi = (high[:, None] - F) / total[:, None]  # χ_i for every i; χ_top set to 1 below
         chi[np.arange(n), top] = 1.0
-        exact_min = _exact_differences(rows, top, second, tied)
-        least = np.where(tied, 0.0, np.where(np.isnan(exact_min), (high - low) / total, exact_min))
-        least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
-        doubt = np.where(tied, INF, 1.0 / least)
         chi[np.broadcast_to(tied[:, None], chi.shape) & (F == high[:, None])] = 0.0
-        theta = np.pi / 2 - 2 * np.arctan(np.prod(chi, axis=1))
-    return BlockCertainty(top, least, doubt, theta, tied)
+        t = np.prod(chi, axis=1)
+    if rows.rel:  # rounded decimals: the integers give both, correctly rounded
+        least, doubt, gaps = _exact_least(rows, top, second, tied)
+        exact = [list(zip(gaps, rows.total))]
+    else:  # a binary row: within (K + 2)·2^-53 (one rounding in F_j − F_s, ΣF within (K − 1)u, the division)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            least = np.where(tied, 0.0, np.maximum((high - low) / total, np.finfo(float).tiny))
+            doubt = np.where(tied, INF, 1.0 / least)
+        exact = [(rows, top, second, tied)]
+    # each χ's float: F_j − F_i rounded (the floats' own error `rel` of F_j + F_i, relative to F_j − F_i), ΣF
+    # within rel + (K − 1)u, the division u; summed over the K − 1 factors
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gap = high[:, None] - F
+        e = np.where(gap > 0, rows.rel * (high[:, None] + F) / gap, 0.0) + rows.rel + (K + 1) * 2.0 ** -53
+        e[np.arange(n), top] = 0.0
+        e[(gap == 0) & ~tied[:, None]] = np.inf  # equal floats of different values: no relative bound
+        e[np.arange(n), top] = 0.0
+    theta = doubt_costs(t, K, e.sum(axis=1), lambda i: _exact_product(rows, i, int(top[i])))
+    return BlockCertainty(top, least, doubt, theta, tied, exact)
 
 
-def _exact_differences(rows: ExactRows, top, second, tied) -> np.ndarray:
-    """The minimum certainty correctly rounded, from the integers, for the rows whose floats are rounded (a
-    decimal row: the reader's loop is per row anyway); nan elsewhere (binary rows: the floats are the values)."""
-    out = np.full(len(top), np.nan)
-    if not rows.rel:
-        return out
+def _exact_least(rows: ExactRows, top, second, tied) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Each row's minimum certainty (num_j − num_s)/total and maximum doubt total/(num_j − num_s), each an
+    integer division, so correctly rounded (0 and inf on a tie), and the gaps num_j − num_s."""
     num, total = rows.num, rows.total
-    out[:] = [0.0 if t else (num[i][j] - num[i][s]) / total[i]  # int / int: correctly rounded
-              for i, (j, s, t) in enumerate(zip(top.tolist(), second.tolist(), tied.tolist()))]
-    return out
+    if rows.rel:  # rounded floats may merge the second largest with a smaller value: integers pick it
+        second = np.array([max((y for y in range(len(r)) if y != j), key=lambda y: (r[y], -y))
+                           for r, j in zip(num, top.tolist())], dtype=np.int64)
+    gaps = [0 if t else num[i][j] - num[i][s] for i, (j, s, t) in
+            enumerate(zip(top.tolist(), second.tolist(), tied.tolist()))]
+    least = np.array([g / total[i] for i, g in enumerate(gaps)], dtype=np.float64)
+    least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
+    doubt = np.array([_ratio(total[i], g) for i, g in enumerate(gaps)], dtype=np.float64)
+    return least, doubt, gaps
+
+
+def _ratio(a: int, b: int) -> float:
+    """a/b correctly rounded for positive integers (inf for b = 0 or beyond the floats)."""
+    try:
+        return a / b if b else INF
+    except OverflowError:
+        return INF
+
+
+def _exact_product(rows: ExactRows, i: int, j: int) -> Fraction:
+    """t = Π_{k≠j} χ_k of row i, exactly (0 on a tie)."""
+    num, p = rows.num[i], 1
+    for k, x in enumerate(num):
+        if k != j:
+            p *= num[j] - x
+    return Fraction(p, rows.total[i] ** (len(num) - 1))

@@ -10,6 +10,7 @@ Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `us
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from verifier.using.exact_rows import ExactRows, rational_rows
 from verifier.using.logit_decide import LogitDecider
 from verifier.using.logits import LogitRows, raw_certainty
 from verifier.errors import UsageError
+from verifier.formula.rounded import rounded
 from verifier.scheme import Scheme
 
 OUTCOMES = ("right", "wrong", "indeterminate")  # a singleton holding the truth, one that does not, a larger set
@@ -92,16 +94,33 @@ class PairedCertainty:
 
 
 def paired_certainty(a: ClassifierCertainty, b: ClassifierCertainty) -> PairedCertainty:
-    """Whether one classifier is more certain than the other on the same instances."""
+    """Whether one classifier is more certain than the other on the same instances: the exact per-row
+    differences of minimum certainty, ranked exactly (equal |d| share their rank), rounded once at the end."""
     from scipy import stats
 
-    x, y = a.certainty.min_certainty, b.certainty.min_certainty
-    diff = x - y
-    nonzero = int(np.count_nonzero(diff))
-    median = float(np.median(diff))
+    x, y = a.certainty.exact_minimums(), b.certainty.exact_minimums()
+    diff = sorted(Fraction(*p) - Fraction(*q) for p, q in zip(x, y))
+    nonzero = sum(1 for d in diff if d != 0)
+    middle = len(diff) // 2
+    median = rounded(diff[middle] if len(diff) % 2 else (diff[middle - 1] + diff[middle]) / 2) if diff else \
+        float("nan")
     if nonzero == 0:
         return PairedCertainty(a.name, b.name, len(diff), 0, median, None, None,
                                "every row has the same minimum certainty under both: nothing to test")
-    result = stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    # Wilcoxon's test sees only the signs and the ranks of |d|: each d as sign × its exact rank is the same test
+    rank_of = exact_ranks([abs(d) for d in diff if d != 0])
+    signed = [(1 if d > 0 else -1) * rank_of[abs(d)] if d != 0 else 0.0 for d in diff]
+    result = stats.wilcoxon(np.array(signed, dtype=np.float64), zero_method="wilcox", alternative="two-sided")
     return PairedCertainty(a.name, b.name, len(diff), nonzero, median, float(result.statistic),
                            float(result.pvalue))
+
+
+def exact_ranks(values: list[Fraction]) -> dict[Fraction, float]:
+    """Each distinct value's rank among `values` (1 for the least), equal values sharing the mean of theirs."""
+    counts: dict[Fraction, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    ranks, position = {}, 1
+    for value in sorted(counts):
+        ranks[value], position = position + (counts[value] - 1) / 2, position + counts[value]
+    return ranks

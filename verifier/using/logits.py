@@ -30,6 +30,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
+from verifier.using.doubt_cost import doubt_costs
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier import numbers
 from verifier.using.distribution import class_values, exact_number
@@ -199,17 +200,41 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     tied = high == low
     with np.errstate(over="ignore", invalid="ignore"):
         least = high - low  # a .npy row: two doubles' difference, rounded once (never 0 unless they are equal)
-    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and the difference
+    xi = None
+    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and every ξ
+        xi = np.empty_like(Z)
         for i in range(n):
-            j, xi, _ = raw_pairwise(rows.exact[i])
-            s = min((y for y in range(K) if y != j), key=lambda y: (xi[y], y))
-            top[i], second[i], tied[i], least[i] = j, s, xi[s] == 0, _float(xi[s])
-            high[i] = Z[i, j]
+            j, exact_xi, _ = raw_pairwise(rows.exact[i])
+            s = min((y for y in range(K) if y != j), key=lambda y: (exact_xi[y], y))
+            top[i], second[i], tied[i], least[i] = j, s, exact_xi[s] == 0, _float(exact_xi[s])
+            xi[i] = [_float(x) for x in exact_xi]
     least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
+    gaps = [(0, 1) if t else _gap(rows, i, int(top[i]), int(second[i])) for i, t in enumerate(tied.tolist())]
+    doubt = np.array([math.inf if g[0] == 0 else _float(Fraction(g[1], g[0])) for g in gaps], dtype=np.float64)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
-        doubt = np.where(tied, math.inf, 1.0 / np.where(tied, 1.0, least))
-        xi = high[:, None] - Z  # ξ_i; ξ_top set to 1 below
+        if xi is None:
+            xi = high[:, None] - Z  # ξ_i, each rounded once; ξ_top set to 1 below
         xi[np.arange(n), top] = 1.0
         xi[np.broadcast_to(tied[:, None], xi.shape) & (Z == high[:, None])] = 0.0
-        theta = np.pi / 2 - 2 * np.arctan(np.prod(xi, axis=1))  # Π overflowing to inf gives −π/2, its limit
-    return BlockCertainty(top, least, doubt, theta, tied)
+        t = np.prod(xi, axis=1)
+    # each ξ's float is its exact value rounded once (a difference of doubles, or a decimal's ξ)
+    theta = doubt_costs(t, K, 1.01 * (K - 1) * 2.0 ** -53, lambda i: _exact_product(rows.row(i), int(top[i])))
+    return BlockCertainty(top, least, doubt, theta, tied, [gaps])
+
+
+def _gap(rows: LogitRows, i: int, j: int, s: int) -> tuple[int, int]:
+    """y_j − y_s of row i exactly, as (numerator, denominator)."""
+    if rows.exact is not None:
+        gap = rows.exact[i][j] - rows.exact[i][s]
+    else:
+        gap = Fraction(float(rows.floats[i, j])) - Fraction(float(rows.floats[i, s]))
+    return gap.numerator, gap.denominator
+
+
+def _exact_product(y: list[Fraction], j: int) -> Fraction:
+    """t = Π_{i≠j} ξ_i of one row, exactly (0 on a tie; ξ_i = y_j − y_i)."""
+    p = Fraction(1)
+    for i, x in enumerate(y):
+        if i != j:
+            p *= y[j] - x
+    return p
