@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
 from verifier.using.data import Predictions
-from verifier.formula import certified
 from verifier.scheme import Scheme
 
 __all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "score", "u65",
@@ -100,7 +100,7 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
         cost = scheme.cost(members, y)
         exact.append(cost)
         total += count * cost
-        floats[j] = certified.to_float(cost)
+        floats[j] = rounded(cost)
     per_instance = floats[inverse]
     mean = total / n
     resampled = resample_means(per_instance[None, :])[0] if interval else None
@@ -115,7 +115,7 @@ def score(scheme: Scheme, pred: Predictions, betas: list[Fraction] = (), level: 
 
     single = sizes == 1
     return Scores(
-        pred.name, n, mean, float(np.mean(per_instance)), ci, level,
+        pred.name, n, mean, rounded(mean), ci, level,
         Fraction(int(single.sum()), n), Fraction(int(sizes.sum()), n),
         Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
         Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),

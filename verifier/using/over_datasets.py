@@ -14,6 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
+from verifier.formula.rounded import rounded
 from verifier.formula import certified
 from verifier.using.signed_ranks import METHODS, wilcoxon_rows
 
@@ -69,7 +70,7 @@ def dataset_pairs(groups: dict, names: list[str], ranks: dict) -> tuple[list[Dat
         for j, p in enumerate(present):
             difference = p[a].mean_cost - p[b].mean_cost
             sign = certified.compare(p[a].mean_cost, p[b].mean_cost).value
-            value = certified.to_float(difference) if sign != 0 else 0.0
+            value = rounded(difference) if sign != 0 else 0.0
             signs[i, j] = sign if sign is not None else int(np.sign(value))
             d[i, j] = value if signs[i, j] != 0 else 0.0
     statistic, p_values, methods, _, biserial = wilcoxon_rows(d)

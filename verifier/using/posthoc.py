@@ -12,6 +12,7 @@ names the extra to install."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -61,8 +62,10 @@ def bayes_pairs(comparison, scores, rope: float, with_hierarchical: bool = False
     by = {(str(s.dataset), s.name): s for s in scores}
     out = []
     for p in comparison.over_datasets:
+        exact = [by[(d, p.a)].mean_cost - by[(d, p.b)].mean_cost for d in f.datasets]
+        exact = [Fraction(int(x.p), int(x.q)) for x in exact] if all(x.is_Rational for x in exact) else None
         out.append(signed_rank(p.a, p.b, np.array([by[(d, p.a)].mean_cost_float for d in f.datasets]),
-                               np.array([by[(d, p.b)].mean_cost_float for d in f.datasets]), rope))
+                               np.array([by[(d, p.b)].mean_cost_float for d in f.datasets]), rope, exact))
     why = None
     if with_hierarchical:
         why = why_not_hierarchical({d: by[(d, f.classifiers[0])].n for d in f.datasets})
@@ -110,6 +113,6 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
         if kind == "hierarchical" and not chosen and why is None:
             continue
         out[key] = {"test": test, "rope": rope, "seed": SEED, "note": why if kind == "hierarchical" else None,
-                    "pairs": [dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower"),
-                                       (p.a, p.b, *p.probabilities))) for p in chosen]}
+                    "pairs": [dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower", "on_rope_edge"),
+                                       (p.a, p.b, *p.probabilities, p.at_rope))) for p in chosen]}
     return out

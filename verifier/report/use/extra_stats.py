@@ -44,6 +44,8 @@ def wrapped_pairs(pairs: list[dict]) -> list[str]:
     for p in pairs:
         out += wrapped(f"{p['a']} vs {p['b']}: P({p['a']} costs less) = {p['p_a_lower']:.3f}, P(practically "
                        f"equivalent) = {p['p_equivalent']:.3f}, P({p['b']} costs less) = {p['p_b_lower']:.3f}", 4)
+        if p.get("on_rope_edge"):
+            out += wrapped(f"({p['on_rope_edge']})", 6)
     return out
 
 
