@@ -89,6 +89,7 @@ class PairedCertainty:
     statistic: float | None
     p_value: float | None
     why_not: str = ""
+    favours: str | None = None  # the classifier whose larger minimum certainties the signed ranks favour
     test: str = ("Wilcoxon signed-rank test on the per-row minimum certainty (scipy.stats.wilcoxon, two-sided, "
                  "zero differences dropped)")
 
@@ -111,8 +112,9 @@ def paired_certainty(a: ClassifierCertainty, b: ClassifierCertainty) -> PairedCe
     rank_of = exact_ranks([abs(d) for d in diff if d != 0])
     signed = [(1 if d > 0 else -1) * rank_of[abs(d)] if d != 0 else 0.0 for d in diff]
     result = stats.wilcoxon(np.array(signed, dtype=np.float64), zero_method="wilcox", alternative="two-sided")
+    side = sum(signed)  # R+ − R−: positive when the first is more certain by the signed ranks
     return PairedCertainty(a.name, b.name, len(diff), nonzero, median, float(result.statistic),
-                           float(result.pvalue))
+                           float(result.pvalue), favours=a.name if side > 0 else b.name if side < 0 else None)
 
 
 def exact_ranks(values: list[Fraction]) -> dict[Fraction, float]:

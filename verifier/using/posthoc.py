@@ -44,6 +44,11 @@ def conover_friedman(table: np.ndarray, names: list[str]) -> dict[tuple[str, str
     return {(names[i], names[j]): float(p[i, j]) for i in range(len(names)) for j in range(i + 1, len(names))}
 
 
+def _lower_rank(ranks: dict, a: str, b: str) -> str | None:
+    """The classifier of lower (better) average rank, which a rank test's small p favours; None when equal."""
+    return None if ranks[a] == ranks[b] else a if ranks[a] < ranks[b] else b
+
+
 def check_rope(rope) -> float:
     """The region of practical equivalence: a finite number at least 0 (a usage error otherwise)."""
     if isinstance(rope, bool) or not isinstance(rope, (int, float)) or not math.isfinite(rope) or rope < 0:
@@ -91,7 +96,7 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
     tested = [p for p in comparison.pairs if p.p_value is not None]
     out: dict = {"pairs": {"adjustment": BH, "p_bh": [
         {"a": p.a, "b": p.b, "dataset": p.dataset, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh,
-         "significant_bh": bh < comparison.alpha}
+         "significant_bh": bh < comparison.alpha, "test_favours": p.favours, "lower_mean_cost": p.lower}
         for p, bh in zip(tested, benjamini_hochberg([p.p_value for p in tested]))]}}
     f = comparison.friedman
     if f is None:
@@ -100,12 +105,16 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
     table = np.array([[by[(d, c)] for c in f.classifiers] for d in f.datasets])
     run = [p for p in comparison.over_datasets if p.p_value is not None]
     out["over_datasets"] = {"adjustment": BH, "p_bh": [
-        {"a": p.a, "b": p.b, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh}
+        {"a": p.a, "b": p.b, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh, "test_favours": p.test_favours,
+         "lower_mean_cost": p.lower_mean_cost}
         for p, bh in zip(run, benjamini_hochberg([p.p_value for p in run]))]}
     if len(f.classifiers) >= 3:  # scikit-posthocs' Friedman needs three classifiers at least
         out["conover_friedman"] = {"test": CONOVER, "p_holm": [
-            {"a": a, "b": b, "p_holm": p} for (a, b), p in conover_friedman(table, f.classifiers).items()]}
+            {"a": a, "b": b, "p_holm": p, "lower_average_rank": _lower_rank(f.ranks, a, b)}
+            for (a, b), p in conover_friedman(table, f.classifiers).items()]}
         out["all_pairs_after_friedman"] = all_pairs(f.classifiers, f.ranks, len(f.datasets), comparison.alpha)
+        for row in out["all_pairs_after_friedman"]["pairs"]:
+            row["lower_average_rank"] = _lower_rank(f.ranks, row["a"], row["b"])
     pairs, why = bayes if bayes is not None else bayes_pairs(comparison, scores, rope, with_hierarchical)
     for kind, key, test in (("signed-rank", "bayesian_signed_rank", SIGNED_RANK),
                             ("hierarchical", "bayesian_hierarchical", HIERARCHICAL)):

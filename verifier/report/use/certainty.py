@@ -107,7 +107,16 @@ def classifier_json(c, raw: bool = False) -> dict:
 def pair_json(p) -> dict:
     return {"first": p.first, "second": p.second, "rows": p.rows, "rows_differing": p.nonzero,
             "median_difference_first_minus_second": p.median_difference, "statistic": p.statistic,
-            "p_value": p.p_value, "test": p.test, "why_not": p.why_not or None}
+            "p_value": p.p_value, "test_favours": p.favours, "test": p.test, "why_not": p.why_not or None}
+
+
+def favour_words(p) -> str:
+    """The side the signed ranks favour, and the median's when that is the other one."""
+    if p.favours is None:
+        return "the signed ranks favour neither"
+    median = p.first if p.median_difference > 0 else p.second if p.median_difference < 0 else None
+    return f"the signed ranks favour {p.favours} (more certain)" + (
+        f", yet the median difference favours {median}" if median not in (None, p.favours) else "")
 
 
 def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = False) -> str:
@@ -135,5 +144,5 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
             verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
             lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
                          f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
-                         f"p = {p.p_value:.3g}: {verdict}")
+                         f"p = {p.p_value:.3g}: {verdict}; {favour_words(p)}")
     return "\n".join(lines) + "\n"
