@@ -106,7 +106,10 @@ def test_the_paired_certainty_test_ranks_exact_differences(tmp_path):
     assert check(["evaluate", str(spec), "--probabilities", str(tmp_path / "A.csv"), "--probabilities",
                   str(tmp_path / "B.csv"), "--truth", str(tmp_path / "T.csv"), "--certainty", "--format", "json"],
                  out, err) == 0, err.getvalue()
-    (pair,) = json.loads(out.getvalue())["certainty"]["pairs"]
+    record = json.loads(out.getvalue())["certainty"]
+    for c, margins in zip(record["classifiers"], (a, b)):  # means of the exact minimum certainties, rounded once
+        assert c["min_certainty"]["mean"] == float(sum(map(F, margins)) / len(margins))
+    (pair,) = record["pairs"]
     expected = stats.wilcoxon([float(F(x) - F(y)) for x, y in zip(a, b)])
     assert (pair["statistic"], pair["p_value"]) == (float(expected.statistic), float(expected.pvalue)) == (18.0, 1.0)
     assert pair["test_favours"] is None  # R+ = R− = 18

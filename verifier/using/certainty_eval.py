@@ -34,14 +34,21 @@ class ClassifierCertainty:
     outcome: np.ndarray  # (n,) int: index into OUTCOMES
     covered: np.ndarray  # (n,) bool: the optimal set holds the truth
 
+    def mean_min_certainty(self, rows: np.ndarray | None = None) -> float | None:
+        """The mean of the rows' exact minimum certainties (all rows, or those where `rows`), rounded once."""
+        if not hasattr(self, "_exact"):
+            self._exact = self.certainty.exact_minimums()
+        chosen = range(len(self._exact)) if rows is None else np.flatnonzero(rows).tolist()
+        values = [Fraction(*self._exact[i]) for i in chosen]
+        return rounded(sum(values, Fraction(0)) / len(values)) if values else None
+
     def by_outcome(self) -> dict[str, dict]:
         """For each outcome: how many rows, the mean minimum certainty and the median maximum doubt."""
         out = {}
         for k, label in enumerate(OUTCOMES):
             rows = self.outcome == k
             n = int(rows.sum())
-            out[label] = {"rows": n,
-                          "mean_min_certainty": float(self.certainty.min_certainty[rows].mean()) if n else None,
+            out[label] = {"rows": n, "mean_min_certainty": self.mean_min_certainty(rows) if n else None,
                           "median_max_doubt": _median(self.certainty.max_doubt[rows]) if n else None,
                           "ties": int(self.certainty.tied[rows].sum())}
         return out

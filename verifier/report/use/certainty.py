@@ -101,7 +101,10 @@ def _f(x) -> str:
 
 def classifier_json(c, raw: bool = False) -> dict:
     """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
-    return {"classifier": c.name, **summary_json(c.certainty, raw), "by_outcome": c.by_outcome()}
+    summary = summary_json(c.certainty, raw)
+    if len(c.certainty):  # the exact minimum certainties' mean, rounded once (decide's batches: the floats')
+        summary["min_certainty"]["mean"] = c.mean_min_certainty()
+    return {"classifier": c.name, **summary, "by_outcome": c.by_outcome()}
 
 
 def pair_json(p) -> dict:
