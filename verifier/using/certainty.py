@@ -10,10 +10,12 @@ digit near 1.
 
 What decides is exact: which class is on top and whether the top is tied are decided on the exact row (its
 integers), the floats only searching (rounding is monotone: a strictly larger float is a strictly larger value,
-and equal floats are compared in integers). The values are floats: the minimum certainty (num_j − num_s)/total and
-the maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so correctly rounded; θ is
-within (K + 2)·2^-53 relative of the exact value (`using.doubt_cost`: floats where a proof says so, the exact
-product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
+and equal floats are compared in integers). The values are floats. A decimal row's minimum certainty
+(num_j − num_s)/total and maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so
+correctly rounded; a binary (.npy) row's are (F_j − F_s)/ΣF and its reciprocal, within (K + 2)·2^-53 relative
+of the exact values (integers per row would cost more than the whole decision at 10^6 rows). θ is within
+(K + 2)·2^-53 relative of the exact value on every row (`using.doubt_cost`: floats where a proof says so, the
+exact product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
 
 Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
 `using.doubt_cost`.
