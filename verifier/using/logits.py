@@ -14,10 +14,11 @@ logits spread apart. Softmax keeps the order, so the top class and its ties are 
 What decides is exact: the top class and whether it is tied, on the exact values (a .npy row's floats are its
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
-is the exact difference rounded once.
+is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is within
+(K + 2)·2^-53 relative of its exact value (`using.doubt_cost`).
 
 Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
-`using.npy`, `using.distribution`, `using.certainty`.
+`using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`.
 """
 
 from __future__ import annotations
