@@ -1,4 +1,4 @@
-"""The certainty floats against their exact values (issue 51): θ within the documented (K + 2)·2^-53 relative
+"""The certainty floats against their exact values (issue 51): θ within the documented (2K + 20)·2^-53 relative
 bound on every row, including rows whose floats cancel (logits 8, 8.0000000000000001, -2.9: no tie, so θ is
 not π/2) and rows near ξ = 1 (θ near 0); the exact route correctly rounded; the maximum doubt of an exact
 gap of 10^-15 is 1e15; the paired Wilcoxon test on minimum certainty ranks the exact differences."""
@@ -15,7 +15,7 @@ import pytest
 
 from verifier.cli.main import check
 from verifier.using.certainty import block_certainty
-from verifier.using.doubt_cost import exact_doubt_cost
+from verifier.using.doubt_cost import bound_units, exact_doubt_cost
 from verifier.using.exact_rows import binary_rows, rational_rows
 from verifier.using.logits import LogitRows, raw_certainty
 
@@ -36,10 +36,11 @@ def _t(values: list[F], j: int) -> F:
 
 
 def _within_bound(theta: float, exact, K: int) -> bool:
+    """Within the documented (2K + 20)·2^-53 relative (`doubt_cost.bound_units`)."""
     if exact == 0:
         return theta == 0
     with mpmath.workprec(600):
-        return abs((mpmath.mpf(theta) - exact) / exact) <= (K + 2) * U
+        return abs((mpmath.mpf(theta) - exact) / exact) <= bound_units(K) * U
 
 
 def test_the_issues_logit_row_is_no_tie_and_its_theta_is_correctly_rounded():

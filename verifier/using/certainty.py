@@ -4,7 +4,7 @@ For a distribution p with top class j (the lowest index among equal maxima, as `
 tied optima), the pairwise certainty of j over class i ≠ j is χ_i = p_j − p_i and the pairwise doubt is
 δ_i = 1/χ_i, infinite when p_i = p_j (a tie: zero certainty). The minimum certainty is p_j minus the second
 largest value, and the maximum doubt its reciprocal. The doubt cost is θ = arcsin((1 − Π)/(1 + Π)) with
-Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i),
+Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (in floats as 2·arctan((1 − t)/(1 + t)), `using.doubt_cost`),
 the same number (with t = √Π ∈ [0, 1], (1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every
 digit near 1.
 
@@ -14,7 +14,7 @@ and equal floats are compared in integers). The values are floats. A decimal row
 (num_j − num_s)/total and maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so
 correctly rounded; a binary (.npy) row's are (F_j − F_s)/ΣF and its reciprocal, within (K + 2)·2^-53 relative
 of the exact values (integers per row would cost more than the whole decision at 10^6 rows). θ is within
-(K + 2)·2^-53 relative of the exact value on every row (`using.doubt_cost`: floats where a proof says so, the
+(2K + 20)·2^-53 relative of the exact value on every row (`using.doubt_cost`: floats where a proof says so, the
 exact product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
 
 Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
@@ -147,7 +147,14 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
         e[np.arange(n), top] = 0.0
         e[(gap == 0) & ~tied[:, None]] = np.inf  # equal floats of different values: no relative bound
         e[np.arange(n), top] = 0.0
-    theta = doubt_costs(t, K, e.sum(axis=1), lambda i: _exact_product(rows, i, int(top[i])))
+    def exact_t(i: int) -> Fraction:
+        return _exact_product(rows, i, int(top[i]))
+
+    if K == 2:  # (1 − t)/(1 + t) = p_s/p_j: one division of the floats (each within rel), no cancellation
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theta = doubt_costs(t, K, 2 * rows.rel + 2.0 ** -53, exact_t, c=np.where(tied, 1.0, low / high))
+    else:
+        theta = doubt_costs(t, K, e.sum(axis=1), exact_t)
     return BlockCertainty(top, least, doubt, theta, tied, exact)
 
 

@@ -7,7 +7,7 @@ rational row equals: `logit_decide` decides on them exactly. The raw variants ar
 doubt computed on y itself: with j the top class (the lowest index among equal maxima), the pairwise raw
 certainty ξ_i = y_j − y_i (ξ_j = 1), the raw doubt ρ_i = 1/ξ_i (ρ_j = 0; infinite on a tie), the minimum raw
 certainty y_j minus the second largest logit, and the raw doubt cost θ = arcsin((1 − Π)/(1 + Π)),
-Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
+Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (in floats 2·arctan((1 − t)/(1 + t))) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
 cos(2 arctan t)). Unlike χ, ξ is not bounded by 1, so θ lies in (−π/2, π/2]: −π/2 is approached as the
 logits spread apart. Softmax keeps the order, so the top class and its ties are the same on p and on y.
 
@@ -15,7 +15,7 @@ What decides is exact: the top class and whether it is tied, on the exact values
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
 is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is within
-(K + 2)·2^-53 relative of its exact value (`using.doubt_cost`).
+(2K + 20)·2^-53 relative of its exact value (`using.doubt_cost`).
 
 Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
 `using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`.
@@ -210,8 +210,8 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
             top[i], second[i], tied[i], least[i] = j, s, exact_xi[s] == 0, _float(exact_xi[s])
             xi[i] = [_float(x) for x in exact_xi]
     least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
-    gaps = [(0, 1) if t else _gap(rows, i, int(top[i]), int(second[i])) for i, t in enumerate(tied.tolist())]
-    doubt = np.array([math.inf if g[0] == 0 else _float(Fraction(g[1], g[0])) for g in gaps], dtype=np.float64)
+    gaps = _gaps(rows, top, second, tied)
+    doubt = np.array([_reciprocal(n, d) for n, d in gaps], dtype=np.float64)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
         if xi is None:
             xi = high[:, None] - Z  # ξ_i, each rounded once; ξ_top set to 1 below
@@ -223,13 +223,32 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     return BlockCertainty(top, least, doubt, theta, tied, [gaps])
 
 
-def _gap(rows: LogitRows, i: int, j: int, s: int) -> tuple[int, int]:
-    """y_j − y_s of row i exactly, as (numerator, denominator)."""
+def _gaps(rows: LogitRows, top, second, tied) -> list[tuple[int, int]]:
+    """y_j − y_s of every row exactly, as (numerator, denominator) integers ((0, 1) on a tie)."""
     if rows.exact is not None:
-        gap = rows.exact[i][j] - rows.exact[i][s]
-    else:
-        gap = Fraction(float(rows.floats[i, j])) - Fraction(float(rows.floats[i, s]))
-    return gap.numerator, gap.denominator
+        out = []
+        for e, j, s, t in zip(rows.exact, top.tolist(), second.tolist(), tied.tolist()):
+            gap = 0 if t else e[j] - e[s]
+            out.append((0, 1) if t else (gap.numerator, gap.denominator))
+        return out
+    index = np.arange(len(top))
+    highs, lows = rows.floats[index, top].tolist(), rows.floats[index, second].tolist()
+    out = []
+    for a, b, t in zip(highs, lows, tied.tolist()):
+        if t:
+            out.append((0, 1))
+            continue
+        (n1, d1), (n2, d2) = a.as_integer_ratio(), b.as_integer_ratio()  # powers of two below
+        out.append((n1 * d2 - n2 * d1, d1 * d2))
+    return out
+
+
+def _reciprocal(n: int, d: int) -> float:
+    """d/n correctly rounded (an integer division; inf for n = 0 or beyond the floats)."""
+    try:
+        return d / n if n else math.inf
+    except OverflowError:
+        return math.inf
 
 
 def _exact_product(y: list[Fraction], j: int) -> Fraction:
