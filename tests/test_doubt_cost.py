@@ -57,10 +57,25 @@ def test_an_exact_gap_of_ten_to_the_minus_fifteen_has_doubt_ten_to_the_fifteen()
     decimal = [F("0.5000000000000005"), F("0.4999999999999995")]  # a decimal row: its integers, rounded once
     assert block_certainty(rational_rows([decimal], 2)).max_doubt[0] == 1e15
     floats = np.array([[0.5 + 5e-16, 0.5 - 5e-16]])
-    rows, _ = binary_rows(floats)  # a binary row's doubt: within the documented (K + 2)·2^-53
+    rows, _ = binary_rows(floats)  # a binary row: its doubles' exact sums, rounded once
     exact = [F(x) for x in floats[0].tolist()]
-    truth = 1 / ((exact[0] - exact[1]) / sum(exact))
-    assert abs(F(float(block_certainty(rows).max_doubt[0])) - truth) <= 4 * U * truth
+    assert block_certainty(rows).max_doubt[0] == float(sum(exact) / (exact[0] - exact[1]))  # not ...157.0
+
+
+@pytest.mark.parametrize("K", [2, 3, 10, 40])
+def test_binary_rows_minimum_certainty_and_doubt_are_correctly_rounded(K):
+    rng = np.random.default_rng(K)
+    P = rng.dirichlet(np.full(K, 0.3), 400)
+    P[:4] *= 1e-300  # doubles too small for the error-free route: the integers answer
+    P[4:8] *= 1e300
+    P[8:12, :2] = [0.5 + 2 ** -40, 0.5 - 2 ** -40]
+    rows, _ = binary_rows(P)
+    c = block_certainty(rows)
+    for i in range(len(P)):
+        values = sorted((F(x) for x in P[i].tolist()), reverse=True)
+        gap, total = values[0] - values[1], sum(values)
+        if gap:
+            assert (c.min_certainty[i], c.max_doubt[i]) == (float(gap / total), float(total / gap))
 
 
 @pytest.mark.parametrize("K", [2, 3, 10])

@@ -12,13 +12,14 @@ What decides is exact: which class is on top and whether the top is tied are dec
 integers), the floats only searching (rounding is monotone: a strictly larger float is a strictly larger value,
 and equal floats are compared in integers). The values are floats. A decimal row's minimum certainty
 (num_j − num_s)/total and maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so
-correctly rounded; a binary (.npy) row's are (F_j − F_s)/ΣF and its reciprocal, within (K + 2)·2^-53 relative
-of the exact values (integers per row would cost more than the whole decision at 10^6 rows). θ is within
+correctly rounded; a binary (.npy) row's (F_j − F_s)/ΣF and its reciprocal are correctly rounded from its
+doubles' exact sums (`using.exact_ratio`: error-free transformations for all rows at once, integers where the
+rounding is not settled). θ is within
 (2K + 20)·2^-53 relative of the exact value on every row (`using.doubt_cost`: floats where a proof says so, the
 exact product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
 
 Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
-`using.doubt_cost`.
+`using.doubt_cost`, `using.exact_ratio`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.doubt_cost import doubt_costs, exact_doubt_cost
+from verifier.using.exact_ratio import rounded_ratios
 from verifier.using.exact_rows import ExactRows
 
 INF = math.inf
@@ -134,10 +136,13 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
     if rows.rel:  # rounded decimals: the integers give both, correctly rounded
         least, doubt, gaps = _exact_least(rows, top, second, tied)
         exact = [list(zip(gaps, rows.total))]
-    else:  # a binary row: within (K + 2)·2^-53 (one rounding in F_j − F_s, ΣF within (K − 1)u, the division)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            least = np.where(tied, 0.0, np.maximum((high - low) / total, np.finfo(float).tiny))
-            doubt = np.where(tied, INF, 1.0 / least)
+    else:  # a binary row: its doubles' exact sums, correctly rounded (`exact_ratio`); integers where unsettled
+        least, doubt = rounded_ratios(F, high, np.where(tied, 0.0, low))
+        least, doubt = np.where(tied, 0.0, least), np.where(tied, INF, doubt)
+        for i in np.flatnonzero(np.isnan(least) | np.isnan(doubt)).tolist():
+            gap = rows.num[i][top[i]] - rows.num[i][second[i]]
+            least[i], doubt[i] = gap / rows.total[i], _ratio(rows.total[i], gap)
+        least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
         exact = [(rows, top, second, tied)]
     # each χ's float: F_j − F_i rounded (the floats' own error `rel` of F_j + F_i, relative to F_j − F_i), ΣF
     # within rel + (K − 1)u, the division u; summed over the K − 1 factors
