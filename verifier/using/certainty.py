@@ -4,7 +4,7 @@ For a distribution p with top class j (the lowest index among equal maxima, as `
 tied optima), the pairwise certainty of j over class i ≠ j is χ_i = p_j − p_i and the pairwise doubt is
 δ_i = 1/χ_i, infinite when p_i = p_j (a tie: zero certainty). The minimum certainty is p_j minus the second
 largest value, and the maximum doubt its reciprocal. The doubt cost is θ = arcsin((1 − Π)/(1 + Π)) with
-Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (in floats as 2·arctan((1 − t)/(1 + t)), `using.doubt_cost`),
+Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (as 2·arctan((1 − t)/(1 + t)) in double words, `using.doubt_cost`),
 the same number (with t = √Π ∈ [0, 1], (1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every
 digit near 1.
 
@@ -14,12 +14,12 @@ and equal floats are compared in integers). The values are floats. A decimal row
 (num_j − num_s)/total and maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so
 correctly rounded; a binary (.npy) row's (F_j − F_s)/ΣF and its reciprocal are correctly rounded from its
 doubles' exact sums (`using.exact_ratio`: error-free transformations for all rows at once, integers where the
-rounding is not settled). θ is within
-(2K + 20)·2^-53 relative of the exact value on every row (`using.doubt_cost`: floats where a proof says so, the
-exact product rounded once elsewhere). `pairwise` gives the exact Fractions of one row.
+rounding is not settled). θ is the exact value correctly rounded on every row (`using.doubt_cost`: double
+words where Ziv's test settles the rounding, python-flint balls from the exact product elsewhere; u = 1 − t
+from the row without cancellation, `using.doubt_inputs`). `pairwise` gives the exact Fractions of one row.
 
 Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
-`using.doubt_cost`, `using.exact_ratio`.
+`using.doubt_cost`, `using.doubt_inputs`, `using.exact_ratio`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.doubt_cost import doubt_costs, exact_doubt_cost
+from verifier.using.doubt_inputs import probability_words, rational_word
 from verifier.using.exact_ratio import rounded_ratios
 from verifier.using.exact_rows import ExactRows
 
@@ -128,11 +129,6 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
         s = max((y for y in range(K) if y != j), key=lambda y: (num[y], -y))
         top[i], second[i], tied[i] = j, s, num[j] == num[s]
         high[i], low[i] = F[i, j], F[i, s]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        chi = (high[:, None] - F) / total[:, None]  # χ_i for every i; χ_top set to 1 below
-        chi[np.arange(n), top] = 1.0
-        chi[np.broadcast_to(tied[:, None], chi.shape) & (F == high[:, None])] = 0.0
-        t = np.prod(chi, axis=1)
     if rows.rel:  # rounded decimals: the integers give both, correctly rounded
         least, doubt, gaps = _exact_least(rows, top, second, tied)
         exact = [list(zip(gaps, rows.total))]
@@ -144,22 +140,14 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
             least[i], doubt[i] = gap / rows.total[i], _ratio(rows.total[i], gap)
         least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
         exact = [(rows, top, second, tied)]
-    # each χ's float: F_j − F_i rounded (the floats' own error `rel` of F_j + F_i, relative to F_j − F_i), ΣF
-    # within rel + (K − 1)u, the division u; summed over the K − 1 factors
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gap = high[:, None] - F
-        e = np.where(gap > 0, rows.rel * (high[:, None] + F) / gap, 0.0) + rows.rel + (K + 1) * 2.0 ** -53
-        e[np.arange(n), top] = 0.0
-        e[(gap == 0) & ~tied[:, None]] = np.inf  # equal floats of different values: no relative bound
-        e[np.arange(n), top] = 0.0
     def exact_t(i: int) -> Fraction:
         return _exact_product(rows, i, int(top[i]))
 
-    if K == 2:  # (1 − t)/(1 + t) = p_s/p_j: one division of the floats (each within rel), no cancellation
-        with np.errstate(divide="ignore", invalid="ignore"):
-            theta = doubt_costs(t, K, 2 * rows.rel + 2.0 ** -53, exact_t, c=np.where(tied, 1.0, low / high))
-    else:
-        theta = doubt_costs(t, K, e.sum(axis=1), exact_t)
+    if rows.rel:  # rounded decimals: u = 1 − t from the row's integers, rounded to a double word
+        u, err = _rational_words(rows, top, tied)
+    else:  # a binary row: u from its doubles without cancellation
+        u, err = probability_words(F, top, tied)
+    theta = doubt_costs(u, err, exact_t)
     return BlockCertainty(top, least, doubt, theta, tied, exact)
 
 
@@ -184,6 +172,22 @@ def _ratio(a: int, b: int) -> float:
         return a / b if b else INF
     except OverflowError:
         return INF
+
+
+def _rational_words(rows: ExactRows, top, tied) -> tuple[tuple, np.ndarray]:
+    """u = 1 − t = (total^(K−1) − Π_{k≠j}(num_j − num_k))/total^(K−1) of every row, as a double word with its
+    relative error (`doubt_inputs.rational_word`); 1 exactly on a tie."""
+    hi, lo, err = np.ones(len(top)), np.zeros(len(top)), np.zeros(len(top))
+    for i, (j, t) in enumerate(zip(top.tolist(), tied.tolist())):
+        if t:
+            continue
+        num, p = rows.num[i], 1
+        for k, x in enumerate(num):
+            if k != j:
+                p *= num[j] - x
+        q = rows.total[i] ** (len(num) - 1)
+        hi[i], lo[i], err[i] = rational_word(q - p, q)
+    return (hi, lo), err
 
 
 def _exact_product(rows: ExactRows, i: int, j: int) -> Fraction:

@@ -1,20 +1,22 @@
-"""The doubt cost θ = π/2 − 2·arctan(t) of rows of certainties, t = Π_{i≠j} χ_i (or the raw ξ_i of logits),
-within (2K + 20)·2^-53 relative of the exact θ, row by row.
+"""The doubt cost θ = π/2 − 2·arctan(t) of rows (t = Π_{i≠j} χ_i, or the raw ξ_i of logits), correctly rounded
+on every row: the same bits on every machine.
 
-In floats θ is 2·arctan(c) with c = (1 − t)/(1 + t) (the same number: π/2 − 2·arctan t = 2·arctan c), a form
-whose relative error does not grow as θ shrinks, except through c itself. t̃ is the product of the K − 1
-certainties' floats, each within e_i relative of its exact value, so t̃ is within γ = 1.01·(Σ e_i + (K − 2)·u)
-relative of t (u = 2^-53; the caller gives Σ e_i per row), |ln t̃ − ln t| ≤ γ' = γ/(1 − γ). With t = e^s,
-c = −tanh(s/2) and |d ln|c|/ds| = 1/|sinh s|, so c(t̃) is within γ'/sinh(|ln t̃| − γ') relative of c(t) (rows
-with |ln t̃| ≤ 2γ', t near 1 where c cancels, are not proved); forming c rounds three times (3u); arctan's
-condition number |c/((1 + c²)·arctan c)| is at most 1, and numpy's vectorised arctan adds at most 4 ulp (8u:
-not only a correctly rounded one); doubling is exact. With two classes of probabilities c is p_s/p_j, one
-division from the row's floats, which never cancels. A row whose θ̃ is within (2K + 20)·u relative by that
-proof keeps it; every other row (t near 1, an overflowing product) is computed from its exact t in
-python-flint balls, tightened until both ends round to the same float: the correctly rounded θ. The exact t
-is the caller's (`exact_t(i)`), so the proof and the exact route meet here.
+θ is 2·arctan(c) with c = (1 − t)/(1 + t) = u/(2 − u), u = 1 − t (the same number: π/2 − 2·arctan t =
+2·arctan c). The caller gives u as a double word (`using.double_word`) with a bound on its relative error, formed
+without cancellation where it can (`using.doubt_inputs`). Here, in double words (IEEE +, −, ×, ÷ only, never a
+library's arctan): c, then arctan|c| = arctan(b) + arctan(r) with b = k/64 the nearest of 65 points (their
+arctangents made once, in python-flint balls, to 2^-106), r = (|c| − b)/(1 + |c|·b), |r| ≤ 2^-7 and |r| ≤ |c|,
+and arctan r = r − r³/3 (double words) + r⁵(1/5 − r²/7 + r⁴/9 − r⁶/11 + r⁸/13) (floats, within 20u relative;
+the series' rest is below |r|^15/15). With ε = 32u² (u = 2^-53) a double-word operation, the error relative to
+arctan|c| is at most 2^-78 for the evaluation (4/π·(2^-79 + 2^-98 + 90u²): arctan c ≥ πc/4 on [0, 1]) plus
+4/π times c's own relative error (arctan's slope is at most 1), c's being at most 2.01·(u's) + ε (|2 − u| ≥ |u|
+for u ≤ 1). So θ's double word θ_hi + θ_lo is within ρ = 1.3·err_c + 2^-78 relative of θ; where that interval
+lies strictly inside θ_hi's rounding cell (Ziv's test), θ_hi is the correctly rounded θ. Every other row (a
+rounding too close to call, about one row in 10^7; u or c out of the double words' safe range) is computed from
+its exact t in python-flint balls, tightened until both ends round to the same float. The exact t is the
+caller's (`exact_t(i)`).
 
-Owns: `bound_units`, `doubt_costs`, `exact_doubt_cost`. May import: numpy, python-flint.
+Owns: `doubt_costs`, `exact_doubt_cost`. May import: numpy, python-flint, `using.double_word`.
 """
 
 from __future__ import annotations
@@ -26,49 +28,77 @@ from fractions import Fraction
 import flint
 import numpy as np
 
+from verifier.using import double_word as dw
+
 U = 2.0 ** -53
 PRECISIONS = (64, 128, 256, 1024, 4096, 16384)
-ATAN_ULPS = 4  # numpy's arctan on SIMD kernels is within a few ulp; 4 covers the ones it ships
+POINTS = 64  # arctan's table: b = k/64, k = 0..64
+EVALUATION = 2.0 ** -78  # arctan's evaluation error relative to the value (see the module's docstring)
 
 
-def bound_units(K: int) -> int:
-    """The documented relative bound on θ, in units of 2^-53: 2K + 20."""
-    return 2 * K + 20
+def _exact_float(end) -> Fraction:
+    man, exp = (int(v) for v in end.man_exp())
+    return Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp)
 
 
-def doubt_costs(t: np.ndarray, K: int, term_errors, exact_t: Callable[[int], Fraction],
-                c: np.ndarray | None = None) -> np.ndarray:
-    """θ of every row from the float products `t` (see the module's docstring), `term_errors` the sum of its
-    factors' relative errors (per row, or one for all); `exact_t(i)` is row i's exact t, asked for only where
-    the floats cannot be proved within the bound. `c`: the rows' (1 − t)/(1 + t) when the caller has it
-    without cancellation, `term_errors` then being its relative error (two classes: c = p_s/p_j)."""
-    with np.errstate(invalid="ignore"):
-        gamma = 1.01 * (np.asarray(term_errors, dtype=np.float64) + (0 if c is not None else max(K - 2, 0) * U))
-        g = np.where(gamma < 0.5, gamma / (1 - gamma), np.inf)
-    if c is not None:
-        return _proved_or_exact(2 * np.arctan(c), np.isfinite(c), g, K, exact_t)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        t = np.asarray(t, dtype=np.float64)
-        theta = 2 * np.arctan((1 - t) / (1 + t))
-        s = np.abs(np.log(t))  # inf at t = 0: c = 1 exactly, nothing moves
-        moved = np.where(s > 2 * g, g / np.sinh(s - g), np.inf)
-        moved = moved * (1 + 2 * moved)  # ln-relative to relative: e^x − 1 ≤ x(1 + 2x) for x ≤ 1/2
-    return _proved_or_exact(theta, np.isfinite(t), moved + 3 * U, K, exact_t)  # c: three roundings
+def _table() -> tuple[np.ndarray, np.ndarray]:
+    """arctan(k/64) for k = 0..64 as double words (hi correctly rounded, lo the rest correctly rounded)."""
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = 300
+        values = [_exact_float(flint.arb(flint.fmpq(k, POINTS)).atan().mid()) for k in range(POINTS + 1)]
+    finally:
+        flint.ctx.prec = saved
+    hi = [float(v) for v in values]
+    return np.array(hi), np.array([float(v - Fraction(h)) for v, h in zip(values, hi)])
 
 
-def _proved_or_exact(theta: np.ndarray, finite: np.ndarray, c_error, K: int, exact_t) -> np.ndarray:
-    """θ̃ = 2·arctan(c̃) where c̃ is within `c_error` relative of c: kept where that and arctan's 4 ulp (its
-    condition number is at most 1) prove it within the bound, else computed from the exact t."""
-    with np.errstate(invalid="ignore"):
-        error = 1.01 * c_error + 2 * ATAN_ULPS * U  # relative, to the exact θ
-        bound = bound_units(K) * U
-        proved = finite & (c_error <= 0.5) & (error * (1 + bound) <= bound)
-        proved &= np.abs(theta) > 1e-290  # an absolute 1e-300 from underflow stays relative too
-    proved = np.broadcast_to(proved, np.shape(theta))
-    theta = np.array(theta, dtype=np.float64)
-    for i in np.flatnonzero(~proved).tolist():
-        theta[i] = exact_doubt_cost(exact_t(i))
-    return theta
+TABLE = _table()
+
+
+def doubt_costs(u, err, exact_t: Callable[[int], Fraction]) -> np.ndarray:
+    """θ of every row, correctly rounded: `u` = 1 − t as a double word (hi, lo) of arrays, `err` a bound on its
+    relative error per row (inf where the caller has none); `exact_t(i)` is row i's exact t, asked for only
+    where the double words do not settle the rounding."""
+    uh, ul = (np.asarray(x, dtype=np.float64) for x in u)
+    err = np.broadcast_to(np.asarray(err, dtype=np.float64), uh.shape)
+    with np.errstate(all="ignore"):
+        c = dw.div((uh, ul), dw.add(dw.double(np.full_like(uh, 2.0)), dw.neg((uh, ul))))
+        err_c = 2.01 * err + dw.EPS
+        sign = np.where(c[0] < 0, -1.0, 1.0)
+        a = _arctan((c[0] * sign, c[1] * sign))
+        theta = (2 * sign * a[0], 2 * sign * a[1])  # doubling is exact
+        rho = (1.3 * err_c + EVALUATION) * (1 + 2.0 ** -40)
+        safe = (np.abs(uh) <= 2.0 ** 899) & ((np.abs(c[0]) >= 2.0 ** -250) | (c[0] == 0)) & (err_c < 2.0 ** -60)
+        settled = safe & ((theta[0] == 0) | _inside_cell(theta, rho))  # θ̃ = 0 within ρ < 1: θ = 0
+    out = np.where(settled, theta[0], 0.0)
+    for i in np.flatnonzero(~settled).tolist():
+        out[i] = exact_doubt_cost(exact_t(i))
+    return out
+
+
+def _arctan(c):
+    """arctan c for a double word 0 ≤ c ≤ 1 (see the module's docstring)."""
+    k = np.clip(np.nan_to_num(np.rint(c[0] * POINTS)), 0, POINTS)  # a row out of range is not kept anyway
+    b = k / POINTS  # exact
+    r = dw.div(dw.add(c, dw.double(-b)), dw.add(dw.double(np.ones_like(b)), dw.mul(c, dw.double(b))))
+    cube = dw.mul(dw.mul(r, r), r)
+    s = r[0] * r[0]
+    rest = r[0] * s * s * (1 / 5 - s * (1 / 7 - s * (1 / 9 - s * (1 / 11 - s / 13))))
+    near = dw.add(dw.add(r, dw.neg(dw.div(cube, dw.double(np.full_like(b, 3.0))))), dw.double(rest))
+    index = k.astype(np.intp)
+    return dw.add((TABLE[0][index], TABLE[1][index]), near)
+
+
+def _inside_cell(theta, rho) -> np.ndarray:
+    """Whether every number within ρ·|θ_hi| (and a factor 2 for the rounding of this test) of θ_hi + θ_lo rounds
+    to θ_hi: strictly inside the half gaps to its neighbours."""
+    m = np.abs(theta[0])
+    outward = theta[1] * np.where(theta[0] < 0, -1.0, 1.0)  # θ_lo, positive away from zero
+    up = np.spacing(m) / 2
+    down = (m - np.nextafter(m, 0.0)) / 2
+    reach = 2 * rho * m
+    return (up - outward > reach) & (down + outward > reach)
 
 
 def exact_doubt_cost(t: Fraction) -> float:
@@ -92,5 +122,4 @@ def exact_doubt_cost(t: Fraction) -> float:
 
 
 def _float(end) -> float:
-    man, exp = (int(v) for v in end.man_exp())
-    return float(Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp))
+    return float(_exact_float(end))

@@ -14,11 +14,11 @@ logits spread apart. Softmax keeps the order, so the top class and its ties are 
 What decides is exact: the top class and whether it is tied, on the exact values (a .npy row's floats are its
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
-is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is within
-(2K + 20)·2^-53 relative of its exact value (`using.doubt_cost`).
+is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is its exact
+value correctly rounded (`using.doubt_cost`, from u = 1 − t made by `using.doubt_inputs`).
 
 Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
-`using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`.
+`using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`, `using.doubt_inputs`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numpy as np
 
 from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
 from verifier.using.doubt_cost import doubt_costs
+from verifier.using.doubt_inputs import logit_words, rational_word
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier import numbers
 from verifier.using.distribution import class_values, exact_number
@@ -201,25 +202,21 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     tied = high == low
     with np.errstate(over="ignore", invalid="ignore"):
         least = high - low  # a .npy row: two doubles' difference, rounded once (never 0 unless they are equal)
-    xi = None
-    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and every ξ
-        xi = np.empty_like(Z)
+    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and the least ξ
         for i in range(n):
             j, exact_xi, _ = raw_pairwise(rows.exact[i])
             s = min((y for y in range(K) if y != j), key=lambda y: (exact_xi[y], y))
             top[i], second[i], tied[i], least[i] = j, s, exact_xi[s] == 0, _float(exact_xi[s])
-            xi[i] = [_float(x) for x in exact_xi]
     least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
     gaps = _gaps(rows, top, second, tied)
     doubt = np.array([_reciprocal(n, d) for n, d in gaps], dtype=np.float64)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
-        if xi is None:
-            xi = high[:, None] - Z  # ξ_i, each rounded once; ξ_top set to 1 below
-        xi[np.arange(n), top] = 1.0
-        xi[np.broadcast_to(tied[:, None], xi.shape) & (Z == high[:, None])] = 0.0
-        t = np.prod(xi, axis=1)
-    # each ξ's float is its exact value rounded once (a difference of doubles, or a decimal's ξ)
-    theta = doubt_costs(t, K, 1.01 * (K - 1) * 2.0 ** -53, lambda i: _exact_product(rows.row(i), int(top[i])))
+    if rows.exact is None:  # u = 1 − t from the exact differences of the doubles (`doubt_inputs`)
+        u, err = logit_words(Z, top, tied)
+    else:  # u = 1 − t exactly, rounded to a double word
+        words = [(1.0, 0.0, 0.0) if tied[i] else _word(1 - _exact_product(rows.exact[i], int(top[i])))
+                 for i in range(n)]
+        u, err = (np.array([w[0] for w in words]), np.array([w[1] for w in words])), np.array([w[2] for w in words])
+    theta = doubt_costs(u, err, lambda i: _exact_product(rows.row(i), int(top[i])))
     return BlockCertainty(top, least, doubt, theta, tied, [gaps])
 
 
@@ -249,6 +246,10 @@ def _reciprocal(n: int, d: int) -> float:
         return d / n if n else math.inf
     except OverflowError:
         return math.inf
+
+
+def _word(u: Fraction) -> tuple[float, float, float]:
+    return rational_word(u.numerator, u.denominator)
 
 
 def _exact_product(y: list[Fraction], j: int) -> Fraction:

@@ -11,6 +11,7 @@ import numpy as np
 
 from verifier.report.float_text import ShortestFloats
 from verifier.using.certainty import BlockCertainty
+from verifier.using.float_mean import exact_mean
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
 RAW_HEADER = "top,min_raw_certainty,max_raw_doubt,raw_doubt_cost,tie"  # --logits: on the logits themselves
@@ -53,14 +54,15 @@ def quantiles(values: np.ndarray) -> dict[str, float | str]:
 
 
 def summary_json(c: BlockCertainty, raw: bool = False) -> dict:
-    """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw)."""
+    """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw). Each mean
+    is the exact mean of the rows' floats (the values printed per row), rounded once (`using.float_mean`)."""
     finite = c.max_doubt[~c.tied]
-    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": float(c.tied.mean()) if len(c) else 0.0,
-            "min_certainty": {"mean": float(c.min_certainty.mean()) if len(c) else None,
+    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": int(c.tied.sum()) / len(c) if len(c) else 0.0,
+            "min_certainty": {"mean": exact_mean(c.min_certainty),
                               "quantiles": quantiles(c.min_certainty)},
             "max_doubt": {"quantiles": quantiles(c.max_doubt),
                           "median_of_finite": float(np.median(finite)) if len(finite) else None},
-            "doubt_cost": {"mean": float(c.theta.mean()) if len(c) else None, "quantiles": quantiles(c.theta)},
+            "doubt_cost": {"mean": exact_mean(c.theta), "quantiles": quantiles(c.theta)},
             "note": RAW_NOTE if raw else NOTE}
 
 
