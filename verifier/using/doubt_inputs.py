@@ -6,8 +6,10 @@ cost (`using.doubt_cost`): t = Π_{i≠j} χ_i of probabilities, or Π_{i≠j} �
   u_m = u_{m−1}·χ_k + (1 − χ_k) with only positive terms: never cancelling, even for a row near one-hot. In
   the scaled form U_m = u_m·S^m, U_m = U_{m−1}·g_k + a'_k·P_{m−1}, P_m = P_{m−1}·S, u = U/P, each step's relative
   error grows by at most (K + 4)ε (ε = `double_word.EPS`; R and a'_k within Kε, S^m within m(K + 1)ε): u is
-  within 1.01·((K − 1)(2K + 5) + 1)ε. Rows whose sum is not within 2^-10 of 1, or with a χ_k or 1 − χ_k below
-  2^-200 (zero aside), are left to the exact route (`inf`), where the double words' range could fail.
+  within 1.01·((K − 1)(2K + 5) + 1)ε. The columns are taken in order with the top's place given to the last
+  (t is the same in any order), one column a step on contiguous rows. Rows whose sum is not within 2^-10 of
+  1, or with a χ_k or 1 − χ_k below about 2^-200 (zero aside), are left to the exact route (`inf`), where the
+  double words' range could fail.
 - Binary logit rows: ξ_k = y_j − y_k exactly (TwoSum), t their product (within 1.01·(K − 2)ε, every partial
   product inside the safe range, else `inf`) and u = 1 − t, within (err_t·t + 4u²·|u|)/|u|: it cancels only where
   t is near 1, and then its bound says so.
@@ -39,22 +41,22 @@ def probability_words(F: np.ndarray, top: np.ndarray, tied: np.ndarray) -> tuple
     n, K = F.shape
     idx = np.arange(n)
     high = F[idx, top]
-    zero, one = dw.double(np.zeros(n)), dw.double(np.ones(n))
+    others = F.copy()
+    others[idx, top] = F[:, K - 1]  # the top's place taken by the last column: t is the same in any order
+    others = np.ascontiguousarray(others[:, :K - 1].T)  # (K − 1, n): one row a step
     with np.errstate(all="ignore"):
-        R = zero
-        for k in range(K):
-            R = dw.add(R, dw.double(np.where(top == k, 0.0, F[:, k])))
+        R = dw.double(np.zeros(n))
+        for k in range(K - 1):
+            R = dw.add(R, dw.double(others[k]))
         S = dw.add(R, dw.double(high))
-        ok = np.abs(S[0] - 1) <= 2.0 ** -10
-        scaled, power = zero, one
-        for k in range(K):
-            at_top = top == k
-            g = dw.two_sum(high, -F[:, k])
-            a = dw.add(R, dw.double(F[:, k]))
-            ok &= at_top | ((g[0] >= SMALL) & ((a[0] >= SMALL) | (a[0] == 0)))
-            g, a = _pick(at_top, one, g), _pick(at_top, zero, a)
+        ok = (np.abs(S[0] - 1) <= 2.0 ** -10) & ((high - others).min(axis=0) >= SMALL)
+        ok &= (R[0] + others.min(axis=0) >= SMALL) | (R[0] == 0)  # a'_k ≥ R + min F_k (R = 0: one-hot)
+        scaled, power = dw.double(np.zeros(n)), dw.double(np.ones(n))
+        for k in range(K - 1):
+            g = dw.two_sum(high, -others[k])  # F_j − F_k exactly
+            a = dw.add(R, dw.double(others[k]))
             scaled = dw.add(dw.mul(scaled, g), dw.mul(a, power))
-            power = dw.mul(power, _pick(at_top, one, S))
+            power = dw.mul(power, S)
         u = dw.div(scaled, power)
     err = np.where(ok, 1.01 * ((K - 1) * (2 * K + 5) + 1) * dw.EPS, math.inf)
     return _tie(u, err, tied)
