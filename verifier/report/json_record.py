@@ -194,7 +194,7 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
            "method": e.method}
     if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
-        margin, _ = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
+        margin = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
         shown = words.float_of(margin) if margin is not None else e.margin_decimal()
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0},
                           "margin": None if margin is None else words.exact(margin),
