@@ -19,6 +19,7 @@ from verifier.analysis.conditions import joint_condition
 from verifier.engines.terms import TermValues
 from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
 from verifier.formula import certified
+from verifier.formula.rounded import rounded
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.properties import Implies, Possible, Property
 from verifier.verdict import Binding, Truth
@@ -289,5 +290,5 @@ def _num(value: sp.Expr) -> str:
     """Rationals exactly; irrational values (exact in the JSON matrix) as a 4-digit decimal."""
     if value.is_Rational:
         return str(value)
-    return f"≈ {certified.to_float(value):.4g}"
+    return f"≈ {rounded(value):.4g}"  # 4 digits of the correctly rounded float (display)
 

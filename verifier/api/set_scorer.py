@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from verifier.formula.rounded import rounded
 from verifier.using import column_order, predict_sets, rows_from_array, score
 from verifier.api.use import Source
 from verifier.api.use_route import use_route
 from verifier.errors import UsageError
-from verifier.formula import certified
 from verifier.numbers import shown
 
 MEASURES = {"mean_cost": "negated mean cost (Eq. 4)", "u65": "u65", "u80": "u80",
@@ -58,7 +58,7 @@ class SetScorer:
         decided = predict_sets(self.scheme, rows, truth, "estimator", "predict_proba(X)", self.route.decider)
         s = score(self.route.costs, decided.predictions)
         if self.measure == "mean_cost":
-            return -certified.to_float(s.mean_cost)  # the exact mean, rounded once
+            return -rounded(s.mean_cost)  # the exact mean, rounded once
         return float(getattr(s, self.measure))
 
 

@@ -1,4 +1,4 @@
-"""The JSON report (DESIGN.md §4): exact values as strings, decimals beside them."""
+"""The JSON report (DESIGN.md §4): exact values as strings, beside each its correctly rounded float."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def _exact(value) -> str | list[str]:
 def _decimal(value) -> float | list[float] | None:
     if isinstance(value, tuple):
         return [_decimal(v) for v in value]
-    return None if value.free_symbols else float(words.decimal(value))
+    return None if value.free_symbols else words.float_of(value)
 
 
 def to_json(a: Analysis, streamed: bool = False) -> dict:
@@ -129,16 +129,14 @@ def _large_matrix(s, cells, index) -> Iterator[dict]:
         k = index[m]
         costs = []
         for y in range(s.K):
-            if exact[k, y]:
-                key = int(num[k, y])
-                text = texts.get(key)
-                if text is None:
-                    text = texts[key] = str(Fraction(key, den))
-            else:
-                text = None  # irrational: the spec's set cost at this set (its decimal is beside it)
-            costs.append(text)
+            key = int(num[k, y]) if exact[k, y] else None  # None: irrational, its decimal from the enclosure
+            if key is not None and key not in texts:
+                texts[key] = (str(Fraction(key, den)), float(Fraction(key, den)))  # text, correctly rounded float
+            costs.append(texts[key] if key is not None else (None, None))
         lo, hi = rows.lo[k], rows.hi[k]
-        decimals = [_shared(numbers, _enclosed_decimal(lo[y], hi[y], None)) for y in range(s.K)]
+        decimals = [_shared(numbers, c[1] if c[0] is not None else _enclosed_decimal(lo[y], hi[y], None))
+                    for y, c in enumerate(costs)]
+        costs = [c[0] for c in costs]
         yield {"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]}
 
 
@@ -150,14 +148,13 @@ def _shared(numbers: dict, value: float | None):
 
 
 def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
-    """The 4-digit decimal of a value known to lie in [lo, hi]: read off the enclosure when both ends round
-    alike, else from the exact value."""
+    """The correctly rounded float of a value certified to lie in [lo, hi]: that float when the enclosure is
+    one point, else from the exact value; with none at hand (an irrational cell of thousands of sets, its exact
+    text null), a display rounding: 4 significant digits, read off the enclosure when both ends print alike."""
+    if lo == hi or value is not None:
+        return (float(lo) or 0.0) if lo == hi else _decimal(value)
     low, high = f"{lo:.4g}", f"{hi:.4g}"
-    if low == high:
-        return float(low) if float(low) != 0 else 0.0
-    if value is None:  # no exact value at hand: the enclosure's midpoint, within its (tiny) width
-        return float(f"{(lo + hi) / 2:.4g}")
-    return _decimal(value)
+    return float(low) or 0.0 if low == high else float(f"{(lo + hi) / 2:.4g}")
 
 
 def _node(s, members) -> dict:
@@ -197,15 +194,14 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
            "method": e.method}
     if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
-        margin, approx = e.quick_margin()
+        margin = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
+        shown = words.float_of(margin) if margin is not None else e.margin_decimal()
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0},
                           "margin": None if margin is None else words.exact(margin),
-                          "margin_decimal": float(f"{approx:.4g}")}
+                          "margin_decimal": shown if shown is not None else float(words.decimal(e.margin))}
     elif e.witness is not None:
-        quick = e.margin_decimal() if hasattr(e, "margin_decimal") else None
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)},
-                          "margin": words.exact(e.margin),
-                          "margin_decimal": quick if quick is not None else float(words.decimal(e.margin))}
+                          "margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin)}
     if e.certificate is not None:
         out["certificate"] = {"lambda": {s.classes[h]: str(v) for h, v in sorted(e.certificate.items())}}
     if e.reason:
@@ -227,7 +223,7 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
     if e.witness is not None:
         out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0 or not large}}
         if e.margin is not None:
-            out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": float(words.decimal(e.margin)),
+            out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
                                "margin_is_lower_bound": e.margin_is_bound}
     if e.tied_with:
         out["tied_with"] = [_names(s, z) for z in e.tied_with]

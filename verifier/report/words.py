@@ -7,8 +7,8 @@ from functools import lru_cache
 
 from verifier.lazy_sympy import sympy as sp
 
-from verifier.formula import certified
 from verifier.formula.notation import paper_text
+from verifier.formula.rounded import rounded
 from verifier.report.sympy_text import PRINTER
 from verifier.scheme import Scheme
 from verifier.verdict import Comparison, PropertyResult, SetOptimality, SetPossibility, Truth, Verdict
@@ -33,8 +33,15 @@ def exact(value: sp.Expr) -> str:
 
 
 @lru_cache(maxsize=100_000, typed=True)
+def float_of(value: sp.Expr) -> float:
+    """The exact value's correctly rounded float (`formula.rounded`), memoised: what JSON writes beside it."""
+    return rounded(value)
+
+
+@lru_cache(maxsize=100_000, typed=True)
 def decimal(value: sp.Expr) -> str:
-    x = certified.to_float(value)
+    """4 significant digits of the correctly rounded float: a display rounding, for text beside the exact value."""
+    x = float_of(value)
     return f"{x:.4g}" if x != 0 else "0"
 
 

@@ -22,6 +22,7 @@ import io
 import os
 import tempfile
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -59,6 +60,7 @@ class BayesPair:
     b: str
     test: str  # 'signed-rank' or 'hierarchical'
     posterior: object  # baycomp's Posterior of the negated costs
+    at_rope: str | None = None  # where exact differences lie on the rope's edge (baycomp weighs them ½), or None
 
     @property
     def probabilities(self) -> tuple[float, float, float]:
@@ -67,12 +69,32 @@ class BayesPair:
         return float(left), float(rope), float(right)
 
 
-def signed_rank(a: str, b: str, a_means: np.ndarray, b_means: np.ndarray, rope: float) -> BayesPair:
-    """baycomp's Bayesian signed-rank test of a's and b's mean costs over the data sets."""
+def signed_rank(a: str, b: str, a_means: np.ndarray, b_means: np.ndarray, rope: float,
+                exact_differences: list[Fraction] | None = None) -> BayesPair:
+    """baycomp's Bayesian signed-rank test of a's and b's mean costs over the data sets (the correctly rounded
+    means); with the exact differences a − b per data set, whether any lies on the rope's edge."""
     baycomp = library("baycomp", "the Bayesian signed-rank test")
     posterior = baycomp.SignedRankTest(-np.asarray(a_means, float), -np.asarray(b_means, float), rope,
                                        random_state=SEED)
-    return BayesPair(a, b, "signed-rank", posterior)
+    note = None if exact_differences is None else on_rope_edge(exact_differences, rope,
+                                                                np.asarray(a_means, float) - np.asarray(b_means, float))
+    return BayesPair(a, b, "signed-rank", posterior, note)
+
+
+def on_rope_edge(d: list[Fraction], rope: float, floats: np.ndarray) -> str | None:
+    """baycomp's signed-rank test compares every d_i + d_j (i ≤ j, with d_0 = 0: each d_i alone too) with ±2·rope
+    and weighs equality ½: the sentence saying how many are exactly on that edge, and how many of them baycomp's
+    float differences see as equal (None when none is)."""
+    edge = 2 * Fraction(repr(float(rope)))  # the rope as typed: the shortest decimal of its float
+    values = [Fraction(0)] + list(d)
+    computed = np.concatenate([[0.0], floats])
+    exact = [(i, j) for i in range(len(values)) for j in range(i, len(values)) if abs(values[i] + values[j]) == edge
+             and edge != 0]
+    if not exact:
+        return None
+    seen = sum(1 for i, j in exact if abs(computed[i] + computed[j]) == 2 * rope)
+    return (f"{len(exact)} sum(s) of two per-data-set differences d_i + d_j (or d_i alone) equal ±2·rope exactly, "
+            f"where baycomp weighs a sum ½ each side; its float differences see {seen} of them as equal")
 
 
 def hierarchical(a: str, b: str, a_costs: np.ndarray, b_costs: np.ndarray, rope: float) -> BayesPair:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from verifier.using.exact_rows import ExactRows, rational_rows
 from verifier.using.logit_decide import LogitDecider
 from verifier.using.logits import LogitRows, raw_certainty
 from verifier.errors import UsageError
+from verifier.formula.rounded import rounded
 from verifier.scheme import Scheme
 
 OUTCOMES = ("right", "wrong", "indeterminate")  # a singleton holding the truth, one that does not, a larger set
@@ -33,14 +35,21 @@ class ClassifierCertainty:
     outcome: np.ndarray  # (n,) int: index into OUTCOMES
     covered: np.ndarray  # (n,) bool: the optimal set holds the truth
 
+    def mean_min_certainty(self, rows: np.ndarray | None = None) -> float | None:
+        """The mean of the rows' exact minimum certainties (all rows, or those where `rows`), rounded once."""
+        if not hasattr(self, "_exact"):
+            self._exact = self.certainty.exact_minimums()
+        chosen = range(len(self._exact)) if rows is None else np.flatnonzero(rows).tolist()
+        values = [Fraction(*self._exact[i]) for i in chosen]
+        return rounded(sum(values, Fraction(0)) / len(values)) if values else None
+
     def by_outcome(self) -> dict[str, dict]:
         """For each outcome: how many rows, the mean minimum certainty and the median maximum doubt."""
         out = {}
         for k, label in enumerate(OUTCOMES):
             rows = self.outcome == k
             n = int(rows.sum())
-            out[label] = {"rows": n,
-                          "mean_min_certainty": float(self.certainty.min_certainty[rows].mean()) if n else None,
+            out[label] = {"rows": n, "mean_min_certainty": self.mean_min_certainty(rows) if n else None,
                           "median_max_doubt": _median(self.certainty.max_doubt[rows]) if n else None,
                           "ties": int(self.certainty.tied[rows].sum())}
         return out
@@ -92,21 +101,40 @@ class PairedCertainty:
     statistic: float | None
     p_value: float | None
     why_not: str = ""
+    favours: str | None = None  # the classifier whose larger minimum certainties the signed ranks favour
     test: str = ("Wilcoxon signed-rank test on the per-row minimum certainty (scipy.stats.wilcoxon, two-sided, "
                  "zero differences dropped)")
 
 
 def paired_certainty(a: ClassifierCertainty, b: ClassifierCertainty) -> PairedCertainty:
-    """Whether one classifier is more certain than the other on the same instances."""
+    """Whether one classifier is more certain than the other on the same instances: the exact per-row
+    differences of minimum certainty, ranked exactly (equal |d| share their rank), rounded once at the end."""
     from scipy import stats
 
-    x, y = a.certainty.min_certainty, b.certainty.min_certainty
-    diff = x - y
-    nonzero = int(np.count_nonzero(diff))
-    median = float(np.median(diff))
+    x, y = a.certainty.exact_minimums(), b.certainty.exact_minimums()
+    diff = sorted(Fraction(*p) - Fraction(*q) for p, q in zip(x, y))
+    nonzero = sum(1 for d in diff if d != 0)
+    middle = len(diff) // 2
+    median = rounded(diff[middle] if len(diff) % 2 else (diff[middle - 1] + diff[middle]) / 2) if diff else \
+        float("nan")
     if nonzero == 0:
         return PairedCertainty(a.name, b.name, len(diff), 0, median, None, None,
                                "every row has the same minimum certainty under both: nothing to test")
-    result = stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    # Wilcoxon's test sees only the signs and the ranks of |d|: each d as sign × its exact rank is the same test
+    rank_of = exact_ranks([abs(d) for d in diff if d != 0])
+    signed = [(1 if d > 0 else -1) * rank_of[abs(d)] if d != 0 else 0.0 for d in diff]
+    result = stats.wilcoxon(np.array(signed, dtype=np.float64), zero_method="wilcox", alternative="two-sided")
+    side = sum(signed)  # R+ − R−: positive when the first is more certain by the signed ranks
     return PairedCertainty(a.name, b.name, len(diff), nonzero, median, float(result.statistic),
-                           float(result.pvalue))
+                           float(result.pvalue), favours=a.name if side > 0 else b.name if side < 0 else None)
+
+
+def exact_ranks(values: list[Fraction]) -> dict[Fraction, float]:
+    """Each distinct value's rank among `values` (1 for the least), equal values sharing the mean of theirs."""
+    counts: dict[Fraction, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    ranks, position = {}, 1
+    for value in sorted(counts):
+        ranks[value], position = position + (counts[value] - 1) / 2, position + counts[value]
+    return ranks

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.data import Predictions
@@ -20,7 +21,6 @@ from verifier.using.evaluate import BOOTSTRAP, SEED, grouped
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.formula.arith import BuiltinError
-from verifier.formula import certified
 from verifier.scheme import Scheme
 
 MAX_POINTS = 2001
@@ -85,8 +85,8 @@ def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: 
                 try:
                     exact = expr.subs(symbol, points[x])
                     if exact.is_finite and exact.is_real:
-                        value = certified.to_float(exact)
-                        cell_values = np.array([certified.to_float(c.subs(symbol, points[x])) for c in cell_costs])
+                        value = rounded(exact)
+                        cell_values = np.array([rounded(c.subs(symbol, points[x])) for c in cell_costs])
                         interval = _band(resampled @ cell_values / n, level)
                 except BuiltinError:  # undefined there (e.g. a power mean of a zero with a negative exponent)
                     value = None

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.cell_costs import CellCosts, RowCosts, exact_sum
 from verifier.using.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
 from verifier.using.data import Predictions
-from verifier.formula import certified
 from verifier.scheme import Scheme
 
 __all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "row_keys",
@@ -116,9 +116,8 @@ def score(scheme: Scheme | CellCosts, pred: Predictions, betas: list[Fraction] =
     hits = pred.masks[np.arange(n), pred.truth]
     cells, inverse = grouped(pred)
     exact = costs.costs([(members, y) for members, y, _ in cells])
-    rounded: dict = {}  # each distinct exact value rounded once
-    floats = np.array([rounded[c] if c in rounded else rounded.setdefault(c, certified.to_float(c)) for c in exact],
-                      dtype=float)
+    memo: dict = {}  # each distinct exact value rounded once (correctly)
+    floats = np.array([memo[c] if c in memo else memo.setdefault(c, rounded(c)) for c in exact], dtype=float)
     total = exact_sum(exact, [count for _, _, count in cells])
     per_instance = floats[inverse]
     mean = total / n
@@ -134,7 +133,7 @@ def score(scheme: Scheme | CellCosts, pred: Predictions, betas: list[Fraction] =
 
     single = sizes == 1
     return Scores(
-        pred.name, n, mean, float(np.mean(per_instance)), ci, level,
+        pred.name, n, mean, rounded(mean), ci, level,
         Fraction(int(single.sum()), n), Fraction(int(sizes.sum()), n),
         Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
         Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),

@@ -7,17 +7,18 @@ rational row equals: `logit_decide` decides on them exactly. The raw variants ar
 doubt computed on y itself: with j the top class (the lowest index among equal maxima), the pairwise raw
 certainty ξ_i = y_j − y_i (ξ_j = 1), the raw doubt ρ_i = 1/ξ_i (ρ_j = 0; infinite on a tie), the minimum raw
 certainty y_j minus the second largest logit, and the raw doubt cost θ = arcsin((1 − Π)/(1 + Π)),
-Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
+Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (in floats 2·arctan((1 − t)/(1 + t))) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
 cos(2 arctan t)). Unlike χ, ξ is not bounded by 1, so θ lies in (−π/2, π/2]: −π/2 is approached as the
 logits spread apart. Softmax keeps the order, so the top class and its ties are the same on p and on y.
 
 What decides is exact: the top class and whether it is tied, on the exact values (a .npy row's floats are its
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
-is the exact difference rounded once.
+is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is its exact
+value correctly rounded (`using.doubt_cost`, from u = 1 − t made by `using.doubt_inputs`).
 
 Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
-`using.npy`, `using.distribution`, `using.certainty`.
+`using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`, `using.doubt_inputs`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
+from verifier.using.doubt_cost import doubt_costs
+from verifier.using.doubt_inputs import logit_words, rational_word
 from verifier.using.csv_text import csv_rows, excerpt, regular_file
 from verifier import numbers
 from verifier.using.distribution import class_values, exact_number
@@ -199,17 +202,60 @@ def raw_certainty(rows: LogitRows) -> BlockCertainty:
     tied = high == low
     with np.errstate(over="ignore", invalid="ignore"):
         least = high - low  # a .npy row: two doubles' difference, rounded once (never 0 unless they are equal)
-    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and the difference
+    if rows.exact is not None:  # rounded decimals: the exact values decide the top, ties and the least ξ
         for i in range(n):
-            j, xi, _ = raw_pairwise(rows.exact[i])
-            s = min((y for y in range(K) if y != j), key=lambda y: (xi[y], y))
-            top[i], second[i], tied[i], least[i] = j, s, xi[s] == 0, _float(xi[s])
-            high[i] = Z[i, j]
+            j, exact_xi, _ = raw_pairwise(rows.exact[i])
+            s = min((y for y in range(K) if y != j), key=lambda y: (exact_xi[y], y))
+            top[i], second[i], tied[i], least[i] = j, s, exact_xi[s] == 0, _float(exact_xi[s])
     least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
-        doubt = np.where(tied, math.inf, 1.0 / np.where(tied, 1.0, least))
-        xi = high[:, None] - Z  # ξ_i; ξ_top set to 1 below
-        xi[np.arange(n), top] = 1.0
-        xi[np.broadcast_to(tied[:, None], xi.shape) & (Z == high[:, None])] = 0.0
-        theta = np.pi / 2 - 2 * np.arctan(np.prod(xi, axis=1))  # Π overflowing to inf gives −π/2, its limit
-    return BlockCertainty(top, least, doubt, theta, tied)
+    gaps = _gaps(rows, top, second, tied)
+    doubt = np.array([_reciprocal(n, d) for n, d in gaps], dtype=np.float64)
+    if rows.exact is None:  # u = 1 − t from the exact differences of the doubles (`doubt_inputs`)
+        u, err = logit_words(Z, top, tied)
+    else:  # u = 1 − t exactly, rounded to a double word
+        words = [(1.0, 0.0, 0.0) if tied[i] else _word(1 - _exact_product(rows.exact[i], int(top[i])))
+                 for i in range(n)]
+        u, err = (np.array([w[0] for w in words]), np.array([w[1] for w in words])), np.array([w[2] for w in words])
+    theta = doubt_costs(u, err, lambda i: _exact_product(rows.row(i), int(top[i])))
+    return BlockCertainty(top, least, doubt, theta, tied, [gaps])
+
+
+def _gaps(rows: LogitRows, top, second, tied) -> list[tuple[int, int]]:
+    """y_j − y_s of every row exactly, as (numerator, denominator) integers ((0, 1) on a tie)."""
+    if rows.exact is not None:
+        out = []
+        for e, j, s, t in zip(rows.exact, top.tolist(), second.tolist(), tied.tolist()):
+            gap = 0 if t else e[j] - e[s]
+            out.append((0, 1) if t else (gap.numerator, gap.denominator))
+        return out
+    index = np.arange(len(top))
+    highs, lows = rows.floats[index, top].tolist(), rows.floats[index, second].tolist()
+    out = []
+    for a, b, t in zip(highs, lows, tied.tolist()):
+        if t:
+            out.append((0, 1))
+            continue
+        (n1, d1), (n2, d2) = a.as_integer_ratio(), b.as_integer_ratio()  # powers of two below
+        out.append((n1 * d2 - n2 * d1, d1 * d2))
+    return out
+
+
+def _reciprocal(n: int, d: int) -> float:
+    """d/n correctly rounded (an integer division; inf for n = 0 or beyond the floats)."""
+    try:
+        return d / n if n else math.inf
+    except OverflowError:
+        return math.inf
+
+
+def _word(u: Fraction) -> tuple[float, float, float]:
+    return rational_word(u.numerator, u.denominator)
+
+
+def _exact_product(y: list[Fraction], j: int) -> Fraction:
+    """t = Π_{i≠j} ξ_i of one row, exactly (0 on a tie; ξ_i = y_j − y_i)."""
+    p = Fraction(1)
+    for i, x in enumerate(y):
+        if i != j:
+            p *= y[j] - x
+    return p

@@ -14,6 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
+from verifier.formula.rounded import rounded
 from verifier.formula import certified
 from verifier.using.signed_ranks import METHODS, wilcoxon_rows
 
@@ -39,6 +40,8 @@ class DatasetPair:
     p_holm: float | None = None
     significant: bool | None = None
     sign_p_holm: float | None = None
+    test_favours: str | None = None  # the classifier the signed ranks favour (None: neither, or not run)
+    lower_mean_cost: str | None = None  # the lower mean cost averaged over the data sets, exactly (None: equal)
 
     @property
     def test(self) -> str:
@@ -65,14 +68,16 @@ def dataset_pairs(groups: dict, names: list[str], ranks: dict) -> tuple[list[Dat
         return [], note
     signs = np.zeros((len(plan), len(present)), dtype=np.int8)
     d = np.zeros((len(plan), len(present)))
+    totals = [0] * len(plan)  # Σ over the data sets of a − b, exact: its sign says whose average is lower
     for i, (a, b) in enumerate(plan):
         for j, p in enumerate(present):
             difference = p[a].mean_cost - p[b].mean_cost
+            totals[i] += difference
             sign = certified.compare(p[a].mean_cost, p[b].mean_cost).value
-            value = certified.to_float(difference) if sign != 0 else 0.0
+            value = rounded(difference) if sign != 0 else 0.0
             signs[i, j] = sign if sign is not None else int(np.sign(value))
             d[i, j] = value if signs[i, j] != 0 else 0.0
-    statistic, p_values, methods, _, biserial = wilcoxon_rows(d)
+    statistic, p_values, methods, sides, biserial = wilcoxon_rows(d)
     out = []
     for i, (a, b) in enumerate(plan):
         below, above = int((signs[i] < 0).sum()), int((signs[i] > 0).sum())
@@ -80,8 +85,15 @@ def dataset_pairs(groups: dict, names: list[str], ranks: dict) -> tuple[list[Dat
         out.append(DatasetPair(a, b, len(present), below, above, len(present) - below - above,
                                methods[i] if run else None, float(statistic[i]) if run else None,
                                float(p_values[i]) if run else None, float(biserial[i]) if run else None,
-                               _sign_test(below, above) if run else None))
+                               _sign_test(below, above) if run else None,
+                               test_favours=(a if sides[i] < 0 else b if sides[i] > 0 else None) if run else None,
+                               lower_mean_cost=_lower(a, b, totals[i])))
     return out, note
+
+
+def _lower(a: str, b: str, total) -> str | None:
+    sign = certified.sign(total).value if total != 0 else 0
+    return None if not sign else a if sign < 0 else b
 
 
 def _sign_test(a_lower: int, b_lower: int) -> float:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
@@ -125,7 +126,7 @@ class ExactSigns:
     def _decide(self, i: int, k: int) -> tuple[int, float, bool]:
         x, y = self.values[i], self.values[k]
         sign = certified.compare(x, y).value
-        value = certified.to_float(x - y) if sign != 0 else 0.0
+        value = rounded(x - y) if sign != 0 else 0.0
         if sign is None:
             return int(np.sign(value)), value, True
         return sign, value, False
@@ -157,7 +158,7 @@ def pair_chunk(scores, signs: ExactSigns, resampled: np.ndarray, ia: np.ndarray,
         else:
             test = f"{WILCOXON}: {METHODS[method]}" if defined else f"{WILCOXON}: p undefined"
         out.append(PairComparison(
-            a.name, b.name, a.dataset, a.n, difference, certified.to_float(difference), lower, tuple(ci), level,
+            a.name, b.name, a.dataset, a.n, difference, rounded(difference), lower, tuple(ci), level,
             below, above, tied, test=test, statistic=w if defined else None, p_value=p_value if defined else None,
             favours=None if method is None else a.name if side < 0 else b.name if side > 0 else None,
             sign_p=sign_test(below, above) if defined else None, undecided=open_,

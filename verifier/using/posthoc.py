@@ -12,6 +12,7 @@ names the extra to install."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -43,6 +44,11 @@ def conover_friedman(table: np.ndarray, names: list[str]) -> dict[tuple[str, str
     return {(names[i], names[j]): float(p[i, j]) for i in range(len(names)) for j in range(i + 1, len(names))}
 
 
+def _lower_rank(ranks: dict, a: str, b: str) -> str | None:
+    """The classifier of lower (better) average rank, which a rank test's small p favours; None when equal."""
+    return None if ranks[a] == ranks[b] else a if ranks[a] < ranks[b] else b
+
+
 def check_rope(rope) -> float:
     """The region of practical equivalence: a finite number at least 0 (a usage error otherwise)."""
     if isinstance(rope, bool) or not isinstance(rope, (int, float)) or not math.isfinite(rope) or rope < 0:
@@ -61,8 +67,10 @@ def bayes_pairs(comparison, scores, rope: float, with_hierarchical: bool = False
     by = {(str(s.dataset), s.name): s for s in scores}
     out = []
     for p in comparison.over_datasets:
+        exact = [by[(d, p.a)].mean_cost - by[(d, p.b)].mean_cost for d in f.datasets]
+        exact = [Fraction(int(x.p), int(x.q)) for x in exact] if all(x.is_Rational for x in exact) else None
         out.append(signed_rank(p.a, p.b, np.array([by[(d, p.a)].mean_cost_float for d in f.datasets]),
-                               np.array([by[(d, p.b)].mean_cost_float for d in f.datasets]), rope))
+                               np.array([by[(d, p.b)].mean_cost_float for d in f.datasets]), rope, exact))
     why = None
     if with_hierarchical:
         why = why_not_hierarchical({d: by[(d, f.classifiers[0])].n for d in f.datasets})
@@ -88,7 +96,7 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
     tested = [p for p in comparison.pairs if p.p_value is not None]
     out: dict = {"pairs": {"adjustment": BH, "p_bh": [
         {"a": p.a, "b": p.b, "dataset": p.dataset, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh,
-         "significant_bh": bh < comparison.alpha}
+         "significant_bh": bh < comparison.alpha, "test_favours": p.favours, "lower_mean_cost": p.lower}
         for p, bh in zip(tested, benjamini_hochberg([p.p_value for p in tested]))]}}
     f = comparison.friedman
     if f is None:
@@ -97,12 +105,16 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
     table = np.array([[by[(d, c)] for c in f.classifiers] for d in f.datasets])
     run = [p for p in comparison.over_datasets if p.p_value is not None]
     out["over_datasets"] = {"adjustment": BH, "p_bh": [
-        {"a": p.a, "b": p.b, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh}
+        {"a": p.a, "b": p.b, "p_value": p.p_value, "p_holm": p.p_holm, "p_bh": bh, "test_favours": p.test_favours,
+         "lower_mean_cost": p.lower_mean_cost}
         for p, bh in zip(run, benjamini_hochberg([p.p_value for p in run]))]}
     if len(f.classifiers) >= 3:  # scikit-posthocs' Friedman needs three classifiers at least
         out["conover_friedman"] = {"test": CONOVER, "p_holm": [
-            {"a": a, "b": b, "p_holm": p} for (a, b), p in conover_friedman(table, f.classifiers).items()]}
+            {"a": a, "b": b, "p_holm": p, "lower_average_rank": _lower_rank(f.ranks, a, b)}
+            for (a, b), p in conover_friedman(table, f.classifiers).items()]}
         out["all_pairs_after_friedman"] = all_pairs(f.classifiers, f.ranks, len(f.datasets), comparison.alpha)
+        for row in out["all_pairs_after_friedman"]["pairs"]:
+            row["lower_average_rank"] = _lower_rank(f.ranks, row["a"], row["b"])
     pairs, why = bayes if bayes is not None else bayes_pairs(comparison, scores, rope, with_hierarchical)
     for kind, key, test in (("signed-rank", "bayesian_signed_rank", SIGNED_RANK),
                             ("hierarchical", "bayesian_hierarchical", HIERARCHICAL)):
@@ -110,6 +122,6 @@ def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: 
         if kind == "hierarchical" and not chosen and why is None:
             continue
         out[key] = {"test": test, "rope": rope, "seed": SEED, "note": why if kind == "hierarchical" else None,
-                    "pairs": [dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower"),
-                                       (p.a, p.b, *p.probabilities))) for p in chosen]}
+                    "pairs": [dict(zip(("a", "b", "p_a_lower", "p_equivalent", "p_b_lower", "on_rope_edge"),
+                                       (p.a, p.b, *p.probabilities, p.at_rope))) for p in chosen]}
     return out

@@ -20,7 +20,6 @@ from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all
 from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 from verifier.engines.vector.two_point import screened_pairs
 from verifier.engines.vector.uniform import uniform_tests
-from verifier.formula import certified
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
 from verifier.scheme import ClassSet, Scheme
 from verifier.uniform_point import UniformPoint
@@ -45,20 +44,15 @@ class LazyWitness(SetPossibility):
                 self._margin = checked.margin if checked is not None else None
         return self._margin
 
-    def quick_margin(self) -> tuple[sp.Expr | None, float]:
-        """The margin exactly when every cell involved is rational (integers, no sympy), else None; and its
-        decimal from the arrays (each witness was confirmed with certified arithmetic when it was found)."""
+    def quick_margin(self) -> sp.Expr | None:
+        """The margin exactly when every cell involved is rational (integers, no sympy), else None (the caller
+        shows `margin_decimal`, read off the certified enclosures)."""
         if self._margin is not None or self._scheme is None:
-            return self._margin, float(certified.to_float(self._margin))
+            return self._margin
         exact = _rational_margin(self._scheme, self.members, self.witness)
         if exact is not None:
             self._margin = exact
-            return exact, float(exact)
-        cells, s = self._scheme.cells, self._scheme.rows.index[self.members]
-        rows = sorted(self.members) + [s]
-        mid = (cells.rows.lo[rows] + cells.rows.hi[rows]) / 2
-        p = np.array([float(x) for x in self.witness])
-        return None, float((mid[:-1] @ p).min() - mid[-1] @ p)
+        return exact
 
     def margin_decimal(self) -> float | None:
         """The margin's 4-digit decimal read off the certified cell enclosures when both ends of its enclosure

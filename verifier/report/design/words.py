@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from verifier.designing import Completion, failing_cover, fit_test
 from verifier.errors import counted
+from verifier.formula.rounded import rounded
 from verifier.engines.margins import Bound, Interval
 from verifier.properties import BY_ID, PROPERTIES
 from verifier.properties.settings import TABLE_VIII
@@ -171,7 +172,7 @@ def to_json(c: Completion) -> dict:
 def _end(x) -> str:
     if x is None:
         return "-inf"
-    return str(x) if x.is_Rational else f"{_exact(x)} (≈ {float(x):.12g})"
+    return str(x) if x.is_Rational else f"{_exact(x)} (≈ {rounded(x):.12g})"  # 12 digits of the correctly rounded float
 
 
 def _exact(x) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 
 from verifier.report.float_text import ShortestFloats
 from verifier.using.certainty import BlockCertainty
+from verifier.using.float_mean import exact_mean
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
 RAW_HEADER = "top,min_raw_certainty,max_raw_doubt,raw_doubt_cost,tie"  # --logits: on the logits themselves
@@ -53,14 +54,15 @@ def quantiles(values: np.ndarray) -> dict[str, float | str]:
 
 
 def summary_json(c: BlockCertainty, raw: bool = False) -> dict:
-    """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw)."""
+    """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw). Each mean
+    is the exact mean of the rows' floats (the values printed per row), rounded once (`using.float_mean`)."""
     finite = c.max_doubt[~c.tied]
-    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": float(c.tied.mean()) if len(c) else 0.0,
-            "min_certainty": {"mean": float(c.min_certainty.mean()) if len(c) else None,
+    return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": int(c.tied.sum()) / len(c) if len(c) else 0.0,
+            "min_certainty": {"mean": exact_mean(c.min_certainty),
                               "quantiles": quantiles(c.min_certainty)},
             "max_doubt": {"quantiles": quantiles(c.max_doubt),
                           "median_of_finite": float(np.median(finite)) if len(finite) else None},
-            "doubt_cost": {"mean": float(c.theta.mean()) if len(c) else None, "quantiles": quantiles(c.theta)},
+            "doubt_cost": {"mean": exact_mean(c.theta), "quantiles": quantiles(c.theta)},
             "note": RAW_NOTE if raw else NOTE}
 
 
@@ -101,13 +103,25 @@ def _f(x) -> str:
 
 def classifier_json(c, raw: bool = False) -> dict:
     """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
-    return {"classifier": c.name, **summary_json(c.certainty, raw), "by_outcome": c.by_outcome()}
+    summary = summary_json(c.certainty, raw)
+    if len(c.certainty):  # the exact minimum certainties' mean, rounded once (decide's batches: the floats')
+        summary["min_certainty"]["mean"] = c.mean_min_certainty()
+    return {"classifier": c.name, **summary, "by_outcome": c.by_outcome()}
 
 
 def pair_json(p) -> dict:
     return {"first": p.first, "second": p.second, "rows": p.rows, "rows_differing": p.nonzero,
             "median_difference_first_minus_second": p.median_difference, "statistic": p.statistic,
-            "p_value": p.p_value, "test": p.test, "why_not": p.why_not or None}
+            "p_value": p.p_value, "test_favours": p.favours, "test": p.test, "why_not": p.why_not or None}
+
+
+def favour_words(p) -> str:
+    """The side the signed ranks favour, and the median's when that is the other one."""
+    if p.favours is None:
+        return "the signed ranks favour neither"
+    median = p.first if p.median_difference > 0 else p.second if p.median_difference < 0 else None
+    return f"the signed ranks favour {p.favours} (more certain)" + (
+        f", yet the median difference favours {median}" if median not in (None, p.favours) else "")
 
 
 def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = False) -> str:
@@ -135,5 +149,5 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
             verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
             lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
                          f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
-                         f"p = {p.p_value:.3g}: {verdict}")
+                         f"p = {p.p_value:.3g}: {verdict}; {favour_words(p)}")
     return "\n".join(lines) + "\n"

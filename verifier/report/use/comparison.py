@@ -39,6 +39,7 @@ def _pair_json(p: PairComparison) -> dict:
             "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties, "undecided_signs": p.undecided,
             "test": p.test, "method": p.method, "zero_method": "wilcox", "statistic": p.statistic,
             "p_value": p.p_value, "p_holm": p.p_holm, "significant": p.significant, "signed_ranks_favour": p.favours,
+            "test_favours": p.favours,
             "effect_sizes": {"rank_biserial": p.rank_biserial, "cliffs_delta": p.cliffs_delta,
                              "mean_difference": p.difference_float, "orientation": EFFECTS_ORIENTATION},
             "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm,
@@ -49,7 +50,7 @@ def _dataset_pair_json(p: DatasetPair) -> dict:
     return {"a": p.a, "b": p.b, "datasets": p.datasets, "a_lower": p.a_lower, "b_lower": p.b_lower, "ties": p.ties,
             "test": p.test, "method": p.method, "zero_method": "wilcox", "statistic": p.statistic,
             "p_value": p.p_value, "p_holm": p.p_holm, "significant": p.significant,
-            "rank_biserial": p.rank_biserial,
+            "rank_biserial": p.rank_biserial, "test_favours": p.test_favours, "lower_mean_cost": p.lower_mean_cost,
             "sign_test": {"test": SIGN_TEST, "p_value": p.sign_p, "p_holm": p.sign_p_holm}}
 
 
@@ -68,6 +69,7 @@ def _friedman_json(f: Friedman) -> dict:
             "average_ranks": {c: float(r) for c, r in f.ranks.items()},
             "average_ranks_exact": {c: str(r) for c, r in f.ranks.items()},
             "nemenyi_critical_difference": f.critical_difference, "significant": f.significant,
+            "significance_from": "iman_davenport" if f.ff_p_value is not None else "uncorrected chi-square",
             "different": [list(pair) for pair in f.different],
             "mean_cost_over_datasets": {c: str(v) for c, v in f.mean_costs.items()},
             "order_disagreements": [list(pair) for pair in f.disagreements]}
@@ -124,7 +126,9 @@ def _over_datasets_text(c: Comparison) -> list[str]:
         method = {"exact": "exact distribution", "permutation": "exact permutation distribution",
                   "asymptotic": "normal approximation, tie-corrected"}[p.method]
         lines += _wrapped(f"{counts}; Wilcoxon ({method}) p-value {p.p_value:.4g}, Holm-adjusted {p.p_holm:.4g}, "
-                          f"{'significant' if p.significant else 'not significant'} at {c.alpha}; rank-biserial r = "
+                          f"{'significant' if p.significant else 'not significant'} at {c.alpha}, "
+                          f"{favours_text(p.test_favours, p.lower_mean_cost, 'averaged over the data sets')}; "
+                          "rank-biserial r = "
                           f"{p.rank_biserial:+.3f} (+ when {p.a} costs more); sign test p-value {p.sign_p:.4g}, "
                           f"Holm-adjusted {p.sign_p_holm:.4g}", 4)
     return lines
@@ -148,6 +152,7 @@ def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
     verdict = "significant" if p.significant else "not significant"
     lines += [f"    Wilcoxon ({method}, as scipy's method='auto' chooses): p-value {p.p_value:.4g}",
               f"      p-value Holm-adjusted over {tested} pairs: {p.p_holm:.4g}, {verdict} at {alpha}",
+              *_wrapped(favours_text(p.favours, p.lower), 6),
               *_wrapped(f"effect: rank-biserial r = {p.rank_biserial:+.3f} (matched pairs; + when {p.a} costs "
                         "more)", 6)]
     if p.cliffs_delta is not None:
@@ -164,10 +169,45 @@ def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
     if p.sign_significant != p.significant:
         lines += _wrapped(f"the tests disagree: {DISAGREE}; here the Wilcoxon test is {verdict} and the sign test "
                           f"{sign_verdict}", 6)
-    if p.significant and p.favours is not None and p.lower is not None and p.favours != p.lower:
-        lines += _wrapped(f"note: the signed ranks favour {p.favours}, but {p.lower} has the lower mean cost: the "
-                          "test concerns the ranks of the differences, not their mean", 4)
     return lines
+
+
+def friedman_sentence(comparison: dict) -> str:
+    """The Friedman test in one sentence from evaluate's JSON record (the notebook's display), as the console
+    says it: χ²_F, tie-corrected only when mean costs tied; the significance from the p-value that gates
+    Nemenyi's test (Iman-Davenport's F_F, or χ²_F's when F_F is infinite)."""
+    f = comparison.get("friedman")
+    if f is None:
+        return comparison.get("friedman_not_run") or ""
+    u, alpha = f["uncorrected"], comparison["alpha"]
+    chi2 = f"chi2_F = {u['statistic_exact']}, p-value {u['p_value']:.4g}"
+    if f["tie_correction_factor"] == "1":
+        chi2 += " (no tied mean costs: the tie correction changes nothing)"
+    elif f["statistic_exact"] is None:
+        chi2 += " (uncorrected; tie-corrected undefined: every data set ties all the classifiers)"
+    else:
+        chi2 = (f"chi2 = {f['statistic_exact']} tie-corrected, p-value {f['p_value']:.4g}; uncorrected " + chi2)
+    d = f["iman_davenport"]
+    ff = ("Iman-Davenport F_F infinite" if d["statistic_exact"] is None else
+          f"Iman-Davenport F_F = {d['statistic_exact']}, p-value " +
+          ("undefined" if d["p_value"] is None else f"{d['p_value']:.4g}"))
+    gate = "Iman-Davenport's" if f["significance_from"] == "iman_davenport" else "chi2_F's"
+    verdict = "significant" if f["significant"] else "not significant"
+    ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
+    return (f"Friedman test over {f['datasets']} data sets: {chi2}; {ff}; by {gate} p-value {verdict} at {alpha}; "
+            f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+
+
+def favours_text(favours: str | None, lower: str | None, where: str = "") -> str:
+    """Which classifier the Wilcoxon test's signed ranks favour and, when the lower mean cost is the other one,
+    both (the test concerns the ranks of the differences, not their mean)."""
+    if favours is None:
+        return "the Wilcoxon test's signed ranks favour neither"
+    if lower is None or lower == favours:
+        return f"the Wilcoxon test's signed ranks favour {favours}" + ("" if lower is None else ", which has the lower mean cost" +
+                                                        (f" {where}" if where else "") + " too")
+    return (f"the Wilcoxon test's signed ranks favour {favours}, yet {lower} has the lower mean cost" + (f" {where}" if where else "")
+            + ": the test concerns the ranks of the differences, not their mean")
 
 
 def _friedman_text(f: Friedman) -> list[str]:

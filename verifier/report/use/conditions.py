@@ -92,16 +92,31 @@ def _pairs(r: Conditions) -> list[str]:
         return []
     out = ["", *_wrap("The cheaper classifier at each gamma: exactly where both losses are exact, else by more than "
                       "both errors; p: paired Wilcoxon signed-rank on the instances' losses (gamma 0 and inf), "
-                      "Holm-adjusted over every test.")]
+                      "Holm-adjusted over every test, with the classifier its signed ranks favour.")]
     rows = {}
     for p in r.pairs:
         key = (p.first, p.second, p.dataset)
-        cell = (p.cheaper or "undecided") + (f" (p {p.p_holm:.2g})" if p.p_holm is not None else "")
+        cell = pair_cell(p.cheaper, p.test_favours, p.p_holm)
         rows.setdefault(key, []).append(f"{gamma_text(p.gamma)}: {cell}")
     for (first, second, dataset), cells in rows.items():
         pair = f"{first} vs {second}" + (f" ({dataset})" if dataset else "")
         out += _wrap(f"{pair}: " + "; ".join(cells), 2)
     return out
+
+
+def pair_cell(cheaper: str | None, favours: str | None, p_holm: float | None) -> str:
+    """Which classifier has the lower mean loss and, beside the test's p, which one the test favours: both
+    said when they differ (the test ranks the instances' differences, it does not compare the means)."""
+    lower = cheaper or "undecided"
+    if p_holm is None:
+        return lower
+    if favours is None:
+        return f"{lower} (p {p_holm:.2g}; the test favours neither)"
+    if favours == cheaper:
+        return f"{lower} (p {p_holm:.2g}, the test favours {favours} too)"
+    if cheaper is None:
+        return f"undecided by the means; the test favours {favours} (p {p_holm:.2g})"
+    return f"{cheaper} has the lower mean loss, yet the test favours {favours} (p {p_holm:.2g})"
 
 
 def conditions_json(r: Conditions) -> dict:
@@ -118,5 +133,6 @@ def conditions_json(r: Conditions) -> dict:
                 "identities": None if c.identities is None else
                 {k: str(v) for k, v in vars(c.identities).items()}} for c in r.classifiers],
             "pairs": [{"first": p.first, "second": p.second, "dataset": p.dataset, "gamma": gamma_text(p.gamma),
-                       "cheaper": p.cheaper, "difference": p.difference, "p_value": p.p_value, "p_holm": p.p_holm}
+                       "cheaper": p.cheaper, "difference": p.difference, "p_value": p.p_value, "p_holm": p.p_holm,
+                       "test_favours": p.test_favours, "sentence": pair_cell(p.cheaper, p.test_favours, p.p_holm)}
                       for p in r.pairs]}

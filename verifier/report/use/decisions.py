@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from verifier.errors import counted
+from verifier.formula.rounded import rounded
 from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
@@ -54,7 +55,7 @@ def decision_text(scheme: Scheme, d: Decision) -> str:
     lines.append("Expected costs of the best candidates (exact):")
     width = max(len(scheme.named(m)) for m, _ in d.expected)
     for m, v in d.expected:
-        lines.append(f"  {scheme.named(m).ljust(width)}  {v}" + (f"  ≈ {float(v):.6g}" if not v.is_Rational else ""))
+        lines.append(f"  {scheme.named(m).ljust(width)}  {v}" + (f"  ≈ {rounded(v):.6g}" if not v.is_Rational else ""))
     return "\n".join(lines) + "\n"
 
 

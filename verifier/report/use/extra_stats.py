@@ -3,7 +3,7 @@ labelled with the library and the method that gave it. Decides nothing."""
 
 from __future__ import annotations
 
-from verifier.report.use.comparison import wrapped
+from verifier.report.use.comparison import favours_text, wrapped
 
 
 def extra_text(record: dict, alpha: float) -> list[str]:
@@ -17,16 +17,18 @@ def extra_text(record: dict, alpha: float) -> list[str]:
             where = f" on data set {p['dataset']}" if p["dataset"] is not None else ""
             lines += wrapped(f"{p['a']} vs {p['b']}{where}: Holm {p['p_holm']:.4g}, Benjamini-Hochberg "
                              f"{p['p_bh']:.4g} ({'significant' if p['significant_bh'] else 'not significant'} at "
-                             f"{alpha})", 4)
+                             f"{alpha}); {favours_text(p['test_favours'], p['lower_mean_cost'])}", 4)
     over = record.get("over_datasets")
     if over and over["p_bh"]:
         lines += wrapped("Over the data sets, the Wilcoxon p-values adjusted by Benjamini-Hochberg:", 2)
-        lines += [f"    {p['a']} vs {p['b']}: Holm {p['p_holm']:.4g}, Benjamini-Hochberg {p['p_bh']:.4g}"
-                  for p in over["p_bh"]]
+        for p in over["p_bh"]:
+            lines += wrapped(f"{p['a']} vs {p['b']}: Holm {p['p_holm']:.4g}, Benjamini-Hochberg {p['p_bh']:.4g}; "
+                             f"{favours_text(p['test_favours'], p['lower_mean_cost'], 'averaged over the data sets')}",
+                             4)
     conover = record.get("conover_friedman")
     if conover:
         lines += wrapped(f"{conover['test']}:", 2)
-        lines += [f"    {p['a']} vs {p['b']}: p-value {p['p_holm']:.4g}" for p in conover["p_holm"]]
+        lines += [f"    {p['a']} vs {p['b']}: p-value {p['p_holm']:.4g}, {_rank_words(p)}" for p in conover["p_holm"]]
     lines += all_pairs_text(record.get("all_pairs_after_friedman"))
     for key in ("bayesian_signed_rank", "bayesian_hierarchical"):
         bayes = record.get(key)
@@ -44,6 +46,8 @@ def wrapped_pairs(pairs: list[dict]) -> list[str]:
     for p in pairs:
         out += wrapped(f"{p['a']} vs {p['b']}: P({p['a']} costs less) = {p['p_a_lower']:.3f}, P(practically "
                        f"equivalent) = {p['p_equivalent']:.3f}, P({p['b']} costs less) = {p['p_b_lower']:.3f}", 4)
+        if p.get("on_rope_edge"):
+            out += wrapped(f"({p['on_rope_edge']})", 6)
     return out
 
 
@@ -62,7 +66,13 @@ def all_pairs_text(record: dict | None) -> list[str]:
         if "p_bergmann_hommel" in p:
             text += (f", Bergmann-Hommel {p['p_bergmann_hommel']:.4g} "
                      f"({'significant' if p['significant_bergmann_hommel'] else 'not significant'})")
-        lines += wrapped(text, 4)
+        lines += wrapped(text + (f"; {_rank_words(p)}" if "lower_average_rank" in p else ""), 4)
     if record["note"]:
         lines += wrapped(f"{record['note']}.", 4)
     return lines
+
+
+def _rank_words(p: dict) -> str:
+    """A rank test's side: the classifier of lower (better) average rank."""
+    return "equal average ranks" if p["lower_average_rank"] is None else \
+        f"{p['lower_average_rank']} of lower average rank"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verifier.report.use import score_table
+from verifier.report.use.comparison import friedman_sentence
 from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use.scores import stretch_end
 
@@ -179,22 +180,21 @@ def _scores_html(scores) -> str:
 
 def _pairs(record) -> tuple[list[str], list[list[object]]]:
     pairs = record.get("comparison", {}).get("pairs", [])
-    head = ["pair", "data set", "mean cost difference (exact)", "CI", "Wilcoxon p (Holm)", "significant"]
+    head = ["pair", "data set", "mean cost difference (exact)", "CI", "Wilcoxon p (Holm)", "significant",
+            "the test favours"]
     return head, [[f"{p['a']} − {p['b']}", p.get("dataset") or "", p["mean_difference"],
                    f"[{p['ci']['low']:.4f}, {p['ci']['high']:.4f}]",
-                   "n/a" if p.get("p_holm") is None else f"{p['p_holm']:.4g}", "yes" if p.get("significant") else "no"]
-                  for p in pairs]
+                   "n/a" if p.get("p_holm") is None else f"{p['p_holm']:.4g}", "yes" if p.get("significant") else "no",
+                   _favours(p)] for p in pairs]
 
 
-def _friedman(record) -> str:
-    comparison = record.get("comparison", {})
-    f = comparison.get("friedman")
-    if f is None:
-        return comparison.get("friedman_not_run") or ""
-    g = f if f.get("statistic_exact") is not None else f["uncorrected"]  # corrected: undefined when all tie
-    p = "undefined" if g.get("p_value") is None else f"{g['p_value']:.4g} ({'significant' if f.get('significant') else 'not significant'} at {comparison['alpha']})"
-    return (f"Friedman test over {f['datasets']} data sets: chi2 = {g['statistic_exact']} ({'tie-corrected' if g is f else 'uncorrected'}), p-value {p}; "
-            f"average ranks {', '.join(f'{c} {r}' for c, r in f['average_ranks_exact'].items())}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+def _favours(p: dict) -> str:
+    """The side of the signed ranks, and the lower mean cost beside it when that is the other classifier."""
+    if p.get("p_holm") is None:
+        return "n/a"
+    if p["test_favours"] is None or p["lower_mean_cost"] in (None, p["test_favours"]):
+        return p["test_favours"] or "neither"
+    return f"{p['test_favours']} (yet {p['lower_mean_cost']} has the lower mean cost)"
 
 
 def _crossings(r) -> list[str]:
@@ -269,7 +269,7 @@ def use_html(r) -> str:
         parts.append(_scores_html(r.scores))
         if r.comparison is not None:
             head, rows = _pairs(r.record)
-            parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(_friedman(r.record))}</p>"]
+            parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(friedman_sentence(r.record.get('comparison', {})))}</p>"]
     elif k in ("surface", "abstention", "conditions"):
         parts.append(pre(r.text))
     else:
@@ -289,7 +289,7 @@ def use_markdown(r) -> str:
     elif k == "scores":
         parts += [score_table.table(r.scores, "markdown")]
         if r.comparison is not None:
-            parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(_friedman(r.record)),
+            parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(friedman_sentence(r.record.get('comparison', {}))),
                       ""]
     elif k in ("surface", "abstention", "conditions"):
         parts += [fenced(r.text), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.", ""]

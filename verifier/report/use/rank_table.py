@@ -12,7 +12,7 @@ import io
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifier.formula import certified
+from verifier.formula.rounded import rounded
 from verifier.report.safe_text import markdown_cell
 from verifier.report.use.decisions import spreadsheet_safe
 from verifier.report.use.score_table import latex_escape
@@ -44,7 +44,7 @@ def rank_table(f: Friedman, scores) -> RankTable:
 
 
 def _cost(v) -> str:
-    return f"{certified.to_float(v):.4f}"
+    return f"{rounded(v):.4f}"
 
 
 def _rank(r: Fraction) -> str:
@@ -93,7 +93,7 @@ def _csv(t: RankTable) -> str:
     writer.writerow(["dataset", "classifier", "mean_cost", "mean_cost_exact", "rank", "best"])
     for d, costs, rr, best in zip(t.datasets, t.costs, t.ranks, t.best):
         for j, c in enumerate(t.classifiers):
-            writer.writerow([spreadsheet_safe(d), spreadsheet_safe(c), certified.to_float(costs[j]), str(costs[j]),
+            writer.writerow([spreadsheet_safe(d), spreadsheet_safe(c), rounded(costs[j]), str(costs[j]),
                              float(rr[j]), j in best])
     for c, r in zip(t.classifiers, t.average):
         writer.writerow(["(average rank)", spreadsheet_safe(c), "", "", float(r), ""])

@@ -15,6 +15,7 @@ import io
 from dataclasses import dataclass
 from fractions import Fraction
 
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.using import Scores
@@ -90,7 +91,7 @@ def _expr(v) -> sp.Expr:
 def _float(v) -> float | None:
     if v is None:
         return None
-    return float(v) if isinstance(v, Fraction) else certified.to_float(v)
+    return float(v) if isinstance(v, Fraction) else rounded(v)
 
 
 def _exact(v) -> str | None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
+from verifier.formula.rounded import rounded
 from verifier.using import Crossing, Scores, Sweep
 from verifier.errors import counted
-from verifier.formula import certified
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
 from verifier.report.text_grid import grid
 
@@ -64,7 +64,7 @@ def sweep_json(s: Sweep) -> dict:
 
 def _crossing_json(c: Crossing) -> dict:
     return {"a": c.a, "b": c.b, "identical": c.identical,
-            "zeros": [{"value": str(p), "text": paper_text(p), "float": certified.to_float(p)} for p in c.points],
+            "zeros": [{"value": str(p), "text": paper_text(p), "float": rounded(p)} for p in c.points],
             "enclosed_zeros": [[str(lo), str(hi)] for lo, hi in c.enclosures],
             "flips_at": [{"enclosed_in": [str(f[0]), str(f[1])]} if isinstance(f, tuple) else {"value": str(f)}
                          for f in c.flips],
@@ -75,7 +75,7 @@ def _crossing_json(c: Crossing) -> dict:
 def _point(p, name: str) -> str:
     if isinstance(p, tuple):  # rounded outward: the printed stretch holds the certified one
         return f"some {name} in {_box(*p)} (certified enclosure)"
-    return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {certified.to_float(p):.10g}")
+    return f"{name} = {paper_text(p)}" + ("" if p.is_Rational else f" ≈ {rounded(p):.10g}")
 
 
 def _box(lo, hi) -> str:

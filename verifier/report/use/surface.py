@@ -8,10 +8,10 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
+from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import counted
-from verifier.formula import certified
 from verifier.formula.notation import paper_text
 from verifier.report.use.decisions import TIE_RULE
 from verifier.using.surface import Surface, SurfaceGrid, cheapest, lowest
@@ -23,7 +23,7 @@ SHOWN_POINTS = 3  # points named where the lowest mean cost is reached; the coun
 def _float(x) -> float | None:
     if x is None:
         return None
-    return float(x) if isinstance(x, Fraction) else certified.to_float(x)
+    return float(x) if isinstance(x, Fraction) else rounded(x)
 
 
 def _text(x) -> str | None:

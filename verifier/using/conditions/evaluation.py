@@ -15,11 +15,13 @@ import numpy as np
 from verifier import limits
 from verifier.using.abstention.scores_file import Scores
 from verifier.using.abstention.staircase import Hull, staircase
+from verifier.formula.rounded import rounded
 from verifier.using.compare import holm
 from verifier.using.conditions.identities import Identities, identities, paper_form
 from verifier.using.conditions.lines import Costs, Lines
 from verifier.using.conditions.methods import optimal_segments, rate_points, score_segments
 from verifier.using.conditions.uncertainty import Choice, Weight, loss
+from verifier.using.signed_ranks import wilcoxon_rows
 
 GRID = [Fraction(i, 100) for i in range(101)]
 
@@ -46,9 +48,10 @@ class PairLoss:
     dataset: str | None
     gamma: float | None
     cheaper: str | None  # the classifier of lower L_v, None when not decided
-    difference: float
+    difference: float  # L(first) − L(second): the exact difference rounded once where both are exact
     p_value: float | None = None
     p_holm: float | None = None
+    test_favours: str | None = None  # the classifier the test's signed ranks favour (None: neither, or no test)
 
 
 @dataclass
@@ -157,7 +160,7 @@ def _pairs(found: list[ClassifierLoss], gammas: list) -> list[PairLoss]:
             diff = la.value - lb.value
             if la.exact_value is not None and lb.exact_value is not None:
                 exact = la.exact_value - lb.exact_value
-                cheaper = None if exact == 0 else a.name if exact < 0 else b.name
+                cheaper, diff = None if exact == 0 else a.name if exact < 0 else b.name, rounded(exact)
             else:
                 cheaper = None if abs(diff) <= la.error + lb.error else a.name if diff < 0 else b.name
             pair = PairLoss(a.name, b.name, a.dataset, g, cheaper, diff)
@@ -165,6 +168,8 @@ def _pairs(found: list[ClassifierLoss], gammas: list) -> list[PairLoss]:
                 d = np.array([float(x) for x in a.instance_losses[g] - b.instance_losses[g]])  # exact zeros stay 0
                 if np.any(d != 0):
                     pair.p_value = float(wilcoxon(d).pvalue)
+                    side = int(wilcoxon_rows(d[None, :])[3][0])  # the signed ranks' side: −1 the first costs less
+                    pair.test_favours = a.name if side < 0 else b.name if side > 0 else None
             out.append(pair)
     tested = [p for p in out if p.p_value is not None]
     for p, adjusted in zip(tested, holm([p.p_value for p in tested])):
