@@ -87,6 +87,7 @@ def _scale_examples(item, factor: float) -> None:
     test._examples_scaled = True
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     slow = _measured_slow()
     grouped = config.pluginmanager.hasplugin("xdist")
