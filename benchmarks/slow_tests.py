@@ -1,11 +1,13 @@
 """Refresh tests/slow_tests.txt, the measured part of the `slow` marker (tests/conftest.py), from a timed run:
 
     .venv/bin/python -m pytest -p no:xdist -p no:cacheprovider --durations=0 > /tmp/durations.txt
-    python3 benchmarks/slow_tests.py /tmp/durations.txt [--over 2.0]
+    python3 benchmarks/slow_tests.py /tmp/durations.txt [/tmp/inner.txt ...] [--over 2.0]
 
 Run the whole suite serially (xdist workers report no durations) and with the `ci` profile's example counts
 (HYPOTHESIS_PROFILE=ci), on a quiet machine. A test is listed when its setup, call and teardown together took
-over `--over` seconds; a module-scoped fixture's setup counts against the first test that pays it. Tests
+over `--over` seconds in any of the runs given; a module-scoped fixture's setup counts against the first test
+that pays it, so also give a `pytest -m "not slow" --durations=0` run: there the setup moves to the next test
+of the module, which then gets listed too. Tests
 already marked install, kernel or browser are slow anyway and need no entry, but listing them does no harm.
 """
 
@@ -27,16 +29,20 @@ HEADER = """\
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("durations", help="the output of `pytest --durations=0`")
+    parser.add_argument("durations", nargs="+", help="outputs of `pytest --durations=0`")
     parser.add_argument("--over", type=float, default=2.0, help="seconds (default 2)")
     parser.add_argument("--out", default=os.path.join(ROOT, "tests", "slow_tests.txt"))
     args = parser.parse_args()
     total: dict[str, float] = collections.defaultdict(float)
-    with open(args.durations, encoding="utf-8") as handle:
-        for line in handle:
-            match = LINE.match(line)
-            if match:
-                total[match.group(3)] += float(match.group(1))
+    for path in args.durations:
+        run: dict[str, float] = collections.defaultdict(float)
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                match = LINE.match(line)
+                if match:
+                    run[match.group(3)] += float(match.group(1))
+        for node, seconds in run.items():
+            total[node] = max(total[node], seconds)
     slow = sorted(node for node, seconds in total.items() if seconds > args.over)
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write(HEADER.format(over=args.over) + "".join(f"{node}\n" for node in slow))
