@@ -18,6 +18,7 @@ import pytest
 import sympy as sp
 
 import verifier
+from conftest import bundled
 from verifier.analysis.simplex_regions import simplex_regions
 from verifier.cli.main import check
 from verifier.errors import UsageError
@@ -226,7 +227,7 @@ def test_bad_figure_formats_are_usage_errors():
 @pytest.mark.parametrize("stem", sorted(p.stem for p in SPECS.glob("*.yaml")))
 def test_notebook_and_html_outputs_stay_small(stem):
     try:
-        report = verifier.verify(str(SPECS / f"{stem}.yaml"))
+        report = bundled(stem)  # verified once per session (tests/conftest.py)
     except verifier.SpecError as exc:  # a spec this checkout cannot verify yet says so in its own tests
         pytest.skip(f"{stem} does not verify here: {exc}"[:200])
     cell, page = report._repr_html_().encode(), report.to_html().encode()

@@ -3,16 +3,12 @@ optional extra imported where a clear message guards it), and the README's set-u
 virtual environment with no system site packages."""
 
 import ast
-import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
 from importlib import metadata
-
-import pytest
 
 from conftest import ROOT
 
@@ -72,58 +68,21 @@ def test_the_dependency_check_is_not_vacuous():
     assert "pandas" not in required  # optional (extra "frames"): imported by UseReport.to_frame() only
 
 
-def _readme_commands() -> list[str]:
-    out = subprocess.run([sys.executable, os.path.join(ROOT, ".ci", "readme_command.py"), "main"],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    test = subprocess.run([sys.executable, os.path.join(ROOT, ".ci", "readme_command.py"), "test"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    return [out, test]
+# The session's one install (tests/installed.py); the two helpers stay importable from here as well.
+from installed import copy_checkout, fresh_env  # noqa: E402,F401
 
 
-def copy_checkout(dest: pathlib.Path) -> None:
-    """The checkout's files as git sees them (tracked, and new files that are not ignored) copied to `dest`:
-    nothing built, installed or cached in the working tree comes along. Shared with tests/test_packaging.py."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        if os.path.isfile(os.path.join(ROOT, name)):
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(os.path.join(ROOT, name), dest / name)
-
-
-def fresh_env(tmp_path: pathlib.Path) -> dict[str, str]:
-    """This environment without anything that points Python at the checkout or another environment, no user
-    site packages, and a cache directory of the test's own (pip keeps its cache and configuration: the same
-    index, and no download twice)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(PYTHONNOUSERSITE="1", VERIFY_CACHE_DIR=str(tmp_path / "cache"))
-    return env
-
-
-@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to make a clean copy of the checkout")
-def test_readme_setup_commands_work_in_a_fresh_virtual_environment(tmp_path):
+def test_readme_setup_commands_work_in_a_fresh_virtual_environment(fresh_install):
     """The README's first command verbatim, then the install part of the second and a part of the suite, in a
     new virtual environment (no system site packages) in a temporary directory; the checkout is copied with
-    `git ls-files` so that nothing installed or cached in the working tree can help."""
-    main, test = _readme_commands()
-    clone = tmp_path / "clone"
-    copy_checkout(clone)
-    venv = tmp_path / "venv"
-    env = fresh_env(tmp_path)
-    run = subprocess.run(["bash", "-c", main.replace(".venv", str(venv))], cwd=clone, env=env,
-                         capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
-    assert "P3" in run.stdout and "reward rightful cautiousness" in run.stdout
-    install, _, pytest_part = test.partition(" && .venv/bin/python -m pytest")
-    assert pytest_part == "", "the README's test command should end by running pytest"
-    run = subprocess.run(["bash", "-c", install.replace(".venv", str(venv))], cwd=clone, env=env,
-                         capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
-    run = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          "tests/test_readme.py", "tests/test_fresh_install.py", "-k", "not fresh_virtual"],
-                         cwd=clone, env=env, capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sys; print(sys.flags.no_user_site, "
+    `git ls-files` so that nothing installed or cached in the working tree can help. The session's one install
+    (tests/installed.py) ran them; this test reads what they did."""
+    fresh_install.need("readme main", "readme install", "readme tests")
+    main = fresh_install.runs["readme main"]
+    assert "P3" in main.stdout and "reward rightful cautiousness" in main.stdout
+    assert fresh_install.pytest_options == "" or fresh_install.pytest_options.startswith(" "), \
+        "the README's test command should end by running pytest"
+    site = subprocess.run([fresh_install.python, "-c", "import sys; print(sys.flags.no_user_site, "
                            "any('site-packages' in p and not p.startswith(sys.prefix) for p in sys.path))"],
-                          env=env, capture_output=True, text=True, check=True).stdout.split()
+                          env=fresh_install.env, capture_output=True, text=True, check=True).stdout.split()
     assert site == ["1", "False"]  # nothing from the machine's own site packages

@@ -4,22 +4,19 @@ run on a spec outside the repository, from a directory outside the repository, s
 schema, package data, the version) can come from the checkout. Also the metadata a package index shows."""
 
 import ast
-import importlib.util
 import os
 import pathlib
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import tomllib
 import zipfile
 from email.parser import Parser
 
-import pytest
 
 from conftest import ROOT, SPECS
-from test_fresh_install import copy_checkout, fresh_env
+from installed import require  # noqa: F401  (tests/test_ci_recipes.py imports it from here)
 
 PYPROJECT = tomllib.loads(pathlib.Path(ROOT, "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -28,32 +25,6 @@ DIST = PROJECT["name"]
 VERSION = next(ast.literal_eval(node.value) for node in ast.parse(
     pathlib.Path(ROOT, "verifier", "version.py").read_text(encoding="utf-8")).body
     if isinstance(node, ast.Assign) and node.targets[0].id == "__version__")  # type: ignore[attr-defined]
-
-
-def require(available: bool, what: str) -> None:
-    """Skip when a tool is missing on a developer's machine; in CI (CI set) a missing tool is a failure. The
-    build tool is in the `test` extra, so wherever the README's test command ran, this never skips."""
-    if not available:
-        if os.environ.get("CI"):
-            pytest.fail(f"{what} is missing in CI: install the project with its `test` extra")
-        pytest.skip(f"needs {what}")
-
-
-@pytest.fixture(scope="module")
-def dists(tmp_path_factory) -> dict[str, pathlib.Path]:
-    """`python -m build` on a clean copy of the checkout: the sdist, then the wheel built from that sdist (so a
-    file the sdist leaves out breaks the wheel too). The working tree itself gets no build/ or egg-info."""
-    require(importlib.util.find_spec("build") is not None, "the `build` package (python -m build)")
-    require(shutil.which("git") is not None, "git (to copy the checkout's files)")
-    base = tmp_path_factory.mktemp("packaging")
-    source, out = base / "source", base / "dist"
-    copy_checkout(source)
-    run = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)],
-                         env=fresh_env(base), capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    wheels, sdists = sorted(out.glob("*.whl")), sorted(out.glob("*.tar.gz"))
-    assert len(wheels) == 1 and len(sdists) == 1, sorted(os.listdir(out))
-    return {"wheel": wheels[0], "sdist": sdists[0]}
 
 
 def _wheel_metadata(wheel: pathlib.Path):
@@ -102,17 +73,13 @@ def test_the_wheel_metadata_is_complete(dists):
     assert meta["Description-Content-Type"] == "text/markdown" and "## Set-up on a fresh machine" in meta.get_payload()
 
 
-def test_the_wheel_works_in_a_fresh_virtual_environment_outside_the_checkout(dists, tmp_path):
-    """Install the wheel (dependencies from the configured index and pip's cache) and verify a copied spec
-    from a directory outside the repository."""
+def test_the_wheel_works_in_a_fresh_virtual_environment_outside_the_checkout(dists, fresh_install, tmp_path):
+    """The wheel installed in the session's fresh environment (its dependencies from the configured index and
+    pip's cache, `pip check` satisfied), and a copied spec verified from a directory outside the repository."""
     assert not str(tmp_path).startswith(ROOT)
-    env = fresh_env(tmp_path)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], env=env, check=True, timeout=300)
+    fresh_install.need("wheel install", "pip check")
+    env, venv = fresh_install.env, fresh_install.venv
     python, verify = str(venv / "bin" / "python"), str(venv / "bin" / "verify")
-    run = subprocess.run([python, "-m", "pip", "install", "--no-input", str(dists["wheel"])], env=env,
-                         cwd=tmp_path, capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy2(os.path.join(SPECS, "ha.yaml"), work / "ha.yaml")

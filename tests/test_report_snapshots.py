@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import REPORTS, ROOT, SPECS
+from conftest import REPORTS, ROOT, SPECS, bundled, bundled_report
 from verifier.cli.main import check
 
 STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
@@ -29,10 +29,20 @@ def _report(stem: str, *flags: str) -> str:
     return out.getvalue()
 
 
+@pytest.mark.parametrize("stem", ["ha-numeric", "friedel-abstention-symbolic", "ordinal-intervals-10"])
+def test_the_shared_report_is_what_a_fresh_verify_prints(stem):
+    """conftest.bundled_report (one verification per session, shared) agrees with a fresh `verify` run, compact
+    and full, at two widths; and it is shared: the same report object every time."""
+    for verbose in (False, True):
+        assert bundled_report(stem, verbose=verbose) == _report(stem, *(["-v"] if verbose else []))
+    assert bundled_report(stem, width=80) == _report(stem, "--width", "80")  # the later --width wins
+    assert bundled(stem) is bundled(stem)
+
+
 @pytest.mark.parametrize("kind", ["txt", "verbose.txt"])
 @pytest.mark.parametrize("stem", STEMS)
 def test_report_matches_snapshot(stem, kind):
-    text = _report(stem, *(["-v"] if kind == "verbose.txt" else []))
+    text = bundled_report(stem, verbose=kind == "verbose.txt")
     path = os.path.join(REPORTS, f"{stem}.{kind}")
     if os.environ.get("UPDATE_SNAPSHOTS"):
         os.makedirs(REPORTS, exist_ok=True)
@@ -53,9 +63,7 @@ def test_report_matches_snapshot(stem, kind):
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_verdicts_are_on_the_first_screen(stem, width):
     """The compact report: every verdict within the first 30 lines, about 40 lines in all for 3 classes."""
-    out, err = io.StringIO(), io.StringIO()
-    assert check([os.path.join(SPECS, f"{stem}.yaml"), "--width", str(width)], out, err) == 0, err.getvalue()
-    lines = out.getvalue().splitlines()
+    lines = bundled_report(stem, width=width).splitlines()
     rows = [i for i, line in enumerate(lines) if re.match(r"P(10|[1-9]) ", line)]
     assert len(rows) == 10 and rows[-1] < 30
     assert len(lines) <= 45 and all(len(line) <= width for line in lines)
@@ -63,7 +71,7 @@ def test_the_verdicts_are_on_the_first_screen(stem, width):
 
 
 def test_report_sections_are_present():
-    text = _report("ha-numeric", "-v")
+    text = bundled_report("ha-numeric", verbose=True)
     for heading in ("Extended cost matrix", "Possible (Definition 4)", "Optimal:", "Properties (Yang",
                     "Fit to the paper's Table VIII", "Expectations (expect:)"):
         assert heading in text

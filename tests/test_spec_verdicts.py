@@ -4,12 +4,11 @@ Each verdict below was produced by `verify specs/X.yaml --format json` and then 
 DESIGN.md §2 (see the comments). H = holds, F = fails, one letter per property P1..P10.
 """
 
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from verifier.analysis.pipeline import analyse_file
+from conftest import bundled
 from verifier.spec import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
@@ -62,9 +61,8 @@ IDS = [f"P{i}" for i in range(1, 11)]
 WORD = {"H": "holds", "F": "fails"}
 
 
-@lru_cache(maxsize=None)
 def analysis(name):
-    return analyse_file(str(SPECS / name))
+    return bundled(name[:-len(".yaml")]).analysis  # verified once per session (tests/conftest.py)
 
 
 def pinned_verdicts(name):
