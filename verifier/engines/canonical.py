@@ -32,6 +32,7 @@ from verifier.lazy_sympy import sympy as sp
 
 GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
 SIMPLER = (10, 100, 1_000, 10_000, 10**6, 10**9, 10**12)  # denominators tried when simplifying a witness
+RLIMIT = 30_000_000  # z3 resource units for one lexicographic LP (about 1 s here); beyond it: no canonical point
 CUTS = 16  # violated rows added to the exact LP per round (the optimum does not depend on them)
 ROUNDS = 200
 PRECISIONS = (128, 512, 2048)
@@ -234,6 +235,7 @@ def _solve(z3, grid: RationalGrid, i: int, rows: list[int],
     t = z3.Real("t")
     opt = z3.Optimize()
     opt.set(priority="lex")
+    opt.set("rlimit", RLIMIT)  # a count of z3's own steps, the same on every machine (never a wall clock)
     opt.add(*[x >= 0 for x in p], z3.Sum(p) == 1)
     mine = grid.num[i]
     for j in rows:  # Σ_y p_y (c_Y(y) − c_Z(y)) + t <= 0, scaled by the common denominator
