@@ -7,15 +7,17 @@ solver's path. So:
   p in the simplex, on the exact matrix (a rational scheme) or on every cell rounded down to a multiple of
   2^-GRID_BITS (irrational cells; the rounding is a function of the exact cell, decided by certified
   enclosures and an exact test at a grid point). Its optimum is made one point: t largest, then the least
-  Σ w_y p_y for fixed decreasing weights w, then (should a face remain) p_1, p_2, ... smallest. The float
+  Σ w_y p_y for fixed decreasing weights w. The float
   LP only proposes: the vertex it points at is solved exactly (python-flint), and its duals, positive,
-  prove it is the only optimum; where they do not, z3 solves the lexicographic LP exactly. That point is
+  prove it is the only optimum; where nothing proves one point the only optimum, there is no canonical
+  witness (None: the caller keeps the float LP's rationalised point, confirmed exactly). That point is
   then simplified (each coordinate's best rational approximation with denominators up to 10, 100, ..., in
   that order, renormalised) and the first simplification at which the set is confirmed alone, exactly, on
   the true matrix is the witness.
 - margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
 
-Owns: `canonical_witness`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`, `lazy_sympy`.
+Owns: `canonical_witness`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`,
+`lazy_sympy`.
 """
 
 from __future__ import annotations
@@ -32,9 +34,6 @@ from verifier.lazy_sympy import sympy as sp
 
 GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
 SIMPLER = (10, 100, 1_000, 10_000, 10**6, 10**9, 10**12)  # denominators tried when simplifying a witness
-RLIMIT = 30_000_000  # z3 resource units for one lexicographic LP (about 1 s here); beyond it: no canonical point
-CUTS = 16  # violated rows added to the exact LP per round (the optimum does not depend on them)
-ROUNDS = 200
 PRECISIONS = (128, 512, 2048)
 # the second objective among the LP's optima: distinct, decreasing weights (a face of optima orthogonal to
 # them is rare; then the lexicographic LP decides)
@@ -52,8 +51,6 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
     solved = vertex[:2] if vertex is not None and vertex[2] else None
     if solved is None and vertex is not None:  # a face of optima: its point of least Σ w_y p_y, when unique
         solved = _face_point(grid, i, vertex[1])
-    if solved is None:  # the lexicographic LP (t, then p_1, p_2, ...), t fixed when known
-        solved = _lex_optimum(grid, i, list(seed) + rows, vertex[1] if vertex is not None else None)
     if solved is None:
         return None
     p, t = solved
@@ -71,9 +68,9 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
 
 def canonical_tie(grid: "RationalGrid", i: int) -> list[Fraction] | None:
     """Where set i is a minimiser though never alone (the LP's optimum t is 0): the point of least Σ w·p among
-    those, when unique, else the lexicographically least; None when neither is found. Exact data only (a
+    those, when proved unique; None otherwise. Exact data only (a
     rational scheme): rounding the cells would break the ties it is about."""
-    solved = _face_point(grid, i, Fraction(0)) or _lex_optimum(grid, i, [], Fraction(0))
+    solved = _face_point(grid, i, Fraction(0))
     return solved[0] if solved is not None else None
 
 
@@ -205,58 +202,5 @@ def _face_point(grid: RationalGrid, i: int, t: Fraction) -> tuple[list[Fraction]
     if any(v < bound for j, v in enumerate(exact) if j != i):
         return None
     return p, t
-
-
-def _lex_optimum(grid: RationalGrid, i: int, seed: Sequence[int],
-                 fixed: Fraction | None = None) -> tuple[list[Fraction], Fraction] | None:
-    """The lexicographic optimum (t largest, then p_1, p_2, ... smallest) of the LP on the grid matrix, by
-    cutting planes: a relaxation's optimum that violates no row is the whole LP's (the same point)."""
-    import z3
-
-    rows = sorted({int(j) for j in seed if j != i} | {j for j in range(min(grid.n, grid.K + 1)) if j != i})
-    for _ in range(ROUNDS):
-        solved = _solve(z3, grid, i, rows, fixed)
-        if solved is None:
-            return None
-        p, t = solved
-        values, unit = grid.values(p)
-        bound = values[i] + t * unit  # a row Z is violated when E_p[c_Z] < E_p[c_Y] + t
-        violated = sorted((v - bound, j) for j, v in enumerate(values) if j != i and v < bound)
-        if not violated:
-            return p, t
-        rows = sorted(set(rows) | {j for _, j in violated[:CUTS]})
-    return None
-
-
-def _solve(z3, grid: RationalGrid, i: int, rows: list[int],
-           fixed: Fraction | None) -> tuple[list[Fraction], Fraction] | None:
-    K = grid.K
-    p = [z3.Real(f"p{y}") for y in range(K)]
-    t = z3.Real("t")
-    opt = z3.Optimize()
-    opt.set(priority="lex")
-    opt.set("rlimit", RLIMIT)  # a count of z3's own steps, the same on every machine (never a wall clock)
-    opt.add(*[x >= 0 for x in p], z3.Sum(p) == 1)
-    mine = grid.num[i]
-    for j in rows:  # Σ_y p_y (c_Y(y) − c_Z(y)) + t <= 0, scaled by the common denominator
-        terms = [(mine[y] - grid.num[j][y]) * p[y] for y in range(K) if mine[y] != grid.num[j][y]]
-        opt.add((z3.Sum(terms) if terms else z3.RealVal(0)) + grid.den * t <= 0)
-    opt.add(t <= 1 + max((abs(v) for row in grid.num for v in row), default=0))  # bounded
-    if fixed is not None:  # the optimum t, known exactly: the lexicographic part only
-        opt.add(t == z3.RealVal(f"{fixed.numerator}/{fixed.denominator}"))
-    else:
-        opt.maximize(t)
-    for x in p[:-1]:
-        opt.minimize(x)
-    if opt.check() != z3.sat:
-        return None
-    model = opt.model()
-    values = [_fraction(model.eval(x, model_completion=True)) for x in p + [t]]
-    return values[:K], values[K]
-
-
-def _fraction(value) -> Fraction:
-    r = value.as_fraction()
-    return Fraction(r.numerator, r.denominator)
 
 
