@@ -146,6 +146,10 @@ def _decide(costs: ExpectedCosts, members: ClassSet, p, t: float, duals: dict[in
         found = _canonical_alone(costs, members, p, t, duals)
         if found is not None:
             return found
+        for candidate in _rationalised(p):  # no exact proof of one optimum: the LP's point, confirmed exactly
+            found = _confirm_alone(costs, members, candidate)
+            if found is not None:
+                return found
     strict = t < -_TOLERANCE
     certificate, strictly = _certificate(costs, members, duals)
     if certificate is not None and strictly:
