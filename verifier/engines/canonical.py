@@ -147,11 +147,7 @@ def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
         return None
     values = [Fraction(int(v.p), int(v.q)) for v in (x[k, 0] for k in range(K + 1))]
     p, t = values[:K], values[K]
-    if any(v < 0 for v in p):
-        return None
-    exact, unit = grid.values(p)
-    bound = exact[i] + t * unit
-    if any(v < bound for j, v in enumerate(exact) if j != i):
+    if not _feasible(grid, i, p, t):
         return None
     return p, t, all(duals[k, 0] > 0 for k in range(K))
 
@@ -195,12 +191,15 @@ def _face_point(grid: RationalGrid, i: int, t: Fraction) -> tuple[list[Fraction]
     if any(duals[k, 0] <= 0 for k in range(K - 1)):
         return None
     p = [Fraction(int(x[k, 0].p), int(x[k, 0].q)) for k in range(K)]
+    return (p, t) if _feasible(grid, i, p, t) else None
+
+
+def _feasible(grid: RationalGrid, i: int, p: list[Fraction], t: Fraction) -> bool:
+    """p in the simplex's orthant and E_p[c_Z] >= E_p[c_Y] + t for every other row Z, exactly."""
     if any(v < 0 for v in p):
-        return None
+        return False
     exact, unit = grid.values(p)
     bound = exact[i] + t * unit
-    if any(v < bound for j, v in enumerate(exact) if j != i):
-        return None
-    return p, t
+    return all(v >= bound for j, v in enumerate(exact) if j != i)
 
 

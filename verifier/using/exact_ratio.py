@@ -8,35 +8,14 @@ within K²u² relative (u = 2^-53); the quotient's float q is then corrected by 
 close to a midpoint between two floats: such rows (rare: the band is u² wide), and rows whose doubles are so large
 or so small that a product could overflow or underflow, are left to the caller's integers (`None` there).
 
-Owns: `rounded_ratios`. May import: numpy.
+Owns: `rounded_ratios`. May import: numpy, `using.double_word`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-U = 2.0 ** -53
-SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's constant for doubles
-SAFE = (2.0 ** -900, 2.0 ** 900)  # magnitudes whose products and splits neither overflow nor underflow
-
-
-def _two_sum(a, b):
-    s = a + b
-    v = s - a
-    return s, (a - (s - v)) + (b - v)
-
-
-def _split(a):
-    c = SPLIT * a
-    hi = c - (c - a)
-    return hi, a - hi
-
-
-def _two_product(a, b):
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+from verifier.using.double_word import SAFE, U, _two_product, two_sum as _two_sum  # the error-free transforms
 
 
 def _quotient(nh, nl, dh, dl, K: int):
