@@ -16,7 +16,7 @@ solver's path. So:
   the true matrix is the witness.
 - margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
 
-Owns: `canonical_witness`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`,
+Owns: `canonical_witness`, `exact_optimum`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`,
 `lazy_sympy`.
 """
 
@@ -64,6 +64,17 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
             if confirm(candidate):
                 return candidate
     return p if confirm(p) else None
+
+
+def exact_optimum(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, float]) -> Fraction | None:
+    """The exact optimum t of the LP above at the vertex the float proposal (p, t) points at, when that vertex
+    is proved optimal (feasible, duals nonnegative); None otherwise. A negative t is the margin by which the
+    best mixture of the other rows beats row i in its worst column (LP duality)."""
+    rows, zeros = _binding(grid, i, proposal)
+    if len(rows) + len(zeros) < grid.K:
+        return None
+    vertex = _vertex(grid, i, rows[:grid.K - len(zeros)], zeros)
+    return vertex[1] if vertex is not None else None
 
 
 def canonical_tie(grid: "RationalGrid", i: int) -> list[Fraction] | None:
