@@ -14,9 +14,9 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import verifier.engines.canonical_mixture as mixture_module
-from verifier.engines.canonical import RationalGrid
-from verifier.engines.canonical_mixture import MIX_WEIGHTS, canonical_mixture
+import verifier.engines.canonical as mixture_module
+from verifier.engines.canonical import RationalGrid, canonical_mixture
+from verifier.engines.least_point import MIX_WEIGHTS
 
 
 def _solve(rows: list[list[Fraction]], right: list[Fraction]) -> list[Fraction] | None:

@@ -22,7 +22,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
 from verifier.engines.canonical import canonical_tie, canonical_witness, exact_optimum
-from verifier.engines.canonical_mixture import canonical_mixture
+from verifier.engines.canonical import canonical_mixture
 from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
@@ -248,7 +248,7 @@ def _tie_witness(costs: ExpectedCosts, members: ClassSet, p):
     chooses it; otherwise the LP's point rationalised."""
     grid = costs.grid() if costs.rational else None
     if grid is not None:
-        point = canonical_tie(grid, costs.index[members])
+        point = canonical_tie(grid, costs.index[members], sorted(members))
         if point is not None:
             found = _tie_at(costs, members, point)
             if found is not None:

@@ -16,7 +16,7 @@ import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.canonical import RationalGrid, canonical_witness
-from verifier.engines.canonical_mixture import canonical_mixture
+from verifier.engines.canonical import canonical_mixture
 from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
 from verifier.scheme import Scheme
