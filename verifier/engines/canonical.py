@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import combinations, islice
 from math import lcm
 
 import flint
@@ -37,6 +38,7 @@ from verifier.engines.least_point import MIX_WEIGHTS, least_point
 from verifier.lazy_sympy import sympy as sp
 
 GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
+_CHOICES = 32  # choices of binding rows tried at a degenerate vertex
 SIMPLER = (10, 100, 1_000, 10_000, 10**6, 10**9, 10**12)  # denominators tried when simplifying a witness
 # the second objective among the LP's optima: distinct, decreasing weights (a face of optima orthogonal to
 # them is rare; then there is no canonical witness)
@@ -49,8 +51,7 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
     says it is nowhere strictly best on the grid matrix or no simplification of its optimum is confirmed.
     `proposal` is the float LP's (p, t) and `seed` its binding rows: search hints, the optimum does not
     depend on them."""
-    rows, zeros = _binding(grid, i, proposal) if proposal is not None else ([], [])
-    vertex = _vertex(grid, i, rows[:grid.K - len(zeros)], zeros) if len(rows) + len(zeros) >= grid.K else None
+    vertex = _optimal_vertex(grid, i, proposal) if proposal is not None else None
     solved = vertex[:2] if vertex is not None and vertex[2] else None
     if solved is None and vertex is not None:  # a face of optima: its point of least Σ w_y p_y, when unique
         solved = _face_point(grid, i, vertex[1])
@@ -73,11 +74,27 @@ def exact_optimum(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, floa
     """The exact optimum t of the LP above at the vertex the float proposal (p, t) points at, when that vertex
     is proved optimal (feasible, duals nonnegative); None otherwise. A negative t is the margin by which the
     best mixture of the other rows beats row i in its worst column (LP duality)."""
-    rows, zeros = _binding(grid, i, proposal)
-    if len(rows) + len(zeros) < grid.K:
-        return None
-    vertex = _vertex(grid, i, rows[:grid.K - len(zeros)], zeros)
+    vertex = _optimal_vertex(grid, i, proposal)
     return vertex[1] if vertex is not None else None
+
+
+def _optimal_vertex(grid: "RationalGrid", i: int, proposal) -> tuple[list[Fraction], Fraction, bool] | None:
+    """(p, t, unique) at an optimal vertex near the float proposal, exactly: the most binding rows with
+    nonnegative duals; else, at a degenerate vertex, the first choice of binding rows whose exact point is
+    feasible, proved optimal by a mixture of the other rows no better than t in every column (LP duality,
+    `canonical_mixture`). None when neither proves an optimum."""
+    rows, zeros = _binding(grid, i, proposal)
+    size = grid.K - len(zeros)
+    if size < 0 or len(rows) < size:
+        return None
+    vertex = _vertex(grid, i, rows[:size], zeros)
+    if vertex is not None:
+        return vertex
+    for chosen in islice(combinations(rows, size), _CHOICES):
+        found = _vertex(grid, i, list(chosen), zeros, need_duals=False)
+        if found is not None:
+            return (found[0], found[1], False) if canonical_mixture(grid, i, found[1]) is not None else None
+    return None
 
 
 def canonical_mixture(grid: "RationalGrid", i: int, t: Fraction) -> dict[int, Fraction] | None:
@@ -158,10 +175,11 @@ def _binding(grid: RationalGrid, i: int, proposal) -> tuple[list[int], list[int]
     return rows, [y for y in range(grid.K) if p_float[y] < 1e-9]
 
 
-def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
+def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int], need_duals: bool = True):
     """(p, t, unique) at the vertex where `rows` and p_y = 0 for `zeros` bind, exactly, when it is optimal:
     feasible for every row and with nonnegative duals. `unique` when every dual is positive: then every
-    optimum satisfies the same K equations, so it is this point. None when it is not optimal."""
+    optimum satisfies the same K equations, so it is this point. None when it is not optimal (without
+    `need_duals`: when it is not a feasible point)."""
     K, den = grid.K, grid.den
     system = [[mine_y - grid.num[j][y] for y, mine_y in enumerate(grid.num[i])] + [den] for j in rows]
     system += [[-int(y == z) for y in range(K)] + [0] for z in zeros] + [[1] * K + [0]]
@@ -171,7 +189,7 @@ def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
         duals = A.transpose().solve(flint.fmpq_mat(K + 1, 1, [0] * K + [1]))  # the gradient of t
     except ZeroDivisionError:
         return None
-    if any(duals[k, 0] < 0 for k in range(K)):
+    if need_duals and any(duals[k, 0] < 0 for k in range(K)):
         return None
     values = [Fraction(int(v.p), int(v.q)) for v in (x[k, 0] for k in range(K + 1))]
     p, t = values[:K], values[K]
