@@ -246,3 +246,24 @@ def test_every_figure_module_draws_in_the_one_palette():
                 found.setdefault(path.name, []).append(colour)
     assert not found
 
+
+
+def test_command_line_layout_and_width_reach_the_files(two_scores, tmp_path):
+    argv = ["evaluate", str(SPECS / "friedel-abstention-symbolic.yaml"), "--scores", two_scores, "--sweep",
+            "mu=0:1:3", "--sweep", "nu=0:1:3"]
+    assert check([*argv, "--figures", str(tmp_path), "--figure-layout", "row"], io.StringIO(), io.StringIO()) == 0
+    root = ET.fromstring((tmp_path / "friedel-abstention-symbolic-abstention-svm.svg").read_bytes())
+    assert float(root.get("width").removesuffix("pt")) > 72 * 6  # two columns wide (bbox tight trims a little)
+    err = io.StringIO()
+    assert check([*argv, "--figure-layout", "grid"], io.StringIO(), err) == 2 and "--figures" in err.getvalue()
+
+
+def test_a_panel_without_values_says_so_instead_of_a_scale(abstention):
+    _, fig = _maps(abstention, "trivial", layout="grid")  # the trivial classifier never thresholds a score
+    try:
+        panels, bars = _panels_and_bars(fig)
+        empty = [bar for bar in bars if not len(bar.get_yticks())]
+        assert {bar.get_ylabel() for bar in empty} == {"lower threshold l", "upper threshold u"}
+        assert {"l = ±∞\neverywhere", "u = ±∞\neverywhere"} <= set(_texts(fig))
+    finally:
+        plt.close(fig)

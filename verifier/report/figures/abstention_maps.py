@@ -28,6 +28,7 @@ HEADER = 0.55  # inches above and below the panels: the classifier's name and th
 BAR_WIDTH = 0.13  # inches: a colour bar's width at most
 MAX_HEIGHT = 9.0  # inches: a page's text height, about; a wide column layout gets wider panels, not taller
 LEMMA_LABEL = "Lemma 1: beyond this line no window abstains"
+NOTHING = {"cost": "no scenario", "rate": "no scenario", "lower": "l = ±∞\neverywhere", "upper": "u = ±∞\neverywhere"}
 MISSING_LABEL = "no value: threshold at ±∞, or outside the assumptions"
 # white dashes edged in black: seen on viridis's dark and light ends alike, and in the legend on white
 LEMMA_STYLE = {"colors": "white", "linewidths": 0.8, "linestyles": "dashed"}
@@ -109,6 +110,10 @@ def draw_maps(curves, c, *, layout: str = "column", width: float | None = None,
         bar = fig.colorbar(mesh, ax=ax, fraction=bar_share, pad=0.02, aspect=15)
         bar.set_label(label, fontsize=7, labelpad=2)
         bar.ax.tick_params(labelsize=6)
+        if not np.isfinite(z).any():  # a scale of nothing: no ticks, and the panel says why it is grey
+            bar.set_ticks([])
+            ax.text(0.5, 0.72, NOTHING[what], transform=ax.transAxes, ha="center", va="center", fontsize=6,
+                    color="0.25")
         lemma = lemma_line(ax, curves, x, y) or lemma
         missing = missing or bool(np.isnan(z).any())
         axes_labels(ax, curves)
