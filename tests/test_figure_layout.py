@@ -267,3 +267,15 @@ def test_a_panel_without_values_says_so_instead_of_a_scale(abstention):
         assert {"l = ±∞\neverywhere", "u = ±∞\neverywhere"} <= set(_texts(fig))
     finally:
         plt.close(fig)
+
+
+def test_each_classifier_keeps_its_own_scale_on_request(abstention):
+    own = {}
+    for name in ("logistic", "svm"):
+        picture = next(p for p in abstention_plot.pictures(abstention, shared_scales=False)
+                       if p.name == f"abstention-{name}")
+        fig = picture.draw()
+        own[name] = {bar.get_ylabel(): bar._colorbar.mappable.get_clim() for bar in _panels_and_bars(fig)[1]}
+        plt.close(fig)
+        assert "shared" not in picture.caption
+    assert own["logistic"]["least expected cost"] != own["svm"]["least expected cost"]

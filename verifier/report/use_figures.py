@@ -41,11 +41,13 @@ class Written(dict):
 
 
 def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=(), deadline: float | None = None,
-                limit: float | None = None, *, layout: str = "column", width: float | None = None) -> dict:
+                limit: float | None = None, *, layout: str = "column", width: float | None = None,
+                shared_scales: bool = True) -> dict:
     """The figures' files (or bytes, without `directory`). `deadline` (time.monotonic()): the run's time limit
     of `limit` seconds, checked before each picture (one takes about a second); those left are named in `cut`.
     `layout` (the abstention maps: 'column', 'grid' or 'row') and `width` (inches; None: one column, two for
-    'row') as `figure_options` checks them."""
+    'row') as `figure_options` checks them; `shared_scales`: one colour scale per map for the classifiers
+    compared on a data set (False: each classifier's own)."""
     layout, width = figure_options(layout, width)
     if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
@@ -70,7 +72,8 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
     else:
         from verifier.report.figures.abstention_plot import pictures
 
-        drawn, path = pictures(curves, result.title, layout=layout, width=width), curves.path
+        drawn, path = pictures(curves, result.title, layout=layout, width=width,
+                               shared_scales=bool(shared_scales)), curves.path
     stem = figure_stem(path)
     files = {f"{stem}-{p.name}.{fmt}": p for p in drawn for fmt in formats}
     if len(files) < len(drawn) * len(formats):  # names are escaped injectively: a guard, not a case

@@ -107,7 +107,7 @@ def draw_maps(curves, c, *, layout: str = "column", width: float | None = None,
         low, high = (scales or {}).get(what, (None, None))
         mesh = ax.pcolormesh(x, y, np.ma.masked_invalid(z), cmap=cmap, vmin=low, vmax=high, shading="nearest",
                              rasterized=True)
-        bar = fig.colorbar(mesh, ax=ax, fraction=bar_share, pad=0.02, aspect=15)
+        bar = fig.colorbar(mesh, ax=ax, fraction=bar_share, pad=0.02, aspect=40)  # as tall as its panel
         bar.set_label(label, fontsize=7, labelpad=2)
         bar.ax.tick_params(labelsize=6)
         if not np.isfinite(z).any():  # a scale of nothing: no ticks, and the panel says why it is grey

@@ -22,13 +22,15 @@ def _file(name: str, dataset: str | None) -> str:
     return file_part(name) + (f"-in-{file_part(dataset)}" if dataset is not None else "")
 
 
-def pictures(curves, document: str = "", *, layout: str = "column", width: float | None = None) -> list[Picture]:
+def pictures(curves, document: str = "", *, layout: str = "column", width: float | None = None,
+             shared_scales: bool = True) -> list[Picture]:
     """A picture per classifier (its maps, `layout` 'column', 'grid' or 'row', `width` inches; or its curves),
-    then one per pair (the differential cost). The classifiers compared on one data set share colour scales."""
+    then one per pair (the differential cost). With `shared_scales`, the classifiers compared on one data set
+    share colour scales (else each map has its own)."""
     out = []
     for c in curves.classifiers:
         name = c.name + (f" ({c.dataset})" if c.dataset else "")
-        shared = _compared(curves, c)
+        shared = _compared(curves, c) if shared_scales else [c]
         scales = colour_scales(curves, shared) if len(curves.parameters) > 1 and len(shared) > 1 else None
         scale = (f" Colour scales shared with {', '.join(o.name for o in shared if o is not c)}." if scales else "")
         out.append(Picture(f"abstention-{_file(c.name, c.dataset)}", name,
