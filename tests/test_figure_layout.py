@@ -172,10 +172,10 @@ def test_cost_curves_name_the_classifier_and_colour_each_gamma(conditions):
     fig = picture.draw()
     try:
         ax = fig.axes[0]
-        assert ax.get_title().startswith("logistic")
+        assert fig.legends[0].get_title().get_text() == "logistic, score-driven thresholds"
         assert ax.get_xlabel() == "$\\theta$" and "K(\\theta)" in ax.get_ylabel()  # one symbol on both axes
         lines = ax.get_lines()
-        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["γ = 0", "γ = 4", "γ = ∞"]
+        assert [t.get_text() for t in fig.legends[0].get_texts()] == ["γ = 0", "γ = 4", "γ = ∞"]
         colours = [_hex(line.get_color()) for line in lines]
         assert len(set(colours)) == len(colours) and set(colours) <= set(OKABE_ITO)
         assert lines[0].get_linestyle() == "--"  # γ = 0 dashed too, for grey print
@@ -197,7 +197,7 @@ def test_losses_are_points_on_a_scale_that_shows_gamma(conditions):
         assert any(list(line.get_xdata()) == [1.0, 1.0] for line in lines if line not in points)  # ∞ marked
         assert {_hex(line.get_color()) for line in points} <= set(OKABE_ITO)
         assert len({line.get_marker() for line in points}) == 2
-        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["logistic", "svm"]
+        assert [t.get_text() for t in fig.legends[0].get_texts()] == ["logistic", "svm"]
     finally:
         plt.close(fig)
 
@@ -233,6 +233,13 @@ def test_design_delta_plot_labels_the_open_end_of_p1(tmp_path):
     root = ET.fromstring(target.read_bytes())
     texts = [" ".join("".join(t.itertext()).split()) for t in root.iter(f"{SVG}text")]
     assert {"0", "1/3", "1/2", "2"} <= set(texts)  # 1/2, P1's open end, beside 1/3 on a second line
+
+
+def test_many_lines_never_look_alike():
+    from verifier.report.figures.palette import line_style
+
+    looks = [(s["color"], s["marker"]) for s in map(line_style, range(49))]
+    assert len(set(looks)) == 49  # 24 classifiers over six data sets: each its own colour and marker
 
 
 # -- one palette ----------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ the pictures decide nothing."""
 
 from __future__ import annotations
 
-from verifier.report.figures.palette import LINES, ONE_COLUMN_WIDTH, line_style
+from verifier.report.figures.palette import ONE_COLUMN_WIDTH, line_style
 from verifier.report.figures.picture import Picture, file_part, plt
 from verifier.report.figures.typeset import math, put, symbol
 
@@ -49,12 +49,15 @@ def draw_curves(result, c, grid, width: float | None = None):
     theta = symbol(result.parameter)
     for k, g in enumerate(result.gammas):
         values, _ = c.curves[g]
-        ax.plot(x, [float(v) for v in values], label=f"γ = {_gamma(g)}", color=LINES[k % len(LINES)],
-                lw=1.2 if g is None else 1.0, ls="--" if g == 0 else "-")
+        style = line_style(k)
+        ax.plot(x, [float(v) for v in values], label=f"γ = {_gamma(g)}", color=style["color"],
+                lw=1.2 if g is None else 1.0, ls="--" if g == 0 else style["ls"])
     put(ax.set_xlabel, label=math(theta, result.parameter))
     put(ax.set_ylabel, label=math(f"\\text{{expected cost }}K({theta})", f"expected cost K({result.parameter})"))
-    ax.set_title(f"{c.label}, {METHODS.get(result.method, result.method)}", fontsize=8)
-    ax.legend(frameon=False, fontsize=6)
+    # above the axes, in rows of five under the classifier's name: a legend inside would sit on some curves
+    fig.legend(loc="outside upper center", ncol=min(len(result.gammas), 5), frameon=False, fontsize=6,
+               handlelength=1.8, columnspacing=1.0, title=f"{c.label}, {METHODS.get(result.method, result.method)}",
+               title_fontsize=8)
     ax.grid(True, lw=0.3, alpha=0.5)
     return fig
 
@@ -75,7 +78,8 @@ def draw_losses(result, width: float | None = None):
         ax.axvline(1.0, color="0.55", lw=0.6, ls=":")
     ax.set_xlabel("certainty γ of the presumed value (scale γ/(1 + γ))")
     ax.set_ylabel("expected loss L")
-    ax.legend(frameon=False, fontsize=6)
+    fig.legend(loc="outside upper center", ncol=min(len(result.classifiers), 3), frameon=False, fontsize=6,
+               handletextpad=0.3, columnspacing=1.2)  # above the axes: inside, it would cover some points
     ax.grid(True, axis="y", lw=0.3, alpha=0.5)
     return fig
 

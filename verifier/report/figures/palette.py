@@ -30,7 +30,8 @@ LAYOUTS = ("column", "grid", "row")  # the abstention maps' four panels: stacked
 
 
 def line_style(k: int) -> dict:
-    """The k-th line's colour, marker and dash: a colour of `LINES`, and after every colour a new dash, so that
-    two lines never look alike, even with more lines than colours."""
-    return {"color": LINES[k % len(LINES)], "marker": MARKERS[k % len(MARKERS)],
-            "ls": DASHES[k // len(LINES) % len(DASHES)]}
+    """The k-th line's colour, marker and dash: a colour of `LINES`, and after every colour a new dash and a
+    shifted marker, so that two lines (or two sets of points) never look alike, even with more than colours."""
+    rounds = k // len(LINES)
+    return {"color": LINES[k % len(LINES)], "marker": MARKERS[(k + rounds) % len(MARKERS)],
+            "ls": DASHES[rounds % len(DASHES)]}
