@@ -16,13 +16,13 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.patches import Patch
 
-from verifier.report.figures.palette import MISSING, ONE_COLUMN_WIDTH, TWO_COLUMN_WIDTH
+from verifier.report.figures.palette import LAYOUTS, MISSING, ONE_COLUMN_WIDTH, TWO_COLUMN_WIDTH
 from verifier.report.figures.picture import plt
 from verifier.report.figures.typeset import math, put, symbol
 
 PANELS = (("cost", "least expected cost"), ("rate", "abstention rate"), ("lower", "lower threshold l"),
           ("upper", "upper threshold u"))
-LAYOUTS = {"column": (4, 1), "grid": (2, 2), "row": (1, 4)}  # rows, columns of panels (`palette.LAYOUTS`)
+GRIDS = dict(zip(LAYOUTS, ((4, 1), (2, 2), (1, 4))))  # rows, columns of panels: column, grid, row
 PANEL_ASPECT = {"column": 0.55, "grid": 0.92, "row": 1.0}  # a panel's height over its column's width
 HEADER = 0.55  # inches above and below the panels: the classifier's name and the legend
 BAR_WIDTH = 0.13  # inches: a colour bar's width at most
@@ -37,7 +37,7 @@ LEMMA_EDGE = [patheffects.Stroke(linewidth=1.8, foreground="black"), patheffects
 
 def map_size(layout: str, width: float | None) -> tuple[float, float]:
     """The figure's size in inches: `width` (default one column, two for `row`), its height from the layout."""
-    rows, cols = LAYOUTS[layout]
+    rows, cols = GRIDS[layout]
     width = width or (TWO_COLUMN_WIDTH if layout == "row" else ONE_COLUMN_WIDTH)
     return width, min(rows * PANEL_ASPECT[layout] * width / cols + HEADER, MAX_HEIGHT)
 
@@ -96,7 +96,7 @@ def draw_maps(curves, c, *, layout: str = "column", width: float | None = None,
     with (`colour_scales`), else its own."""
     x = np.array([float(v) for v in curves.grids[0]])
     y = np.array([float(v) for v in curves.grids[1]])
-    rows, cols = LAYOUTS[layout]
+    rows, cols = GRIDS[layout]
     fig, axes = plt.subplots(rows, cols, figsize=map_size(layout, width), sharex=True, sharey=True,
                              layout="constrained", squeeze=False)
     cmap = plt.get_cmap("viridis").with_extremes(bad=MISSING)
