@@ -75,12 +75,12 @@ def _draw_curves(curves, c, width: float | None = None):
 
 
 def draw_difference(curves, d, width: float | None = None):
-    values_ = np.array([np.nan if v is None else float(v) for v in d.values])
+    differences = np.array([np.nan if v is None else float(v) for v in d.values])
     difference = f"cost of {d.first.name} − {d.second.name}"
     x = np.array([float(v) for v in curves.grids[0]])
     if len(curves.parameters) == 1:
         fig, ax = plt.subplots(figsize=(width or ONE_COLUMN_WIDTH, 2.4), layout="constrained")
-        ax.plot(x, values_, lw=1.1, color=BLUE)
+        ax.plot(x, differences, lw=1.1, color=BLUE)
         ax.axhline(0, color="0.3", lw=0.6)
         axes_labels(ax, curves)
         ax.set_ylabel(difference)
@@ -88,7 +88,7 @@ def draw_difference(curves, d, width: float | None = None):
     from matplotlib.colors import TwoSlopeNorm
 
     y = np.array([float(v) for v in curves.grids[1]])
-    z = values_.reshape(len(x), len(y)).T
+    z = differences.reshape(len(x), len(y)).T
     bound = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 0.0
     bound = bound or 1.0
     width = width or ONE_COLUMN_WIDTH
