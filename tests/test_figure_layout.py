@@ -89,7 +89,7 @@ def test_abstention_maps_label_every_colour_bar_and_name_the_classifier_once(abs
         assert (len(rows), len(columns)) == shape
         w, h = fig.get_size_inches()
         assert w == pytest.approx(width) and h <= 9.0  # a page holds it
-        assert fig._suptitle.get_text() == "logistic"
+        assert fig.get_suptitle() == "logistic"
         assert sum("logistic" in t for t in _texts(fig)) == 1  # named once, above the panels
         assert all(ax.get_title() == "" for ax in panels)
         legend = fig.legends[0]
@@ -144,7 +144,7 @@ def test_difference_map_labels_its_bar_and_explains_its_lines(abstention):
         assert [bar.get_ylabel() for bar in bars] == ["cost of logistic − svm"]
         entries = [t.get_text() for t in fig.legends[0].get_texts()]
         assert entries == ["equal costs", LEMMA_LABEL]
-        assert fig._suptitle.get_text() == "logistic - svm"
+        assert fig.get_suptitle() == "logistic - svm"
     finally:
         plt.close(fig)
 
