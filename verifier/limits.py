@@ -165,7 +165,39 @@ REARM_S = 0.001  # how soon the timer fires again after a stop was dropped insid
 
 def _alarm(signum, frame) -> None:
     if _deadline is not None and time.monotonic() >= _deadline - 0.01:
+        caller = _caller_of_z3(frame)
+        if caller is None:
+            raise TimeLimitReached(_limit_s or 0.0)
+        if sys.gettrace() is None:  # raise it at the first line run in the caller, once z3 has returned
+            caller.f_trace, caller.f_trace_lines = _stop_here, True
+            sys.settrace(_untraced)
+        else:  # another tracer (a debugger, coverage) owns tracing: try again soon
+            signal.setitimer(signal.ITIMER_REAL, REARM_S, 1.0)
+
+
+def _caller_of_z3(frame):
+    """The frame that called into z3's Python layer when the stop came there, else None. A stop raised
+    inside z3's wrappers leaves a Context or an AST half-initialised (its finalizer later fails with
+    AttributeError) or surfaces as ctypes.ArgumentError; z3's own time limits (`question_ms`) bound the
+    solver calls themselves, so the stop waits for z3 to return."""
+    outermost = None
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").startswith("z3"):
+            outermost = frame
+        frame = frame.f_back
+    return outermost.f_back if outermost is not None else None
+
+
+def _untraced(frame, event, arg):
+    return None  # tracing is on only so that the caller's frame trace runs; no new frame is traced
+
+
+def _stop_here(frame, event, arg):
+    if event in ("line", "return"):
+        frame.f_trace = None
+        sys.settrace(None)
         raise TimeLimitReached(_limit_s or 0.0)
+    return _stop_here
 
 
 def _unraisable(hook):
@@ -205,6 +237,8 @@ def time_limit(seconds: float | None, shown: float | None = None):
     finally:
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
+            if sys.gettrace() is _untraced:  # a stop waiting for z3 to return that never came
+                sys.settrace(None)
             signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
             sys.unraisablehook = hook
         _deadline, _limit_s = outer
