@@ -48,6 +48,9 @@ def add_certainty(args, result, stderr) -> None:
 
     report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha, logits=args.logits)
     result.text += "\n" + report.text
+    for view in ("verbose_text", "quiet_text"):  # every view the command may print ends with it
+        if getattr(result, view, ""):
+            setattr(result, view, getattr(result, view) + "\n" + report.text)
     result.record["certainty"] = report.record
     if args.doubt_plot is not None:
         from verifier.report.files import write_output

@@ -124,6 +124,9 @@ def _evaluate_parser() -> options.Parser:
                    help="with several data sets: print the data sets x classifiers table of mean costs and ranks "
                    "instead, best per data set marked, average ranks last (latex-transposed: classifiers as rows)")
     certainty_option.add_options(p)
+    p.add_argument("-v", "--verbose", action="store_true", help="over several data sets: after the answer, each "
+                   "data set's scores and each pair's tests in full (by default the answer, one line per data set "
+                   "and per pair over the data sets)")
     options.add_shared(p, "format", "time-limit", "quiet")
     return p
 
@@ -222,7 +225,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if batch and not extra and hasattr(result, "write_text"):
             result.write_text(stdout)  # block by block: a million lines are never one text
         else:
-            text = result.text
+            text = result.shown(getattr(args, "verbose", False), args.quiet) if command == "evaluate" else result.text
             if extra:
                 from verifier.report.use.extra_stats import extra_text
 

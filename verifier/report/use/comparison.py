@@ -193,9 +193,15 @@ def friedman_sentence(comparison: dict) -> str:
           ("undefined" if d["p_value"] is None else f"{d['p_value']:.4g}"))
     gate = "Iman-Davenport's" if f["significance_from"] == "iman_davenport" else "chi2_F's"
     verdict = "significant" if f["significant"] else "not significant"
-    ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
-    return (f"Friedman test over {f['datasets']} data sets: {chi2}; {ff}; by {gate} p-value {verdict} at {alpha}; "
-            f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+    exact = f["average_ranks_exact"]
+    ranks = ", ".join(f"{c} {r}" + ("" if "/" not in r else f" ≈ {f['average_ranks'][c]:.3f}")
+                      for c, r in sorted(exact.items(), key=lambda item: f["average_ranks"][item[0]]))
+    named = ("average ranks further apart than CD: " + ("; ".join(f"{a} vs {b}" for a, b in f["different"])
+                                                        or "no pair") if f["significant"] else
+             "no pair is named (Nemenyi's test follows only a significant test)")
+    return (f"Friedman test over {f['datasets']:,} data sets: {chi2}; {ff}; by {gate} p-value {verdict} at {alpha}; "
+            f"average ranks (1 = lowest mean cost) {ranks}; Nemenyi critical difference CD = "
+            f"{f['nemenyi_critical_difference']:.4f}; {named}.")
 
 
 def favours_text(favours: str | None, lower: str | None, where: str = "") -> str:

@@ -1,0 +1,103 @@
+"""The answer first (issue 56, item 1): six data sets x four classifiers print the across-data-set answer
+(Friedman, Iman-Davenport, Nemenyi's critical difference, the average ranks), one line per data set and one per
+pair over the data sets within a first screen of 40 lines at 80 columns; each data set's scores and its 36 pairs
+only with -v; --quiet keeps the answer and the per-data-set lines. The JSON and the exit status do not depend on
+-v or --quiet."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from verifier.cli.main import check
+from conftest import SPECS
+
+OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"
+CLASSIFIERS = (("good", 0.85), ("fair", 0.7), ("poor", 0.5), ("vague", 0.6))
+
+
+def _six_by_four(tmp_path):
+    """Six data sets of 40 instances, four classifiers (vague predicts the whole set when wrong)."""
+    rng = np.random.default_rng(3)
+    rows = ["true,predicted,classifier,dataset"]
+    for d in range(6):
+        truth = rng.integers(0, 3, 40)
+        for who, right in CLASSIFIERS:
+            for t in truth:
+                wrong = "h|b|n" if who == "vague" else "hbn"[(t + 1) % 3]
+                rows.append(f"{'hbn'[t]},{'hbn'[t] if rng.random() < right else wrong},{who},s{d}")
+    path = tmp_path / "six.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def _run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = check(["evaluate", OBSTACLE, *argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def six(tmp_path_factory):
+    return str(_six_by_four(tmp_path_factory.mktemp("six")))
+
+
+def _index(lines: list[str], start: str) -> int:
+    return next(i for i, line in enumerate(lines) if line.startswith(start))
+
+
+def test_the_default_output_is_the_answer_on_one_screen_in_this_order(six):
+    code, out, err = _run(six)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 36 and all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert lines[0] == "Over 6 data sets, the 4 classifiers present on every one (alpha = 0.05):"
+    assert lines[1].startswith("  Friedman test over 6 data sets: chi2 = 975/59 tie-corrected")
+    flat = " ".join(out.split())
+    assert ("Iman-Davenport F_F = 325/7, p-value 7.935e-08; by Iman-Davenport's p-value significant at 0.05; "
+            "average ranks (1 = lowest mean cost) good 1, vague 29/12 ≈ 2.417, fair 31/12 ≈ 2.583, poor 4; Nemenyi "
+            "critical difference CD = 1.9148; average ranks further apart than CD: good vs poor.") in flat
+    table = _index(lines, "Mean cost and rank per data set")
+    assert table == 10 and lines[table + 1].split() == ["data", "set", "good", "fair", "poor", "vague"]
+    assert [line.split()[0] for line in lines[table + 3:table + 9]] == [f"s{d}" for d in range(6)]
+    assert lines[table + 10].startswith("  average rank")
+    over = _index(lines, "Pairs over the 6 data sets")
+    head = _index(lines, "  pair ")
+    assert over == table + 12 and head == over + 2
+    assert [line.split(" vs ")[0].strip() + " " + line.split()[2] for line in lines[head + 1:head + 7]] == \
+        ["good fair", "good poor", "good vague", "fair poor", "fair vague", "poor vague"]
+    within = _index(lines, "Pairs within each data set")
+    assert within == head + 8 and "36 compared" in lines[within] and "good vs poor on s5" in lines[within + 1]
+    assert lines[-1] == "More: -v, each data set's scores and each pair's tests; --format json, all."
+    assert "Data set s0:" not in out and "(40 instances)" not in out  # the detail is behind -v
+
+
+def test_verbose_adds_every_detail_after_the_same_answer(six):
+    _, short, _ = _run(six)
+    code, out, err = _run(six, "-v")
+    assert code == 0 and err == ""
+    assert out.startswith(short.rsplit("\n\nMore:", 1)[0])  # the same answer comes first
+    detail = out[out.index("In full:"):]
+    for d in range(6):
+        assert f"Data set s{d}:" in detail
+        assert all(f"{a} vs {b} on data set s{d} (40 instances)" in detail for a, b in
+                   [("good", "fair"), ("good", "poor"), ("good", "vague"), ("fair", "poor"), ("fair", "vague"),
+                    ("poor", "vague")])
+    assert detail.index("Data set s5:") < detail.index("good vs fair on data set s0") < \
+        detail.index("Over 6 data sets, the 4 classifiers present") < detail.index("Two classifiers at a time")
+    assert len(out.splitlines()) > 500
+
+
+def test_quiet_prints_the_answer_and_one_line_per_data_set_only(six):
+    code, out, err = _run(six, "--quiet")
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert lines[0].startswith("Over 6 data sets") and lines[-1].startswith("  average rank")
+    assert len(lines) == 21 and "Pairs over" not in out and "More:" not in out
+
+
+def test_json_and_exit_status_do_not_depend_on_verbose_or_quiet(six):
+    runs = [_run(six, "--format", "json", *flags) for flags in ((), ("-v",), ("--quiet",))]
+    assert {code for code, _, _ in runs} == {0} and len({out for _, out, _ in runs}) == 1
