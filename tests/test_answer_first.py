@@ -101,3 +101,48 @@ def test_quiet_prints_the_answer_and_one_line_per_data_set_only(six):
 def test_json_and_exit_status_do_not_depend_on_verbose_or_quiet(six):
     runs = [_run(six, "--format", "json", *flags) for flags in ((), ("-v",), ("--quiet",))]
     assert {code for code, _, _ in runs} == {0} and len({out for _, out, _ in runs}) == 1
+
+
+SCORES = f"{SPECS}/../examples/breast-cancer/scores.csv"  # five classifiers on 569 instances
+
+
+def test_abstention_curves_one_line_per_classifier_without_padding_and_every_pair_with_verbose():
+    code, out, _ = _run_spec(f"{SPECS}/friedel-abstention-symbolic.yaml", "--scores", SCORES,
+                             "--sweep", "mu=0:1:11", "--sweep", "nu=0:1:11")
+    lines = out.splitlines()
+    head = _index(lines, "  classifier ")
+    assert code == 0 and head < _index(lines, "  Differential cost per scenario")
+    table = lines[head:head + 7]
+    assert [line.split()[0] for line in table[1:]] == ["tree", "nb", "logistic", "forest", "svm", "trivial"]
+    # each column as wide as its widest cell: two spaces after the widest VACC, never a run of blanks
+    vacc = table[0].index("VACC")
+    widest = max(len(line[vacc:].split("  ")[0]) for line in table[1:])
+    assert table[0][vacc:vacc + widest + 2] == "VACC".ljust(widest + 2) and table[0][vacc + widest + 2] != " "
+    code, verbose, _ = _run_spec(f"{SPECS}/friedel-abstention-symbolic.yaml", "--scores", SCORES,
+                                 "--sweep", "mu=0:1:11", "--sweep", "nu=0:1:11", "-v")
+    assert code == 0 and verbose == out  # 15 pairs: every one is shown by default
+
+
+def test_operating_conditions_with_five_classifiers_summary_first_pairs_with_verbose():
+    argv = ["examples/operating-conditions/cost-proportion.yaml".join([f"{SPECS}/../", ""]), "--scores", SCORES,
+            "--threshold-choice", "score", "--uncertainty", "0", "--uncertainty", "inf"]
+    code, out, err = _run_spec(*argv)
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    head = _index(lines, "  L at gamma =")
+    assert [line.split()[0] for line in lines[head + 1:head + 6]] == ["tree", "nb", "logistic", "forest", "svm"]
+    flat = " ".join(out.split())
+    assert ("hold exactly for all 5 classifiers: L(inf) = Brier score; L(0) = mean absolute error (each value "
+            "with -v)") in flat
+    assert "10 pairs, each with its paired test, with -v or in --format json. 0: logistic; inf: logistic" in flat
+    assert " vs " not in out
+    code, verbose, _ = _run_spec(*argv, "-v")
+    assert code == 0 and verbose.count(" vs ") == 10 and "forest: L(inf) = Brier score (275/9104): holds exactly" \
+        in " ".join(verbose.split())
+    assert verbose.splitlines()[:head + 6] == lines[:head + 6]  # the same table first
+
+
+def _run_spec(spec, *argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = check(["evaluate", spec, *argv], out, err)
+    return code, out.getvalue(), err.getvalue()

@@ -38,7 +38,7 @@ def _flat(text: str) -> str:
 def test_the_operating_condition_pairs_name_the_side_of_their_test():
     report = verifier.evaluate(CONDITIONS, scores=SCORES, threshold_choice="score", uncertainty=["0", "inf"])
     losses = {(c.name, g): c.instance_losses[g] for c in report.conditions.classifiers for g in c.instance_losses}
-    text, pairs = _flat(report.text), report.record["operating_conditions"]["pairs"]
+    text, pairs = _flat(report.shown(verbose=True)), report.record["operating_conditions"]["pairs"]  # 10 pairs: -v
     disagreements = 0
     for p in pairs:
         if p["p_holm"] is None:

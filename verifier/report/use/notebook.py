@@ -275,7 +275,7 @@ def use_html(r) -> str:
     else:
         head, rows = _curves(r)
         parts += [f"<p>{e(_sentence(answer(r)))}.</p>", table(head, rows), "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _crossings(r)) + "</ul>"]
-    parts += [_picture(r), details("The full text", r.text)]
+    parts += [_picture(r), details("The full text", r.shown(verbose=True))]
     return box(e(_title(r)), "".join(parts))
 
 
@@ -292,7 +292,8 @@ def use_markdown(r) -> str:
             parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(friedman_sentence(r.record.get('comparison', {}))),
                       ""]
     elif k in ("surface", "abstention", "conditions"):
-        parts += [fenced(r.text), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.", ""]
+        parts += [fenced(r.shown(verbose=True)), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.",
+                  ""]
     else:
         parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]
