@@ -146,3 +146,31 @@ def _run_spec(spec, *argv):
     out, err = io.StringIO(), io.StringIO()
     code = check(["evaluate", spec, *argv], out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+def test_certainty_of_three_classifiers_one_line_each_and_the_rest_with_verbose(tmp_path):
+    rng = np.random.default_rng(1)
+    truth = rng.integers(0, 3, 200)
+    np.save(tmp_path / "truth.npy", truth)
+    argv = [f"{SPECS}/accuracy-u65.yaml"]
+    for name, pull in (("good", 5), ("fair", 2), ("bad", 0.5)):
+        p = rng.dirichlet(np.ones(3), 200)
+        p[np.arange(200), truth] += pull * rng.random(200)
+        np.save(tmp_path / f"{name}.npy", p / p.sum(1, keepdims=True))
+        argv += ["--probabilities", str(tmp_path / f"{name}.npy")]
+    argv += ["--truth", str(tmp_path / "truth.npy"), "--certainty"]
+    code, out, _ = _run_spec(*argv)
+    block = out[out.index("Certainty and doubt of each decision"):].splitlines()
+    assert code == 0 and block[1].split() == ["classifier", "rows", "ties", "mean", "min", "certainty", "median",
+                                              "max", "doubt", "right/wrong/set"]
+    assert [line.split()[0] for line in block[2:5]] == ["good", "fair", "bad"] and "(quantiles)" not in out
+    assert block[-1] == "  Quantiles, each outcome and each pair's test: verify evaluate -v, or --format json."
+    code, verbose, _ = _run_spec(*argv, "-v")
+    assert code == 0 and verbose.count("minimum certainty (quantiles)") == 3 and "good vs fair: median" in verbose
+
+
+def test_decide_certainty_says_it_is_about_the_most_probable_class():
+    out, err = io.StringIO(), io.StringIO()
+    assert check(["decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.6", "--certainty"], out, err) == 0
+    assert ("Certainty of the most probable class n over each other class (p_n − p_i, exact; about n, not the "
+            "optimal set {b}): h 1/2, b 3/10") in " ".join(out.getvalue().split())
