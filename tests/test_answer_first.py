@@ -174,3 +174,35 @@ def test_decide_certainty_says_it_is_about_the_most_probable_class():
     assert check(["decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.6", "--certainty"], out, err) == 0
     assert ("Certainty of the most probable class n over each other class (p_n − p_i, exact; about n, not the "
             "optimal set {b}): h 1/2, b 3/10") in " ".join(out.getvalue().split())
+
+
+def _console_blocks(page: str) -> list[str]:
+    import html
+    import re
+
+    return [html.unescape(block) for block in re.findall(r'<pre class="console">(.*?)</pre>', page, re.S)]
+
+
+def test_html_shows_console_text_in_monospace_blocks_that_keep_columns_and_words():
+    """Issue 56 item 3: the abstention, operating-condition and design "why" text in HTML is the console's text,
+    escaped, in <pre> blocks styled monospace, unwrapped, no word broken."""
+    import re
+
+    import verifier
+    from verifier.report.html import SCOPED_CSS
+
+    rule = re.search(r"\.verify-report\.verify-report pre\{([^}]*)\}", SCOPED_CSS).group(1)
+    assert "white-space:pre;" in rule and "word-break:normal" in rule and "overflow-wrap:normal" in rule
+    assert "overflow-x:auto" in rule and rule.split("font-family:")[1].endswith("monospace")
+    abstention = verifier.evaluate(f"{SPECS}/friedel-abstention-symbolic.yaml", scores=SCORES,
+                                   sweep_text=["mu=0:1:11", "nu=0:1:11"])
+    conditions = verifier.evaluate(f"{SPECS}/../examples/operating-conditions/cost-proportion.yaml", scores=SCORES,
+                                   threshold_choice="score", uncertainty=["0", "inf"])
+    design = verifier.design(f"{SPECS}/design/obstacle-conflict.yaml", setting="filtering")
+    for report, shown in ((abstention, abstention.text), (conditions, conditions.text), (design, design.text)):
+        blocks = _console_blocks(report._repr_html_())
+        assert blocks and blocks[0] == shown.rstrip()  # the same text as the console, to the character
+    assert _console_blocks(conditions._repr_html_())[1] == conditions.shown(verbose=True).rstrip()  # folded, whole
+    assert "  classifier  VACC             abstaining pays" in _console_blocks(abstention._repr_html_())[0]
+    page = design._repr_html_()
+    assert "c_{h,b}(n): 1 -&gt; 2" in page and "<pre>" not in page  # escaped, and every block is a console block

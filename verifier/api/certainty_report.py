@@ -96,6 +96,12 @@ class CertaintyReport:
     def to_json(self) -> dict:
         return self.record
 
+    def _repr_html_(self) -> str:  # the console's text in a monospace block, every detail folded below it
+        from verifier.report.notebook import box, details, pre
+
+        return box("Certainty and doubt of each decision", pre(self.text) +
+                   (details("The full text", self.verbose_text) if self.verbose_text else ""))
+
     def picture(self, fmt: str = "svg") -> bytes:
         from verifier.report.figures.doubt_plot import doubt_figure
 

@@ -52,7 +52,8 @@ table td.num{text-align:right;font-family:ui-monospace,monospace}
 figure{margin:1em 0}
 figure svg{background:#fff}
 pre{background:var(--vr-head);color:var(--vr-text);padding:.5em .75em;margin:.5em 0 1em;border-radius:3px;
-overflow-x:auto;white-space:pre-wrap;font-size:.92em;line-height:1.35;text-align:left}"""
+overflow-x:auto;white-space:pre;word-break:normal;overflow-wrap:normal;font-size:.92em;line-height:1.35;
+text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace}"""
 
 
 def _scoped(rules: str) -> str:

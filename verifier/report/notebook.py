@@ -45,7 +45,10 @@ def box(title: str, body: str) -> str:
 
 
 def pre(text: str) -> str:
-    return f"<pre>{e(text.rstrip())}</pre>"
+    """Console text as the console shows it: escaped, in a monospace block whose lines never wrap or break a word
+    (the report's style sheet: `white-space:pre`, `word-break:normal`; wide blocks scroll), so columns hold."""
+    return f'<pre class="console">{e(text.rstrip())}</pre>'
+
 
 
 def details(summary: str, text: str) -> str:
