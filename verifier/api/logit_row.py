@@ -35,7 +35,7 @@ def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:
              f"p is irrational; the decision is exact ({how}); p ≈ ("
              + ", ".join(f"{c}={x:.6g}" for c, x in zip(scheme.classes, approx)) + ")"]
     if count > 1:
-        lines.append(f"Tied optima (equal expected cost, exactly): {count} sets; {scheme.named(prediction)} is "
+        lines.append(f"Tied optima (equal expected cost, exactly): {count:,} sets; {scheme.named(prediction)} is "
                      f"reported: {TIE_RULE}")
     if undecided:
         lines.append("Some set was not separated from it (irrational costs no certified method separated)")

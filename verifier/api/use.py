@@ -232,7 +232,7 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
         except TypeError:
             raise UsageError(f"{where}: {p!r} is not a distribution (text, a dict or a list)") from None
         if len(values) != len(classes):
-            raise UsageError(f"{where}: {len(values)} probabilities for {len(classes)} classes")
+            raise UsageError(f"{where}: {len(values)} probabilities for {len(classes):,} classes")
     exact = [exact_arg(v, where) for v in values]
     return checked(exact, classes, where)
 

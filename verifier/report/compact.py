@@ -137,7 +137,7 @@ def _fit(a: Analysis, width: int) -> list[Text]:
             what = "the step" if len(repeated) == 1 else f"the {len(repeated)} steps"
             lines.append(Text(f"  - {'and ' if fresh else ''}{what} given above for the {repeated[0]} setting"))
         if len(fresh) > MAX_STEPS:
-            lines.append(Text(f"  - and {len(fresh) - MAX_STEPS} more (verify -v)", style="dim"))
+            lines.append(Text(f"  - and {len(fresh) - MAX_STEPS:,} more (verify -v)", style="dim"))
     return lines
 
 

@@ -84,7 +84,7 @@ def _html_table(headers, rows, classes=None) -> str:
         cells = "".join(f"<td class=\"{(classes or {}).get(i, '')}\">{c if isinstance(c, _Raw) else html.escape(str(c))}</td>"
                         for i, c in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
-    more = f"<p>… and {len(rows) - shown} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
+    more = f"<p>… and {len(rows) - shown:,} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more}"
 
 

@@ -76,7 +76,7 @@ def items(values: list[str], limit: int = 160) -> str:
     for i, v in enumerate(values):
         part = v if not out else f", {v}"
         if out and len(out) + len(part) > limit:
-            return f"{out}, … {len(values) - i} more"
+            return f"{out}, … {len(values) - i:,} more"
         out += part
     return out
 
@@ -87,7 +87,7 @@ def design_answer(r) -> str:
     record = r.record
     if r.status == "designed":
         filled = sum(not c.get("fixed", False) for c in record.get("cells", {}).values())
-        return f"{filled} open cell{'s' * (filled != 1)} filled"
+        return f"{filled:,} open cell{'s' * (filled != 1)} filled"
     if r.status == "calibrated":
         return f"{r.calibration.parameter} = {record.get('value')}"
     if r.status == "impossible":

@@ -24,7 +24,7 @@ def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ..
         names = tuple(str(i) for i in range(1, k + 1))
     elif isinstance(node.value, list):
         if len(node.value) > limit:
-            raise fail(f"{len(node.value)} classes", "classes", node, f"a list of {len(node.value)} names",
+            raise fail(f"{len(node.value):,} classes", "classes", node, f"a list of {len(node.value)} names",
                    f"at most {limit} classes{_beyond(limit)}")
         names = []
         for item in node.value:
@@ -44,7 +44,7 @@ def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ..
     if len(names) < 2:
         raise fail(f"{len(names)} class(es) given", "classes", node, _show(node), "at least 2 classes")
     if len(names) > limit:
-        raise fail(f"{len(names)} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
+        raise fail(f"{len(names):,} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
                len(names), f"at most {limit} classes{_beyond(limit)}")
     return names
 

@@ -104,7 +104,7 @@ def region_lines(c: Completion) -> list[str]:
             lines.append(f"  {n}. {bounds}; corners {', '.join(corners) or 'none'}; "
                          + ("bounded" if piece.bounded else "unbounded"))
         if count > MAX_PIECES_SHOWN:
-            lines.append(f"  ... and {count - MAX_PIECES_SHOWN} more (all of them in --format json)")
+            lines.append(f"  ... and {count - MAX_PIECES_SHOWN:,} more (all of them in --format json)")
     return lines
 
 

@@ -35,7 +35,7 @@ def _volume_text(v: Volume, what: str = "") -> str:
 
 
 def _grid_text(curves: AbstentionCurves) -> str:
-    parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g)} points)"
+    parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g):,} points)"
              for name, g in zip(curves.parameters, curves.grids)]
     excluded = len(curves.scenarios) - len(curves.admissible)
     note = ""

@@ -87,7 +87,7 @@ def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = 
     (`summary`: `summary_json(c)` when already made, so that a million rows are not ranked twice)."""
     summary = summary or summary_json(c, raw)
     what, r = ("Raw certainty and doubt, on the logits,", "raw ") if raw else ("Certainty and doubt", "")
-    out = (f"{what} of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
+    out = (f"{what} of {len(c):,} row(s) (Berenbeim et al.; floats, ties exact):\n"
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
            + _line(f"minimum {r}certainty (quantiles)", summary["min_certainty"]["quantiles"])
            + _line(f"maximum {r}doubt (quantiles)", summary["max_doubt"]["quantiles"])
@@ -164,12 +164,12 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
              + " of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
     for c in classifiers:
         s = summary_json(c.certainty)
-        lines.append(f"  {c.name}: {len(c.certainty)} rows, {s['ties']} tie(s) for the top class (infinite doubt)")
+        lines.append(f"  {c.name}: {len(c.certainty):,} rows, {s['ties']:,} tie(s) for the top class (infinite doubt)")
         r = "raw " if raw else ""
         lines.append("  " + _line(f"minimum {r}certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
         lines.append("  " + _line(f"maximum {r}doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
         for label, o in c.by_outcome().items():
-            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum {r}certainty "
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']:,} rows, mean minimum {r}certainty "
                          f"{_f(o['mean_min_certainty'])}, median maximum "
                          f"{r}doubt {_f(o['median_max_doubt'])}")
     if pairs:
@@ -181,6 +181,6 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
                 continue
             verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
             lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
-                         f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
+                         f"({p.first} − {p.second}), {p.nonzero:,} rows differ, W = {p.statistic:.6g}, "
                          f"p = {p.p_value:.3g}: {verdict}; {favour_words(p)}")
     return "\n".join(lines) + "\n"

@@ -66,17 +66,17 @@ def answer(r) -> str:
     if k in ("batch", "credal batch"):
         n = len(record["predictions"])
         rule = f" by {record['rule']}" if "rule" in record else ""
-        return f"decisions{rule} for {n} row{'s' * (n != 1)}: {items(_counts(record), 90)}"
+        return f"decisions{rule} for {n:,} row{'s' * (n != 1)}: {items(_counts(record), 90)}"
     if k == "scores":
         costs = [(s.name if s.dataset is None else f"{s.name} on {s.dataset}") + " "
                  + _cost(str(s.mean_cost), s.mean_cost_float) for s in r.scores]
         n = len(r.scores)
-        return f"mean cost of {n} classifier{'s' * (n != 1)}: {items(costs, 120)}"
+        return f"mean cost of {n:,} classifier{'s' * (n != 1)}: {items(costs, 120)}"
     if k == "abstention":
         real = [c for c in r.abstention.classifiers if c.name != "trivial"]
         vacc = [f"{c.label} {float(c.volume.low):.4g}" + ("" if c.volume.exact else f"-{float(c.volume.high):.4g}")
                 for c in real]
-        return f"abstention cost curves of {len(real)} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
+        return f"abstention cost curves of {len(real):,} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
     if k == "conditions":
         c = r.conditions
         shown = [f"{x.label} " + ", ".join(f"{'∞' if g is None else f'{g:g}'}: {x.losses[g].value:.4g}"
@@ -85,9 +85,9 @@ def answer(r) -> str:
     if k == "surface":
         (a, b), (ga, gb) = r.surface.parameters, r.surface.grids
         n = len(r.surface.classifiers)
-        return f"mean cost of {n} classifier{'s' * (n != 1)} over {a} x {b} ({len(ga)} x {len(gb)} points)"
+        return f"mean cost of {n:,} classifier{'s' * (n != 1)} over {a} x {b} ({len(ga):,} x {len(gb):,} points)"
     s = r.sweep
-    return (f"mean cost as {s.parameter} goes from {s.grid[0]} to {s.grid[-1]} ({len(s.grid)} points): "
+    return (f"mean cost as {s.parameter} goes from {s.grid[0]} to {s.grid[-1]} ({len(s.grid):,} points): "
             f"{len(s.curves)} curve{'s' * (len(s.curves) != 1)}, {_flips(s)}")
 
 
@@ -137,7 +137,7 @@ def _rational(text: str) -> bool:
 
 def _more(r) -> str:
     n = len(r.record.get("predictions", []))
-    return f"… and {n - ROWS_SHOWN} more rows (all in .record and .text)" if n > ROWS_SHOWN else ""
+    return f"… and {n - ROWS_SHOWN:,} more rows (all in .record and .text)" if n > ROWS_SHOWN else ""
 
 
 def _scores_rows(scores) -> tuple[list[str], list[list[str]], list[set[int]]]:
@@ -173,8 +173,8 @@ def _scores_html(scores) -> str:
              if not s.mean_cost.is_Integer]
     return ("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join("<tr>" + "".join(cell(i, j, t) for j, t in enumerate(r)) + "</tr>" for i, r in enumerate(rows))
-            + "</tbody></table><p>Bold: best of the column, compared exactly. CI: percentile bootstrap interval of "
-            "the mean cost (a statistical estimate)." + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}."
+            + f"</tbody></table><p>Bold: {score_table.bold_scope(scores)}, compared exactly. CI: percentile "
+            "bootstrap interval of the mean cost (a statistical estimate)." + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}."
                                                          if exact else "") + "</p>")
 
 
@@ -253,7 +253,7 @@ def _title(r) -> str:
         return _sentence(answer(r))
     if k == "scores":
         n = len(r.scores)
-        return f"Scores of {n} classifier{'s' * (n != 1)} under {r.record.get('spec', 'the scheme')}"
+        return f"Scores of {n:,} classifier{'s' * (n != 1)} under {r.record.get('spec', 'the scheme')}"
     return r.title or answer(r)
 
 
