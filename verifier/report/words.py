@@ -193,7 +193,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
         scope = (f"for all {total:,} indeterminate set{'s' if total != 1 else ''}, by symmetry one per size: "
                  f"{len(sets):,} representative set{'s' if len(sets) != 1 else ''}")
         kind = "representative instance"
-    checked = f"{scope}, {ev.instances} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
+    checked = f"{scope}, {ev.instances:,} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:
         return f"holds: {prop.everywhere} ({checked})"
     if prop.id == "P9" and _no_members_differ(scheme):

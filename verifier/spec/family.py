@@ -83,9 +83,9 @@ class Family:
             return ""
         n = self.count(K)
         what = {"intervals": "intervals of consecutive classes",
-                "max_size": f"sets of at most {self.max_size:,} classes",
+                "max_size": f"sets of at most {self.max_size} classes",
                 "hierarchy": ("the nodes of the class hierarchy" if self.unions == 1 else
-                              f"unions of at most {self.unions:,} nodes of the class hierarchy"),
+                              f"unions of at most {self.unions} nodes of the class hierarchy"),
                 "sets": "the listed sets"}[self.kind]
         return f"{what}: {n:,} indeterminate set{'s' if n != 1 else ''} of the {_power(K)} (and every single class)"
 
