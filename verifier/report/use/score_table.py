@@ -136,7 +136,7 @@ def console_lines(scores: list[Scores]) -> list[str]:
     marks = {m.key: best(scores, m) for m in ms}
     level = int(round(scores[0].level * 100))
     head = ["measure"] + [_label(s) for s in scores]
-    rows = [["n"] + [str(s.n) for s in scores]]
+    rows = [["n"] + [f"{s.n:,}" for s in scores]]
     for m in ms:
         rows.append([m.title + (" (Eq. 4)" if m.key == "mean_cost" else "")] +
                     [_shown(m.value(s)) + ("*" if i in marks[m.key] else " ") for i, s in enumerate(scores)])
