@@ -80,7 +80,9 @@ def _within(c: Comparison) -> list[str]:
     significant = [p for p in c.pairs if p.significant]
     named = "; ".join(f"{p.a} vs {p.b} on {p.dataset}" for p in significant[:SIGNIFICANT_NAMED])
     more = len(significant) - SIGNIFICANT_NAMED
-    text = (f"Pairs within each data set, on its instances: {len(c.pairs):,} compared (Wilcoxon signed-rank, Holm "
-            f"over {c.tested:,}); {len(significant):,} significant at {c.alpha}" +
+    which = {"best": ", each classifier against the best of its data set",
+             "against": f", each against {c.references[0][1] if c.references else 'the one named'}"}.get(c.mode, "")
+    text = (f"Pairs within each data set, on its instances: {len(c.pairs):,} compared{which} (Wilcoxon signed-rank, "
+            f"Holm over {c.tested:,}); {len(significant):,} significant at {c.alpha}" +
             (f": {named}" + (f", and {more:,} more" if more > 0 else "") if significant else "") + ".")
-    return [""] + _wrap(text, 0)
+    return [""] + _wrap(text, 0) + (_wrap(f"{c.note[0].upper()}{c.note[1:]}.") if c.note else [])
