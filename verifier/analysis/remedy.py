@@ -142,7 +142,7 @@ def _property_fix(analysis, terms: TermValues, prop: Property, limit: int = MAX_
     elif s.lemma is not None and not s.lemma.every_set:  # a few sets built: the places found are a lower bound
         where, at_least = f"in at least {total:,} place{'s' if total != 1 else ''} among the sets built", True
         more = f"; and at least {total - MAX_CELLS:,} more" if total > MAX_CELLS else ""
-    listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped and limit == MAX_LISTED else ""
+    listed = f" (the first {len(fixes):,} are listed in the JSON report)" if stopped and limit == MAX_LISTED else ""
     lemma = _lemma_condition(s, prop.id)
     return (f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more + lemma, fixes, total,
             at_least)

@@ -161,7 +161,7 @@ def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossChec
     if skipped and not (result.verdict is Verdict.HOLDS and decisive):
         return CrossCheck(result.property.id, result.verdict.value, None, method,
                           f"skipped: {len(skipped):,} set(s) beyond the second method, e.g. {skipped[0]} ({why})")
-    note = f"{checked} of {len(analysis.possibility):,} sets classified alike"
+    note = f"{checked:,} of {len(analysis.possibility):,} sets classified alike"
     if skipped:  # P1 holds already on a set both methods call possible
         note += f"; {len(skipped)} beyond the second method ({why}), P1 rests on a set both call possible"
     return CrossCheck(result.property.id, result.verdict.value, result.verdict.value, method, note)

@@ -160,12 +160,12 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
             entry = next(e for e in ev.possibility if e.members == ev.binding.members)
             count = sum(e.status is Truth.TRUE for e in ev.possibility)
             return (f"{scheme.named(ev.binding.members)} is {possibility(scheme, entry)}; "
-                    + (f"the sets of {count} of the {len(ev.possibility):,} sizes are possible (by symmetry)"
+                    + (f"the sets of {count:,} of the {len(ev.possibility):,} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
-                       f"{count} of the {len(ev.possibility):,} sets built are possible (the others are not listed)"
+                       f"{count:,} of the {len(ev.possibility):,} sets built are possible (the others are not listed)"
                        if (scheme.lemma is not None and not scheme.lemma.every_set)
                        or getattr(scheme, "structured", None) is not None else
-                       f"{count} of {len(ev.possibility):,} indeterminate sets are possible"))
+                       f"{count:,} of {len(ev.possibility):,} indeterminate sets are possible"))
         if scheme.orbits is not None:
             return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
                     "sizes has a Ville certificate λ (listed with the sets); by symmetry so does every set")

@@ -138,7 +138,7 @@ def grid_values(s: Sweep) -> list[str]:
             for i in shown]
     title = "Mean cost at the grid points (rounded to 4 decimals):"
     caption = (None if len(shown) == len(kept) else
-               f"{len(shown)} of the {len(kept):,} grid points, every {_nth(step)}; all of them in --format json.")
+               f"{len(shown):,} of the {len(kept):,} grid points, every {_nth(step)}; all of them in --format json.")
     table = grid(title, [s.parameter] + [c.name for c in s.curves], rows,
                  right=set(range(1, len(s.curves) + 1)), caption=caption, width=WIDTH)
     return [""] + table.plain.rstrip("\n").split("\n")
