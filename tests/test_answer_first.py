@@ -206,3 +206,15 @@ def test_html_shows_console_text_in_monospace_blocks_that_keep_columns_and_words
     assert "  classifier  VACC             abstaining pays" in _console_blocks(abstention._repr_html_())[0]
     page = design._repr_html_()
     assert "c_{h,b}(n): 1 -&gt; 2" in page and "<pre>" not in page  # escaped, and every block is a console block
+
+
+def test_a_notebook_shows_the_same_answer_first(six):
+    import html
+
+    import verifier
+
+    report = verifier.evaluate(OBSTACLE, predictions=six)
+    sentence = " ".join(report.text.split("\n  With N")[0].split("\n", 1)[1].split())  # the console's answer
+    for page in (html.unescape(report._repr_html_()), report._repr_markdown_().replace("\\_", "_")):
+        assert page.index(sentence) < page.index("s5") < page.index("Paired comparisons")
+    assert '<td class="num"><strong>0.2750 (1)</strong></td>' in report._repr_html_()  # s0's best, in bold

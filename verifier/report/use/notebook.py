@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from verifier.report.use import score_table
 from verifier.report.use.comparison import friedman_sentence
+from verifier.report.use.notebook_answer import answer_html, answer_markdown
 from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use.scores import stretch_end
 
@@ -104,12 +105,11 @@ def use_repr(r) -> str:
 def _rows(r) -> tuple[str, list[str], list[list[object]], set[int]]:
     """The result's main table: (a sentence before it, its header, its rows, its numeric columns)."""
     record, k = r.record, kind(r)
+    costs = record.get("expected_costs", {})
     if k == "decision":
-        costs = record.get("expected_costs", {})
         return (f"Expected costs (exact) under p = {_p(record)}, best first:", ["set", "expected cost", "≈"],
                 [[y, c, f"{float(Fraction(c)):.4f}" if _rational(c) else ""] for y, c in costs.items()], {1, 2})
     if k == "credal":
-        costs = record.get("expected_costs", {})
         return ("Expected cost over the credal set (exact):", ["set", "lower", "upper"],
                 [[y, c["lower"], c["upper"]] for y, c in costs.items()], {1, 2})
     if k == "batch":
@@ -265,11 +265,11 @@ def use_html(r) -> str:
         parts += [f"<p>{e(before)}</p>" if before else "", pre(r.summary_text) if r.summary_text else "",
                   table(head, [[str(c) for c in row] for row in rows], numeric), f"<p>{e(_more(r))}</p>" if _more(r)
                   else ""]
-    elif k == "scores":
-        parts.append(_scores_html(r.scores))
+    elif k == "scores":  # over several data sets the answer first, as on the console
+        parts += [answer_html(r), _scores_html(r.scores)]
         if r.comparison is not None:
-            head, rows = _pairs(r.record)
-            parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(friedman_sentence(r.record.get('comparison', {})))}</p>"]
+            parts += ["<h3>Paired comparisons</h3>", table(*_pairs(r.record), {2, 3, 4})] + \
+                ([] if parts[0] else [f"<p>{e(friedman_sentence(r.record.get('comparison', {})))}</p>"])
     elif k in ("surface", "abstention", "conditions"):
         parts.append(pre(r.text))
     else:
@@ -287,10 +287,10 @@ def use_markdown(r) -> str:
         parts += ([md(before), ""] if before else []) + ([fenced(r.summary_text), ""] if r.summary_text else []) + \
             [md_table(head, rows, numeric), ""] + ([_more(r), ""] if _more(r) else [])
     elif k == "scores":
-        parts += [score_table.table(r.scores, "markdown")]
-        if r.comparison is not None:
-            parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(friedman_sentence(r.record.get('comparison', {}))),
-                      ""]
+        first = answer_markdown(r)
+        parts += first + [score_table.table(r.scores, "markdown")] + (["**Paired comparisons**", "", md_table(
+            *_pairs(r.record), {2, 3, 4}), ""] + ([] if first else [md(friedman_sentence(r.record["comparison"])), ""])
+            if r.comparison is not None else [])
     elif k in ("surface", "abstention", "conditions"):
         parts += [fenced(r.shown(verbose=True)), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.",
                   ""]
