@@ -70,7 +70,7 @@ def test_the_default_output_is_the_answer_on_one_screen_in_this_order(six):
         ["good fair", "good poor", "good vague", "fair poor", "fair vague", "poor vague"]
     within = _index(lines, "Pairs within each data set")
     assert within == head + 8 and "36 compared" in lines[within] and "good vs poor on s5" in lines[within + 1]
-    assert lines[-1] == "More: -v, each data set's scores and each pair's tests; --format json, all."
+    assert lines[-1] == "More: -v or --report DIR (scores and pairs of each data set); --format json."
     assert "Data set s0:" not in out and "(40 instances)" not in out  # the detail is behind -v
 
 
@@ -218,3 +218,23 @@ def test_a_notebook_shows_the_same_answer_first(six):
     for page in (html.unescape(report._repr_html_()), report._repr_markdown_().replace("\\_", "_")):
         assert page.index(sentence) < page.index("s5") < page.index("Paired comparisons")
     assert '<td class="num"><strong>0.2750 (1)</strong></td>' in report._repr_html_()  # s0's best, in bold
+
+
+def test_report_writes_the_full_text_the_page_and_the_json(six, tmp_path):
+    import json
+
+    folder = tmp_path / "out"
+    code, out, err = _run(six, "--report", str(folder))
+    names = sorted(p.name for p in folder.iterdir())
+    stem = "obstacle-discounted"  # the spec's stem: one evaluation of the spec, whatever its inputs
+    assert code == 0 and names == [f"{stem}-evaluate.{suffix}" for suffix in ("html", "json", "txt")]
+    assert err.count("verify: wrote ") == 3 and out == _run(six)[1]  # stdout stays the answer
+    assert (folder / f"{stem}-evaluate.txt").read_text() == _run(six, "-v")[1]
+    assert json.loads((folder / f"{stem}-evaluate.json").read_text()) == json.loads(_run(six, "--format", "json")[1])
+    page = (folder / f"{stem}-evaluate.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "Friedman test over 6 data sets" in page
+    assert _console_blocks(page)[-1] == _run(six, "-v")[1].rstrip()  # the whole text, folded, monospace
+    clash = tmp_path / f"{stem}-evaluate.txt"  # the predictions where the report would go: refused, untouched
+    clash.write_text(open(six).read())
+    code, _, err = _run(str(clash), "--report", str(tmp_path))
+    assert code == 2 and "usage error: --report" in err and clash.read_text() == open(six).read()

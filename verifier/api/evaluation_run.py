@@ -52,12 +52,11 @@ class Run:
         record["cut"] = cut
         stopped = [""] + words_comparison.wrapped(f"Stopped: {cut['text']}.", 0) if cut is not None else []
         title = f"{self.spec.name}: critical difference diagram (Nemenyi, alpha = {self.alpha})"
-        full = "\n".join(lines + stopped) + "\n"
+        full = _text(lines + stopped)
         if summary is None:
             return UseReport(full, record, scores=scores, comparison=c, title=title)
-        return UseReport("\n".join(summary + stopped) + "\n", record, scores=scores, comparison=c, title=title,
-                         verbose_text="\n".join(summary + ["", "In full:", ""]) + "\n" + full,
-                         quiet_text="\n".join(quiet + stopped) + "\n")
+        return UseReport(_text(summary + stopped), record, scores=scores, comparison=c, title=title,
+                         verbose_text=_text(summary + ["", "In full:", ""]) + full, quiet_text=_text(quiet + stopped))
 
     def _cut(self, stop: limits.TimeLimitReached) -> dict:
         """What the time limit left undone, as data and as one sentence."""
@@ -88,6 +87,11 @@ class Run:
                 "classifiers_scored": scored, "intervals": self.intervals,
                 "pairs_planned": c.planned if c is not None else None, "pairs_done": pairs_done,
                 "comparison": comparison_cut}
+
+
+def _text(lines: list[str]) -> str:
+    """Lines as the console prints them (no trailing blanks), so that a notebook's block is the same text."""
+    return "".join(line.rstrip() + "\n" for line in lines)
 
 
 def score_lines(scores) -> list[str]:

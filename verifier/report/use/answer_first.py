@@ -45,7 +45,7 @@ def answer_lines(c: Comparison, record: dict, ranked: RankTable) -> list[str]:
 def summary_lines(c: Comparison, record: dict, ranked: RankTable) -> list[str]:
     """The default text: the answer, the pairs over the data sets, the pairs within each, and where the rest is."""
     lines = answer_lines(c, record, ranked) + _over_datasets(c) + _within(c)
-    return lines + ["", "More: -v, each data set's scores and each pair's tests; --format json, all."]
+    return lines + ["", "More: -v or --report DIR (scores and pairs of each data set); --format json."]
 
 
 def _over_datasets(c: Comparison) -> list[str]:
