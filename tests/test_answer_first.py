@@ -238,3 +238,13 @@ def test_report_writes_the_full_text_the_page_and_the_json(six, tmp_path):
     clash.write_text(open(six).read())
     code, _, err = _run(str(clash), "--report", str(tmp_path))
     assert code == 2 and "usage error: --report" in err and clash.read_text() == open(six).read()
+
+
+def test_the_latex_and_markdown_footnotes_say_the_bold_is_per_data_set(six, tmp_path):
+    _, latex, _ = _run(six, "--table", "latex")
+    _, markdown, _ = _run(six, "--table", "markdown")
+    assert "% bold: best of the column within each data set, compared exactly" in latex
+    assert "Bold: best of the column within each data set, compared exactly." in markdown
+    one = tmp_path / "one.csv"
+    one.write_text("true,predicted,classifier\nh,h,A\nb,h,A\nh,b,B\nb,b,B\n")
+    assert "% bold: best of the column, compared exactly" in _run(str(one), "--table", "latex")[1]
