@@ -87,7 +87,8 @@ def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = 
     (`summary`: `summary_json(c)` when already made, so that a million rows are not ranked twice)."""
     summary = summary or summary_json(c, raw)
     what, r = ("Raw certainty and doubt, on the logits,", "raw ") if raw else ("Certainty and doubt", "")
-    out = (f"{what} of {len(c):,} row(s) (Berenbeim et al.; floats, ties exact):\n"
+    out = (f"{what} of {len(c):,} row(s), of each row's most probable class over the others (Berenbeim et al.; "
+           "floats, ties exact):\n"
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
            + _line(f"minimum {r}certainty (quantiles)", summary["min_certainty"]["quantiles"])
            + _line(f"maximum {r}doubt (quantiles)", summary["max_doubt"]["quantiles"])
@@ -142,7 +143,8 @@ def evaluation_summary(classifiers: list, pairs: list, alpha: float, raw: bool =
                      "/".join(f"{o[k]['rows']:,}" for k in ("right", "wrong", "indeterminate"))])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [("Raw certainty and doubt (on the logits; decisions on their softmax)" if raw else "Certainty and doubt")
-             + " of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+             + " of each decision: of the most probable class over the others (Berenbeim et al.; floats, ties for "
+             "the top class exact):"]
     lines += [("  " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
               .rstrip() for row in rows]
     lines.append("  right: a singleton holding the truth; wrong: a singleton without it; set: two or more classes")
@@ -161,7 +163,8 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
     """Per classifier: the distribution of minimum certainty and maximum doubt, and how they relate to being
     right; then each pair's paired test."""
     lines = [("Raw certainty and doubt (on the logits; decisions on their softmax)" if raw else "Certainty and doubt")
-             + " of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+             + " of each decision: of the most probable class over the others (Berenbeim et al.; floats, ties for "
+             "the top class exact):"]
     for c in classifiers:
         s = summary_json(c.certainty)
         lines.append(f"  {c.name}: {len(c.certainty):,} rows, {s['ties']:,} tie(s) for the top class (infinite doubt)")
