@@ -224,5 +224,5 @@ def test_a_list_of_classes_beyond_the_bound_is_refused_by_its_length_unread(tmp_
     path = tmp_path / "many.yaml"
     path.write_text(text)
     code, out, err = _run(path)
-    assert code == 2 and f"{path}:2:10: invalid spec at key 'classes': 1500 classes" in err
-    assert "at most 64 classes (up to 1000 with a restricted 'predictions' family)" in err
+    assert code == 2 and f"{path}:2:10: invalid spec at key 'classes': 1,500 classes" in err
+    assert "at most 64 classes (up to 1,000 with a restricted 'predictions' family)" in err

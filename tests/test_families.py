@@ -190,12 +190,12 @@ def test_bad_families_are_located_errors(text, key, words):
 
 
 def test_more_than_64_classes_need_a_family():
-    with pytest.raises(SpecError, match="up to 1000 with a restricted"):
+    with pytest.raises(SpecError, match="up to 1,000 with a restricted"):
         spec_from_text("name: t\nclasses: 65\ncost: '0 if y == yhat else 1'\n")
     spec = spec_from_text("name: t\nclasses: 200\ncost: '0 if y == yhat else 1'\npredictions: {max_size: 2}\n"
                           "set_cost: '1/2 if y in Y else 1'\n")
     assert spec.predictions.count(200) == 19900
-    with pytest.raises(SpecError, match="sets of 1001|from 2 to 1000"):
+    with pytest.raises(SpecError, match="sets of 1001|from 2 to 1,000"):
         spec_from_text("name: t\nclasses: 1001\ncost: '0 if y == yhat else 1'\npredictions: intervals\n")
 
 

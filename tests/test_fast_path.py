@@ -377,4 +377,4 @@ def test_how_to_fit_with_many_sets_lists_the_first_cells_and_counts_them_all(tmp
     expected = sum(math.comb(11, n) * n for n in range(2, 12))
     assert fit["cells_total"]["P3"] == expected and fit["cells_total_is_lower_bound"]["P3"] is False
     assert 1023 <= len(fit["cells"]["P3"]) < expected
-    assert any(f"fails at {expected} places (the first" in step for step in fit["steps"])
+    assert any(f"fails at {expected:,} places (the first" in step for step in fit["steps"])

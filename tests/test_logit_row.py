@@ -49,7 +49,7 @@ def test_one_row_of_logits_with_its_raw_certainty_exact():
     code, out, err = _run("decide", U65, "--p", "h=3/2,b=-2,n=0.25", "--logits", "--certainty")
     assert code == 0, err
     assert "Optimal prediction for p = softmax(y), y = (h=3/2, b=-2, n=1/4): {h}" in out
-    assert "Raw certainty of h over each other class (exact, on the logits): b 7/2, n 5/4" in out
+    assert "Raw certainty of the largest logit's class h over each other class (y_h − y_i, exact): b 7/2, n 5/4" in out
     assert "Minimum raw certainty 5/4, maximum raw doubt 4/5" in out
     report = decide(U65, {"h": "1", "b": "1", "n": "0"}, logits=True, certainty=True)
     c = report.record["certainty"]

@@ -118,7 +118,7 @@ def test_design_reports_show_their_status_and_answer(spec, setting, status, answ
     line, markup, markdown = assert_displays(result, [status, answer])
     assert len(repr(result)) < 200  # the dataclass's own repr was 37,550 characters
     if result.spec_text:  # the designed or calibrated spec, whole, in a <pre> and a YAML block
-        assert f"<pre>{html.escape(result.spec_text.rstrip())}</pre>" in markup
+        assert f"<pre class=\"console\">{html.escape(result.spec_text.rstrip())}</pre>" in markup
         assert "```yaml\n" + result.spec_text.rstrip() in markdown
     if status == "impossible":  # every minimal conflict, each part named
         assert markup.count("<li>") >= len(result.conflicts) and "c_{h,b}(n) = 1 (fixed in the spec)" in text_of(markup)

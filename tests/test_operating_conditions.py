@@ -140,8 +140,12 @@ def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_pa
     code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
                           "--uncertainty", "inf", "--figures", str(tmp_path)])
     assert code == 0, err
+    flat = " ".join(out.split())  # five classifiers: the identities in one sentence; each of them with -v
+    assert "hold exactly for all 5 classifiers: L(inf) = Brier score; L(0) = mean absolute error" in flat
+    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
+                          "--uncertainty", "inf", "-v"])
     flat = " ".join(out.split())
-    assert flat.count("holds exactly") == 10 and "DOES NOT HOLD" not in flat
+    assert code == 0 and flat.count("holds exactly") == 10 and "DOES NOT HOLD" not in flat
     assert "cost-proportion-cost-curves-svm.svg" in os.listdir(tmp_path)
     code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "optimal", "--format", "json"])
     record = json.loads(out)["operating_conditions"]

@@ -327,8 +327,12 @@ def test_cli_rank_table_and_its_console_section(tmp_path):
     path = _several_data_sets(tmp_path)
     out, err = io.StringIO(), io.StringIO()
     assert check(["evaluate", OBSTACLE, str(path)], out, err) == 0, err.getvalue()
-    text = out.getvalue()
-    assert "  Mean costs and ranks per data set:" in text and "    average rank " in text
+    text = out.getvalue()  # the answer first: the table's one line per data set, then the rest with -v
+    assert "Mean cost and rank per data set (rank 1 = lowest" in text and "\n  average rank " in text
+    assert text.index("Friedman test over 8 data sets") < text.index("Mean cost and rank per data set")
+    out = io.StringIO()
+    assert check(["evaluate", OBSTACLE, str(path), "-v"], out, io.StringIO()) == 0
+    assert "  Mean costs and ranks per data set:" in out.getvalue() and "    average rank " in out.getvalue()
     assert all(len(line) <= 110 for line in text.splitlines()), max(text.splitlines(), key=len)
     out = io.StringIO()
     assert check(["evaluate", OBSTACLE, str(path), "--rank-table", "latex-transposed"], out, io.StringIO()) == 0

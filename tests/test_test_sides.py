@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import verifier
+from verifier.report.use.comparison import friedman_sentence
 from verifier.cli.main import check
 from conftest import ROOT, SPECS
 
@@ -37,7 +38,7 @@ def _flat(text: str) -> str:
 def test_the_operating_condition_pairs_name_the_side_of_their_test():
     report = verifier.evaluate(CONDITIONS, scores=SCORES, threshold_choice="score", uncertainty=["0", "inf"])
     losses = {(c.name, g): c.instance_losses[g] for c in report.conditions.classifiers for g in c.instance_losses}
-    text, pairs = _flat(report.text), report.record["operating_conditions"]["pairs"]
+    text, pairs = _flat(report.shown(verbose=True)), report.record["operating_conditions"]["pairs"]  # 10 pairs: -v
     disagreements = 0
     for p in pairs:
         if p["p_holm"] is None:
@@ -80,7 +81,7 @@ def test_each_pair_names_the_side_of_its_signed_ranks_and_both_when_the_mean_dis
     for report in (verifier.evaluate(str(spec), predictions=str(tmp_path / "pred.csv")),
                    verifier.evaluate(OBSTACLE, predictions=str(_data_sets(tmp_path, 4)))):
         scores = {(s.dataset, s.name): s for s in report.scores}
-        text = _flat(report.text)
+        text = _flat(report.shown(verbose=True))  # over data sets, each pair's sentence is a detail (-v)
         for p in report.record["comparison"]["pairs"]:
             a, b = scores[(p["dataset"], p["a"])], scores[(p["dataset"], p["b"])]
             exact = [a.cell_costs[i] - b.cell_costs[k] for i, k in zip(a.cell_of, b.cell_of)]
@@ -114,8 +115,10 @@ def test_the_notebooks_friedman_sentence_says_what_the_record_says(tmp_path, sam
     verdict = "significant" if f["significant"] else "not significant"
     assert f"by Iman-Davenport's p-value {verdict} at" in sentence
     assert f"Iman-Davenport F_F = {f['iman_davenport']['statistic_exact']}, p-value {gate:.4g}" in sentence
-    console = _flat(report.text)
-    assert f"by the Iman-Davenport p-value: {verdict}" in console
+    console = _flat(report.text)  # the console's answer is the notebook's sentence, and its detail says the same
+    said = _flat(friedman_sentence(report.record["comparison"]))
+    assert said in console and said in sentence
+    assert f"by the Iman-Davenport p-value: {verdict}" in _flat(report.shown(verbose=True))
 
 
 def test_a_difference_on_the_ropes_edge_is_said(tmp_path):

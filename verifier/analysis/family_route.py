@@ -54,7 +54,7 @@ def family_scheme(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reas
                          f"predictions to {family.describe(len(spec.classes)).split(':')[0]}, whose sets are "
                          "enumerated instead (drop the option)")
     if len(names) != len(spec.classes) and family.kind in ("hierarchy", "sets"):
-        raise UsageError(f"{spec.path} lists its allowed sets for its {len(spec.classes)} classes; a "
+        raise UsageError(f"{spec.path} lists its allowed sets for its {len(spec.classes):,} classes; a "
                          f"{family.kind} family cannot be checked at {K} classes")
     if beyond is not None:
         raise _refused(spec, "predictions", f"{beyond[0]}: {MATRIX_ROUTES}", beyond[1])

@@ -232,9 +232,9 @@ def _build(spec: Spec, classes: tuple[str, ...] | None, exact: bool = False, rea
             found = beyond_enumeration(spec, classes, timeout_ms, not exact and not reason)  # not cell by cell
             if not isinstance(found, str):
                 return found
-            raise _too_many(spec, "classes", f"{len(names)} classes are beyond enumeration ({enumerable} classes "
+            raise _too_many(spec, "classes", f"{len(names):,} classes are beyond enumeration ({enumerable:,} classes "
                             f"for this spec); the symmetry route does not apply ({not_symmetric}), nor {found}",
-                            f"at most {enumerable} classes, a scheme that treats every class alike, a power-mean "
+                            f"at most {enumerable:,} classes, a scheme that treats every class alike, a power-mean "
                             "set cost, or one of sums, means, min and max over the members (see "
                             "docs/how-verdicts-are-decided.md, 'Beyond enumeration')")
     try:
@@ -257,10 +257,10 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
     names = classes or spec.classes
     if reason and len(names) > EXACT_MAX_CLASSES:
         raise _too_many(spec, "classes", f"this spec needs cell-by-cell exact work ({reason}), which is limited "
-                        f"to {EXACT_MAX_CLASSES} classes; it has {len(names)}",
-                        f"at most {EXACT_MAX_CLASSES} classes for such numbers")
+                        f"to {EXACT_MAX_CLASSES:,} classes; it has {len(names)}",
+                        f"at most {EXACT_MAX_CLASSES:,} classes for such numbers")
     if exact and len(names) > EXACT_MAX_CLASSES:
-        raise UsageError(f"the cell-by-cell exact engine is limited to {EXACT_MAX_CLASSES} classes; "
+        raise UsageError(f"the cell-by-cell exact engine is limited to {EXACT_MAX_CLASSES:,} classes; "
                          f"{spec.path} has {len(names)}")
     if not exact and all(p.value is not None for p in spec.parameters.values()):
         try:
@@ -269,13 +269,13 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
             if len(names) > EXACT_MAX_CLASSES:
                 raise _too_many(spec, "set_cost" if spec.set_cost is not None else "cost",
                                 f"this spec needs cell-by-cell exact evaluation ({exc}), which is limited to "
-                                f"{EXACT_MAX_CLASSES} classes; it has {len(names)}",
-                                f"at most {EXACT_MAX_CLASSES} classes, or formulas the fast path evaluates (see "
+                                f"{EXACT_MAX_CLASSES:,} classes; it has {len(names)}",
+                                f"at most {EXACT_MAX_CLASSES:,} classes, or formulas the fast path evaluates (see "
                                 "docs/how-verdicts-are-decided.md, 'Beyond enumeration')") from None
     elif len(names) > EXACT_MAX_CLASSES:
         raise _too_many(spec, "parameters", f"symbolic parameters are verified by enumerating every set, limited "
-                        f"to {EXACT_MAX_CLASSES} classes; this spec has {len(names)}",
-                        f"at most {EXACT_MAX_CLASSES} classes with symbolic parameters, or fixed values")
+                        f"to {EXACT_MAX_CLASSES:,} classes; this spec has {len(names)}",
+                        f"at most {EXACT_MAX_CLASSES:,} classes with symbolic parameters, or fixed values")
     return build_scheme(spec, classes=classes)
 
 

@@ -159,6 +159,6 @@ def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[Property
             continue
         why = route.lemmas.undecided(prop.id)
         out.append(PropertyResult(prop, Verdict.UNKNOWN, Evidence("none", possibility=result.evidence.possibility),
-                                  reason=f"undecided beyond enumeration: {why}, and none of the {built} sets built "
+                                  reason=f"undecided beyond enumeration: {why}, and none of the {built:,} sets built "
                                          f"(the most promising of the pairs and triples) settles it"))
     return out

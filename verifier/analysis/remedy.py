@@ -134,15 +134,15 @@ def _property_fix(analysis, terms: TermValues, prop: Property, limit: int = MAX_
             break
     total = max(len(fixes), counted) if stopped else len(fixes)
     at_least = stopped and undecided  # some instances the arrays left open were not examined: a lower bound
-    more = f"; and {'at least ' if at_least else ''}{total - MAX_CELLS} more" if total > MAX_CELLS else ""
-    where = f"in at least {total} places" if at_least else f"at {total} place{'s' if total != 1 else ''}"
+    more = f"; and {'at least ' if at_least else ''}{total - MAX_CELLS:,} more" if total > MAX_CELLS else ""
+    where = f"in at least {total:,} places" if at_least else f"at {total:,} place{'s' if total != 1 else ''}"
     if s.orbits is not None:  # one set per size: each place stands for its whole orbit
-        where = (f"at {total} representative place{'s' if total != 1 else ''} (one set per size; by symmetry each "
+        where = (f"at {total:,} representative place{'s' if total != 1 else ''} (one set per size; by symmetry each "
                  "stands for every set of its size and every class placed alike)")
     elif s.lemma is not None and not s.lemma.every_set:  # a few sets built: the places found are a lower bound
-        where, at_least = f"in at least {total} place{'s' if total != 1 else ''} among the sets built", True
-        more = f"; and at least {total - MAX_CELLS} more" if total > MAX_CELLS else ""
-    listed = f" (the first {len(fixes)} are listed in the JSON report)" if stopped and limit == MAX_LISTED else ""
+        where, at_least = f"in at least {total:,} place{'s' if total != 1 else ''} among the sets built", True
+        more = f"; and at least {total - MAX_CELLS:,} more" if total > MAX_CELLS else ""
+    listed = f" (the first {len(fixes):,} are listed in the JSON report)" if stopped and limit == MAX_LISTED else ""
     lemma = _lemma_condition(s, prop.id)
     return (f"{name} fails {where}{listed}: " + "; ".join(fixes[:MAX_CELLS]) + more + lemma, fixes, total,
             at_least)

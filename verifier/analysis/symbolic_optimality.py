@@ -73,7 +73,7 @@ class _Cover:
         if any(admits(c, self.theta, value) is False for c in self.assumed):
             return None, "outside the assumptions"
         if self.values >= MAX_VALUES:
-            return None, f"not checked: more than {MAX_VALUES} values of {self.theta} would be needed"
+            return None, f"not checked: more than {MAX_VALUES:,} values of {self.theta} would be needed"
         self.values += 1
         try:
             concrete = build_scheme(self.scheme.spec, values={str(self.theta): value})
@@ -110,7 +110,7 @@ class _Cover:
             return self.cover(a, b, ordered, ends=False)
         if cuts:  # too many values already, or cuts that could not be ordered exactly
             carried = {m: SetOptimality(m, "unknown", reason=f"{e.status} at {self.theta} = {value}; its evidence "
-                                        f"may change inside the piece, beyond {MAX_VALUES} values checked")
+                                        f"may change inside the piece, beyond {MAX_VALUES:,} values checked")
                        for m, e in carried.items()}
         return [(a, b, carried, "", found, value)]
 

@@ -29,7 +29,7 @@ def abstention_report(load, scores: str, truth: str | None, sweeps: list[str], s
                          "(--time-limit), sweep fewer points, or split the input")
     spec = state["spec"]
     record = {"spec": spec.path, "abstention": abstention_json(curves), "cut": None}
-    lines = abstention_lines(curves)
+    lines, every = abstention_lines(curves, verbose=False), abstention_lines(curves)
     if stop is not None:
         done = {(c.name, c.dataset) for c in curves.classifiers}
         left = [s.name + (f" ({s.dataset})" if s.dataset is not None else "") for s in state["found"]
@@ -42,8 +42,9 @@ def abstention_report(load, scores: str, truth: str | None, sweeps: list[str], s
         record["cut"] = {"text": text, "seconds": stop.seconds, "classifiers": len(state["found"]),
                          "classifiers_done": len(state["found"]) - len(left)}
         lines += ["", *wrapped(f"Stopped: {text}.", 0)]
+        every += lines[-2:]
     return UseReport("\n".join(lines) + "\n", record, title=f"{spec.name}: abstention cost curves",
-                     abstention=curves)
+                     abstention=curves, verbose_text="" if every == lines else "\n".join(every) + "\n")
 
 
 def _curves(spec, scores: str, truth: str | None, sweeps: list[str], state: dict, pairs: str | None) -> None:

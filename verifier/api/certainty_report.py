@@ -40,7 +40,10 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None)
                                "note": words.NOTE}
         others = [x for i, x in enumerate(chi) if i != j]
         least = min(others) if others else None
-        lines = [f"Certainty of {scheme.classes[j]} over each other class (exact): "
+        top = scheme.classes[j]
+        about = "" if record["prediction"] == [top] else \
+            f"; about {top}, not the optimal set {{{', '.join(record['prediction'])}}}"
+        lines = [f"Certainty of the most probable class {top} over each other class (p_{top} − p_i, exact{about}): "
                  + ", ".join(f"{c} {x}" for i, (c, x) in enumerate(zip(scheme.classes, chi)) if i != j),
                  f"Minimum certainty {least}, maximum doubt "
                  + ("inf (a tie for the top class)" if least == 0 else f"{1 / least}" if least is not None else "0")
@@ -88,9 +91,16 @@ class CertaintyReport:
     record: dict
     classifiers: list = field(default_factory=list)  # `using.certainty_eval.ClassifierCertainty`
     pairs: list = field(default_factory=list)
+    verbose_text: str = ""  # every classifier's quantiles and outcomes, every pair (-v); "": the text is all
 
     def to_json(self) -> dict:
         return self.record
+
+    def _repr_html_(self) -> str:  # the console's text in a monospace block, every detail folded below it
+        from verifier.report.notebook import box, details, pre
+
+        return box("Certainty and doubt of each decision", pre(self.text) +
+                   (details("The full text", self.verbose_text) if self.verbose_text else ""))
 
     def picture(self, fmt: str = "svg") -> bytes:
         from verifier.report.figures.doubt_plot import doubt_figure
@@ -126,7 +136,9 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
         record["raw"] = True
     margin = two_class_margin(scheme)
     text = words.evaluation_text(found, pairs, alpha, logits)
+    brief = words.evaluation_summary(found, pairs, alpha, logits) if len(found) >= words.SUMMARY_FROM else text
     if margin is not None:
         record["margin"] = margin.to_json()
         text += "  " + margin.text() + "\n"
-    return CertaintyReport(text, record, found, pairs)
+        brief += "  " + margin.text() + "\n"
+    return CertaintyReport(brief, record, found, pairs, verbose_text="" if brief == text else text)

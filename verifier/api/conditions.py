@@ -80,9 +80,11 @@ def conditions_report(load, scores: str | None, truth: str | None, method: str, 
         result.pairs = []  # those made before the stop are not all of them (Holm's family would be wrong)
         cut = {"text": text, "seconds": stop.seconds, "classifiers": total, "classifiers_done": done}
     record = {"spec": result.path, "operating_conditions": conditions_json(result), "cut": cut}
-    lines = conditions_lines(result) + (["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else [])
+    stopped = ["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else []
+    lines, every = conditions_lines(result, verbose=False) + stopped, conditions_lines(result) + stopped
     return UseReport("\n".join(lines) + "\n", record, title=f"{state['name']}: expected loss under "
-                     "operating-condition uncertainty", conditions=result)
+                     "operating-condition uncertainty", conditions=result,
+                     verbose_text="" if every == lines else "\n".join(every) + "\n")
 
 
 def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities, y_true, state: dict) -> None:

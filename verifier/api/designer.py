@@ -160,7 +160,7 @@ def _margin(margin) -> Fraction | None:
         raise UsageError(f"--margin must be positive, not {shown}")
     if max(value.numerator, value.denominator) >= 10 ** MARGIN_DIGITS:  # the designed spec must read back
         raise UsageError(f"--margin {numbers.shown(str(margin))}: expected a margin written with at most "
-                         f"{MARGIN_DIGITS} digits above and below the fraction bar, such as 1/100 (the designed "
+                         f"{MARGIN_DIGITS:,} digits above and below the fraction bar, such as 1/100 (the designed "
                          "cells are printed exactly in the spec)")
     return value
 

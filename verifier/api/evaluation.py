@@ -111,7 +111,7 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     predictions = _prediction_files(predictions)
     if sweeps is not None and len(sweeps) > 1 and probabilities is not None:  # a surface over two parameters
         if predictions is not None or sets is not None or pairs is not None:
-            raise UsageError(f"--sweep given {len(sweeps)} times draws a surface of the probabilities' optimal sets "
+            raise UsageError(f"--sweep given {len(sweeps):,} times draws a surface of the probabilities' optimal sets "
                              "(or of set predictions, without --probabilities); --pairs does not combine with it")
         run.stage = "deciding the sets at every grid point of the surface"
         run.spec = spec
@@ -224,7 +224,7 @@ def _within_family(spec, pred) -> None:
         raise UsageError(f"{at}{pred.name}{where}{row_text} predicts "
                          "{" + ", ".join(spec.classes[c] for c in np.flatnonzero(row).tolist()) + "}, "
                          f"which is not an allowed prediction of {spec.path} (its 'predictions' are {family}); "
-                         f"{len(outside)} distinct set(s) outside the family in all")
+                         f"{len(outside):,} distinct set(s) outside the family in all")
 
 
 def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> UseReport:

@@ -10,7 +10,7 @@ from verifier import limits
 from verifier.using import Comparison, Scores, finish
 from verifier.api.probabilities import decided_json, decided_lines
 from verifier.api.use import UseReport
-from verifier.report.use import comparison as words_comparison, rank_table, score_table, scores as words
+from verifier.report.use import answer_first, comparison as words_comparison, rank_table, score_table, scores as words
 
 
 @dataclass
@@ -36,6 +36,7 @@ class Run:
         if self.decided:
             record["decided_from_probabilities"] = decided_json(self.decided)
         c = self.comparison
+        summary = quiet = None  # over several data sets: the answer first (report.use.answer_first)
         if c is not None:
             finish(c, cut["comparison"] if cut else None)
             record["comparison"] = words_comparison.comparison_json(c)
@@ -46,11 +47,16 @@ class Run:
                 lines += ["", "  Mean costs and ranks per data set:"] + \
                     ["    " + line for line in rank_table.console_lines(ranked)] + \
                     words_comparison.wrapped(rank_table.legend("*") + ".", 4)
+                summary = answer_first.summary_lines(c, record["comparison"], ranked)
+                quiet = answer_first.answer_lines(c, record["comparison"], ranked)
         record["cut"] = cut
-        if cut is not None:
-            lines += [""] + words_comparison.wrapped(f"Stopped: {cut['text']}.", 0)
+        stopped = [""] + words_comparison.wrapped(f"Stopped: {cut['text']}.", 0) if cut is not None else []
         title = f"{self.spec.name}: critical difference diagram (Nemenyi, alpha = {self.alpha})"
-        return UseReport("\n".join(lines) + "\n", record, scores=scores, comparison=c, title=title)
+        full = _text(lines + stopped)
+        if summary is None:
+            return UseReport(full, record, scores=scores, comparison=c, title=title)
+        return UseReport(_text(summary + stopped), record, scores=scores, comparison=c, title=title,
+                         verbose_text=_text(summary + ["", "In full:", ""]) + full, quiet_text=_text(quiet + stopped))
 
     def _cut(self, stop: limits.TimeLimitReached) -> dict:
         """What the time limit left undone, as data and as one sentence."""
@@ -81,6 +87,11 @@ class Run:
                 "classifiers_scored": scored, "intervals": self.intervals,
                 "pairs_planned": c.planned if c is not None else None, "pairs_done": pairs_done,
                 "comparison": comparison_cut}
+
+
+def _text(lines: list[str]) -> str:
+    """Lines as the console prints them (no trailing blanks), so that a notebook's block is the same text."""
+    return "".join(line.rstrip() + "\n" for line in lines)
 
 
 def score_lines(scores) -> list[str]:

@@ -37,7 +37,7 @@ def surface_report(spec, texts: list[str], probabilities=None, y_true=None, trut
     scheme = build(spec)
     if scheme.orbits is not None or scheme.partial:
         raise UsageError(f"--sweep given twice draws a surface from every set's costs at every point; {spec.path} "
-                         f"has {scheme.K} classes, beyond the {FAST_MAX_CLASSES} classes whose sets are all built "
+                         f"has {scheme.K} classes, beyond the {FAST_MAX_CLASSES:,} classes whose sets are all built "
                          "(or a restricted family within its bounds); one --sweep, with the other parameter given a "
                          "value in the spec, draws the curves of set predictions from the predicted sets' costs "
                          "only")
@@ -96,6 +96,6 @@ def _read(blocks, K: int) -> list[ExactRows]:
 
 def _checked(labels, rows: int, where: str) -> np.ndarray:
     if rows != len(labels):
-        raise UsageError(f"{where}: {rows} rows of probabilities but {len(labels)} true classes; one per instance "
+        raise UsageError(f"{where}: {rows:,} rows of probabilities but {len(labels):,} true classes; one per instance "
                          "is expected")
     return np.asarray(labels, dtype=np.int64)

@@ -35,7 +35,7 @@ def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:
              f"p is irrational; the decision is exact ({how}); p ≈ ("
              + ", ".join(f"{c}={x:.6g}" for c, x in zip(scheme.classes, approx)) + ")"]
     if count > 1:
-        lines.append(f"Tied optima (equal expected cost, exactly): {count} sets; {scheme.named(prediction)} is "
+        lines.append(f"Tied optima (equal expected cost, exactly): {count:,} sets; {scheme.named(prediction)} is "
                      f"reported: {TIE_RULE}")
     if undecided:
         lines.append("Some set was not separated from it (irrational costs no certified method separated)")
@@ -59,7 +59,10 @@ def _certainty(scheme, rows, y, record: dict) -> list[str]:
                            "pairwise_raw_doubt": {c: "inf" if x is None else str(x)
                                                   for c, x in zip(scheme.classes, rho)},
                            "tie": any(x is None for x in rho), "raw_doubt_cost": theta, "note": words.RAW_NOTE}
-    lines = [f"Raw certainty of {scheme.classes[j]} over each other class (exact, on the logits): "
+    top = scheme.classes[j]
+    about = "" if record["prediction"] == [top] else \
+        f"; about {top}, not the optimal set {{{', '.join(record['prediction'])}}}"
+    lines = [f"Raw certainty of the largest logit's class {top} over each other class (y_{top} − y_i, exact{about}): "
              + ", ".join(f"{c} {x}" for i, (c, x) in enumerate(zip(scheme.classes, xi)) if i != j),
              f"Minimum raw certainty {least}, maximum raw doubt "
              + ("inf (a tie for the top logit)" if least == 0 else f"{1 / least}" if least is not None else "0")

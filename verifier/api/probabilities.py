@@ -79,7 +79,7 @@ def decided_lines(decided: list[ProbabilityPredictions]) -> list[str]:
     lines = [f"Set predictions from {source}: each row's optimal set under the scheme, exactly, as verify "
              "decide finds it"]
     for d in decided:
-        lines.append(f"  {d.predictions.name}: {d.rows} rows, {d.ties} with tied optima"
+        lines.append(f"  {d.predictions.name}: {d.rows:,} rows, {d.ties} with tied optima"
                      + (f", {d.rescaled} rescaled to sum to 1 exactly" if d.rescaled else "")
                      + (f", {len(d.undecided)} not separated exactly from a rival set" if d.undecided else ""))
     if any(d.ties for d in decided):

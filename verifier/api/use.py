@@ -30,6 +30,15 @@ class UseReport:
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
     conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
     bayes: tuple | None = field(default=None, repr=False)  # extra_stats(): baycomp's posteriors, for figures()
+    verbose_text: str = ""  # the answer, then every detail (verify evaluate -v); "": the text is all there is
+    quiet_text: str = ""  # the answer alone (--quiet); "": the text
+
+    def shown(self, verbose: bool = False, quiet: bool = False) -> str:
+        """The text the command prints: the answer first, every detail with `verbose`, the answer alone with
+        `quiet` (each the default text when the result has no such view)."""
+        if verbose:
+            return self.verbose_text or self.text
+        return (self.quiet_text or self.text) if quiet else self.text
 
     def to_json(self) -> dict:
         return self.record
@@ -227,7 +236,7 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
         except TypeError:
             raise UsageError(f"{where}: {p!r} is not a distribution (text, a dict or a list)") from None
         if len(values) != len(classes):
-            raise UsageError(f"{where}: {len(values)} probabilities for {len(classes)} classes")
+            raise UsageError(f"{where}: {len(values)} probabilities for {len(classes):,} classes")
     exact = [exact_arg(v, where) for v in values]
     return checked(exact, classes, where)
 

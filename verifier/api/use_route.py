@@ -108,5 +108,5 @@ def beyond(spec, what: str, why: str, instead: str | None) -> UsageError:
     works.append("score set predictions made elsewhere with verify evaluate SPEC PREDICTIONS, which reads the "
                  "costs of the predicted sets only")
     return UsageError(f"{what} decides each row's optimal set by comparing every allowed set; {spec.path} has {K} "
-                      f"classes ({sets}), beyond the {FAST_MAX_CLASSES} classes whose sets are enumerated, and {why}; "
+                      f"classes ({sets}), beyond the {FAST_MAX_CLASSES:,} classes whose sets are enumerated, and {why}; "
                       + "; or ".join(works) + ".")

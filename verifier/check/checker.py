@@ -78,7 +78,7 @@ class Checker:
                     raise _Unconfirmed("the P1 witness set is not marked possible")
             if result.verdict is Verdict.FAILS and any(e.status is not Truth.FALSE for e in evidence.possibility):
                 raise _Unconfirmed("P1 fails, yet some set is not certified impossible")
-            return f"re-checked {len(evidence.possibility)} possibility certificates exactly"
+            return f"re-checked {len(evidence.possibility):,} possibility certificates exactly"
         if evidence.kind in ("counterexample", "witness"):
             want = evidence.kind == "witness"
             if len(prop.quantifiers) > 1 and prop.quantifiers[1].kind == "exists" and not want:
@@ -88,7 +88,7 @@ class Checker:
             if self.atom(prop, evidence.binding) is not want:
                 raise _Unconfirmed(f"the atom does not evaluate to {want} at the reported instance")
             return f"re-checked the {evidence.kind} exactly"
-        return f"exhaustive over {evidence.instances} instance(s); nothing further to re-check"
+        return f"exhaustive over {evidence.instances:,} instance(s); nothing further to re-check"
 
     def _check_inner_exists(self, prop: Property, binding: Binding) -> str:
         """A failed ∀Y ∃y (P2): at this Y, the atom must be false for every y of the inner domain."""

@@ -143,7 +143,7 @@ def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossChec
     for entry in analysis.possibility:
         if len(entry.members) > MAX_SET_SIZE and entry.members != witness:
             skipped.append(analysis.scheme.label(entry.members))
-            why = why or f"more than {MAX_SET_SIZE} classes"
+            why = why or f"more than {MAX_SET_SIZE:,} classes"
             continue
         answer = _z3_possible(analysis.scheme, entry.members, timeout_ms)
         if not isinstance(answer, bool):
@@ -160,8 +160,8 @@ def _possibility(analysis, result: PropertyResult, timeout_ms: int) -> CrossChec
                    if analysis.scheme.label(e.members) not in skipped)
     if skipped and not (result.verdict is Verdict.HOLDS and decisive):
         return CrossCheck(result.property.id, result.verdict.value, None, method,
-                          f"skipped: {len(skipped)} set(s) beyond the second method, e.g. {skipped[0]} ({why})")
-    note = f"{checked} of {len(analysis.possibility)} sets classified alike"
+                          f"skipped: {len(skipped):,} set(s) beyond the second method, e.g. {skipped[0]} ({why})")
+    note = f"{checked:,} of {len(analysis.possibility):,} sets classified alike"
     if skipped:  # P1 holds already on a set both methods call possible
         note += f"; {len(skipped)} beyond the second method ({why}), P1 rests on a set both call possible"
     return CrossCheck(result.property.id, result.verdict.value, result.verdict.value, method, note)

@@ -42,7 +42,7 @@ def check_structured(scheme: Scheme, proof: LemmaProof, memo: dict) -> str:
     problem, sets = memo[STRUCTURED_LEMMA]
     if problem:
         raise LemmaUnconfirmed(problem)
-    return (f"re-evaluated the encoding of the set cost at {sets} sets against the exact rows of the ordinary "
+    return (f"re-evaluated the encoding of the set cost at {sets:,} sets against the exact rows of the ordinary "
             f"builder, and its {scheme.K} x {scheme.K} singleton costs against the scheme's; the unsat answers are "
             "z3's")
 

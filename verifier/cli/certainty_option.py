@@ -47,7 +47,12 @@ def add_certainty(args, result, stderr) -> None:
     from verifier.api.certainty_report import certainty
 
     report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha, logits=args.logits)
+    before = result.shown(verbose=True)
     result.text += "\n" + report.text
+    if getattr(result, "quiet_text", ""):  # every view the command may print ends with it
+        result.quiet_text += "\n" + report.text
+    if report.verbose_text or result.verbose_text:  # -v: the detail of both
+        result.verbose_text = before + "\n" + (report.verbose_text or report.text)
     result.record["certainty"] = report.record
     if args.doubt_plot is not None:
         from verifier.report.files import write_output

@@ -40,7 +40,8 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
             if show_progress:
                 progress.stop()  # the bar is cleared (transient) before anything is printed, then resumed
             if args.format == "text" and not outcome.error:  # stream reports as they finish
-                _print_one(outcome, args, stdout, width, color, many, first=len(outcomes) == 1)
+                _print_one(outcome, args, stdout, width, color, many, first=len(outcomes) == 1,
+                           stems=summary_table.stem_width(paths))
             if outcome.error:
                 print(outcome.error, file=stderr)
             if outcome.written:
@@ -53,9 +54,10 @@ def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, 
     return outcomes
 
 
-def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, many: bool, first: bool) -> None:
-    if many and not args.verbose and not args.classes:
-        stdout.write(summary_table.spec_line(outcome.summary, outcome.path, width) + "\n")
+def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, many: bool, first: bool,
+               stems: int = 0) -> None:
+    if many and not args.verbose and not args.classes:  # the name only: the table after the last says the rest
+        stdout.write(summary_table.spec_line(outcome.summary, outcome.path, width, stems) + "\n")
         return
     if many and not first:
         from rich.rule import Rule
@@ -133,8 +135,8 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         if valid and not args.classes:
             stdout.write("\n" + summary_table.text([(o.path, o.summary) for o in valid], width))
         unmet = [o for o in valid if not o.expectations_met]
-        print(f"{len(valid)} verified, {len(outcomes) - len(valid)} invalid, {len(unmet)} with unmet "
-              f"expectations (of {len(outcomes)} specs)" + "".join(f"\n  {o.path}: expectations not met: "
+        print(f"{len(valid):,} verified, {len(outcomes) - len(valid):,} invalid, {len(unmet):,} with unmet "
+              f"expectations (of {len(outcomes):,} specs)" + "".join(f"\n  {o.path}: expectations not met: "
                                         f"{summary_table.unmet(o.summary) or 'see its report'}" for o in unmet),
               file=stdout)
     for line in unfit:

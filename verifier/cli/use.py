@@ -129,7 +129,10 @@ def _evaluate_parser() -> options.Parser:
                    help="with several data sets: print the data sets x classifiers table of mean costs and ranks "
                    "instead, best per data set marked, average ranks last (latex-transposed: classifiers as rows)")
     certainty_option.add_options(p)
-    options.add_shared(p, "format", "time-limit", "quiet")
+    p.add_argument("-v", "--verbose", action="store_true", help="over several data sets: after the answer, each "
+                   "data set's scores and each pair's tests in full (by default the answer, one line per data set "
+                   "and per pair over the data sets)")
+    options.add_shared(p, "format", "time-limit", "quiet", "report")
     return p
 
 
@@ -172,6 +175,10 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                       *(("--probabilities", p) for p in args.probabilities or [])]
             refuse_overwriting_inputs({"--plot": args.plot}, inputs)
             certainty_option.check(args, inputs)
+            if args.report is not None:
+                from verifier.report.use.report_files import check_report
+
+                check_report(args.report, args.spec, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
             sweep = args.sweep[0] if args.sweep and len(args.sweep) == 1 and not args.scores else args.sweep
             began = time.monotonic()  # the figures count against the same --time-limit
@@ -197,6 +204,14 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                     print(f"verify: wrote {path}", file=stderr)
                 if written.cut:
                     print(f"verify: stopped: {written.cut}", file=stderr)
+            if args.report is not None:
+                from verifier.report.use.report_files import write_use_report
+
+                full = options.wrap_lines(result.shown(verbose=True) + ("\n".join(_extra_lines(extra, args.alpha))
+                                                                          + "\n" if extra else ""), None)
+                record = result.to_json() if not extra else {**result.to_json(), "extra_stats": extra}
+                for path in write_use_report(result, args.report, args.spec, full, record):
+                    print(f"verify: wrote {path}", file=stderr)
             if fmt:
                 from verifier.report.files import write_output
 
@@ -230,17 +245,21 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
         if batch and not extra and hasattr(result, "write_text"):
             result.write_text(stdout)  # block by block: a million lines are never one text
         else:
-            text = result.text
+            text = result.shown(getattr(args, "verbose", False), args.quiet) if command == "evaluate" else result.text
             if extra:
-                from verifier.report.use.extra_stats import extra_text
-
-                text += "\n".join(extra_text(extra, args.alpha)) + "\n"
+                text += "\n".join(_extra_lines(extra, args.alpha)) + "\n"
             stdout.write(text if batch else options.wrap_lines(text, width))
         if batch and not args.quiet:
             stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
     return EXIT_OK
+
+
+def _extra_lines(extra: dict, alpha: float) -> list[str]:
+    from verifier.report.use.extra_stats import extra_text
+
+    return extra_text(extra, alpha)
 
 
 PLOT_NEEDS = "--plot draws the curves of --sweep or, with several data sets, the critical difference diagram"

@@ -65,8 +65,8 @@ def calibrate(spec: Spec, timeout_ms: int = 20_000, time_limit_s: float | None =
     K, family = len(spec.classes), spec.predictions
     small = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # set cells of 5 classes
     if family.restricted and (family.count(K) * K > small or K > 12):
-        raise spec_error(spec, "predictions", f"calibration works on at most {small} set cells (and 12 classes); the "
-                     f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
+        raise spec_error(spec, "predictions", f"calibration works on at most {small:,} set cells (and 12 classes); the "
+                     f"family has {family.count(K):,} set rows of {K} cells", "a smaller family or fewer classes")
     state = Partial()
     try:
         with limits.time_limit(time_limit_s):
@@ -94,9 +94,9 @@ def _beyond_listing(spec: Spec, timeout_ms: int, state: Partial) -> Calibration:
         return calibrate_power_mean(spec, timeout_ms, state)
     except NotPowerMean as exc:
         if K > CARRIED_MAX_CLASSES:
-            raise spec_error(spec, "classes", f"beyond {CARRIED_MAX_CLASSES} classes, calibration works for a "
+            raise spec_error(spec, "classes", f"beyond {CARRIED_MAX_CLASSES:,} classes, calibration works for a "
                              f"power-mean set cost, genmean(E, [c(yh, y) for yh in Y]) with the parameter in E; "
-                             f"here {exc}", f"at most {CARRIED_MAX_CLASSES} classes, a power-mean set cost, or a "
+                             f"here {exc}", f"at most {CARRIED_MAX_CLASSES:,} classes, a power-mean set cost, or a "
                              "restricted 'predictions' family") from None
         return _calibrate(spec, timeout_ms, witnesses=False, state=state)
     # a power mean is not listed beyond 5 classes even where its lemmas leave a piece undecided: its comparisons

@@ -87,8 +87,8 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
     conditions = [] if large and not pictured else \
         [problem.condition(d) for d in phases.kept] + [problem.pinned(c) for c in problem.fixed_cells]
     if ranges and large:
-        out.route_note += (f" The freedom left (each cell's range) is not computed beyond {SMALL_DESIGN_CELLS} set "
-                           f"cells ({MAX_DESIGN_CLASSES} classes).")
+        out.route_note += (f" The freedom left (each cell's range) is not computed beyond {SMALL_DESIGN_CELLS:,} set "
+                           f"cells ({MAX_DESIGN_CLASSES:,} classes).")
     elif ranges:
         out.ranges = freedom(problem, conditions, timeout_ms)
     if pictured:

@@ -67,7 +67,7 @@ def stopped_calibration(spec, state: Partial, stop: limits.TimeLimitReached, pie
     cal = Calibration(name, _merged_cuts(pieces, reason), [(lo, hi) for lo, hi, _ in state.fuzzy],
                       method="" if state.witnesses else carried,
                       route="carried evidence" if not state.witnesses else "listed comparisons")
-    cal.stopped = (f"Stopped: {reason} while {state.stage}; {done} of {len(whole)} pieces of the parameter's range "
+    cal.stopped = (f"Stopped: {reason} while {state.stage}; {done:,} of {len(whole):,} pieces of the parameter's range "
                    "were decided in full before that; what was not is listed as undecided.")
     return cal
 

@@ -96,7 +96,7 @@ class _State:
     # -- one exact value -----------------------------------------------------------------------------------
     def run(self, value) -> tuple[list[PropertyResult] | None, str]:
         if self.decisions >= MAX_DECISIONS:
-            return None, f"more than {MAX_DECISIONS} values would have to be checked"
+            return None, f"more than {MAX_DECISIONS:,} values would have to be checked"
         if not isinstance(value, sp.Rational):
             return None, (f"{self.theta} = {value} is irrational: the pipeline runs at rational values only, and "
                           "beyond 5 classes the matrix there is not built cell by cell")

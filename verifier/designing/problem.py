@@ -50,11 +50,11 @@ class DesignProblem:
         family = spec.predictions
         cells = family.count(K) * K
         if family.restricted and cells > MAX_DESIGN_CELLS:
-            raise _spec_error(spec, "predictions", f"design works on at most {MAX_DESIGN_CELLS} set cells; the "
-                              f"family has {family.count(K)} set rows of {K} cells", "a smaller family or fewer classes")
+            raise _spec_error(spec, "predictions", f"design works on at most {MAX_DESIGN_CELLS:,} set cells; the "
+                              f"family has {family.count(K):,} set rows of {K} cells", "a smaller family or fewer classes")
         if K > MAX_DESIGN_CLASSES and not family.restricted:
-            raise _spec_error(spec, "classes", f"design works on at most {MAX_DESIGN_CLASSES} classes "
-                              f"({2 ** K - K - 1} set rows here)", f"at most {MAX_DESIGN_CLASSES} classes, or a "
+            raise _spec_error(spec, "classes", f"design works on at most {MAX_DESIGN_CLASSES:,} classes "
+                              f"({2 ** K - K - 1:,} set rows here)", f"at most {MAX_DESIGN_CLASSES:,} classes, or a "
                               "restricted 'predictions' family (intervals, a hierarchy, max_size)")
         self.determinate = _determinate(spec)
         self.cells: list[Cell] = []

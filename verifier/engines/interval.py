@@ -240,7 +240,7 @@ def _merge(boxes: list[Box]) -> list[Box]:
 
 def _describe(symbols, boxes: list[Box]) -> str:
     shown = [" × ".join(f"{s.name} ∈ [{lo}, {hi}]" for s, (lo, hi) in zip(symbols, box)) for box in boxes[:4]]
-    more = f" and {len(boxes) - 4} more box(es)" if len(boxes) > 4 else ""
+    more = f" and {len(boxes) - 4:,} more box(es)" if len(boxes) > 4 else ""
     return "; ".join(shown) + more
 
 

@@ -129,7 +129,7 @@ def parse_syntax(text: object, file: str, key: str, mark: Mark | None, origin: O
         raise formula.error(f"the formula is nested more than {MAX_DEPTH} levels deep",
                             expected="fewer nested parentheses or calls")
     if sum(1 for _ in ast.walk(tree)) > MAX_AST_NODES:
-        raise formula.error(f"formula has more than {MAX_AST_NODES} syntax nodes")
+        raise formula.error(f"formula has more than {MAX_AST_NODES:,} syntax nodes")
     return formula
 
 
@@ -238,7 +238,7 @@ def _check_node(formula: Formula, node: ast.AST) -> None:
         segment = ast.get_source_segment(formula.source, node) or ""
         digits = sum(ch.isdigit() for ch in segment)
         if digits > MAX_LITERAL_DIGITS:
-            raise formula.error(f"number literal with more than {MAX_LITERAL_DIGITS} digits", node)
+            raise formula.error(f"number literal with more than {MAX_LITERAL_DIGITS:,} digits", node)
         if isinstance(value, float):
             _, _, exponent = segment.lower().partition("e")
             if exponent and abs(int(exponent.replace("_", ""))) > 1000:

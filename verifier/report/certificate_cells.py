@@ -50,7 +50,7 @@ def cell(value: sp.Expr):
     ends = enclosure(value)
     if any(max(map(len, e.lstrip("-").split("/"))) > verifier_check.MAX_DIGITS for e in ends):
         raise UsageError(f"--certificate: the cell {str(value)[:60]} is too large or too small to write within the "
-                         f"checker's bound of {verifier_check.MAX_DIGITS} digits")
+                         f"checker's bound of {verifier_check.MAX_DIGITS:,} digits")
     return {"expr": tree, "enclosure": ends}
 
 

@@ -59,7 +59,7 @@ def render(a: Analysis, console: Console) -> None:
     if a.expectations:
         unmet = [e for e in a.expectations if not e.met]
         text = (f"expect: all {len(a.expectations)} met" if not unmet else
-                f"expect: {len(unmet)} of {len(a.expectations)} NOT MET: " +
+                f"expect: {len(unmet):,} of {len(a.expectations):,} NOT MET: " +
                 "; ".join(f"{e.property_id} expected {e.expected}, got {e.actual}" for e in unmet))
         for line in _lines(text, width):  # which property broke is never cut off
             console.print(Text(line, style="green" if not unmet else "bold red"), soft_wrap=True)
@@ -67,7 +67,7 @@ def render(a: Analysis, console: Console) -> None:
         bad = [c for c in a.cross_checks if c.disagrees]
         agree = sum(1 for c in a.cross_checks if c.second is not None and not c.disagrees)
         skipped = sum(1 for c in a.cross_checks if c.second is None)
-        text = (f"cross-check: {agree} of {len(a.cross_checks)} agree with a second, independent method"
+        text = (f"cross-check: {agree:,} of {len(a.cross_checks):,} agree with a second, independent method"
                 + (f"; {skipped} skipped (-v says why)" if skipped else "") if not bad
                 else "cross-check: " + "; ".join(f"{c.property_id} DISAGREES (reported {c.first}, {c.method} gives "
                                                  f"{c.second})" for c in bad))
@@ -76,7 +76,7 @@ def render(a: Analysis, console: Console) -> None:
         cut = [c.property_id for c in a.cross_checks if c.cut]
         if cut:  # on a line of its own: the reason is never clipped away
             stop = next(c.cut for c in a.cross_checks if c.cut)
-            console.print(Text(brief.clip(f"cross-check stopped: {stop} before {len(cut)} of {len(a.cross_checks)} "
+            console.print(Text(brief.clip(f"cross-check stopped: {stop} before {len(cut):,} of {len(a.cross_checks):,} "
                                           f"were re-checked (skipped: {', '.join(cut)})", width), style="yellow"),
                           soft_wrap=True)
     for line in _lines("verify -v: the matrix, the full evidence and the witnesses; --report DIR: the same in "
@@ -137,7 +137,7 @@ def _fit(a: Analysis, width: int) -> list[Text]:
             what = "the step" if len(repeated) == 1 else f"the {len(repeated)} steps"
             lines.append(Text(f"  - {'and ' if fresh else ''}{what} given above for the {repeated[0]} setting"))
         if len(fresh) > MAX_STEPS:
-            lines.append(Text(f"  - and {len(fresh) - MAX_STEPS} more (verify -v)", style="dim"))
+            lines.append(Text(f"  - and {len(fresh) - MAX_STEPS:,} more (verify -v)", style="dim"))
     return lines
 
 

@@ -99,9 +99,9 @@ def _matrix(a: Analysis, width: int) -> Text:
     notes = ["entries that are not fractions are irrational, shown as 4-digit decimals; exact values in "
              "--format json"] if short else []
     if many:
-        notes.append(f"the first {len(shown)} of {len(s.all_sets):,} rows; all of them in --format json or --report")
+        notes.append(f"the first {len(shown):,} of {len(s.all_sets):,} rows; all of them in --format json or --report")
     if columns < s.K:
-        notes.append(f"the first {columns} of {s.K:,} columns; all of them in --format json or --report")
+        notes.append(f"the first {columns:,} of {s.K:,} columns; all of them in --format json or --report")
     if s.orbits is not None:
         notes.append("the first class and one set per size: by symmetry every other row, singletons included, is "
                      "one of these with the classes renamed")

@@ -52,7 +52,8 @@ table td.num{text-align:right;font-family:ui-monospace,monospace}
 figure{margin:1em 0}
 figure svg{background:#fff}
 pre{background:var(--vr-head);color:var(--vr-text);padding:.5em .75em;margin:.5em 0 1em;border-radius:3px;
-overflow-x:auto;white-space:pre-wrap;font-size:.92em;line-height:1.35;text-align:left}"""
+overflow-x:auto;white-space:pre;word-break:normal;overflow-wrap:normal;font-size:.92em;line-height:1.35;
+text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace}"""
 
 
 def _scoped(rules: str) -> str:
@@ -83,7 +84,7 @@ def _html_table(headers, rows, classes=None) -> str:
         cells = "".join(f"<td class=\"{(classes or {}).get(i, '')}\">{c if isinstance(c, _Raw) else html.escape(str(c))}</td>"
                         for i, c in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
-    more = f"<p>… and {len(rows) - shown} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
+    more = f"<p>… and {len(rows) - shown:,} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more}"
 
 

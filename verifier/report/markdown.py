@@ -17,7 +17,7 @@ def _md_table(headers, rows) -> list[str]:
     shown = rows_shown(len(headers))
     out += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rows[:shown]]
     if len(rows) > shown:
-        out.append(f"\n… and {len(rows) - shown} more rows (all in the JSON report)")
+        out.append(f"\n… and {len(rows) - shown:,} more rows (all in the JSON report)")
     return out
 
 

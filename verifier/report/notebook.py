@@ -45,7 +45,10 @@ def box(title: str, body: str) -> str:
 
 
 def pre(text: str) -> str:
-    return f"<pre>{e(text.rstrip())}</pre>"
+    """Console text as the console shows it: escaped, in a monospace block whose lines never wrap or break a word
+    (the report's style sheet: `white-space:pre`, `word-break:normal`; wide blocks scroll), so columns hold."""
+    return f'<pre class="console">{e(text.rstrip())}</pre>'
+
 
 
 def details(summary: str, text: str) -> str:
@@ -73,7 +76,7 @@ def items(values: list[str], limit: int = 160) -> str:
     for i, v in enumerate(values):
         part = v if not out else f", {v}"
         if out and len(out) + len(part) > limit:
-            return f"{out}, … {len(values) - i} more"
+            return f"{out}, … {len(values) - i:,} more"
         out += part
     return out
 
@@ -84,7 +87,7 @@ def design_answer(r) -> str:
     record = r.record
     if r.status == "designed":
         filled = sum(not c.get("fixed", False) for c in record.get("cells", {}).values())
-        return f"{filled} open cell{'s' * (filled != 1)} filled"
+        return f"{filled:,} open cell{'s' * (filled != 1)} filled"
     if r.status == "calibrated":
         return f"{r.calibration.parameter} = {record.get('value')}"
     if r.status == "impossible":

@@ -30,7 +30,7 @@ def summary(a: Analysis) -> list[str]:
             return [first + " Which sets are optimal among all sets is decided across the parameter for one "
                     "parameter and at most 5 classes; here at fixed values only (fix them with value:)."]
         counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
-        return [first, f"Optimal among all sets, across the parameter: {counts['alone']} of {len(a.optimality)} "
+        return [first, f"Optimal among all sets, across the parameter: {counts['alone']:,} of {len(a.optimality):,} "
                 f"sets are the unique best prediction at some admissible value, {counts['tied']} best only in ties, "
                 f"{counts['never']} never best for any admissible value"
                 + (f", {counts['unknown']} undecided" if counts["unknown"] else "") + " (each row says where)."]
@@ -40,11 +40,11 @@ def summary(a: Analysis) -> list[str]:
     possible = sum(e.status is Truth.TRUE for e in a.possibility)
     counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
     family = a.scheme.spec.predictions.describe(a.scheme.K)
-    scope = (f"the sets of {possible} of the {len(a.possibility)} sizes (one representative each, by symmetry)"
+    scope = (f"the sets of {possible:,} of the {len(a.possibility):,} sizes (one representative each, by symmetry)"
              if a.scheme.orbits is not None else
-             f"{possible} of the {len(a.possibility)} sets built (the power-mean route lists no others)"
+             f"{possible:,} of the {len(a.possibility):,} sets built (the power-mean route lists no others)"
              if a.scheme.lemma is not None and not a.scheme.lemma.every_set else
-             f"{possible} of {len(a.possibility)} indeterminate sets" + (f" allowed ({family.split(':')[0]})"
+             f"{possible:,} of {len(a.possibility):,} indeterminate sets" + (f" allowed ({family.split(':')[0]})"
                                                                        if family else ""))
     lines = [f"Possible (Definition 4): {scope} are possible, i.e. "
              "some distribution p makes the set's expected cost lower than that of each of its own members. "
@@ -55,7 +55,7 @@ def summary(a: Analysis) -> list[str]:
                          f"{OPTIMAL[a.optimality[frozenset(range(n))].status]}" for n in sizes)
         lines.append(f"Optimal among the allowed sets, one status per size (by symmetry): {said}.")
     elif a.optimality:
-        lines.append(f"Optimal: {counts['alone']} of {len(a.optimality)} sets (singletons included) are the unique "
+        lines.append(f"Optimal: {counts['alone']:,} of {len(a.optimality):,} sets (singletons included) are the unique "
                      f"best prediction for some p, {counts['tied']} best only in ties with other sets, "
                      f"{counts['never']} never best" + (f", {counts['unknown']} undecided" if counts["unknown"]
                                                           else "") + ".")

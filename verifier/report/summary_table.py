@@ -1,4 +1,4 @@
-"""Many specs at a glance: one line per spec as it is verified, then one table, schemes x P1-P10 plus the fit
+"""Many specs at a glance: one line per spec as it is verified (its name), then one table, schemes x P1-P10 plus the fit
 to each setting and the expectations, as console text or as Markdown (for `$GITHUB_STEP_SUMMARY`). Names,
 reasons and messages are escaped as in the report's .md (`safe_text`). Everything here reads a report's summary
 (verdicts, one line of why, fits), so a cached result renders without the analysis."""
@@ -39,18 +39,24 @@ def unmet(summary: dict) -> str:
                      for pid, e in summary.get("expectations", {}).items() if not e.get("met"))
 
 
-def spec_line(summary: dict, path: str, width: int) -> str:
-    fits = "  ".join(f"{s} {_fit(summary, s)}" for s in SETTINGS)
-    broke = [pid for pid, e in summary.get("expectations", {}).items() if not e.get("met")]
-    line = f"{_stem(path)}  {fits}  expect {_expect(summary)}" + (f" ({', '.join(broke)})" if broke else "") + \
-        f"  {summary['name']}"
+def stem_width(paths: list[str]) -> int:
+    """The column of the specs' names, shared by the lines streamed as each spec finishes and the table."""
+    return min(max([len(_stem(p)) for p in paths] + [4]), 40)
+
+
+def spec_line(summary: dict, path: str, width: int, stems: int = 0) -> str:
+    """A spec's line as it finishes: its file stem and its name, aligned; the verdicts, fits and expectations are
+    the table's, printed once after the last spec."""
+    stem = _stem(path)
+    stem = stem if len(stem) <= max(stems, 1) or not stems else stem[:stems - 1] + "…"
+    line = f"{stem:<{stems}}  {summary['name']}"
     return line if len(line) <= width - 1 else line[:width - 2] + "…"
 
 
 def text(items: list[tuple[str, dict]], width: int) -> str:
     ids = [p.id for p in PROPERTIES]
     stems = [_stem(path) for path, _ in items]
-    name_width = min(max([len(s) for s in stems] + [4]), max(12, width - 4 * len(ids) - 30))
+    name_width = min(stem_width([path for path, _ in items]), max(12, width - 4 * len(ids) - 30))
     head = f"{'spec':<{name_width}}  " + " ".join(f"{i:<3}" for i in ids) + "  filtering  choice  expect"
     lines = [head, "─" * min(len(head), width - 1)]
     for stem, (_, summary) in zip(stems, items):

@@ -22,7 +22,7 @@ def to_text(s: Sweep, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
 
 
 def render(s: Sweep, console: Console) -> None:
-    table = Table(title=f"{clean(s.spec.name)}: verdicts for {s.counts[0]} to {s.counts[-1]} classes "
+    table = Table(title=f"{clean(s.spec.name)}: verdicts for {s.counts[0]} to {s.counts[-1]:,} classes "
                         "(classes named 1..K)", title_justify="left", box=box.SIMPLE_HEAD)  # as the report's tables
     table.add_column("property")
     for k in s.counts:

@@ -160,23 +160,23 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
             entry = next(e for e in ev.possibility if e.members == ev.binding.members)
             count = sum(e.status is Truth.TRUE for e in ev.possibility)
             return (f"{scheme.named(ev.binding.members)} is {possibility(scheme, entry)}; "
-                    + (f"the sets of {count} of the {len(ev.possibility)} sizes are possible (by symmetry)"
+                    + (f"the sets of {count:,} of the {len(ev.possibility):,} sizes are possible (by symmetry)"
                        if scheme.orbits is not None else
-                       f"{count} of the {len(ev.possibility)} sets built are possible (the others are not listed)"
+                       f"{count:,} of the {len(ev.possibility):,} sets built are possible (the others are not listed)"
                        if (scheme.lemma is not None and not scheme.lemma.every_set)
                        or getattr(scheme, "structured", None) is not None else
-                       f"{count} of {len(ev.possibility)} indeterminate sets are possible"))
+                       f"{count:,} of {len(ev.possibility):,} indeterminate sets are possible"))
         if scheme.orbits is not None:
             return (f"no indeterminate set is possible: the representative set of each of the {len(ev.possibility)} "
                     "sizes has a Ville certificate λ (listed with the sets); by symmetry so does every set")
-        return (f"no indeterminate set is possible: each of the {len(ev.possibility)} sets has a Ville "
+        return (f"no indeterminate set is possible: each of the {len(ev.possibility):,} sets has a Ville "
                 "certificate λ (listed with the sets)")
     where = _where(scheme, ev.binding) if ev.binding else ""
     if ev.kind == "counterexample":
         if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == "exists":
             rows = "; ".join(comparison(c) for c in ev.comparisons[:6])
             if len(ev.comparisons) > 6:  # many classes: every comparison is in the JSON report
-                rows += f"; and {len(ev.comparisons) - 6} more classes alike"
+                rows += f"; and {len(ev.comparisons) - 6:,} more classes alike"
             return f"fails at {where}: no class y satisfies it — {rows}"
         return f"fails at {where}: {comparison(ev.comparisons[-1])}"
     if ev.kind == "witness":
@@ -186,14 +186,14 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     extra = f"; {result.reason}" if result.reason else ""
     sets = scheme.indeterminate_sets
     scope = (f"for Y = {scheme.named(sets[0])}" if len(sets) == 1 else
-             f"for all {len(sets)} indeterminate sets")
+             f"for all {len(sets):,} indeterminate sets")
     kind = "instance"
     if scheme.orbits is not None and scheme.orbits.symmetric:
         total = scheme.orbits.sets_represented()
         scope = (f"for all {total:,} indeterminate set{'s' if total != 1 else ''}, by symmetry one per size: "
-                 f"{len(sets)} representative set{'s' if len(sets) != 1 else ''}")
+                 f"{len(sets):,} representative set{'s' if len(sets) != 1 else ''}")
         kind = "representative instance"
-    checked = f"{scope}, {ev.instances} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
+    checked = f"{scope}, {ev.instances:,} {kind}{'s' if ev.instances != 1 else ''} checked exactly{extra}"
     if verdict is Verdict.HOLDS:
         return f"holds: {prop.everywhere} ({checked})"
     if prop.id == "P9" and _no_members_differ(scheme):

@@ -212,7 +212,7 @@ def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: 
     missing = [s for s in sets if s not in rows]
     if missing:
         shown = ", ".join('"' + ",".join(spec.classes[i] for i in sorted(s)) + '"' for s in missing[:12])
-        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        more = f" and {len(missing) - 12:,} more" if len(missing) > 12 else ""
         mark = spec.marks.get("set_costs") or spec.marks.get("")
         raise SpecError(f"no costs for the set(s) {shown}{more}", file=spec.path, key="set_costs",
                         line=mark.line if mark else None, column=mark.column if mark else None,
@@ -243,7 +243,7 @@ def _parameter_values(spec: Spec, values: dict[str, sp.Expr]) -> dict[str, sp.Ex
                 out[name] = values.get(name, sp.Symbol(name, real=True))
             continue
         if isinstance(param.value, tuple) and len(param.value) != len(spec.classes):
-            raise SpecError(f"'{name}' has {len(param.value)} per-class values for {len(spec.classes)} classes",
+            raise SpecError(f"'{name}' has {len(param.value):,} per-class values for {len(spec.classes):,} classes",
                             file=spec.path, key=param.key, line=param.located.mark.line,
                             expected="one value per class, or no value (symbolic)")
         if isinstance(param.value, tuple):
@@ -295,5 +295,5 @@ def _modified_costs(scheme: Scheme, determinate: dict[tuple[int, int], sp.Expr])
                                f"{determinate[(h, y)]} → {scheme.rows[members][y]}")
     if not changed:
         return []
-    return [f"The set-cost formula modifies the initial (determinate) costs in {len(changed)} entries "
+    return [f"The set-cost formula modifies the initial (determinate) costs in {len(changed):,} entries "
             f"(e.g. {changed[0]}); the properties use the modified singleton rows."]

@@ -191,7 +191,7 @@ def _notes(scheme: Scheme, cells: SchemeCells, exact: ExactCells, assumed: bool)
     if cells.determinate is not None and spec_modifies(scheme):
         changed = _modified(cells, exact, scheme)
         if changed:
-            notes.append(f"The set-cost formula modifies the initial (determinate) costs in {len(changed)} entries "
+            notes.append(f"The set-cost formula modifies the initial (determinate) costs in {len(changed):,} entries "
                          f"(e.g. {changed[0]}); the properties use the modified singleton rows.")
     return notes
 

@@ -95,7 +95,7 @@ class Orbits:
         head = (f"by symmetry (every permutation of the {self.K} classes leaves the scheme unchanged"
                 + (", moving the per-class parameters with the classes" if self.moves_parameters else "") + "), ")
         sets, sizes = self.sets_represented(), self.largest - 1
-        allowed = "" if self.top is None else f" of at most {self.largest} classes (the prediction family)"
+        allowed = "" if self.top is None else f" of at most {self.largest:,} classes (the prediction family)"
         return (head + f"the {sets:,} indeterminate set{'s' if sets != 1 else ''}{allowed} reduce to {sizes} size"
                 + ("s" if sizes != 1 else "") + ", each checked at one representative set {1..n}, with one true "
                 "class inside it and, where there is one, one outside")

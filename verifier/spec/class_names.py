@@ -20,12 +20,12 @@ def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ..
         k = node.value
         if not 2 <= k <= limit:  # before any name is made: classes: 1000000000 must cost nothing
             raise fail(f"{_count(k)} classes" if k >= 2 else f"{_count(k)} class(es) given", "classes",
-                   node, _show(node), f"from 2 to {limit} classes{_beyond(limit)}")
+                   node, _show(node), f"from 2 to {limit:,} classes{_beyond(limit)}")
         names = tuple(str(i) for i in range(1, k + 1))
     elif isinstance(node.value, list):
         if len(node.value) > limit:
-            raise fail(f"{len(node.value)} classes", "classes", node, f"a list of {len(node.value)} names",
-                   f"at most {limit} classes{_beyond(limit)}")
+            raise fail(f"{len(node.value):,} classes", "classes", node, f"a list of {len(node.value):,} names",
+                   f"at most {limit:,} classes{_beyond(limit)}")
         names = []
         for item in node.value:
             if isinstance(item.value, bool) or not isinstance(item.value, (str, int)):
@@ -44,8 +44,8 @@ def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ..
     if len(names) < 2:
         raise fail(f"{len(names)} class(es) given", "classes", node, _show(node), "at least 2 classes")
     if len(names) > limit:
-        raise fail(f"{len(names)} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
-               len(names), f"at most {limit} classes{_beyond(limit)}")
+        raise fail(f"{len(names):,} classes: the exact engine enumerates 2^K - 1 rows", "classes", node,
+               len(names), f"at most {limit:,} classes{_beyond(limit)}")
     return names
 
 
@@ -54,4 +54,4 @@ def _count(k: int) -> str:
 
 
 def _beyond(limit: int) -> str:
-    return " (up to 1000 with a restricted 'predictions' family)" if limit == MAX_CLASSES else ""
+    return " (up to 1,000 with a restricted 'predictions' family)" if limit == MAX_CLASSES else ""

@@ -161,8 +161,8 @@ class _Reader:
             raise self.fail("a row must be a list of costs in class order", key, node, _show(node),
                             f"a list of {len(classes)} costs")
         if len(node.value) != len(classes):
-            raise self.fail(f"the row has {len(node.value)} entries", key, node, _show(node),
-                            f"{len(classes)} entries, one per class" + (f" {listed(classes, '[', ']')}" if len(classes) <= FEW else ""))
+            raise self.fail(f"the row has {len(node.value):,} entries", key, node, _show(node),
+                            f"{len(classes):,} entries, one per class" + (f" {listed(classes, '[', ']')}" if len(classes) <= FEW else ""))
         return tuple(self.entry(item, f"{key}[{i}]") for i, item in enumerate(node.value))
 
     def cost_matrix(self, node: Located, classes) -> dict[int, tuple[Entry, ...]]:

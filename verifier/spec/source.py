@@ -220,7 +220,7 @@ def _from_data(value: Any, path: str, budget: list[int], depth: int, key: str) -
     budget[0] -= 1
     where = dict(file=path, key=key or None)
     if budget[0] < 0:
-        raise SpecError(f"the spec has more than {MAX_NODES} values", **where)
+        raise SpecError(f"the spec has more than {MAX_NODES:,} values", **where)
     if depth > MAX_DEPTH:
         raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", **where)
     if isinstance(value, dict):

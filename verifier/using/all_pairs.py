@@ -86,7 +86,7 @@ def bergmann_hommel(p_values: list[float], k: int) -> list[float]:
     """Bergmann and Hommel's adjusted p-values of the pairwise p-values of k ≤ MAX_BERGMANN_K classifiers, given
     in the order of itertools.combinations(range(k), 2)."""
     if k > MAX_BERGMANN_K:
-        raise ValueError(f"Bergmann-Hommel is computed for at most {MAX_BERGMANN_K} classifiers, not {k}")
+        raise ValueError(f"Bergmann-Hommel is computed for at most {MAX_BERGMANN_K:,} classifiers, not {k}")
     pairs = list(combinations(range(k), 2))
     out = [0.0] * len(pairs)
     for labels in partitions(k):
@@ -119,7 +119,7 @@ def all_pairs(names: list[str], ranks: dict[str, Fraction], n: int, alpha: float
     if k > MAX_SHAFFER_K:
         return {"shaffer": None, "bergmann_hommel": None, "pairs": [], "note": (
             f"{k} classifiers have {k * (k - 1) // 2:,} pairs: all pairwise comparisons are adjusted for at most "
-            f"{MAX_SHAFFER_K} classifiers")}
+            f"{MAX_SHAFFER_K:,} classifiers")}
     tested = pairwise_p_values([ranks[c] for c in names], n)
     p = [pv for _, pv in tested]
     sh = shaffer(p, k)

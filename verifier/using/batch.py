@@ -159,7 +159,7 @@ class CredalBatchDecider:
         if rule not in RULES:
             raise UsageError(f"--rule {rule!r}: expected one of {', '.join(RULES)}")
         if scheme.K > MAX_CREDAL_CLASSES:
-            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES} classes, not {scheme.K}")
+            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES:,} classes, not {scheme.K}")
         self.scheme, self.rule, self.shared = scheme, rule, SchemeRows(scheme)
         self.rows: list[CredalRow] = []
         self.exact_comparisons = 0

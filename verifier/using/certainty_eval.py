@@ -82,7 +82,7 @@ def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: st
     decider = decider or batch()
     predictions = decider.result.predictions
     if len(predictions) != len(truth):
-        raise UsageError(f"{where}: {len(predictions)} rows of probabilities but {len(truth)} true classes; one per "
+        raise UsageError(f"{where}: {len(predictions):,} rows of probabilities but {len(truth):,} true classes; one per "
                          "instance is expected")
     truth = np.asarray(truth)
     covered = np.array([int(t) in m for m, t in zip(predictions, truth.tolist())], dtype=bool)

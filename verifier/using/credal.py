@@ -35,7 +35,7 @@ class CredalSet:
     def __init__(self, K: int, bounds: list[tuple[Fraction, Fraction]] | None = None,
                  vertices: list[list[Fraction]] | None = None):
         if K > MAX_CREDAL_CLASSES:
-            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES} classes, not {K}")
+            raise UsageError(f"imprecise probabilities work on at most {MAX_CREDAL_CLASSES:,} classes, not {K}")
         self.K, self.bounds = K, bounds
         self._vertices = vertices
 

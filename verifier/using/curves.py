@@ -57,7 +57,7 @@ def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
     points = parts[2].strip()
     if not (points.isascii() and points.isdigit() and len(points) <= 6) or not 2 <= int(points) <= MAX_POINTS \
             or low >= high:
-        raise UsageError(f"--sweep {shown(text)}: FROM < TO and 2 to {MAX_POINTS} points are expected")
+        raise UsageError(f"--sweep {shown(text)}: FROM < TO and 2 to {MAX_POINTS:,} points are expected")
     count = int(parts[2])
     return name.strip(), [low + (high - low) * i / (count - 1) for i in range(count)]
 

@@ -159,7 +159,7 @@ def _split(text: str) -> list[str]:
 
 def _checked(pred: Predictions, where: str) -> Predictions:
     if len(pred.truth) != len(pred.masks):
-        raise UsageError(f"{where}: {len(pred.truth)} true classes but {len(pred.masks)} predicted sets")
+        raise UsageError(f"{where}: {len(pred.truth):,} true classes but {len(pred.masks):,} predicted sets")
     if len(pred.truth) == 0:
         raise UsageError(f"{where}: no predictions")
     empty = np.flatnonzero(~pred.masks.any(axis=1))

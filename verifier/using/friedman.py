@@ -109,7 +109,7 @@ def friedman_test(groups: dict[str | None, list[Scores]], alpha: float) -> tuple
     left_out = [c for c in seen if c not in names]
     if len(names) < 2:
         return None, (f"the Friedman test needs at least two classifiers present on every data set; "
-                      f"{len(names)} of {len(seen)} are on all {len(datasets)}")
+                      f"{len(names):,} of {len(seen):,} are on all {len(datasets)}")
     n, k = len(datasets), len(names)
     table = [[p[c].mean_cost for c in names] for p in present]
     totals = [Fraction(0)] * k

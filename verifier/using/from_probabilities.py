@@ -111,7 +111,7 @@ def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: st
     result = decider.result
     n = len(result.predictions)
     if n != len(truth):
-        raise UsageError(f"{where}: {n} rows of probabilities but {len(truth)} true classes; one per instance is "
+        raise UsageError(f"{where}: {n:,} rows of probabilities but {len(truth):,} true classes; one per instance is "
                          "expected")
     masks = np.zeros((n, scheme.K), dtype=bool)
     for i, members in enumerate(result.predictions):

@@ -105,7 +105,7 @@ def logit_row(value, classes: tuple[str, ...], where: str = "--p") -> LogitRows:
             raise UsageError(f"{where}: the keys {excerpt(', '.join(map(str, value)))} are not the spec's classes "
                              f"{', '.join(classes)}, one logit each")
         if len(items) != len(classes):
-            raise UsageError(f"{where}: {len(items)} logits for {len(classes)} classes")
+            raise UsageError(f"{where}: {len(items)} logits for {len(classes):,} classes")
         row = []
         for c, x in zip(classes, items):
             try:

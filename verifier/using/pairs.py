@@ -29,7 +29,7 @@ WILCOXON = ("Wilcoxon signed-rank test, two-sided, zero differences dropped (Wil
             "zero_method='wilcox'), the null distribution scipy's method='auto' chooses")
 EXACT, PERMUTATION, NORMAL = METHODS["exact"], METHODS["permutation"], METHODS["asymptotic"]
 SIGN_TEST = "exact two-sided sign test (binomial, 1/2) on the non-zero differences"
-CI_METHOD = (f"paired bootstrap percentile interval, a statistical estimate ({BOOTSTRAP} resamples of the "
+CI_METHOD = (f"paired bootstrap percentile interval, a statistical estimate ({BOOTSTRAP:,} resamples of the "
              f"instances, the same for both classifiers; seed {SEED})")
 CHUNK_VALUES = 1_000_000  # pairs x instances per chunk (about 8 MB per array)
 CHUNK_PAIRS = 500  # at most this many pairs per chunk: the unit of work a time limit keeps or drops

@@ -79,12 +79,12 @@ class Surface:
 def parse_sweeps(texts: list[str], parameters: list[str]) -> list[tuple[str, list[Fraction]]]:
     """Two sweeps 'mu=0:1:21', 'nu=0:1:21' of two different symbolic parameters, the only ones of the spec."""
     if len(texts) != 2:
-        raise UsageError(f"--sweep is given {len(texts)} times; one sweep draws curves, two a surface, no more")
+        raise UsageError(f"--sweep is given {len(texts):,} times; one sweep draws curves, two a surface, no more")
     sweeps = [parse_sweep(t, parameters) for t in texts]
     if sweeps[0][0] == sweeps[1][0]:
         raise UsageError(f"--sweep names {sweeps[0][0]!r} twice; a surface sweeps two different parameters")
     if len(sweeps[0][1]) * len(sweeps[1][1]) > MAX_SURFACE_POINTS:
-        raise UsageError(f"--sweep: {len(sweeps[0][1])} x {len(sweeps[1][1])} grid points, more than the "
+        raise UsageError(f"--sweep: {len(sweeps[0][1])} x {len(sweeps[1][1]):,} grid points, more than the "
                          f"{MAX_SURFACE_POINTS:,} a surface takes; use fewer points")
     return sweeps
 

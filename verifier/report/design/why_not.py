@@ -28,7 +28,7 @@ def why_not_text(c: Completion) -> str:
         lines += ["", f"{'Every minimal conflict' if d.complete else 'Minimal conflicts found'} ({how}):"]
         lines += [f"  {n}. " + "; ".join(p.label for p in mus) for n, mus in enumerate(shown, 1)]
         if len(d.conflicts) > len(shown):
-            lines.append(f"  ... and {len(d.conflicts) - len(shown)} more found (all of them in --format json)")
+            lines.append(f"  ... and {len(d.conflicts) - len(shown):,} more found (all of them in --format json)")
     lines += [""] + correction_lines(d)
     r = c.repair
     if r is None:
@@ -61,7 +61,7 @@ def correction_lines(d: Diagnosis) -> list[str]:
                                     "(each such removal leaves a conflict found intact).")
     else:
         head += (f", and putting back any one of them brings a conflict back (checked); not proved the smallest "
-                 f"({d.stopped})" + (f": removing fewer than {d.lower_bound} fixed cells and non-necessary "
+                 f"({d.stopped})" + (f": removing fewer than {d.lower_bound:,} fixed cells and non-necessary "
                                      "demands never works (each such removal leaves a conflict found intact)."
                                      if d.lower_bound > 1 else "."))
     return [head, "To follow it:"] + [f"  - {p.label}: {p.advice()}" for p in d.correction]

@@ -65,7 +65,7 @@ def justification(c: Completion) -> list[str]:
             tag = "forced" if r.forced else ""
             lines.append(f"  {r.cell.label.ljust(width)}  {r.text()}" + (f"   {tag}" if tag else ""))
         forced = sum(r.forced for r in c.ranges)
-        lines.append(f"  {forced} of {counted(len(c.ranges), 'open cell')} forced; the others are a matter of taste "
+        lines.append(f"  {forced:,} of {counted(len(c.ranges), 'open cell')} forced; the others are a matter of taste "
                      "within their range (jointly constrained: not every combination is allowed).")
     lines += region_lines(c)
     return lines
@@ -104,7 +104,7 @@ def region_lines(c: Completion) -> list[str]:
             lines.append(f"  {n}. {bounds}; corners {', '.join(corners) or 'none'}; "
                          + ("bounded" if piece.bounded else "unbounded"))
         if count > MAX_PIECES_SHOWN:
-            lines.append(f"  ... and {count - MAX_PIECES_SHOWN} more (all of them in --format json)")
+            lines.append(f"  ... and {count - MAX_PIECES_SHOWN:,} more (all of them in --format json)")
     return lines
 
 

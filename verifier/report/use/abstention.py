@@ -12,6 +12,7 @@ from verifier.using.abstention.volume import Volume
 
 WIDTH = 110
 SHOWN_SCENARIOS = 5  # windows printed per classifier
+PAIRS_SHOWN = 15  # pairs' differential costs printed by default per data set (five classifiers and the trivial)
 
 
 def _wrap(text: str, indent: int = 0) -> list[str]:
@@ -34,7 +35,7 @@ def _volume_text(v: Volume, what: str = "") -> str:
 
 
 def _grid_text(curves: AbstentionCurves) -> str:
-    parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g)} points)"
+    parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g):,} points)"
              for name, g in zip(curves.parameters, curves.grids)]
     excluded = len(curves.scenarios) - len(curves.admissible)
     note = ""
@@ -45,7 +46,8 @@ def _grid_text(curves: AbstentionCurves) -> str:
     return " x ".join(parts) + f": {len(curves.admissible):,} cost scenarios" + note
 
 
-def abstention_lines(curves: AbstentionCurves) -> list[str]:
+def abstention_lines(curves: AbstentionCurves, verbose: bool = True) -> list[str]:
+    """The whole text (`verbose`), or the default's: the first PAIRS_SHOWN pairs' differential costs per data set."""
     lines = _wrap(f"Abstention cost curves (Friedel, Rückert & Kramer) of {curves.path}, {_grid_text(curves)}.")
     lines += _wrap("Each classifier abstains between two thresholds l < u (predicting P above u and N below l); "
                    "at each scenario the window of least expected cost on these data is chosen exactly (ties: the "
@@ -57,7 +59,8 @@ def abstention_lines(curves: AbstentionCurves) -> list[str]:
         lines += [""] + ([f"Data set {dataset}:"] if dataset is not None else [])
         lines += _table(curves, mine)
         lines += _cheapest(curves, mine)
-        lines += _difference_table([d for d in curves.differences if d.first.dataset == dataset])
+        lines += _difference_table([d for d in curves.differences if d.first.dataset == dataset],
+                                   None if verbose else PAIRS_SHOWN)
         lines += _checks(mine, any(s.nu != s.nu_n for s in curves.scenarios if s.excluded is None))
     if curves.note:
         lines += [""] + _wrap(f"Differential costs: {curves.note}.")
@@ -65,8 +68,8 @@ def abstention_lines(curves: AbstentionCurves) -> list[str]:
 
 
 def _table(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
-    head = f"  {'classifier':<16} {'VACC':<30} {'abstaining pays':<18} {'cost':<19} {'abstains on'}"
-    rows = [head]
+    """One line per classifier, each column as wide as its widest cell (no padding beyond it)."""
+    rows = [["classifier", "VACC", "abstaining pays", "cost", "abstains on"]]
     for c in mine:
         pays = c.volume.pays_low if c.volume.exact else None
         pays_text = f"{float(pays):.1%} of [0,1]²" if pays is not None else \
@@ -75,17 +78,19 @@ def _table(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
         rates = [Fraction(w.abstained, c.n) for w in c.windows if w is not None]
         name = "trivial" if c.name == TRIVIAL else c.name
         vacc = f"{float(c.volume.low):.5f}" + (" (exact)" if c.volume.exact else f"-{float(c.volume.high):.5f}")
-        rows.append(f"  {name[:16]:<16} {vacc:<30} {pays_text:<18} "
-                    f"{_num(min(costs))}-{_num(max(costs)):<12} {float(min(rates)):.1%}-{float(max(rates)):.1%}")
+        rows.append([name[:16], vacc, pays_text, f"{_num(min(costs))}-{_num(max(costs))}",
+                     f"{float(min(rates)):.1%}-{float(max(rates)):.1%}"])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [("  " + "  ".join(v.ljust(w) for v, w in zip(r, widths))).rstrip() for r in rows]
     if not mine[0].positives or not mine[0].negatives:
         only = "P" if mine[0].negatives == 0 else "N"
-        rows += _wrap(f"Every instance here is {only}: predicting {only} everywhere costs nothing in the normal form, "
-                      "so every classifier's least cost is that of always being right, and VACC is 0; a validation "
-                      "set with both classes is needed to compare abstention windows.", 2)
-    rows += _wrap(f"(n = {mine[0].n:,}: {mine[0].positives:,} P, {mine[0].negatives:,} N; 'trivial' always predicts "
-                  "P, always N or always abstains, whichever is cheaper; cost and abstention rate: their range over "
-                  "the scenarios, the cost in the spec's terms)", 2)
-    return rows
+        lines += _wrap(f"Every instance here is {only}: predicting {only} everywhere costs nothing in the normal form, "
+                       "so every classifier's least cost is that of always being right, and VACC is 0; a validation "
+                       "set with both classes is needed to compare abstention windows.", 2)
+    lines += _wrap(f"(n = {mine[0].n:,}: {mine[0].positives:,} P, {mine[0].negatives:,} N; 'trivial' always "
+                   "predicts P, always N or always abstains, whichever is cheaper; cost and abstention rate: their "
+                   "range over the scenarios, the cost in the spec's terms)", 2)
+    return lines
 
 
 def _cheapest(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[str]:
@@ -103,21 +108,26 @@ def _cheapest(curves: AbstentionCurves, mine: list[ClassifierCurves]) -> list[st
     return _wrap(f"Cheapest per scenario: {text or 'none alone'}" + (f"; tied at {ties:,}" if ties else "") + ".", 2)
 
 
-def _difference_table(differences: list[Difference]) -> list[str]:
-    """One row per pair: at how many scenarios each is cheaper (and by how much at most), and the VACC gap."""
+def _difference_table(differences: list[Difference], shown: int | None = None) -> list[str]:
+    """One row per pair: at how many scenarios each is cheaper (and by how much at most), and the VACC gap; the
+    first `shown` pairs (None: all), then how many more."""
     if not differences:
         return []
-    rows = [f"  {'first - second':<30} {'first cheaper':<22} {'second cheaper':<22} {'equal':>6}  VACC gap"]
-    for d in differences:
+    rows = [["first - second", "first cheaper", "second cheaper", "equal", "VACC gap"]]
+    for d in differences[:shown]:
         cells = []
         for sign in (-1, 1):
             best = d.extreme(sign)
             cells.append(f"{d.count(sign):,}" + (f" (by ≤ {_num(best[0])})" if best else ""))
         gap = _num(d.first.volume.low - d.second.volume.low, 5) if d.first.volume.exact and d.second.volume.exact \
             else "bounded"
-        pair = f"{d.first.name} - {d.second.name}"
-        rows.append(f"  {pair[:30]:<30} {cells[0]:<22} {cells[1]:<22} {d.count(0):>6,}  {gap}")
-    return ["  Differential cost per scenario (the spec's expected cost of the first minus the second):"] + rows
+        rows.append([f"{d.first.name} - {d.second.name}"[:30], *cells, f"{d.count(0):,}", gap])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [("  " + "  ".join(v.rjust(w) if i >= 3 else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))))
+             .rstrip() for r in rows]
+    if shown is not None and len(differences) > shown:
+        lines.append(f"  and {len(differences) - shown:,} more pairs: all of them with -v or in --format json")
+    return ["  Differential cost per scenario (the spec's expected cost of the first minus the second):"] + lines
 
 
 def _checks(mine: list[ClassifierCurves], two_costs: bool = False) -> list[str]:

@@ -6,6 +6,7 @@ JSON (a string, JSON has no infinity), with a `tie` flag decided exactly. The va
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -86,7 +87,8 @@ def summary_text(c: BlockCertainty, margin_text: str | None = None, raw: bool = 
     (`summary`: `summary_json(c)` when already made, so that a million rows are not ranked twice)."""
     summary = summary or summary_json(c, raw)
     what, r = ("Raw certainty and doubt, on the logits,", "raw ") if raw else ("Certainty and doubt", "")
-    out = (f"{what} of {len(c)} row(s) (Berenbeim et al.; floats, ties exact):\n"
+    out = (f"{what} of {len(c):,} row(s), of each row's most probable class over the others (Berenbeim et al.; "
+           "floats, ties exact):\n"
            f"  ties for the top class (infinite doubt): {int(c.tied.sum())}\n"
            + _line(f"minimum {r}certainty (quantiles)", summary["min_certainty"]["quantiles"])
            + _line(f"maximum {r}doubt (quantiles)", summary["max_doubt"]["quantiles"])
@@ -124,19 +126,53 @@ def favour_words(p) -> str:
         f", yet the median difference favours {median}" if median not in (None, p.favours) else "")
 
 
+SUMMARY_FROM = 3  # classifiers from which the default text is a table, one line per classifier
+
+
+def evaluation_summary(classifiers: list, pairs: list, alpha: float, raw: bool = False) -> str:
+    """With many classifiers, the default text: one line per classifier (rows, ties, mean minimum certainty,
+    median maximum doubt, rows right / wrong / indeterminate) and which pairs differ; the full text with -v."""
+    r = "raw " if raw else ""
+    rows = [["classifier", "rows", "ties", f"mean min {r}certainty", f"median max {r}doubt",
+             "right/wrong/set"]]
+    for c in classifiers:
+        s, o = summary_json(c.certainty), c.by_outcome()
+        mean = s["min_certainty"]["mean"] if not len(c.certainty) else c.mean_min_certainty()
+        median = s["max_doubt"]["quantiles"].get("q50")
+        rows.append([c.name, f"{len(c.certainty):,}", f"{s['ties']:,}", _f(mean), _f(median),
+                     "/".join(f"{o[k]['rows']:,}" for k in ("right", "wrong", "indeterminate"))])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [("Raw certainty and doubt (on the logits; decisions on their softmax)" if raw else "Certainty and doubt")
+             + " of each decision: of the most probable class over the others (Berenbeim et al.; floats, ties for "
+             "the top class exact):"]
+    lines += [("  " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
+              .rstrip() for row in rows]
+    lines.append("  right: a singleton holding the truth; wrong: a singleton without it; set: two or more classes")
+    tested = [p for p in pairs if not p.why_not]
+    differ = [f"{p.first} vs {p.second}: " + favour_words(p).removeprefix("the signed ranks favour ")
+              for p in tested if p.p_value < alpha]
+    lines += textwrap.wrap(f"Paired Wilcoxon on each row's minimum {r}certainty: {len(tested):,} of {len(pairs):,} "
+                           f"pairs tested, {len(differ):,} differ at {alpha}" +
+                           (": " + "; ".join(differ) if differ else "") + ".", 110, initial_indent="  ",
+                           subsequent_indent="    ", break_on_hyphens=False, break_long_words=False)
+    lines.append("  Quantiles, each outcome and each pair's test: verify evaluate -v, or --format json.")
+    return "\n".join(lines) + "\n"
+
+
 def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = False) -> str:
     """Per classifier: the distribution of minimum certainty and maximum doubt, and how they relate to being
     right; then each pair's paired test."""
     lines = [("Raw certainty and doubt (on the logits; decisions on their softmax)" if raw else "Certainty and doubt")
-             + " of each decision (Berenbeim et al.; floats, ties for the top class exact):"]
+             + " of each decision: of the most probable class over the others (Berenbeim et al.; floats, ties for "
+             "the top class exact):"]
     for c in classifiers:
         s = summary_json(c.certainty)
-        lines.append(f"  {c.name}: {len(c.certainty)} rows, {s['ties']} tie(s) for the top class (infinite doubt)")
+        lines.append(f"  {c.name}: {len(c.certainty):,} rows, {s['ties']:,} tie(s) for the top class (infinite doubt)")
         r = "raw " if raw else ""
         lines.append("  " + _line(f"minimum {r}certainty (quantiles)", s["min_certainty"]["quantiles"]).rstrip("\n"))
         lines.append("  " + _line(f"maximum {r}doubt (quantiles)", s["max_doubt"]["quantiles"]).rstrip("\n"))
         for label, o in c.by_outcome().items():
-            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']} rows, mean minimum {r}certainty "
+            lines.append(f"    {label} ({OUTCOME_WORDS[label]}): {o['rows']:,} rows, mean minimum {r}certainty "
                          f"{_f(o['mean_min_certainty'])}, median maximum "
                          f"{r}doubt {_f(o['median_max_doubt'])}")
     if pairs:
@@ -148,6 +184,6 @@ def evaluation_text(classifiers: list, pairs: list, alpha: float, raw: bool = Fa
                 continue
             verdict = ("differ" if p.p_value < alpha else "no difference shown") + f" at {alpha}"
             lines.append(f"    {p.first} vs {p.second}: median difference {p.median_difference:.4g} "
-                         f"({p.first} − {p.second}), {p.nonzero} rows differ, W = {p.statistic:.6g}, "
+                         f"({p.first} − {p.second}), {p.nonzero:,} rows differ, W = {p.statistic:.6g}, "
                          f"p = {p.p_value:.3g}: {verdict}; {favour_words(p)}")
     return "\n".join(lines) + "\n"

@@ -112,13 +112,13 @@ def _over_datasets_text(c: Comparison) -> list[str]:
     if not c.over_datasets:
         return []
     run = sum(p.p_value is not None for p in c.over_datasets)
-    lines = _wrapped(f"Two classifiers at a time over the {c.over_datasets[0].datasets} data sets (Demšar 2006, "
+    lines = _wrapped(f"Two classifiers at a time over the {c.over_datasets[0].datasets:,} data sets (Demšar 2006, "
                      "Section 3.1.3): the Wilcoxon signed-rank test on the differences of their mean costs, one per "
-                     f"data set, p-values Holm-adjusted over these {run} pair(s); counts of data sets exact.", 2)
+                     f"data set, p-values Holm-adjusted over these {run:,} pair(s); counts of data sets exact.", 2)
     if c.over_datasets_note:
         lines += _wrapped(f"{c.over_datasets_note}.", 4)
     for p in c.over_datasets:
-        counts = (f"{p.a} vs {p.b}: lower mean cost on {p.a_lower} data set(s) for {p.a}, {p.b_lower} for {p.b}, "
+        counts = (f"{p.a} vs {p.b}: lower mean cost on {p.a_lower:,} data set(s) for {p.a}, {p.b_lower} for {p.b}, "
                   f"equal on {p.ties}")
         if p.p_value is None:
             lines += _wrapped(f"{counts}; Wilcoxon not run (p undefined)", 4)
@@ -136,11 +136,11 @@ def _over_datasets_text(c: Comparison) -> list[str]:
 
 def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
     where = f" on data set {p.dataset}" if p.dataset is not None else ""
-    lines = [f"  {p.a} vs {p.b}{where} ({p.n} instances)"]
+    lines = [f"  {p.a} vs {p.b}{where} ({p.n:,} instances)"]
     lines += _wrapped(f"mean cost {p.a} − {p.b}: {p.difference} (exact) ≈ {p.difference_float:.4f}", 4)
     lines += [f"    {_pct(p.level)} interval [{p.ci[0]:.4f}, {p.ci[1]:.4f}] (paired bootstrap percentile, a "
               "statistical estimate)"]
-    lines += _wrapped(f"{p.a} costs less on {p.a_lower} instance(s), {p.b} on {p.b_lower}, equal on {p.ties} "
+    lines += _wrapped(f"{p.a} costs less on {p.a_lower:,} instance(s), {p.b} on {p.b_lower}, equal on {p.ties} "
                       "(exact counts)", 4)
     if p.undecided:
         lines.append(f"    ({p.undecided} of these differences could not be signed exactly; their float sign used)")
@@ -151,7 +151,7 @@ def _pair_text(p: PairComparison, tested: int, alpha: float) -> list[str]:
               "asymptotic": "normal approximation, tie-corrected"}[p.method]
     verdict = "significant" if p.significant else "not significant"
     lines += [f"    Wilcoxon ({method}, as scipy's method='auto' chooses): p-value {p.p_value:.4g}",
-              f"      p-value Holm-adjusted over {tested} pairs: {p.p_holm:.4g}, {verdict} at {alpha}",
+              f"      p-value Holm-adjusted over {tested:,} pairs: {p.p_holm:.4g}, {verdict} at {alpha}",
               *_wrapped(favours_text(p.favours, p.lower), 6),
               *_wrapped(f"effect: rank-biserial r = {p.rank_biserial:+.3f} (matched pairs; + when {p.a} costs "
                         "more)", 6)]
@@ -193,9 +193,15 @@ def friedman_sentence(comparison: dict) -> str:
           ("undefined" if d["p_value"] is None else f"{d['p_value']:.4g}"))
     gate = "Iman-Davenport's" if f["significance_from"] == "iman_davenport" else "chi2_F's"
     verdict = "significant" if f["significant"] else "not significant"
-    ranks = ", ".join(f"{c} {r}" for c, r in f["average_ranks_exact"].items())
-    return (f"Friedman test over {f['datasets']} data sets: {chi2}; {ff}; by {gate} p-value {verdict} at {alpha}; "
-            f"average ranks {ranks}; Nemenyi critical difference {f['nemenyi_critical_difference']:.4f}.")
+    exact = f["average_ranks_exact"]
+    ranks = ", ".join(f"{c} {r}" + ("" if "/" not in r else f" ≈ {f['average_ranks'][c]:.3f}")
+                      for c, r in sorted(exact.items(), key=lambda item: f["average_ranks"][item[0]]))
+    named = ("average ranks further apart than CD: " + ("; ".join(f"{a} vs {b}" for a, b in f["different"])
+                                                        or "no pair") if f["significant"] else
+             "no pair is named (Nemenyi's test follows only a significant test)")
+    return (f"Friedman test over {f['datasets']:,} data sets: {chi2}; {ff}; by {gate} p-value {verdict} at {alpha}; "
+            f"average ranks (1 = lowest mean cost) {ranks}; Nemenyi critical difference CD = "
+            f"{f['nemenyi_critical_difference']:.4f}; {named}.")
 
 
 def favours_text(favours: str | None, lower: str | None, where: str = "") -> str:
@@ -213,7 +219,7 @@ def favours_text(favours: str | None, lower: str | None, where: str = "") -> str
 def _friedman_text(f: Friedman) -> list[str]:
     k, n = len(f.classifiers), len(f.datasets)
     order = sorted(f.classifiers, key=lambda c: f.ranks[c])
-    lines = _wrapped(f"Over {n} data sets, the {k} classifiers present on every one: Friedman test on the "
+    lines = _wrapped(f"Over {n:,} data sets, the {k} classifiers present on every one: Friedman test on the "
                      "per-data-set mean costs (Demšar 2006).", 2)
     if f.left_out:
         lines += _wrapped(f"left out (missing from some data set): {', '.join(f.left_out)}", 4)

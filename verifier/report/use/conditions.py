@@ -10,6 +10,7 @@ from fractions import Fraction
 from verifier.using.conditions.evaluation import GRID, Conditions
 
 WIDTH = 110
+PAIRS_SHOWN = 3  # pairs said one by one by default (three classifiers); beyond, the cheapest at each gamma
 NAMES = {"score": "score-driven", "rate": "rate-driven", "optimal": "optimal (test-optimal)"}
 
 
@@ -28,7 +29,9 @@ def _loss_text(loss) -> str:
     return f"{loss.value:.5f} ± {loss.error:.0e}"
 
 
-def conditions_lines(r: Conditions) -> list[str]:
+def conditions_lines(r: Conditions, verbose: bool = True) -> list[str]:
+    """The whole text (`verbose`), or the default's: with more than PAIRS_SHOWN pairs, the identities in one line
+    when they all hold and the cheapest classifier at each gamma instead of every pair."""
     weight = "uniformly" if r.weight.uniform else f"by Beta({r.weight.a}, {r.weight.b})"
     lines = _wrap(f"Operating-condition uncertainty (Hernández-Orallo et al.) of {r.path}: {NAMES[r.method]} "
                   f"thresholds set at a presumed {r.parameter} drawn from a Beta distribution with mode the true "
@@ -41,8 +44,9 @@ def conditions_lines(r: Conditions) -> list[str]:
     for c in r.classifiers:
         lines.append(("  " + f"{c.label[:17]:<18}" + "".join(f"{_loss_text(c.losses[g]):<18}"
                                                              for g in r.gammas)).rstrip())
-    lines += _identities(r)
-    lines += _pairs(r)
+    brief = not verbose and len({(p.first, p.second, p.dataset) for p in r.pairs}) > PAIRS_SHOWN
+    lines += _identities(r, brief)
+    lines += _cheapest(r) if brief else _pairs(r)
     numeric = [g for g in r.gammas if g not in (0, None)]
     if numeric:
         lines += _wrap("Between 0 and inf the losses are numerical (Gauss-Legendre in the true value, the Beta "
@@ -51,7 +55,8 @@ def conditions_lines(r: Conditions) -> list[str]:
     return lines
 
 
-def _identities(r: Conditions) -> list[str]:
+def _identity_checks(r: Conditions) -> list[tuple[str, list[tuple[str, Fraction, bool]]]]:
+    """Per classifier, the paper's identities checked exactly: (its label, [(identity, expected value, holds)])."""
     out = []
     for c in r.classifiers:
         ids = c.identities
@@ -76,10 +81,26 @@ def _identities(r: Conditions) -> list[str]:
             if text.startswith("K(c)"):
                 values, _ = c.curves[0]
                 holds = all(v == expected for v in values)
-            said.append(f"{text} ({_num(expected)}): {'holds exactly' if holds else 'DOES NOT HOLD (a bug: report it)'}")
+            said.append((text, expected, holds))
         if said:
-            out += _wrap(f"{c.label}: " + "; ".join(said) + ".", 2)
-    return ([""] + _wrap("The paper's results on these data (uniform weight, exact rationals):", 0) + out) if out else []
+            out.append((c.label, said))
+    return out
+
+
+def _identities(r: Conditions, brief: bool = False) -> list[str]:
+    """Each classifier's identities with their values; `brief`: one sentence when every one holds."""
+    checks = _identity_checks(r)
+    if not checks:
+        return []
+    head = [""] + _wrap("The paper's results on these data (uniform weight, exact rationals):", 0)
+    if brief and all(holds for _, said in checks for _, _, holds in said):
+        names = list(dict.fromkeys(text for _, said in checks for text, _, _ in said))
+        return [""] + _wrap(f"The paper's results on these data (uniform weight, exact rationals) hold exactly for "
+                            f"all {len(checks):,} classifiers: {'; '.join(names)} (each value with -v).", 0)
+    return head + [line for label, said in checks for line in _wrap(
+        f"{label}: " + "; ".join(f"{text} ({_num(expected)}): "
+                                 f"{'holds exactly' if holds else 'DOES NOT HOLD (a bug: report it)'}"
+                                 for text, expected, holds in said) + ".", 2)]
 
 
 def _num(x: Fraction) -> str:
@@ -101,6 +122,24 @@ def _pairs(r: Conditions) -> list[str]:
     for (first, second, dataset), cells in rows.items():
         pair = f"{first} vs {second}" + (f" ({dataset})" if dataset else "")
         out += _wrap(f"{pair}: " + "; ".join(cells), 2)
+    return out
+
+
+def _cheapest(r: Conditions) -> list[str]:
+    """At each gamma the classifier decided cheaper than every other one, pair by pair (none when no classifier is),
+    per data set; each pair's sentence and test with -v."""
+    pairs = {(p.first, p.second, p.dataset) for p in r.pairs}
+    out = ["", *_wrap(f"The cheapest classifier at each gamma, decided pair by pair as with -v (exactly where both "
+                      f"losses are exact, else by more than both errors): {len(pairs):,} pairs, each with its paired "
+                      "test, with -v or in --format json.")]
+    for dataset in dict.fromkeys(c.dataset for c in r.classifiers):
+        names = [c.label for c in r.classifiers if c.dataset == dataset]
+        cells = []
+        for g in r.gammas:
+            mine = [p for p in r.pairs if p.gamma == g and p.dataset == dataset]
+            best = [n for n in names if sum(p.cheaper == n for p in mine) == len(names) - 1]
+            cells.append(f"{gamma_text(g)}: {best[0] if best else 'none alone'}")
+        out += _wrap(("" if dataset is None else f"{dataset}: ") + "; ".join(cells), 2)
     return out
 
 

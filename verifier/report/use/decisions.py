@@ -79,7 +79,7 @@ def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
 
 def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
     prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
-    lines = [f"Credal set with {len(credal.vertices)} extreme points: " +
+    lines = [f"Credal set with {len(credal.vertices):,} extreme points: " +
              "; ".join(_p(scheme, v) for v in credal.vertices)]
     lines.append(f"Prediction by {d.rule}: {scheme.named(prediction) if prediction else 'no class'}")
     if scheme.family_restricted and len(prediction) > 1 and prediction not in scheme.rows:
@@ -220,7 +220,7 @@ SHOWN_SETS = 20  # sets listed in the text summary (the JSON lists them all)
 def summary_text(scheme: Scheme, s: BatchSummary) -> str:
     """A few lines for standard error, so that the CSV on standard output stays clean."""
     shown = ", ".join(f"{scheme.named(m)} {n}" for m, n in s.predicted[:SHOWN_SETS])
-    more = f", and {len(s.predicted) - SHOWN_SETS} more" if len(s.predicted) > SHOWN_SETS else ""
+    more = f", and {len(s.predicted) - SHOWN_SETS:,} more" if len(s.predicted) > SHOWN_SETS else ""
     return (f"Summary of {counted(s.rows, 'row')}:\n"
             f"  predicted sets, most frequent first: {shown}{more}\n"
             f"  determinacy (single-class predictions): {s.determinacy} ≈ {float(s.determinacy):.4f}\n"

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from verifier.report.use import score_table
 from verifier.report.use.comparison import friedman_sentence
+from verifier.report.use.notebook_answer import answer_html, answer_markdown
 from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use.scores import stretch_end
 
@@ -66,17 +67,17 @@ def answer(r) -> str:
     if k in ("batch", "credal batch"):
         n = len(record["predictions"])
         rule = f" by {record['rule']}" if "rule" in record else ""
-        return f"decisions{rule} for {n} row{'s' * (n != 1)}: {items(_counts(record), 90)}"
+        return f"decisions{rule} for {n:,} row{'s' * (n != 1)}: {items(_counts(record), 90)}"
     if k == "scores":
         costs = [(s.name if s.dataset is None else f"{s.name} on {s.dataset}") + " "
                  + _cost(str(s.mean_cost), s.mean_cost_float) for s in r.scores]
         n = len(r.scores)
-        return f"mean cost of {n} classifier{'s' * (n != 1)}: {items(costs, 120)}"
+        return f"mean cost of {n:,} classifier{'s' * (n != 1)}: {items(costs, 120)}"
     if k == "abstention":
         real = [c for c in r.abstention.classifiers if c.name != "trivial"]
         vacc = [f"{c.label} {float(c.volume.low):.4g}" + ("" if c.volume.exact else f"-{float(c.volume.high):.4g}")
                 for c in real]
-        return f"abstention cost curves of {len(real)} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
+        return f"abstention cost curves of {len(real):,} classifier{'s' * (len(real) != 1)}, VACC {items(vacc, 100)}"
     if k == "conditions":
         c = r.conditions
         shown = [f"{x.label} " + ", ".join(f"{'∞' if g is None else f'{g:g}'}: {x.losses[g].value:.4g}"
@@ -85,9 +86,9 @@ def answer(r) -> str:
     if k == "surface":
         (a, b), (ga, gb) = r.surface.parameters, r.surface.grids
         n = len(r.surface.classifiers)
-        return f"mean cost of {n} classifier{'s' * (n != 1)} over {a} x {b} ({len(ga)} x {len(gb)} points)"
+        return f"mean cost of {n:,} classifier{'s' * (n != 1)} over {a} x {b} ({len(ga):,} x {len(gb):,} points)"
     s = r.sweep
-    return (f"mean cost as {s.parameter} goes from {s.grid[0]} to {s.grid[-1]} ({len(s.grid)} points): "
+    return (f"mean cost as {s.parameter} goes from {s.grid[0]} to {s.grid[-1]} ({len(s.grid):,} points): "
             f"{len(s.curves)} curve{'s' * (len(s.curves) != 1)}, {_flips(s)}")
 
 
@@ -104,12 +105,11 @@ def use_repr(r) -> str:
 def _rows(r) -> tuple[str, list[str], list[list[object]], set[int]]:
     """The result's main table: (a sentence before it, its header, its rows, its numeric columns)."""
     record, k = r.record, kind(r)
+    costs = record.get("expected_costs", {})
     if k == "decision":
-        costs = record.get("expected_costs", {})
         return (f"Expected costs (exact) under p = {_p(record)}, best first:", ["set", "expected cost", "≈"],
                 [[y, c, f"{float(Fraction(c)):.4f}" if _rational(c) else ""] for y, c in costs.items()], {1, 2})
     if k == "credal":
-        costs = record.get("expected_costs", {})
         return ("Expected cost over the credal set (exact):", ["set", "lower", "upper"],
                 [[y, c["lower"], c["upper"]] for y, c in costs.items()], {1, 2})
     if k == "batch":
@@ -137,7 +137,7 @@ def _rational(text: str) -> bool:
 
 def _more(r) -> str:
     n = len(r.record.get("predictions", []))
-    return f"… and {n - ROWS_SHOWN} more rows (all in .record and .text)" if n > ROWS_SHOWN else ""
+    return f"… and {n - ROWS_SHOWN:,} more rows (all in .record and .text)" if n > ROWS_SHOWN else ""
 
 
 def _scores_rows(scores) -> tuple[list[str], list[list[str]], list[set[int]]]:
@@ -173,8 +173,8 @@ def _scores_html(scores) -> str:
              if not s.mean_cost.is_Integer]
     return ("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join("<tr>" + "".join(cell(i, j, t) for j, t in enumerate(r)) + "</tr>" for i, r in enumerate(rows))
-            + "</tbody></table><p>Bold: best of the column, compared exactly. CI: percentile bootstrap interval of "
-            "the mean cost (a statistical estimate)." + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}."
+            + f"</tbody></table><p>Bold: {score_table.bold_scope(scores)}, compared exactly. CI: percentile "
+            "bootstrap interval of the mean cost (a statistical estimate)." + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}."
                                                          if exact else "") + "</p>")
 
 
@@ -253,7 +253,7 @@ def _title(r) -> str:
         return _sentence(answer(r))
     if k == "scores":
         n = len(r.scores)
-        return f"Scores of {n} classifier{'s' * (n != 1)} under {r.record.get('spec', 'the scheme')}"
+        return f"Scores of {n:,} classifier{'s' * (n != 1)} under {r.record.get('spec', 'the scheme')}"
     return r.title or answer(r)
 
 
@@ -265,17 +265,17 @@ def use_html(r) -> str:
         parts += [f"<p>{e(before)}</p>" if before else "", pre(r.summary_text) if r.summary_text else "",
                   table(head, [[str(c) for c in row] for row in rows], numeric), f"<p>{e(_more(r))}</p>" if _more(r)
                   else ""]
-    elif k == "scores":
-        parts.append(_scores_html(r.scores))
+    elif k == "scores":  # over several data sets the answer first, as on the console
+        parts += [answer_html(r), _scores_html(r.scores)]
         if r.comparison is not None:
-            head, rows = _pairs(r.record)
-            parts += ["<h3>Paired comparisons</h3>", table(head, rows, {2, 3, 4}), f"<p>{e(friedman_sentence(r.record.get('comparison', {})))}</p>"]
+            parts += ["<h3>Paired comparisons</h3>", table(*_pairs(r.record), {2, 3, 4})] + \
+                ([] if parts[0] else [f"<p>{e(friedman_sentence(r.record.get('comparison', {})))}</p>"])
     elif k in ("surface", "abstention", "conditions"):
         parts.append(pre(r.text))
     else:
         head, rows = _curves(r)
         parts += [f"<p>{e(_sentence(answer(r)))}.</p>", table(head, rows), "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _crossings(r)) + "</ul>"]
-    parts += [_picture(r), details("The full text", r.text)]
+    parts += [_picture(r), details("The full text", r.shown(verbose=True))]
     return box(e(_title(r)), "".join(parts))
 
 
@@ -287,12 +287,13 @@ def use_markdown(r) -> str:
         parts += ([md(before), ""] if before else []) + ([fenced(r.summary_text), ""] if r.summary_text else []) + \
             [md_table(head, rows, numeric), ""] + ([_more(r), ""] if _more(r) else [])
     elif k == "scores":
-        parts += [score_table.table(r.scores, "markdown")]
-        if r.comparison is not None:
-            parts += ["**Paired comparisons**", "", md_table(*_pairs(r.record), {2, 3, 4}), "", md(friedman_sentence(r.record.get('comparison', {}))),
-                      ""]
+        first = answer_markdown(r)
+        parts += first + [score_table.table(r.scores, "markdown")] + (["**Paired comparisons**", "", md_table(
+            *_pairs(r.record), {2, 3, 4}), ""] + ([] if first else [md(friedman_sentence(r.record["comparison"])), ""])
+            if r.comparison is not None else [])
     elif k in ("surface", "abstention", "conditions"):
-        parts += [fenced(r.text), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.", ""]
+        parts += [fenced(r.shown(verbose=True)), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.",
+                  ""]
     else:
         parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]

@@ -136,7 +136,7 @@ def console_lines(scores: list[Scores]) -> list[str]:
     marks = {m.key: best(scores, m) for m in ms}
     level = int(round(scores[0].level * 100))
     head = ["measure"] + [_label(s) for s in scores]
-    rows = [["n"] + [str(s.n) for s in scores]]
+    rows = [["n"] + [f"{s.n:,}" for s in scores]]
     for m in ms:
         rows.append([m.title + (" (Eq. 4)" if m.key == "mean_cost" else "")] +
                     [_shown(m.value(s)) + ("*" if i in marks[m.key] else " ") for i, s in enumerate(scores)])
@@ -176,10 +176,17 @@ def table(scores: list[Scores], fmt: str) -> str:
                 text = (text, _interval(s))
             cells.append((text, i in marks[m.key]))
         body.append(([s.name] + ([s.dataset or ""] if has_dataset else []), cells))
-    return _markdown(head, body) if fmt == "markdown" else _latex(head, body, level)
+    where = bold_scope(scores)
+    return _markdown(head, body, where) if fmt == "markdown" else _latex(head, body, level, where)
 
 
-def _markdown(head, body) -> str:
+def bold_scope(scores: list[Scores]) -> str:
+    """What the bold marks: the best of each column, within each data set when there are several (`best`)."""
+    several = len({getattr(s, "dataset", None) for s in scores}) > 1
+    return "best of the column within each data set" if several else "best of the column"
+
+
+def _markdown(head, body, where: str) -> str:
     def cell(text, bold):
         value, ci = (text, None) if isinstance(text, str) else text
         value = f"**{value}**" if bold else value
@@ -190,7 +197,7 @@ def _markdown(head, body) -> str:
     for names, cells in body:
         lines.append("| " + " | ".join([_md_escape(n) for n in names] + [cell(t, b) for t, b in cells]) + " |")
     lines.append("")
-    lines.append("Bold: best of the column, compared exactly. CI: percentile bootstrap interval of the mean cost "
+    lines.append(f"Bold: {where}, compared exactly. CI: percentile bootstrap interval of the mean cost "
                  "(a statistical estimate).")
     return "\n".join(lines) + "\n"
 
@@ -209,7 +216,7 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
-def _latex(head, body, level: int) -> str:
+def _latex(head, body, level: int, where: str) -> str:
     def cell(text, bold):
         value, ci = (text, None) if isinstance(text, str) else text
         value = rf"\textbf{{{value}}}" if bold else value
@@ -222,7 +229,7 @@ def _latex(head, body, level: int) -> str:
     for row_names, cells in body:
         lines.append(" & ".join([latex_escape(n) for n in row_names] + [cell(t, b) for t, b in cells]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}",
-              f"% bold: best of the column, compared exactly; CI: {level}% percentile bootstrap interval of the mean "
+              f"% bold: {where}, compared exactly; CI: {level}% percentile bootstrap interval of the mean "
               "cost (a statistical estimate)"]
     return "\n".join(lines) + "\n"
 

@@ -35,7 +35,7 @@ def scores_text(scores: list[Scores]) -> list[str]:
     lines = []
     for s in scores:
         mean = str(s.mean_cost) if s.mean_cost.is_Rational else f"{s.mean_cost} ≈ {s.mean_cost_float:.6g}"
-        lines += [f"{s.name} ({s.n} predictions)",
+        lines += [f"{s.name} ({s.n:,} predictions)",
                   f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
                                                                 and not s.mean_cost.is_Integer else ""),
                   f"  {int(s.level * 100)}% bootstrap interval        " +
@@ -103,7 +103,7 @@ def sweep_lines(s: Sweep) -> list[str]:
     """The curves as exact expressions in the paper's notation, their values at the grid points, and where each
     pair's order flips."""
     name, grid = s.parameter, s.grid
-    lines = [f"Mean cost (Eq. 4, exact) as {name} goes from {grid[0]} to {grid[-1]} ({len(grid)} points):"]
+    lines = [f"Mean cost (Eq. 4, exact) as {name} goes from {grid[0]} to {grid[-1]} ({len(grid):,} points):"]
     for c in s.curves:
         lines += textwrap.wrap(f"  {c.name}: {paper_text(c.expression)}", WIDTH, subsequent_indent="    ",
                                break_on_hyphens=False)
@@ -138,7 +138,7 @@ def grid_values(s: Sweep) -> list[str]:
             for i in shown]
     title = "Mean cost at the grid points (rounded to 4 decimals):"
     caption = (None if len(shown) == len(kept) else
-               f"{len(shown)} of the {len(kept)} grid points, every {_nth(step)}; all of them in --format json.")
+               f"{len(shown):,} of the {len(kept):,} grid points, every {_nth(step)}; all of them in --format json.")
     table = grid(title, [s.parameter] + [c.name for c in s.curves], rows,
                  right=set(range(1, len(s.curves) + 1)), caption=caption, width=WIDTH)
     return [""] + table.plain.rstrip("\n").split("\n")

@@ -52,7 +52,7 @@ def _range(values) -> tuple[Fraction, Fraction] | None:
 def _at(s: Surface, where: list[tuple[int, int]]) -> str:
     (a, b), shown = s.parameters, where[:SHOWN_POINTS]
     points = ", ".join(f"({s.grids[0][i]}, {s.grids[1][j]})" for i, j in shown)
-    more = f" and {len(where) - SHOWN_POINTS} more point(s)" if len(where) > SHOWN_POINTS else ""
+    more = f" and {len(where) - SHOWN_POINTS:,} more point(s)" if len(where) > SHOWN_POINTS else ""
     return f"({a}, {b}) = {points}{more}"
 
 
@@ -71,7 +71,7 @@ def _classifier_lines(s: Surface, g: SurfaceGrid) -> list[str]:
             + f"; {_between('indeterminacy rate', *rate)}; {_between('average set size', *size)}")
     lines = textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
     if g.undecided:
-        lines.append(f"    {g.undecided} row decision(s) not separated exactly from a rival set")
+        lines.append(f"    {g.undecided:,} row decision(s) not separated exactly from a rival set")
     return lines
 
 
@@ -81,8 +81,8 @@ def surface_lines(s: Surface) -> list[str]:
     admitted = len(ga) * len(gb) - len(s.excluded) - len(s.undefined) - s.not_reached
     sets = ("each row's Bayes-optimal set, decided exactly at every grid point," if s.decided else
             "the set predictions as given")
-    lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} ({len(ga)} points) and {b} from {gb[0]} to "
-                          f"{gb[-1]} ({len(gb)} points); {s.rows} rows, {counted(admitted, 'admitted point')}:", WIDTH)
+    lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} ({len(ga):,} points) and {b} from {gb[0]} to "
+                          f"{gb[-1]} ({len(gb):,} points); {s.rows:,} rows, {counted(admitted, 'admitted point')}:", WIDTH)
     for g in s.classifiers:
         lines += _classifier_lines(s, g)
     if s.excluded:

@@ -124,7 +124,7 @@ def _pairs(real: list[ClassifierCurves], pairs: str | None, out: AbstentionCurve
     if pairs is None:
         pairs = "all" if len(real) * (len(real) - 1) // 2 <= MAX_PAIRS else "best"
         if pairs == "best":
-            out.note = (f"{len(real):,} classifiers make more than {MAX_PAIRS} pairs: each is compared with the one "
+            out.note = (f"{len(real):,} classifiers make more than {MAX_PAIRS:,} pairs: each is compared with the one "
                         "of least VACC; --pairs all compares every pair")
     if pairs == "all":
         return list(combinations(real, 2))

@@ -89,7 +89,7 @@ def _check(stairs: Staircase, scenarios, claimed: list[Window]):
         if not 0 <= w.low <= w.high <= stairs.k or int(f[row, w.low] + g[row, w.high]) != int(best[row]):
             return (row, f"the window of cuts ({w.low}, {w.high}) is not optimal"), None
         if w.abstained != int(narrowest[row]) or w.abstained != stairs.counted(w.high) - stairs.counted(w.low):
-            return (row, f"abstains on {w.abstained} instances; the narrowest optimal window on "
+            return (row, f"abstains on {w.abstained:,} instances; the narrowest optimal window on "
                          f"{int(narrowest[row])}"), None
         if w.empty and w.low != int(lowest[row]):
             return (row, f"the threshold at cut {w.low} is not the lowest optimal one"), None

@@ -195,7 +195,7 @@ def loss(choice: Choice, gamma: float | None, weight: Weight) -> Loss:
     fine = _quadrature(choice, gamma, weight, nodes, weights)
     coarse = _quadrature(choice, gamma, weight, half_nodes, half_weights)
     error = abs(fine - coarse) + choice.bound(gamma)
-    return Loss(fine, None, error, f"numerical (Gauss-Legendre, {NODES} nodes; error estimated against {NODES // 2})")
+    return Loss(fine, None, error, f"numerical (Gauss-Legendre, {NODES:,} nodes; error estimated against {NODES // 2})")
 
 
 def _quadrature(choice: Choice, gamma, weight: Weight, nodes, weights) -> float:
