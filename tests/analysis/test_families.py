@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier.engines.vector.decide as vector_decide
 from conftest import SPECS as SPEC_DIR
-from test_brute_force import brute_verdicts, lp_possible
+from brute_force import brute_verdicts, lp_possible
 from verifier.analysis.pipeline import analyse
 from verifier.cli.main import check
 from verifier.errors import SpecError

@@ -18,7 +18,7 @@ import verifier
 from verifier.cli.main import check
 from verifier.spec import spec_from_text
 
-ANIMALS = Path(__file__).resolve().parents[1] / "specs" / "hierarchy-animals.yaml"
+ANIMALS = Path(__file__).resolve().parents[2] / "specs" / "hierarchy-animals.yaml"
 TREES = [
     "[[a, b], [c, [d, e]], f]",
     "{top: {x: [a, b], y: [[c, d], e], f: null}}",

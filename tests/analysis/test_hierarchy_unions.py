@@ -22,7 +22,7 @@ from verifier.cli.main import check
 from verifier.spec import spec_from_text
 from verifier.using.decide import decide
 
-ANIMALS = Path(__file__).resolve().parents[1] / "specs" / "hierarchy-animals.yaml"
+ANIMALS = Path(__file__).resolve().parents[2] / "specs" / "hierarchy-animals.yaml"
 TREE = "{left: {ab: [a, b], c: null}, right: [d, {ef: [e, f]}]}"
 
 

@@ -22,7 +22,7 @@ from verifier.spec import load_spec
 from verifier.verdict import Verdict
 from verifier.engines.smt.translate import Translator
 
-SPECS = Path(__file__).resolve().parents[1] / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 SYMBOLIC = ["ha.yaml", "p-discounted-symbolic.yaml", "friedel-abstention-symbolic.yaml"]
 PINNED = {  # P1..P10, H holds / F fails, for every admissible value
     # delta < eta/2 gives P1, P4-P6, P8; P2/P3 need delta < eta/3 on Omega; eta + delta exceeds the members

@@ -12,7 +12,7 @@ from pathlib import Path
 import verifier
 from verifier.api import cache
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HA = str(ROOT / "specs" / "ha.yaml")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 U65 = ("name: u65\nclasses: 10\ncost: \"0 if y == yhat else 1\"\n"
        "functions: {g(x): \"-0.6 * x**2 + 1.6 * x\"}\nset_cost: \"1 - g(1 / len(Y)) if y in Y else 1\"\n")
 PROBE = ("import runpy, sys\nsys.argv = ['verify', *sys.argv[1:]]\ntry:\n    runpy.run_module('verifier', "

@@ -12,7 +12,7 @@ from sympy import Rational as R
 from verifier.analysis.pipeline import analyse_file
 from verifier.verdict import Truth
 
-SPECS = Path(__file__).resolve().parents[1] / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 TABLE_I = "cost_matrix:\n  h: [0, 1, 2]\n  b: [1, 0, 2]\n  n: [4, 4, 0]\n"
 
 

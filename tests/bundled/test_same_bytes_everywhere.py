@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "reports"
 SPECS = sorted(p.stem for p in (ROOT / "specs").glob("*.yaml"))
 # the specs whose witnesses and margins come from the float search (LPs, certified float bounds)

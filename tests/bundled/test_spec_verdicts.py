@@ -11,7 +11,7 @@ import pytest
 from conftest import bundled
 from verifier.spec import load_spec
 
-SPECS = Path(__file__).resolve().parents[1] / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 #                                        P1..P10       filtering choice
 PINNED = {

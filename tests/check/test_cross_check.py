@@ -9,7 +9,7 @@ from verifier.engines.vector import VectorEngine
 from verifier.cli.main import check
 from verifier.verdict import Verdict
 
-SPECS = Path(__file__).resolve().parents[1] / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 def test_all_bundled_specs_agree_under_cross_check():

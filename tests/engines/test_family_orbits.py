@@ -23,7 +23,7 @@ from verifier.properties import PROPERTIES
 from verifier.scheme.orbits import build_reduced_scheme
 from verifier.spec import spec_from_text
 
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 FORMULAS = [
     "genmean({p}, [c(v, y) for v in Y])",
     "(0 if y in Y else {a}) + {d} * (len(Y) - 1)",

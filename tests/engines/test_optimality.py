@@ -13,7 +13,6 @@ from fractions import Fraction as F
 
 import sympy as sp
 from hypothesis import given
-from sympy.solvers.simplex import linprog
 
 import verifier
 from verifier.analysis.pipeline import analyse
@@ -21,7 +20,7 @@ from verifier.check.optimality import check_optimality
 from verifier.spec import spec_from_text
 from verifier.verdict import SetOptimality
 
-from test_brute_force import SETTINGS, analyse_data, frac, schemes
+from brute_force import SETTINGS, analyse_data, frac, optimum, schemes
 
 # The issue's example: 0/1 costs, a pair costs the loss of its best member, the full set a reject cost of 1/2.
 REJECT = textwrap.dedent("""\
@@ -34,15 +33,6 @@ REJECT = textwrap.dedent("""\
       "b,c": [1, 0, 0]
       "a,b,c": [0.5, 0.5, 0.5]
     """)
-
-
-def optimum(all_rows: dict, Y) -> F:
-    K = len(all_rows[Y])
-    R = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
-    M = 1 + sum(abs(v) for row in all_rows.values() for v in row) * 2
-    A = [[R(all_rows[Y][y] - all_rows[Z][y]) for y in range(K)] + [1] for Z in all_rows if Z != Y]
-    best, _ = linprog([0] * K + [-1], A=A, b=[R(M)] * len(A), A_eq=[[1] * K + [0]], b_eq=[1])
-    return frac(-best - M)
 
 
 def expected_cost(row, p) -> F:

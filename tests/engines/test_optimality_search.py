@@ -22,7 +22,7 @@ from verifier.engines.automorphisms import LIMIT, class_automorphisms, orbits
 from verifier.engines.cutting_planes import cutting_planes
 from verifier.engines.expected import ExpectedCosts
 
-from test_optimality import optimum
+from brute_force import optimum
 
 NAMES = "abcd"
 VALUES = [F(0), F(1, 2), F(1), F(3, 2), F(2), F(3)]

@@ -126,7 +126,7 @@ def test_an_exhausted_resource_limit_gives_unknown_with_its_reason():
 
     from verifier import limits
 
-    spec = str(Path(__file__).resolve().parents[1] / "specs" / "ha.yaml")
+    spec = str(Path(__file__).resolve().parents[2] / "specs" / "ha.yaml")
     try:
         code = check(["--rlimit", "1", "--format", "json", spec], out, err)
     finally:

@@ -16,8 +16,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, SPECS
-from test_fresh_install import copy_checkout
-from test_packaging import require
+from installed import copy_checkout, require
 from verifier.api import cache
 from verifier.cli.main import _parser
 

@@ -68,10 +68,6 @@ def test_the_dependency_check_is_not_vacuous():
     assert "pandas" not in required  # optional (extra "frames"): imported by UseReport.to_frame() only
 
 
-# The session's one install (tests/installed.py); the two helpers stay importable from here as well.
-from installed import copy_checkout, fresh_env  # noqa: E402,F401
-
-
 def test_readme_setup_commands_work_in_a_fresh_virtual_environment(fresh_install):
     """The README's first command verbatim, then the install part of the second and a part of the suite, in a
     new virtual environment (no system site packages) in a temporary directory; the checkout is copied with

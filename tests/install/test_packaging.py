@@ -14,9 +14,7 @@ import tomllib
 import zipfile
 from email.parser import Parser
 
-
 from conftest import ROOT, SPECS
-from installed import require  # noqa: F401  (tests/test_ci_recipes.py imports it from here)
 
 PYPROJECT = tomllib.loads(pathlib.Path(ROOT, "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]

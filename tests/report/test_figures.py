@@ -23,7 +23,7 @@ from verifier.analysis.simplex_regions import simplex_regions
 from verifier.cli.main import check
 from verifier.errors import UsageError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
 THREE_CLASS = ["abellan-masegosa", "accuracy-f1", "accuracy-f2", "accuracy-u65", "accuracy-u80", "ha-numeric",
                "obstacle-discounted", "obstacle-hand-filled", "obstacle-p-discounted-averse",

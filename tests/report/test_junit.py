@@ -14,7 +14,7 @@ from verifier import properties
 from verifier.cli.main import check
 from verifier.report.junit import to_junit
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 UNMET = ('name: unmet\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1]\n  b: [1, 0]\nset_costs:\n  "a,b": [0.5, 0.5]\n'
          "expect: {P8: holds, P9: holds}\n")  # P9 fails here: c_{a,b} is the same for both members
 UNSAT = ('name: unsatisfiable\nclasses: [a, b]\nparameters:\n  d: {}\nassume: ["d > 1", "d < 0"]\n'

@@ -17,7 +17,7 @@ import pytest
 from conftest import bundled
 from verifier.cli.main import check
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPECS, REPORTS = ROOT / "specs", ROOT / "reports"
 STEMS = sorted(p.stem for p in SPECS.glob("*.yaml"))
 ARTIFACTS = ROOT / "tests" / "artifacts"

@@ -13,7 +13,7 @@ import pytest
 
 from verifier.cli.main import check
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 FORMULA_SPEC = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_cost: {formula}\n'  # formula on line 4
 GOOD = 'name: t\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1]\n  b: [1, 0]\nset_costs:\n  "a,b": [0.5, 0.5]\n'
 

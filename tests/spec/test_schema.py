@@ -15,7 +15,7 @@ from verifier.errors import SpecError
 from verifier.spec.schema import schema, schema_text
 from verifier.spec import TOP_KEYS, load_spec
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 BASE = {"name": "t", "classes": ["a", "b"], "cost": "0 if yhat == y else 1", "set_cost": "0.5"}
 
 
@@ -48,7 +48,7 @@ def test_schema_is_a_valid_2020_12_schema():
 def test_schema_text_round_trips():
     text = schema_text()
     assert json.loads(text) == schema()
-    assert text == (Path(__file__).resolve().parent.parent / "verifier" / "spec" / "spec.schema.json").read_text("utf-8")
+    assert text == (Path(__file__).resolve().parents[2] / "verifier" / "spec" / "spec.schema.json").read_text("utf-8")
 
 
 @pytest.mark.parametrize("path", sorted(SPECS.glob("*.yaml")), ids=lambda p: p.name)

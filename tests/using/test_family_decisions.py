@@ -28,7 +28,7 @@ from verifier.using.decide import decide
 from verifier.using.exact_rows import rational_rows
 from verifier.using.family_decide import alike_route, route_for
 
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def _spec(K: int, family: str, inside: str, outside: str, cost: str = "0 if y == yhat else 1") -> str:
