@@ -1,8 +1,10 @@
 import functools
 import inspect
+import io
 import os
 import re
 import sys
+from typing import NamedTuple
 
 import pytest
 from hypothesis import settings
@@ -87,9 +89,38 @@ def _scale_examples(item, factor: float) -> None:
     test._examples_scaled = True
 
 
+def _stale(listed: set[str], items, args: list[str]) -> list[str]:
+    """Listed node ids that name no test: a file that is gone, a function it no longer defines or, when that
+    function was collected (and no parameters were picked on the command line), parameters it no longer has.
+    A stale id would silently unmark a slow test, so the run stops instead (a moved or renamed test)."""
+    collected = {item.nodeid for item in items}
+    functions = {nodeid.split("[", 1)[0] for nodeid in collected}
+    params_picked = any("[" in arg for arg in args)
+    stale = []
+    for node in sorted(listed):
+        path, _, name = node.partition("::")
+        function = name.split("[", 1)[0].rpartition("::")[2]
+        file = os.path.join(ROOT, path)
+        if not os.path.isfile(file) or not re.search(rf"^\s*def {re.escape(function)}\(", _text(file), re.M):
+            stale.append(node)
+        elif "[" in node and node.split("[", 1)[0] in functions and node not in collected and not params_picked:
+            stale.append(node)
+    return stale
+
+
+@functools.cache
+def _text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     slow = _measured_slow()
+    stale = _stale(slow, items, config.args)
+    if stale:
+        raise pytest.UsageError("tests/slow_tests.txt names tests that do not exist (moved or renamed?); fix the "
+                                "ids or refresh the list (benchmarks/slow_tests.py):\n  " + "\n  ".join(stale))
     grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         kinds = _kinds(item)
@@ -107,7 +138,7 @@ def pytest_collection_modifyitems(config, items):
 def bundled(stem: str):
     """The API report of specs/<stem>.yaml, verified once per session (cwd ROOT, named `specs/<stem>.yaml` as
     the committed reports are) and shared by every test that renders a bundled spec; each rendering is also
-    made once (the report keeps its outputs). tests/test_report_snapshots.py checks that it agrees with a
+    made once (the report keeps its outputs). tests/bundled/test_report_snapshots.py checks that it agrees with a
     fresh `verify` run."""
     from verifier.api import verify
 
@@ -123,3 +154,26 @@ def bundled_report(stem: str, verbose: bool = False, width: int = 120) -> str:
     """The console text `verify specs/<stem>.yaml --width W --color never [-v]` prints, from `bundled(stem)`."""
     report = bundled(stem)
     return report.to_text(width) if verbose else report.to_summary(width)
+
+
+# -- the command line, run in-process ---------------------------------------------------------------------------
+class Ran(NamedTuple):
+    """What one `verify` command did: its exit status and what it printed."""
+    code: int
+    out: str
+    err: str
+
+
+def run_verify(*argv, stderr=None) -> Ran:
+    """`verify ARGV...` in this process (`verifier.cli.check`), each argument as text (paths welcome); `stderr`
+    replaces the captured standard error (a fake terminal, say)."""
+    from verifier.cli import check
+
+    out, err = io.StringIO(), stderr if stderr is not None else io.StringIO()
+    return Ran(check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli():
+    """The verify command: `code, out, err = cli(SPEC, "--format", "json")` (see `run_verify`)."""
+    return run_verify

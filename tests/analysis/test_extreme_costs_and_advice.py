@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -16,13 +15,7 @@ import pytest
 import verifier
 from conftest import ROOT, SPECS
 from verifier.analysis.pipeline import analyse
-from verifier.cli import check
 from verifier.spec import spec_from_text
-
-
-def _run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(argv, out, err), out.getvalue(), err.getvalue()
 
 
 def _optimal(text):
@@ -90,11 +83,11 @@ def test_a_cached_report_names_the_file_it_was_asked_for(tmp_path):
         assert json.loads(done.stdout)["spec"] == name
 
 
-def test_a_fifo_or_broken_link_in_a_spec_directory_is_an_error_not_skipped(tmp_path):
+def test_a_fifo_or_broken_link_in_a_spec_directory_is_an_error_not_skipped(tmp_path, cli):
     shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "ok.yaml")
     os.mkfifo(tmp_path / "fifo.yaml")
     (tmp_path / "broken.yaml").symlink_to(tmp_path / "nowhere")
-    code, out, err = _run([str(tmp_path), "--quiet"])
+    code, out, err = cli(str(tmp_path), "--quiet")
     assert code == 2 and "Table VI" in out
     assert "fifo.yaml" in err and "FIFO" in err and "broken.yaml" in err
 
@@ -114,8 +107,8 @@ def test_p9_failing_for_want_of_candidates_says_so():
 
 @pytest.mark.parametrize("width", [40, 60])
 @pytest.mark.parametrize("stem", ["abellan-masegosa", "table-vii", "ha"])
-def test_narrow_terminals_get_lines_that_fit(stem, width):
-    code, out, _ = _run([os.path.join(SPECS, f"{stem}.yaml"), "--width", str(width), "--color", "never"])
+def test_narrow_terminals_get_lines_that_fit(stem, width, cli):
+    code, out, _ = cli(os.path.join(SPECS, f"{stem}.yaml"), "--width", str(width), "--color", "never")
     assert code == 0 and max(len(line) for line in out.splitlines()) <= width
 
 

@@ -7,7 +7,6 @@ JSON only gains fields (`node`, `prediction_node`, `nodes`): `Y`, `prediction` a
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
@@ -15,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import verifier
-from verifier.cli.main import check
 from verifier.spec import spec_from_text
 
 ANIMALS = Path(__file__).resolve().parents[2] / "specs" / "hierarchy-animals.yaml"
@@ -27,17 +25,12 @@ TREES = [
 ]
 
 
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
-
-
-def test_the_check_report_names_each_node_beside_its_classes():
-    code, text, _ = _run(ANIMALS, "-v", "--no-cache")
+def test_the_check_report_names_each_node_beside_its_classes(cli):
+    code, text, _ = cli(ANIMALS, "-v", "--no-cache")
     assert code == 0
     assert "birds {sparrow, eagle}" in text and "fish {salmon, trout, shark, eel}" in text
     assert "{cat, dog, horse, sparrow, eagle, salmon, trout, shark, eel}" in text  # the unnamed root: classes only
-    code, out, _ = _run(ANIMALS, "--format", "json", "--no-cache")
+    code, out, _ = cli(ANIMALS, "--format", "json", "--no-cache")
     record = json.loads(out)
     nodes = {tuple(e["Y"]): e["node"] for e in record["possibility"]}
     assert nodes[("sparrow", "eagle")] == "birds" and nodes[("cat", "dog", "horse")] == "mammals"
@@ -46,22 +39,22 @@ def test_the_check_report_names_each_node_beside_its_classes():
     assert all("node" in row and "Y" in row for row in record["matrix"])  # added beside Y, nothing renamed
 
 
-def test_a_family_that_is_not_a_hierarchy_gains_no_node_field():
-    code, out, _ = _run(ANIMALS.parent / "ordinal-intervals-10.yaml", "--format", "json", "--no-cache")
+def test_a_family_that_is_not_a_hierarchy_gains_no_node_field(cli):
+    code, out, _ = cli(ANIMALS.parent / "ordinal-intervals-10.yaml", "--format", "json", "--no-cache")
     record = json.loads(out)
     assert code == 0 and not any("node" in e for e in record["possibility"] + record["matrix"])
 
 
-def test_decide_names_the_predicted_node(tmp_path):
+def test_decide_names_the_predicted_node(tmp_path, cli):
     p = "cat=0,dog=0,horse=0,sparrow=0.5,eagle=0.5,salmon=0,trout=0,shark=0,eel=0"
-    code, out, _ = _run("decide", ANIMALS, "--p", p, "--format", "json")
+    code, out, _ = cli("decide", ANIMALS, "--p", p, "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["prediction"] == ["sparrow", "eagle"] and record["prediction_node"] == "birds"
-    code, text, _ = _run("decide", ANIMALS, "--p", p)
+    code, text, _ = cli("decide", ANIMALS, "--p", p)
     assert code == 0 and "birds {sparrow, eagle}" in text
     rows = tmp_path / "p.csv"
     rows.write_text("cat,dog,horse,sparrow,eagle,salmon,trout,shark,eel\n0,0,0,0.5,0.5,0,0,0,0\n1,0,0,0,0,0,0,0,0\n0.3,0.3,0.4,0,0,0,0,0,0\n", encoding="utf-8")
-    code, out, _ = _run("decide", ANIMALS, "--p-file", rows, "--format", "json")
+    code, out, _ = cli("decide", ANIMALS, "--p-file", rows, "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["predictions"][0] == ["sparrow", "eagle"]
     assert record["nodes"]["sparrow,eagle"] == "birds" and record["nodes"]["cat"] is None

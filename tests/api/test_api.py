@@ -11,7 +11,6 @@ import yaml
 
 import verifier
 from conftest import SPECS
-from verifier.cli import check
 
 HA = os.path.join(SPECS, "ha-numeric.yaml")
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")
@@ -52,14 +51,14 @@ def test_report_fields_match_the_paper():
     assert "P3=fails" in repr(report)
 
 
-def test_json_is_the_command_lines_json(capsys):
+def test_json_is_the_command_lines_json(capsys, cli):
     report = verifier.verify(TABLE_VI, cache=False)
-    out, err = _run(["--format", "json", TABLE_VI])
-    cli = json.loads(out)
+    _, out, _ = cli("--format", "json", TABLE_VI)
+    printed = json.loads(out)
     mine = report.to_json()
-    for record in (cli, mine):
+    for record in (printed, mine):
         record.pop("seconds")
-    assert cli == mine
+    assert printed == mine
 
 
 def test_markdown_html_and_the_notebook_view():
@@ -85,7 +84,7 @@ def test_console_text_wraps_to_the_width_asked():
     assert "\x1b[" in report.to_text(color=True) and "\x1b[" not in report.to_text()
 
 
-def test_spec_error_is_located_and_reads_as_the_command_line_says(tmp_path):
+def test_spec_error_is_located_and_reads_as_the_command_line_says(tmp_path, cli):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: bad\nclasses: [a, b]\ncost: \"0 if yhat == y else 1\"\nset_cost: \"__import__('os')\"\n")
     with pytest.raises(verifier.SpecError) as caught:
@@ -93,7 +92,7 @@ def test_spec_error_is_located_and_reads_as_the_command_line_says(tmp_path):
     error = caught.value
     # the column is the offending token's (`__import__`, after the opening quote), not the value's start
     assert (error.path, error.key, error.line, error.column) == (str(bad), "set_cost", 4, 12)
-    out, err = _run([str(bad)])
+    _, _, err = cli(bad)
     assert err.strip() == str(error)
 
 
@@ -207,27 +206,13 @@ def test_explain_states_each_property():
         verifier.explain("P11")
 
 
-def test_verify_explain_on_the_command_line():
-    out, err = _run(["explain", "P6"])
+def test_verify_explain_on_the_command_line(cli):
+    _, out, err = cli("explain", "P6")
     assert out.startswith("P6 mistake aversion") and "filtering: necessary" in out and not err
-    out, err = _run(["explain"])
+    _, out, err = cli("explain")
     assert "P10" in out
-    assert _status(["explain", "P42"]) == 2
-    assert _status(["explain", "P1", "P2"]) == 2
-
-
-def _run(argv):
-    import io
-
-    out, err = io.StringIO(), io.StringIO()
-    check(argv, out, err)
-    return out.getvalue(), err.getvalue()
-
-
-def _status(argv):
-    import io
-
-    return check(argv, io.StringIO(), io.StringIO())
+    assert cli("explain", "P42").code == 2
+    assert cli("explain", "P1", "P2").code == 2
 
 
 def test_dir_lists_the_lazily_loaded_api():

@@ -19,7 +19,9 @@ PROBE = ("import runpy, sys\nsys.argv = ['verify', *sys.argv[1:]]\ntry:\n    run
          "sys.stderr.write(f'exit={code} sympy={\"sympy\" in sys.modules}\\n')\n")
 
 
-def _run(tmp_path, *argv: str) -> str:
+def _in_a_fresh_interpreter(tmp_path, *argv: str) -> str:
+    """`verify ARGV` in a new Python process (sympy imported or not is per process): its exit status and
+    whether sympy was imported, as the probe's last line."""
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300, env=dict(os.environ, PYTHONPATH=ROOT, VERIFY_NO_CACHE="1"))
     return done.stderr.strip().splitlines()[-1]
@@ -28,7 +30,7 @@ def _run(tmp_path, *argv: str) -> str:
 def test_a_batch_of_numeric_decisions_never_imports_sympy(tmp_path):
     (tmp_path / "u65.yaml").write_text(U65, encoding="utf-8")
     np.save(tmp_path / "p.npy", np.random.default_rng(0).dirichlet(np.ones(10), size=50))
-    assert _run(tmp_path, "decide", "u65.yaml", "--p-file", "p.npy", "--certainty") == \
+    assert _in_a_fresh_interpreter(tmp_path, "decide", "u65.yaml", "--p-file", "p.npy", "--certainty") == \
         "exit=0 sympy=False"
 
 

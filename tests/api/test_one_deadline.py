@@ -6,23 +6,16 @@ subprocess timeout is only a guard against a hang, and sizes are the smallest th
 
 from __future__ import annotations
 
-import io
 import os
 
 import pytest
 
 import verifier
 from conftest import SPECS
-from test_attacks_outputs import snapshot
-from verifier.cli import check
+from untouched import snapshot
 from verifier.spec import load_spec
 from verifier.spec.model import TOP_KEYS
 from verifier.spec.source import load_yaml
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
 
 
 def _huge_classes(tmp_path, n: int = 300_000):
@@ -33,37 +26,37 @@ def _huge_classes(tmp_path, n: int = 300_000):
 
 
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]])
-def test_the_command_reads_the_spec_within_the_time_limit(tmp_path, cache):
+def test_the_command_reads_the_spec_within_the_time_limit(tmp_path, cache, cli):
     path = _huge_classes(tmp_path)
     before = snapshot(tmp_path)
-    code, out, err = _run(path, "--time-limit", "0.1", *cache)
+    code, out, err = cli(path, "--time-limit", "0.1", *cache)
     assert code == 2 and out == ""
     assert f"{path}: invalid spec: reading the spec took longer than the time limit of 0.1 s (--time-limit)" in err
     assert snapshot(tmp_path) == before
 
 
-def test_design_reads_the_spec_within_the_time_limit(tmp_path):
+def test_design_reads_the_spec_within_the_time_limit(tmp_path, cli):
     path = _huge_classes(tmp_path)
-    code, out, err = _run("design", path, "--time-limit", "0.1")
+    code, out, err = cli("design", path, "--time-limit", "0.1")
     assert code == 2 and "reading the spec took longer than the time limit of 0.1 s" in err
 
 
-def test_evaluate_says_it_was_reading_the_spec(tmp_path):
+def test_evaluate_says_it_was_reading_the_spec(tmp_path, cli):
     path = _huge_classes(tmp_path)
     rows = tmp_path / "pred.csv"
     rows.write_text("true,predicted\na,a\n")
-    code, out, err = _run("evaluate", path, rows, "--time-limit", "0.1")
+    code, out, err = cli("evaluate", path, rows, "--time-limit", "0.1")
     assert code == 2 and "while reading the spec" in err
 
 
-def test_the_value_under_an_unknown_key_is_not_converted(tmp_path):
+def test_the_value_under_an_unknown_key_is_not_converted(tmp_path, cli):
     text = 'name: x\nclasses: [a, b]\ncost: "0 if yhat == y else 1"\nset_cost: "0.5"\nbogus: [1, 2, [3]]\n'
     root = load_yaml(text, "s.yaml", TOP_KEYS)
     assert root.value["bogus"].value is None and root.value["bogus"].mark.line == 5  # left unread, still placed
     assert root.value["classes"].plain() == ["a", "b"]
     path = tmp_path / "bogus.yaml"
     path.write_text(text.replace("[1, 2, [3]]", "[" + ",".join("1" for _ in range(200_000)) + "]"))
-    code, out, err = _run(path, "--time-limit", "60")
+    code, out, err = cli(path, "--time-limit", "60")
     assert code == 2 and f"{path}:5:8: invalid spec at key 'bogus': unknown key 'bogus'" in err
 
 
@@ -128,14 +121,14 @@ class _SlowAfter:
         return self.real(*args, **kwargs)
 
 
-def test_cut_abstention_curves_print_the_classifiers_done(tmp_path, monkeypatch):
+def test_cut_abstention_curves_print_the_classifiers_done(tmp_path, monkeypatch, cli):
     import verifier.using.abstention.curves as curves
 
     real = curves._classifier
     monkeypatch.setattr(curves, "_classifier", _SlowAfter(real, 2))
     path = _many_scores(tmp_path, 5)
-    code, out, err = _run("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3",
-                          "--time-limit", "1")
+    code, out, err = cli("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3",
+                         "--time-limit", "1")
     assert code == 0, err
     assert "c0 " in out and "c1 " in out and "c2 " not in out
     assert "Stopped: the time limit of 1 s (--time-limit) was reached: 2 of 5 classifiers done" in " ".join(out.split())
@@ -145,14 +138,14 @@ def test_cut_abstention_curves_print_the_classifiers_done(tmp_path, monkeypatch)
     assert report.record["cut"]["classifiers_done"] == 2 and len(report.record["abstention"]["classifiers"]) == 2
 
 
-def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch):
+def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch, cli):
     import verifier.using.conditions.evaluation as evaluation
 
     monkeypatch.setattr(evaluation, "staircase", _SlowAfter(evaluation.staircase, 3))
     path = _many_scores(tmp_path, 6)
     spec = os.path.join(os.path.dirname(SPECS), "examples", "operating-conditions", "cost-proportion.yaml")
-    code, out, err = _run("evaluate", spec, "--scores", path, "--threshold-choice", "score", "--uncertainty", "0",
-                          "--time-limit", "1", "--format", "json")
+    code, out, err = cli("evaluate", spec, "--scores", path, "--threshold-choice", "score", "--uncertainty", "0",
+                         "--time-limit", "1", "--format", "json")
     assert code == 0, err
     import json
 
@@ -162,13 +155,13 @@ def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch):
     assert record["operating_conditions"]["pairs"] == [] and "not compared" in record["cut"]["text"]
 
 
-def test_nothing_done_is_still_a_usage_error(tmp_path, monkeypatch):
+def test_nothing_done_is_still_a_usage_error(tmp_path, monkeypatch, cli):
     import verifier.using.abstention.curves as curves
 
     monkeypatch.setattr(curves, "_classifier", _SlowAfter(curves._classifier, 0))
     path = _many_scores(tmp_path, 2)
-    code, out, err = _run("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3",
-                          "--time-limit", "0.5")
+    code, out, err = cli("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3",
+                         "--time-limit", "0.5")
     assert code == 2 and out == "" and "before any classifier's abstention cost curves were done" in err
 
 
@@ -199,7 +192,7 @@ def test_many_classifiers_compare_each_with_the_best_by_default(tmp_path):
     assert "--pairs all compares every pair" in " ".join(report.text.split())
 
 
-def test_figures_count_against_the_time_limit(tmp_path, monkeypatch):
+def test_figures_count_against_the_time_limit(tmp_path, monkeypatch, cli):
     import verifier.report.use_figures as use_figures
 
     path = _many_scores(tmp_path, 3, rows=12)
@@ -207,8 +200,8 @@ def test_figures_count_against_the_time_limit(tmp_path, monkeypatch):
     start = use_figures._now()
     monkeypatch.setattr(use_figures, "_now", lambda: start + 5 * next(clock))
     figures = tmp_path / "figures"
-    code, out, err = _run("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:2", "--sweep", "nu=0:1:2",
-                          "--figures", figures, "--time-limit", "30")
+    code, out, err = cli("evaluate", FRIEDEL, "--scores", path, "--sweep", "mu=0:1:2", "--sweep", "nu=0:1:2",
+                         "--figures", figures, "--time-limit", "30")
     assert code == 0, err
     assert "verify: stopped: the time limit of 30 s (--time-limit) was reached" in err
     written = os.listdir(figures)
@@ -216,13 +209,13 @@ def test_figures_count_against_the_time_limit(tmp_path, monkeypatch):
 
 
 
-def test_a_list_of_classes_beyond_the_bound_is_refused_by_its_length_unread(tmp_path):
+def test_a_list_of_classes_beyond_the_bound_is_refused_by_its_length_unread(tmp_path, cli):
     text = "name: x\nclasses: [" + ",".join(f"c{i}" for i in range(1500)) + ']\ncost: "0 if yhat == y else 1"\n'
     root = load_yaml(text, "s.yaml", TOP_KEYS, {"classes": 1000})
     items = root.value["classes"].value
     assert len(items) == 1500 and all(item.value is None for item in items[:3])  # never converted
     path = tmp_path / "many.yaml"
     path.write_text(text)
-    code, out, err = _run(path)
+    code, out, err = cli(path)
     assert code == 2 and f"{path}:2:10: invalid spec at key 'classes': 1500 classes" in err
     assert "at most 64 classes (up to 1000 with a restricted 'predictions' family)" in err

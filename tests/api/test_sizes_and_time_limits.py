@@ -5,7 +5,6 @@ status 2 and a located message, or the right answer), and that nothing outside i
 
 from __future__ import annotations
 
-import io
 import os
 import textwrap
 import time
@@ -15,16 +14,10 @@ import pytest
 
 import verifier
 from conftest import ROOT, SPECS
-from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 HA_NUMERIC = os.path.join(SPECS, "ha-numeric.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _snapshot(folder: str) -> dict[str, tuple[int, int]]:
@@ -66,27 +59,27 @@ ZERO_ONE = """\
 
 # -- sizes are bounded before anything is allocated ------------------------------------------------------------
 
-def test_a_billion_classes_is_refused_before_any_name_is_made(sandbox):
+def test_a_billion_classes_is_refused_before_any_name_is_made(sandbox, cli):
     path = _spec(sandbox, "big.yaml", ZERO_ONE.format(classes=1_000_000_000))
-    code, _, err = _run(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
+    code, _, err = cli(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
     assert code == 2 and "1,000,000,000 classes" in err and "big.yaml:2:" in err and "from 2 to 64" in err
     with pytest.raises(verifier.SpecError, match="classes"):
         verifier.verify({"name": "x", "classes": 10**9, "cost": "0", "set_cost": "0"}, cache=False)
 
 
 @pytest.mark.parametrize("option", ["--classes", "--timeout", "--width", "--memory", "--rlimit", "--time-limit"])
-def test_a_five_thousand_digit_option_value_is_a_usage_error(sandbox, option):
+def test_a_five_thousand_digit_option_value_is_a_usage_error(sandbox, option, cli):
     value = "2.." + "9" * 5000 if option == "--classes" else "9" * 5000
-    code, _, err = _run(option, value, U65)
+    code, _, err = cli(option, value, U65)
     assert code == 2 and "usage error" in err and "Traceback" not in err
     assert len(err) < 600  # the number is not echoed back whole
 
 
 @pytest.mark.parametrize("text", ["1e308", "inf", "nan", "0", "-1", "1e999999"])
-def test_timeouts_beyond_a_day_or_not_positive_are_usage_errors(sandbox, text):
+def test_timeouts_beyond_a_day_or_not_positive_are_usage_errors(sandbox, text, cli):
     for argv in (["--timeout", text, HA_NUMERIC], ["design", os.path.join(SPECS, "design", "ha-delta.yaml"),
                                                    "--timeout", text]):
-        code, _, err = _run(*argv)
+        code, _, err = cli(*argv)
         assert code == 2 and "usage error" in err and "internal error" not in err, err
     with pytest.raises(verifier.UsageError, match="timeout"):
         verifier.verify(HA_NUMERIC, timeout=float(text) if text != "1e999999" else float("inf"), cache=False)
@@ -103,18 +96,18 @@ LONG = "0." + "1" * 5000
     ["evaluate", U65, "PRED", "--level", "1e400"],
     ["evaluate", U65, "PRED", "--sweep", "r=0:1:" + "9" * 5000],
 ])
-def test_long_or_foreign_numbers_in_options_are_located_usage_errors(sandbox, argv):
+def test_long_or_foreign_numbers_in_options_are_located_usage_errors(sandbox, argv, cli):
     predictions = _spec(sandbox, "p.csv", "true,predicted\nh,h\n")
-    code, _, err = _run(*[predictions if a == "PRED" else a for a in argv])
+    code, _, err = cli(*[predictions if a == "PRED" else a for a in argv])
     assert code == 2 and "usage error" in err and "internal error" not in err and len(err) < 700, err
 
 
-def test_exact_numbers_with_three_digit_exponents_are_numbers(sandbox):
-    code, _, err = _run("decide", OBSTACLE, "--p", "h=1e-400,b=0.3,n=0.7")
+def test_exact_numbers_with_three_digit_exponents_are_numbers(sandbox, cli):
+    code, _, err = cli("decide", OBSTACLE, "--p", "h=1e-400,b=0.3,n=0.7")
     assert code == 2 and "sum to 1 + 1.000E-400" in err  # read exactly, and the sum shown is not rounded to 1
-    code, out, _ = _run("decide", OBSTACLE, "--p", "h=1e-400,b=3e-1,n=0.7", "--format", "json")
+    code, out, _ = cli("decide", OBSTACLE, "--p", "h=1e-400,b=3e-1,n=0.7", "--format", "json")
     assert code == 2  # the same sum again: a number, never 'not a number'
-    code, out, _ = _run("decide", OBSTACLE, "--p", "h=1e-1,b=3e-1,n=6e-1")
+    code, out, _ = cli("decide", OBSTACLE, "--p", "h=1e-1,b=3e-1,n=6e-1")
     assert code == 0 and "{b}" in out
 
 
@@ -167,13 +160,13 @@ def _squares(folder, parameter: str) -> str:
     return _spec(folder, "squares.yaml", "\n".join(lines) + "\n")
 
 
-def test_a_parameter_squared_twenty_times_inside_a_comparison_stops_at_once(sandbox):
+def test_a_parameter_squared_twenty_times_inside_a_comparison_stops_at_once(sandbox, cli):
     path = _squares(sandbox, "parameters:\n  r: {}\nassume: ['r > 0', 'r < 1']")
-    code, _, err = _run(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
+    code, _, err = cli(path, "--no-cache")  # its time: benchmarks/bench_inputs.py (tests never assert wall time)
     assert code == 2 and "to the power 1024" in err and "functions.h10(x)" in err
 
 
-def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
+def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox, cli):
     names = [f"p{i}" for i in range(24)]
     text = ["name: many parameters", "classes: [a, b, c, d]", "parameters:"] + [f"  {n}: {{}}" for n in names]
     text.append("assume: [" + ", ".join(f"'{n} > 0'" for n in names) + "]")
@@ -188,7 +181,7 @@ def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
     text.append('set_cost: "(0 if y in Y else mean([c(yh, y) for yh in Y])) + (' + " + ".join(names[12:]) +
                 ') * (len(Y) - 1) / 100"')
     path = _spec(sandbox, "many.yaml", "\n".join(text) + "\n")
-    code, out, err = _run(path, "--no-cache", "--time-limit", "2", "--format", "json")
+    code, out, err = cli(path, "--no-cache", "--time-limit", "2", "--format", "json")
     assert code == 0, err
     import json
 
@@ -200,9 +193,9 @@ def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox):
     # how long past the bound it ends is measured in benchmarks/bench_inputs.py, not asserted here
 
 
-def test_a_matrix_that_cannot_be_built_in_time_is_a_located_error(sandbox, monkeypatch):
+def test_a_matrix_that_cannot_be_built_in_time_is_a_located_error(sandbox, monkeypatch, cli):
     path = _spec(sandbox, "slow.yaml", ZERO_ONE.format(classes=14))
-    code, _, err = _run(path, "--no-cache", "--time-limit", "0.01")
+    code, _, err = cli(path, "--no-cache", "--time-limit", "0.01")
     assert code == 2 and "slow.yaml" in err and "time limit of 0.01 s" in err and "Traceback" not in err
 
 

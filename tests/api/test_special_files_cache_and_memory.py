@@ -5,7 +5,6 @@ changed."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -15,15 +14,9 @@ import textwrap
 import pytest
 
 from conftest import ROOT, SPECS
-from verifier.cli import check
 from verifier.formula import evaluate
 
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")
-
-
-def _run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(argv, out, err), out.getvalue(), err.getvalue()
 
 
 def _cli(args, tmp_path, stdin=None, env=None, timeout=60):
@@ -47,8 +40,8 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
-def test_a_device_is_refused(device):
-    code, out, err = _run([device])
+def test_a_device_is_refused(device, cli):
+    code, out, err = cli(device)
     assert code == 2 and "character device" in err and not out
 
 
@@ -134,14 +127,14 @@ RUNAWAY = textwrap.dedent("""\
     """)
 
 
-def test_a_formula_with_exponential_work_ends_with_a_located_message(tmp_path, monkeypatch):
+def test_a_formula_with_exponential_work_ends_with_a_located_message(tmp_path, monkeypatch, cli):
     # two calls on different arguments at every level: a repeated call is answered once, these are all new
     levels = "\n".join(f'  f{i}(x): "f{i - 1}(2 * x) + f{i - 1}(2 * x + 1)"' for i in range(1, 25))
     spec = tmp_path / "runaway.yaml"
     spec.write_text(RUNAWAY.format(levels=levels))
     monkeypatch.setattr(evaluate, "MAX_STEPS", 200_000)  # the same bound, reached sooner
     before = _tree(tmp_path)
-    code, out, err = _run([str(spec), "--no-cache"])
+    code, out, err = cli(str(spec), "--no-cache")
     assert code == 2 and not out
     assert "runaway.yaml:" in err and "functions.f" in err and "200,000 steps" in err
     assert _tree(tmp_path) == before
@@ -157,7 +150,7 @@ def test_a_tight_memory_cap_is_a_message_or_a_verdict_never_a_crash(tmp_path, me
     assert os.listdir(tmp_path) == []  # no core file, nothing written
 
 
-def test_a_native_failure_under_the_cap_names_the_cap_and_without_a_cap_is_a_bug(monkeypatch):
+def test_a_native_failure_under_the_cap_names_the_cap_and_without_a_cap_is_a_bug(monkeypatch, cli):
     # gmpy/z3 allocations that fail under RLIMIT_AS may return NULL without an exception: Python's SystemError
     from verifier import limits
     from verifier.api import entry as run_module  # the command runs verifier.api's verify
@@ -169,22 +162,22 @@ def test_a_native_failure_under_the_cap_names_the_cap_and_without_a_cap_is_a_bug
     monkeypatch.setattr(limits, "MEMORY_MB", limits.MEMORY_MB)  # restored by undo()
     # the cap as the child sets it, without lowering this test process's address space
     monkeypatch.setattr(limits, "apply", lambda rlimit=None, memory_mb=None: setattr(limits, "MEMORY_MB", 400))
-    code, out, err = _run([os.path.join(SPECS, "ha.yaml"), "--no-cache"])
+    code, out, err = cli(os.path.join(SPECS, "ha.yaml"), "--no-cache")
     assert code == 2 and "--memory 400" in err and "raise --memory" in err and "bug" not in err
     monkeypatch.undo()
     monkeypatch.setattr(run_module, "verify", native_failure)
-    code, out, err = _run([os.path.join(SPECS, "ha.yaml"), "--no-cache"])
+    code, out, err = cli(os.path.join(SPECS, "ha.yaml"), "--no-cache")
     assert code == 2 and "internal error" in err and "SystemError" in err
 
 
-def test_the_memory_cap_reaches_in_process_callers_through_the_child(tmp_path):
-    code, out, err = _run(["--memory", "4000", TABLE_VI, "--no-cache"])
+def test_the_memory_cap_reaches_in_process_callers_through_the_child(tmp_path, cli):
+    code, out, err = cli("--memory", "4000", TABLE_VI, "--no-cache")
     assert code == 0 and "Table VI" in out
 
 
-def test_huge_values_hidden_in_irrational_arguments_are_located_errors(tmp_path):
+def test_huge_values_hidden_in_irrational_arguments_are_located_errors(tmp_path, cli):
     spec = tmp_path / "huge.yaml"
     spec.write_text('name: huge\nclasses: [a, b]\ncost: "0 if y == yhat else 1"\n'
                     'set_cost: "exp(exp(100)) if y in Y else 1"\n')
-    code, _, err = _run([str(spec), "--no-cache"])
+    code, _, err = cli(str(spec), "--no-cache")
     assert code == 2 and "huge.yaml:4" in err and "exp of a huge argument" in err

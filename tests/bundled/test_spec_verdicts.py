@@ -41,7 +41,7 @@ PINNED = {
     # restricted prediction families (DESIGN.md §7): the properties range over the allowed sets only.
     # Intervals of the 10-class ordinal scheme: the verdicts of all 2^9 - 1 sets at 9 classes, and the same first
     # counterexamples ({1,2}, y = 3 below the mean; {1,2,3} unequal inside), which are intervals (the 100-class
-    # one, specs/large/, is pinned in tests/test_families.py)
+    # one, specs/large/, is pinned in tests/analysis/test_families.py)
     "ordinal-intervals-10.yaml":            ("HHHHHFHFHH", False, True),
     # the four nodes: a miss costs the cheapest member's cost, which is every member's (2 across groups, and no
     # class lies outside the root), so P6 and P7 are tight; delta (|Y| - 1) inside is constant over y (P8, not P9)
@@ -51,7 +51,7 @@ PINNED = {
     # K = 2: P6, P7 vacuous. VI: (1/2, 1/2) is cost-insensitive; VII: (1/4, 3/4) is cost-sensitive
     "table-vi.yaml":                        ("HHHHHHHHFH", True, True),
     "table-vii.yaml":                       ("HHHHHHHFHH", True, True),
-    # symbolic parameters: verdicts for every admissible value (tests/test_symbolic.py has the reasons)
+    # symbolic parameters: verdicts for every admissible value (tests/analysis/test_symbolic.py has the reasons)
     "ha.yaml":                              ("HFFHHHFHFF", False, False),
     "p-discounted-symbolic.yaml":           ("FFFHHFHFFH", False, False),
     "friedel-abstention-symbolic.yaml":     ("FFFHHHHHFF", False, False),

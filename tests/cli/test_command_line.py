@@ -16,15 +16,10 @@ from verifier.cli import check
 SUBCOMMANDS = [[], ["check"], ["design"], ["decide"], ["evaluate"], ["explain"], ["schema"]]
 
 
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("sub", SUBCOMMANDS, ids=lambda s: s[0] if s else "verify")
 @pytest.mark.parametrize("flag", ["-h", "--help"])
-def test_every_subcommand_has_help_with_examples_and_exit_codes(sub, flag):
-    code, out, err = _run(*sub, flag)
+def test_every_subcommand_has_help_with_examples_and_exit_codes(sub, flag, cli):
+    code, out, err = cli(*sub, flag)
     assert code == 0 and not err
     assert out.startswith("usage: verify") and "examples:" in out and "exit status:" in out
     assert "-h, --help" in out
@@ -35,8 +30,8 @@ def test_every_subcommand_has_help_with_examples_and_exit_codes(sub, flag):
                                          (["decide"], "--time-limit"), (["evaluate"], "--time-limit"),
                                          ([], "--timeout"), (["design"], "--timeout"), ([], "--quiet"),
                                          (["decide"], "--quiet"), (["evaluate"], "--quiet")])
-def test_shared_options_read_the_same_everywhere(sub, option):
-    _, out, _ = _run(*sub, "--help")
+def test_shared_options_read_the_same_everywhere(sub, option, cli):
+    _, out, _ = cli(*sub, "--help")
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith(option) or f", {option}" in line)
     block = [lines[start]] + [line for line in lines[start + 1:start + 5] if line.startswith(" " * 20)]
@@ -54,11 +49,11 @@ def test_shared_options_read_the_same_everywhere(sub, option):
     (["evaluate", "specs/accuracy-u65.yaml", "x.csv", "--tabel", "csv"], "did you mean '--table'?"),
     (["explain", "non-dominanse"], "did you mean 'non-dominance'?"),
 ])
-def test_misspellings_get_a_did_you_mean(argv, hint):
+def test_misspellings_get_a_did_you_mean(argv, hint, cli):
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        code, out, err = _run(*argv)
+        code, out, err = cli(*argv)
     finally:
         os.chdir(cwd)
     assert code == 2 and hint in err and "Traceback" not in err and not out
@@ -76,8 +71,8 @@ def test_help_version_explain_and_schema_load_no_solver(argv):
     assert run.stdout.strip() == ""
 
 
-def test_a_directory_prints_one_line_per_spec_then_one_table():
-    code, out, _ = _run(SPECS, "--width", "100")
+def test_a_directory_prints_one_line_per_spec_then_one_table(cli):
+    code, out, _ = cli(SPECS, "--width", "100")
     lines = out.splitlines()
     assert code == 0
     table = lines.index(next(line for line in lines if line.startswith("spec ") and "P10" in line))
@@ -87,16 +82,16 @@ def test_a_directory_prints_one_line_per_spec_then_one_table():
     assert len(lines) < 3 * len(stems)  # not thousands of lines
 
 
-def test_markdown_for_a_step_summary():
-    code, out, _ = _run(os.path.join(SPECS, "ha-numeric.yaml"), "--format", "markdown")
+def test_markdown_for_a_step_summary(cli):
+    code, out, _ = cli(os.path.join(SPECS, "ha-numeric.yaml"), "--format", "markdown")
     assert code == 0 and out.startswith("## verify: ")
     assert "| spec | P1 | P2 |" in out and "| P3 | reward rightful cautiousness | fails |" in out
-    code, out, _ = _run(SPECS, "--format", "markdown")
+    code, out, _ = cli(SPECS, "--format", "markdown")
     assert code == 0 and out.count("\n| `") == len([n for n in os.listdir(SPECS) if n.endswith(".yaml")])
 
 
-def test_verbose_is_the_full_report():
-    _, short, _ = _run(os.path.join(SPECS, "ha-numeric.yaml"), "--width", "100")
-    _, full, _ = _run(os.path.join(SPECS, "ha-numeric.yaml"), "--width", "100", "-v")
+def test_verbose_is_the_full_report(cli):
+    _, short, _ = cli(os.path.join(SPECS, "ha-numeric.yaml"), "--width", "100")
+    _, full, _ = cli(os.path.join(SPECS, "ha-numeric.yaml"), "--width", "100", "-v")
     assert "Extended cost matrix" in full and "Extended cost matrix" not in short
     assert "verify -v" in short and len(full.splitlines()) > 2 * len(short.splitlines())

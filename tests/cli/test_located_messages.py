@@ -10,37 +10,18 @@ import gzip
 import io
 import os
 import pickle
-import re
 
 import numpy as np
 import pytest
 
 import verifier
 from conftest import SPECS
-from test_attacks_outputs import snapshot
-from verifier.cli import check
+from untouched import located
 from verifier.errors import SpecError, UsageError
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")  # classes h, b, n
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")
 SYMBOLIC = os.path.join(SPECS, "p-discounted-symbolic.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
-
-
-def located(tmp_path, argv, *expected) -> str:
-    """Exit 2, every `expected` text in the one message, no internal error, nothing in tmp_path changed."""
-    before = snapshot(tmp_path)
-    code, out, err = _run(*argv)
-    assert code == 2, (code, out, err)
-    assert "internal error" not in err and "Traceback" not in err, err
-    for text in expected:
-        assert text in err, (text, err)
-    assert snapshot(tmp_path) == before
-    return err
 
 
 # -- a family of single classes --------------------------------------------------------------------------------

@@ -16,28 +16,23 @@ DESIGN = os.path.join(SPECS, "design", "obstacle-open.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 
 
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
-
-
 def _words(text):
     return sorted(text.split())
 
 
 # -- item 1: the width ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("prop", [None, *(f"P{i}" for i in range(1, 11))])
-def test_explain_fits_80_columns_and_splits_no_word(prop):
-    code, out, err = _run("explain", *([prop] if prop else []), "--width", "80")
-    wide = _run("explain", *([prop] if prop else []), "--width", "1000")[1]
+def test_explain_fits_80_columns_and_splits_no_word(prop, cli):
+    code, out, err = cli("explain", *([prop] if prop else []), "--width", "80")
+    wide = cli("explain", *([prop] if prop else []), "--width", "1000")[1]
     assert code == 0 and not err
     assert max(len(line) for line in out.splitlines()) <= 80
     assert _words(out) == _words(wide)  # the same words: wrapping moved line breaks, it split none
 
 
-def test_design_header_fits_80_columns_and_the_spec_below_is_unchanged(tmp_path):
-    code, out, err = _run("design", DESIGN, "--width", "80")
-    code_wide, wide, _ = _run("design", DESIGN, "--width", "1000")
+def test_design_header_fits_80_columns_and_the_spec_below_is_unchanged(tmp_path, cli):
+    code, out, err = cli("design", DESIGN, "--width", "80")
+    code_wide, wide, _ = cli("design", DESIGN, "--width", "1000")
     assert code == code_wide == 0 and not err
     header, spec = out.split("\n\n", 1)[0], out[out.index("\nname: "):]
     assert all(line.startswith("#") and len(line) <= 80 for line in out[:out.index("\nname: ")].splitlines())
@@ -46,14 +41,14 @@ def test_design_header_fits_80_columns_and_the_spec_below_is_unchanged(tmp_path)
     assert header.startswith("# verify design: ")
 
 
-def test_decide_takes_width_and_a_batch_csv_is_never_wrapped(tmp_path):
-    code, out, err = _run("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "80")
-    wide = _run("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "1000")[1]
+def test_decide_takes_width_and_a_batch_csv_is_never_wrapped(tmp_path, cli):
+    code, out, err = cli("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "80")
+    wide = cli("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--width", "1000")[1]
     assert code == 0 and not err and max(map(len, out.splitlines())) <= 80 < max(map(len, wide.splitlines()))
     assert _words(out) == _words(wide)
     probs = tmp_path / "p.csv"
     probs.write_text("h,b,n\n" + "0.1,0.3,0.6\n" * 3)
-    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(probs), "--width", "40")
+    code, out, _ = cli("decide", OBSTACLE, "--p-file", str(probs), "--width", "40")
     assert code == 0 and out.splitlines()[0].count(",") == out.splitlines()[1].count(",")  # CSV rows intact
     assert sorted(os.listdir(tmp_path)) == ["p.csv"]
 
@@ -69,41 +64,41 @@ def test_every_help_fits_80_columns(sub):
 
 
 @pytest.mark.parametrize("sub", [["design", DESIGN], ["decide", OBSTACLE, "--p", "h=1"], ["explain"], [SPECS]])
-def test_width_is_accepted_wherever_there_is_text_to_wrap(sub):
-    code, _, err = _run(*sub, "--width", "80")
+def test_width_is_accepted_wherever_there_is_text_to_wrap(sub, cli):
+    code, _, err = cli(*sub, "--width", "80")
     assert code == 0, err
-    code, _, err = _run(*sub, "--width", "10")
+    code, _, err = cli(*sub, "--width", "10")
     assert code == 2 and "--width" in err and "40 to 1000 columns" in err
 
 
 # -- item 2: a mistyped subcommand, help, a missing spec -----------------------------------------------------
 @pytest.mark.parametrize("word, meant", [("evaluat", "evaluate"), ("desing", "design"), ("explian", "explain"),
                                          ("decid", "decide"), ("schem", "schema")])
-def test_a_mistyped_subcommand_is_named_and_nothing_is_verified(word, meant, tmp_path, monkeypatch):
+def test_a_mistyped_subcommand_is_named_and_nothing_is_verified(word, meant, tmp_path, monkeypatch, cli):
     monkeypatch.chdir(tmp_path)
     spec = os.path.join(SPECS, "ha-numeric.yaml")
-    code, out, err = _run(word, spec, "x.csv")
+    code, out, err = cli(word, spec, "x.csv")
     assert code == 2 and not out  # the spec after it is not verified
     assert f"'{word}' is neither a subcommand nor a spec file; did you mean '{meant}'?" in err
     assert "Traceback" not in err and os.listdir(tmp_path) == []
 
 
-def test_a_file_named_like_a_subcommand_is_still_a_spec(tmp_path, monkeypatch):
+def test_a_file_named_like_a_subcommand_is_still_a_spec(tmp_path, monkeypatch, cli):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "evaluat").write_text(open(os.path.join(SPECS, "ha-numeric.yaml")).read())
-    code, out, err = _run("evaluat", "--width", "100")
+    code, out, err = cli("evaluat", "--width", "100")
     assert code == 0 and "Ha" in out and "did you mean" not in err
 
 
 @pytest.mark.parametrize("argv, start", [(["help"], "usage: verify [-h]"), (["help", "design"], "usage: verify design"),
                                          (["help", "evaluate"], "usage: verify evaluate")])
-def test_verify_help_is_the_help(argv, start):
-    code, out, err = _run(*argv)
+def test_verify_help_is_the_help(argv, start, cli):
+    code, out, err = cli(*argv)
     assert code == 0 and out.startswith(start) and not err
 
 
-def test_a_bare_verify_lists_every_subcommand():
-    code, out, err = _run()
+def test_a_bare_verify_lists_every_subcommand(cli):
+    code, out, err = cli()
     assert code == 2 and not out and "no spec given" in err
     assert all(sub in err for sub in ("schema", "explain", "design", "decide", "evaluate"))
 
@@ -111,16 +106,16 @@ def test_a_bare_verify_lists_every_subcommand():
 @pytest.mark.parametrize("argv, meant", [(["specs/hha.yaml"], "specs/ha.yaml"), (["specs/ha"], "specs/ha.yaml"),
                                          (["decide", "specs/obstacle-discountd.yaml", "--p", "h=1"],
                                           "specs/obstacle-discounted.yaml")])
-def test_a_missing_spec_gets_the_nearest_spec_file(argv, meant, monkeypatch):
+def test_a_missing_spec_gets_the_nearest_spec_file(argv, meant, monkeypatch, cli):
     monkeypatch.chdir(ROOT)
-    code, out, err = _run(*argv)
+    code, out, err = cli(*argv)
     assert code == 2 and not out and "No such file or directory" in err
     assert f"(did you mean '{meant}'?)" in err and "Traceback" not in err
 
 
-def test_a_missing_spec_far_from_every_name_gets_no_guess(tmp_path, monkeypatch):
+def test_a_missing_spec_far_from_every_name_gets_no_guess(tmp_path, monkeypatch, cli):
     monkeypatch.chdir(tmp_path)
-    code, _, err = _run("nothing-like-it.yaml")
+    code, _, err = cli("nothing-like-it.yaml")
     assert code == 2 and "did you mean" not in err
 
 
@@ -138,10 +133,10 @@ set_cost: "d"
                                           ("[1, 2]", "write {d: {per_class: true, value: [1, 2]}}"),
                                           ('"1/2"', 'write {d: {value: "1/2"}}'),
                                           ("symbolic", "write {d: {}} for a symbolic real")])
-def test_a_bare_parameter_value_says_exactly_what_is_meant(value, meant, tmp_path):
+def test_a_bare_parameter_value_says_exactly_what_is_meant(value, meant, tmp_path, cli):
     spec = tmp_path / "short.yaml"
     spec.write_text(SHORT.replace("{value}", value))
-    code, out, err = _run(str(spec))
+    code, out, err = cli(str(spec))
     assert code == 2 and meant in err and "Traceback" not in err
     assert f"{spec}:4:6: invalid spec at key 'parameters.d'" in err
     assert sorted(os.listdir(tmp_path)) == ["short.yaml"]
@@ -194,8 +189,8 @@ def test_the_names_a_formula_may_call_are_the_builtins():
 
 # -- item 5: a warning is never cut; an unmet expect says which property broke -------------------------------
 @pytest.mark.parametrize("width", ["80", "100", "120"])
-def test_a_warning_in_the_compact_report_is_never_cut(width):
-    code, out, _ = _run(os.path.join(SPECS, "table-vi.yaml"), "--width", width, "--no-cache")
+def test_a_warning_in_the_compact_report_is_never_cut(width, cli):
+    code, out, _ = cli(os.path.join(SPECS, "table-vi.yaml"), "--width", width, "--no-cache")
     fit = out[out.index("Fit to the paper's Table VIII:"):]
     assert code == 0 and "…" not in fit and max(map(len, out.splitlines())) <= int(width)
     said = " ".join(fit.split())
@@ -204,17 +199,17 @@ def test_a_warning_in_the_compact_report_is_never_cut(width):
     assert "--report DIR: the same in files" in said
 
 
-def test_an_unmet_expect_names_the_property_in_the_directory_summary(tmp_path):
+def test_an_unmet_expect_names_the_property_in_the_directory_summary(tmp_path, cli):
     folder = tmp_path / "specs"
     folder.mkdir()
     text = open(os.path.join(SPECS, "ha-numeric.yaml")).read()
     (folder / "broken.yaml").write_text(text.split("\nexpect:")[0] + "\nexpect: {P3: holds, P4: holds}\n")
     (folder / "fine.yaml").write_text(open(os.path.join(SPECS, "table-vi.yaml")).read())
-    code, out, _ = _run(str(folder), "--width", "100", "--no-cache")
+    code, out, _ = cli(str(folder), "--width", "100", "--no-cache")
     assert code == 1
     assert out.splitlines()[0].startswith("broken  ") and "expect NOT MET (P3)" in out.splitlines()[0]
     assert f"{folder / 'broken.yaml'}: expectations not met: P3 expected holds, got fails" in out
-    code, out, _ = _run(str(folder), "--format", "markdown", "--no-cache")
+    code, out, _ = cli(str(folder), "--format", "markdown", "--no-cache")
     assert code == 1 and "| NOT MET: P3 expected holds, got fails |" in out
     assert sorted(os.listdir(folder)) == ["broken.yaml", "fine.yaml"]
 
@@ -273,8 +268,8 @@ def test_a_report_s_figures_display_in_a_notebook_and_say_why_when_none():
     assert none == {} and "this scheme has 9 classes" in none.reason and "No figures: " in none._repr_html_()
 
 
-def test_figures_dir_says_when_no_picture_applies(tmp_path):
-    code, _, err = _run(os.path.join(SPECS, "ordinal-l1-9.yaml"), "--figures", str(tmp_path / "figs"), "--no-cache")
+def test_figures_dir_says_when_no_picture_applies(tmp_path, cli):
+    code, _, err = cli(os.path.join(SPECS, "ordinal-l1-9.yaml"), "--figures", str(tmp_path / "figs"), "--no-cache")
     assert code == 0 and "verify: no figures for" in err and "this scheme has 9 classes" in err
     assert os.listdir(tmp_path / "figs") == []
 
@@ -296,10 +291,10 @@ set_cost: "0 if y in Y else 1"
 
 
 @pytest.mark.parametrize("cost, nearest", [("(2 if y == 'abc' else 1)", None), ("1", None)])
-def test_a_message_about_a_class_names_a_few_and_the_count(cost, nearest, tmp_path):
+def test_a_message_about_a_class_names_a_few_and_the_count(cost, nearest, tmp_path, cli):
     spec = tmp_path / "k.yaml"
     spec.write_text(THOUSAND.replace("COST", cost).replace('["1", "2"]', '["1", "2000"]' if cost == "1" else '["1", "2"]'))
-    code, out, err = _run(str(spec))
+    code, out, err = cli(str(spec))
     assert code == 2 and not out and "Traceback" not in err
     assert "the 1,000 classes 1 .. 1000" in err and "500" not in err.split("1 .. 1000", 1)[1]
     assert len(err) < 600  # not all 1,000 names
@@ -340,18 +335,18 @@ def test_the_html_fit_table_has_a_legend_and_the_markdown_header_is_paragraphs()
 
 @pytest.mark.parametrize("argv", [["-v", os.path.join(SPECS, "ha-numeric.yaml")],
                                   ["--classes", "2..4", os.path.join(SPECS, "accuracy-u65.yaml")]])
-def test_console_tables_carry_no_trailing_spaces_and_one_box_style(argv):
-    code, out, _ = _run(*argv, "--width", "100", "--no-cache")
+def test_console_tables_carry_no_trailing_spaces_and_one_box_style(argv, cli):
+    code, out, _ = cli(*argv, "--width", "100", "--no-cache")
     assert code == 0 and not [line for line in out.splitlines() if line != line.rstrip()]
     assert not set("┏┃┡┩━") & set(out)  # the simple-head style of the report's own tables, no heavy box
 
 
-def test_decide_json_puts_a_batch_row_on_one_line(tmp_path):
+def test_decide_json_puts_a_batch_row_on_one_line(tmp_path, cli):
     import json
 
     probs = tmp_path / "p.csv"
     probs.write_text("h,b,n\n" + "0.1,0.3,0.6\n0.5,0.4,0.1\n" * 50)
-    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(probs), "--format", "json", "--quiet")
+    code, out, _ = cli("decide", OBSTACLE, "--p-file", str(probs), "--format", "json", "--quiet")
     record = json.loads(out)
     assert code == 0 and len(record["predictions"]) == 100
     assert len(out.splitlines()) < 150  # about a line per row at most, not three
@@ -403,19 +398,19 @@ def test_the_design_region_picture_fits_a_page_and_starts_at_zero(monkeypatch):
 
 
 # -- item 8 (in part): plurals, never "(s)" ------------------------------------------------------------------
-def test_counts_read_as_plain_english(tmp_path):
+def test_counts_read_as_plain_english(tmp_path, cli):
     from verifier.errors import counted
 
     assert (counted(1, "warning"), counted(2, "warning"), counted(1000, "class", "classes")) == \
         ("1 warning", "2 warnings", "1,000 classes")
-    code, out, _ = _run(os.path.join(SPECS, "table-vii.yaml"), "--width", "100", "--no-cache")
+    code, out, _ = cli(os.path.join(SPECS, "table-vii.yaml"), "--width", "100", "--no-cache")
     assert code == 0 and "fits, with 3 warnings: " in out and "(s)" not in out
-    code, out, _ = _run("design", DESIGN, "--width", "100")
+    code, out, _ = cli("design", DESIGN, "--width", "100")
     assert "0 of 12 open cells forced" in out and "(s)" not in out
 
 
-def test_default_output_speaks_no_solver_jargon():
-    code, out, _ = _run(os.path.join(SPECS, "ha.yaml"), "--width", "120", "--no-cache")
+def test_default_output_speaks_no_solver_jargon(cli):
+    code, out, _ = cli(os.path.join(SPECS, "ha.yaml"), "--width", "120", "--no-cache")
     assert code == 0 and "(unsat)" not in out and "z3 proof" not in out
     import verifier
 

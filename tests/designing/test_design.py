@@ -1,7 +1,6 @@
 """`verify design`: completing the paper's Table II for both settings, calibrating families against values
 derived by hand, conflicts and repairs, and the command's contract (round trip through -o, exit codes)."""
 
-import io
 import json
 import re
 import os
@@ -25,11 +24,6 @@ OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")
 CONFLICT = os.path.join(SPECS, "design", "obstacle-conflict.yaml")
 HA_DELTA = os.path.join(SPECS, "design", "ha-delta.yaml")
 P_DISCOUNTED = os.path.join(SPECS, "p-discounted-symbolic.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -74,14 +68,14 @@ def test_table_ii_choice_forces_the_cell_the_paper_names(choice):
 
 
 @pytest.mark.parametrize("setting", ["filtering", "choice"])
-def test_round_trip_through_output_verifies_with_its_own_expect(tmp_path, setting):
+def test_round_trip_through_output_verifies_with_its_own_expect(tmp_path, setting, cli):
     out = tmp_path / "designed.yaml"
-    code, text, err = _run("design", OPEN, "--setting", setting, "-o", str(out))
+    code, text, err = cli("design", OPEN, "--setting", setting, "-o", str(out))
     assert code == 0, err
     assert "Freedom left" in text and f"wrote {out}" in err
     written = out.read_text()
     assert written.startswith("# verify design:") and "expect: {P1: holds" in written
-    code, _, err = _run(str(out), "--require", setting, "--no-cache")
+    code, _, err = cli(str(out), "--require", setting, "--no-cache")
     assert code == 0, err  # every expectation met, and the setting fitted
 
 
@@ -94,8 +88,8 @@ def test_designed_values_lie_in_their_ranges_and_are_exact(filtering):
                         (p["high_closed"] and value == Fraction(p["high"]))) for p in pieces), label
 
 
-def test_conflict_between_demands_is_minimal_and_named(tmp_path):
-    code, text, _ = _run("design", OPEN, "--setting", "choice", "--with", "P8")
+def test_conflict_between_demands_is_minimal_and_named(tmp_path, cli):
+    code, text, _ = cli("design", OPEN, "--setting", "choice", "--with", "P8")
     assert code == 1
     conflict = text.split("each is needed for this conflict:\n", 1)[1].split("\n\n", 1)[0]
     assert "P8 (correctness cost-insensitivity) holds (asked with --with)" in conflict
@@ -181,8 +175,8 @@ def test_calibration_of_p_discounted_r_matches_the_hand_derivation():
     assert result.record["value"] == "1/2"
 
 
-def test_json_output_and_bad_usage():
-    code, text, _ = _run("design", OPEN, "--format", "json", "--no-ranges")
+def test_json_output_and_bad_usage(cli):
+    code, text, _ = cli("design", OPEN, "--format", "json", "--no-ranges")
     record = json.loads(text)
     assert code == 0 and record["status"] == "designed" and "spec_text" in record
     for argv, needle in ((["design", OPEN, "--without", "P3"], "necessary in the filtering setting"),
@@ -194,30 +188,30 @@ def test_json_output_and_bad_usage():
                          (["design", OPEN, "--margin", "-1"], "positive"),
                          (["design", OPEN, "--margin", "1"], "not achievable"),
                          (["design"], "no spec given")):
-        code, _, err = _run(*argv)
+        code, _, err = cli(*argv)
         assert code == 2 and needle in err and "Traceback" not in err, (argv, err)
 
 
-def test_output_to_a_directory_or_fifo_is_refused(tmp_path):
-    code, _, err = _run("design", OPEN, "-o", str(tmp_path))
+def test_output_to_a_directory_or_fifo_is_refused(tmp_path, cli):
+    code, _, err = cli("design", OPEN, "-o", str(tmp_path))
     assert code == 2 and "not a regular file" in err
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    code, _, err = _run("design", OPEN, "-o", str(fifo))
+    code, _, err = cli("design", OPEN, "-o", str(fifo))
     assert code == 2 and "not a regular file" in err
 
 
-def test_open_cells_are_an_error_outside_design():
-    code, _, err = _run(CONFLICT)
+def test_open_cells_are_an_error_outside_design(cli):
+    code, _, err = cli(CONFLICT)
     assert code == 2 and "only `verify design` fills" in err and "set_costs.h,b[0]" in err
 
 
-def test_too_many_classes_and_symbolic_costs_are_located_errors():
+def test_too_many_classes_and_symbolic_costs_are_located_errors(cli):
     eight = "name: eight\nclasses: 8\ncost: \"0 if yhat == y else 1\"\n"
-    code, _, err = _run("design", _write(eight))
+    code, _, err = cli("design", _write(eight))
     assert code == 2 and "at most 7 classes" in err
     two = "name: sym\nclasses: 2\nparameters: {a: {}, b: {}}\ncost: \"0 if yhat == y else a\"\nset_cost: \"b\"\n"
-    code, _, err = _run("design", _write(two))
+    code, _, err = cli("design", _write(two))
     assert code == 2 and "exactly one symbolic parameter" in err
 
 
@@ -312,12 +306,12 @@ def test_a_transcendental_breakpoint_is_enclosed_never_printed_as_exact():
     ("name: f\nclasses: [a, b]\nparameters: {d: {}}\nassume: [\"d > 0\"]\ncost: \"0 if yhat == y else 1\"\n"
      "set_cost: \"min([c(yh, y) for yh in Y]) + log(1 + d) * (len(Y) - 1)\"\n", "bound d on both sides"),
 ])
-def test_design_input_errors_are_located(text, needle):
-    code, _, err = _run("design", _write(text))
+def test_design_input_errors_are_located(text, needle, cli):
+    code, _, err = cli("design", _write(text))
     assert code == 2 and needle in err and "internal error" not in err and "Traceback" not in err, err
     assert re.search(r":\d+:\d+: invalid spec at key '", err), err
 
 
-def test_an_unreachable_margin_is_a_usage_error_not_an_internal_one():
-    code, _, err = _run("design", OPEN, "--margin", "1")
+def test_an_unreachable_margin_is_a_usage_error_not_an_internal_one(cli):
+    code, _, err = cli("design", OPEN, "--margin", "1")
     assert code == 2 and err.startswith("verify design: usage error: --margin 1 is not achievable")

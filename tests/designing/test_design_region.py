@@ -1,7 +1,6 @@
 """The feasible region of a design on pairs of open cells: exact pieces that agree with the solver point by point,
 with the per-cell ranges on each axis, and the `--plot` / `--region` contract."""
 
-import io
 import json
 import os
 from fractions import Fraction
@@ -17,11 +16,6 @@ from verifier.engines.plane import HalfPlane, pieces, plane_condition
 
 HB_OPEN = os.path.join(SPECS, "design", "obstacle-hb-open.yaml")
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -110,17 +104,17 @@ def test_plane_condition_splits_a_disjunction_into_exact_pieces():
     assert HalfPlane(Fraction(-2), Fraction(1), Fraction(3), strict=True).text("x", "y") == "2·x - y > 3"
 
 
-def test_plot_writes_svg_and_png(tmp_path):
+def test_plot_writes_svg_and_png(tmp_path, cli):
     svg, png = tmp_path / "r.svg", tmp_path / "r.png"
-    code, _, err = _run("design", HB_OPEN, "--plot", str(svg))
+    code, _, err = cli("design", HB_OPEN, "--plot", str(svg))
     assert code == 0 and svg.read_text().lstrip().startswith(("<?xml", "<svg")) and "wrote" in err
-    code, _, _ = _run("design", HB_OPEN, "--plot", str(png), "--format", "json")
+    code, _, _ = cli("design", HB_OPEN, "--plot", str(png), "--format", "json")
     assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_region_names_chosen_cells_among_many(tmp_path):
-    code, out, _ = _run("design", OPEN, "--region", "h,b:h", "--region", "h,b,n:h", "--format", "json",
-                        "--no-ranges")
+def test_region_names_chosen_cells_among_many(tmp_path, cli):
+    code, out, _ = cli("design", OPEN, "--region", "h,b:h", "--region", "h,b,n:h", "--format", "json",
+                       "--no-ranges")
     assert code == 0
     (region,) = json.loads(out)["regions"]
     assert region["cells"] == ["c_{h,b}(h)", "c_{h,b,n}(h)"]
@@ -132,15 +126,15 @@ def test_region_names_chosen_cells_among_many(tmp_path):
     (["--region", "h,b:n"], "name two or three distinct open cells"),
     (["--plot", "r.svg"], "no region to draw"),
 ])
-def test_bad_region_requests_are_usage_errors(tmp_path, argv, words):
+def test_bad_region_requests_are_usage_errors(tmp_path, argv, words, cli):
     argv = [str(tmp_path / a) if a.startswith("r.") else a for a in argv]
-    code, _, err = _run("design", OPEN, *argv)
+    code, _, err = cli("design", OPEN, *argv)
     assert code == 2 and words in err, err
     assert not any(tmp_path.iterdir())
 
 
-def test_plot_refuses_a_directory(tmp_path):
+def test_plot_refuses_a_directory(tmp_path, cli):
     target = tmp_path / "d.svg"
     target.mkdir()
-    code, _, err = _run("design", HB_OPEN, "--plot", str(target))
+    code, _, err = cli("design", HB_OPEN, "--plot", str(target))
     assert code == 2 and "not a regular file" in err

@@ -233,7 +233,7 @@ def test_numeric_formula_specs_go_beyond_twelve_classes(tmp_path):
 
 
 def test_symbolic_specs_and_the_exact_engine_stop_at_twelve_classes(tmp_path):
-    """Unless the scheme treats every class alike (the symmetry route, tests/test_symmetry.py)."""
+    """Unless the scheme treats every class alike (the symmetry route, tests/engines/test_symmetry.py)."""
     lopsided = tmp_path / "lopsided.yaml"
     lopsided.write_text('name: t\nclasses: 13\nparameters:\n  d: {}\nassume: ["d > 0"]\n'
                         'cost: "abs(rank(yhat) - rank(y))"\nset_cost: "mean([c(v, y) for v in Y]) - d"\n')

@@ -8,7 +8,7 @@ by `check.optimality`) on small schemes, with hypothesis:
   dominance, LPs), re-checked by `check.optimality_batch`.
 Tampered evidence is downgraded to `unknown` by both checkers; a time bound that runs out leaves `unknown`
 with the reason. The 100-class interval spec's counts (every one of its 5,050 intervals can be the unique best
-prediction) are pinned in tests/test_families.py, with its verdicts, in one run.
+prediction) are pinned in tests/analysis/test_families.py, with its verdicts, in one run.
 """
 
 from __future__ import annotations

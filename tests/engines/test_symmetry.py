@@ -8,7 +8,6 @@ singled out; beyond enumeration such a spec is a located error.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
@@ -16,10 +15,9 @@ import re
 
 import pytest
 
-from conftest import SPECS
+from conftest import SPECS, run_verify
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
-from verifier.cli.main import check
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
 from verifier.properties import PROPERTIES
@@ -133,16 +131,11 @@ def test_the_representatives_cover_every_orbit_once():
     assert orbits.classes("classes", Y, None, False) == list(range(6))
 
 
-def _run(args):
-    out, err = io.StringIO(), io.StringIO()
-    return check(args, out, err), out.getvalue(), err.getvalue()
-
-
-def test_sixty_four_classes_in_json_and_too_many_without_symmetry(tmp_path):
+def test_sixty_four_classes_in_json_and_too_many_without_symmetry(tmp_path, cli):
     spec = tmp_path / "u65-64.yaml"
     text = open(os.path.join(SPECS, "accuracy-u65.yaml")).read()
     spec.write_text(text.replace("classes: [h, b, n]", "classes: 64"))
-    code, out, err = _run([str(spec), "--format", "json", "--no-cache"])
+    code, out, err = cli(str(spec), "--format", "json", "--no-cache")
     assert code in (0, 1), err
     record = json.loads(out)
     assert record["symmetry"]["sets"] == 2 ** 64 - 65 and record["symmetry"]["representatives"] == 63
@@ -151,7 +144,7 @@ def test_sixty_four_classes_in_json_and_too_many_without_symmetry(tmp_path):
     lopsided = tmp_path / "ordinal-17.yaml"
     lopsided.write_text('name: o\nclasses: 17\ncost: "abs(rank(yhat) - rank(y))"\n'
                         'set_cost: "log(len(Y)) + max([c(v, y) for v in Y])"\n')  # beyond every route
-    code, _, err = _run([str(lopsided)])
+    code, _, err = cli(str(lopsided))
     assert code == 2 and "symmetry route does not apply" in err and "determinate costs" in err
     assert "nor the power-mean route" in err and "nor the boolean-set encoding" in err and "log()" in err
 
@@ -165,7 +158,7 @@ HA_022 = ('name: Ha with one miss cost\nclasses: 3\nparameters:\n  d: {value: 0.
 def _every_k(text, tmp_path, *extra):
     path = tmp_path / "spec.yaml"
     path.write_text(text)
-    return _run([str(path), "--classes", "2..", "--no-cache", "--format", "json", *extra])
+    return run_verify(str(path), "--classes", "2..", "--no-cache", "--format", "json", *extra)
 
 
 def test_a_scheme_failing_only_from_five_classes_is_found_at_five(tmp_path):

@@ -6,7 +6,6 @@ the rendered page must hold no tag and no link from the names."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -14,8 +13,7 @@ from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
 import verifier
-from test_attacks_outputs import snapshot
-from verifier.cli import check
+from untouched import snapshot
 from verifier.report.safe_text import markdown, markdown_cell
 
 RENDER = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -32,11 +30,6 @@ set_cost: "0 if y in Y and len(Y) == 1 else (0.5 if y in Y else 1)"
 # the names as every Markdown output shows them
 SHOWN = ["&lt;script>alert(1)&lt;/script> [x]\\(javascript:alert(2)) \\\\", "&lt;img src=x onerror=alert(3)>",
          "[y]\\(javascript:alert(4))"]
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
 
 
 def harmless(text: str) -> None:
@@ -61,10 +54,10 @@ def hostile(tmp_path):
     return path
 
 
-def test_verify_format_markdown_escapes_names_as_the_report_file_does(tmp_path, hostile):
-    code, table, _ = _run(hostile, "--format", "markdown", "--no-cache")
+def test_verify_format_markdown_escapes_names_as_the_report_file_does(tmp_path, hostile, cli):
+    code, table, _ = cli(hostile, "--format", "markdown", "--no-cache")
     assert code == 0
-    code, _, _ = _run(hostile, "--report", tmp_path / "r", "--quiet")
+    code, _, _ = cli(hostile, "--report", tmp_path / "r", "--quiet")
     assert code == 0
     report = (tmp_path / "r" / "hostile.md").read_text(encoding="utf-8")
     for text in (table, report):
@@ -75,25 +68,25 @@ def test_verify_format_markdown_escapes_names_as_the_report_file_does(tmp_path, 
     assert "c\\|d" in table and "c\\|d" in report  # a '|' in a name never ends a table cell
 
 
-def test_an_invalid_spec_in_the_markdown_table_is_escaped(tmp_path):
+def test_an_invalid_spec_in_the_markdown_table_is_escaped(tmp_path, cli):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nclasses: [a, '[z](javascript:alert(5))', '<b>']\ncost: '0 if yhat == y else 1'\n"
                    "set_costs: {'a,<b>': [0, 1, 2]}\n", encoding="utf-8")
     before = snapshot(tmp_path)
-    code, out, err = _run(bad, "--format", "markdown", "--no-cache")
+    code, out, err = cli(bad, "--format", "markdown", "--no-cache")
     assert code == 2 and err and "internal error" not in err
     harmless(out)
     assert "invalid" in out and snapshot(tmp_path) == before
 
 
-def test_evaluate_table_markdown_escapes_classifier_and_data_set_names(tmp_path, hostile):
+def test_evaluate_table_markdown_escapes_classifier_and_data_set_names(tmp_path, hostile, cli):
     rows = ["true,predicted,classifier,dataset"]
     for who in ("<script>alert(6)</script>", "[w](javascript:alert(7))", "*bold*|x"):
         for data in ("<img src=x onerror=alert(8)>", "[v](javascript:alert(9))"):
             rows += [f'"{CLASSES[0]}","{CLASSES[0]}","{who}","{data}"',
                      f'"{CLASSES[2]}","{CLASSES[2]},{CLASSES[0]}","{who}","{data}"']
     (tmp_path / "p.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    code, out, err = _run("evaluate", hostile, tmp_path / "p.csv", "--table", "markdown")
+    code, out, err = cli("evaluate", hostile, tmp_path / "p.csv", "--table", "markdown")
     assert code == 0, err
     harmless(out)
     assert "&lt;script>alert(6)&lt;/script>" in out and "[w]\\(javascript:alert(7))" in out

@@ -4,7 +4,6 @@ c<sub>a,b</sub> in HTML and Markdown, one readable form on the console, no `*` i
 carry no long title, the sweep plot uses the figures' palette and italic parameter names, and the calibration
 chart colours rows by verdict."""
 
-import io
 import json
 import os
 import re
@@ -12,8 +11,7 @@ import re
 import pytest
 import yaml
 
-from conftest import ROOT, SPECS
-from verifier.cli import check
+from conftest import ROOT, SPECS, run_verify
 
 P_SYMBOLIC = os.path.join(SPECS, "p-discounted-symbolic.yaml")
 SQUARES = ("name: squares\nclasses: [a, b, c]\nparameters:\n  delta: {}\nassume: [\"delta >= 0\", \"delta <= 2\"]\n"
@@ -21,11 +19,6 @@ SQUARES = ("name: squares\nclasses: [a, b, c]\nparameters:\n  delta: {}\nassume:
 TRUTH = ["h", "h", "b", "b", "n", "n"]
 SETS = {"precise": ["h", "b", "b", "h", "n", "n"], "cautious": ["h", "h,b", "b", "h,b", "n", "n"],
         "vacuous": ["h,b,n"] * 6}
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _tree(path) -> list[str]:
@@ -57,10 +50,10 @@ def _sentence(text: str, start: str) -> str:
 
 # -- item 7: the sweep's text -----------------------------------------------------------------------------------
 
-def test_an_irrational_crossing_is_written_one_way_throughout_its_sentence(tmp_path):
+def test_an_irrational_crossing_is_written_one_way_throughout_its_sentence(tmp_path, cli):
     spec, pred = _squares(tmp_path)
     before = _tree(ROOT + "/specs")
-    code, text, err = _run("evaluate", spec, pred, "--sweep", "delta=0:2:9")
+    code, text, err = cli("evaluate", spec, pred, "--sweep", "delta=0:2:9")
     assert code == 0, err
     sentence = _sentence(text, "  precise vs cautious:")
     assert sentence == ("  precise vs cautious: the order flips at delta = sqrt(3)/3 ≈ 0.5773502692; cautious costs "
@@ -70,8 +63,8 @@ def test_an_irrational_crossing_is_written_one_way_throughout_its_sentence(tmp_p
     assert _tree(ROOT + "/specs") == before
 
 
-def test_an_enclosed_crossing_has_the_same_digits_where_it_is_named_and_where_the_stretches_end(tmp_path):
-    code, text, err = _run("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5")
+def test_an_enclosed_crossing_has_the_same_digits_where_it_is_named_and_where_the_stretches_end(tmp_path, cli):
+    code, text, err = cli("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5")
     assert code == 0, err
     sentence = _sentence(text, "  precise vs vacuous:")
     (low, high) = re.fullmatch(r".*flips at some r in \[([\d.]+), ([\d.]+)\] \(certified enclosure\).*",
@@ -81,8 +74,8 @@ def test_an_enclosed_crossing_has_the_same_digits_where_it_is_named_and_where_th
     assert len(re.findall(r"\d+\.\d+", sentence)) == 4  # each end twice, the same text each time
 
 
-def test_the_stretch_near_r_1_says_in_words_what_is_undecided_and_why(tmp_path):
-    code, text, err = _run("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5")
+def test_the_stretch_near_r_1_says_in_words_what_is_undecided_and_why(tmp_path, cli):
+    code, text, err = cli("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5")
     assert code == 0, err
     sentence = _sentence(text, "  cautious vs vacuous:")
     assert "not excluded by certified bisection" not in text
@@ -90,7 +83,7 @@ def test_the_stretch_near_r_1_says_in_words_what_is_undecided_and_why(tmp_path):
     assert "both cost exactly the same at r = 1, but for r in [0.99999" in sentence
     assert re.search(r"for r in \[0\.9999\d+, 1\) which costs less is not decided \(their difference is too close "
                      r"to 0 there for certified interval arithmetic to tell its sign\)", sentence)
-    code, out, _ = _run("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--format", "json")
+    code, out, _ = cli("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--format", "json")
     assert json.loads(out)["sweep"]["curves"][1]["values"][-1] == 0.0  # the tie at r = 1, as the text says
 
 
@@ -113,10 +106,10 @@ def _grid_rows(text: str, parameter: str) -> list[list[str]]:
     return rows
 
 
-def test_the_text_gives_the_values_at_the_grid_points_the_json_gives(tmp_path):
+def test_the_text_gives_the_values_at_the_grid_points_the_json_gives(tmp_path, cli):
     spec, pred = _squares(tmp_path)
-    code, text, err = _run("evaluate", spec, pred, "--sweep", "delta=0:2:9")
-    code_json, out, _ = _run("evaluate", spec, pred, "--sweep", "delta=0:2:9", "--format", "json")
+    code, text, err = cli("evaluate", spec, pred, "--sweep", "delta=0:2:9")
+    code_json, out, _ = cli("evaluate", spec, pred, "--sweep", "delta=0:2:9", "--format", "json")
     assert code == code_json == 0, err
     sweep = json.loads(out)["sweep"]
     assert "Mean cost at the grid points (rounded to 4 decimals):" in text
@@ -127,9 +120,9 @@ def test_the_text_gives_the_values_at_the_grid_points_the_json_gives(tmp_path):
     assert "grid points, every" not in text  # every point shown: no note of a selection
 
 
-def test_a_long_grid_is_thinned_in_the_text_and_says_where_the_rest_is(tmp_path):
+def test_a_long_grid_is_thinned_in_the_text_and_says_where_the_rest_is(tmp_path, cli):
     spec, pred = _squares(tmp_path)
-    code, text, err = _run("evaluate", spec, pred, "--sweep", "delta=0:2:101")
+    code, text, err = cli("evaluate", spec, pred, "--sweep", "delta=0:2:101")
     assert code == 0, err
     rows = _grid_rows(text, "delta")
     assert [r[0] for r in rows] == [str(x) for x in ("0", "1/10", "1/5", "3/10", "2/5", "1/2", "3/5", "7/10",
@@ -156,9 +149,9 @@ def _outputs(name: str, tmp_path) -> dict[str, str]:
     with open(path, "w", encoding="utf-8") as handle:
         yaml.safe_dump(data, handle, allow_unicode=True)
     tmp_path = tmp_path / "reports"
-    out = {"console": _run(path, "--width", "120")[1], "verbose": _run(path, "-v", "--width", "120")[1],
-           "markdown table": _run(path, "--format", "markdown")[1]}
-    code, _, err = _run(path, "--report", str(tmp_path), "--no-cache")
+    out = {"console": run_verify(path, "--width", "120")[1], "verbose": run_verify(path, "-v", "--width", "120")[1],
+           "markdown table": run_verify(path, "--format", "markdown")[1]}
+    code, _, err = run_verify(path, "--report", str(tmp_path), "--no-cache")
     assert code in (0, 1), err
     stem = name[:-len(".yaml")]
     for kind in ("md", "html"):
@@ -179,22 +172,22 @@ def test_reports_write_relations_and_set_indices_one_way_per_format(name, tmp_pa
     assert _tree(SPECS) == before
 
 
-def test_a_cost_subscript_is_typeset_in_html_and_markdown_and_plain_on_the_console(tmp_path):
+def test_a_cost_subscript_is_typeset_in_html_and_markdown_and_plain_on_the_console(tmp_path, cli):
     outputs = _outputs("obstacle-hand-filled.yaml", tmp_path)
     assert "c<sub>h,b</sub>(n) = 3 must be ≤ max<sub>h,b</sub>(n) = 2" in outputs["html"]
     assert "c<sub>h,b</sub>(n) = 3 must be ≤ max<sub>h,b</sub>(n) = 2" in outputs["md"]
     assert "c{h,b}(n) = 3 must be ≤ max{h,b}(n) = 2" in " ".join(outputs["verbose"].split())
     assert "c{h,b}(n)" in outputs["console"]
     assert 'Notation: c<sub>Y</sub>(y) is the cost' in outputs["html"]
-    record = json.loads(_run(os.path.join(SPECS, "obstacle-hand-filled.yaml"), "--format", "json")[1])
+    record = json.loads(cli(os.path.join(SPECS, "obstacle-hand-filled.yaml"), "--format", "json")[1])
     assert "c_{h, b}(n)" in json.dumps(record)  # the JSON keeps the engines' labels
 
 
-def test_a_hostile_class_name_in_a_subscript_stays_escaped(tmp_path):
+def test_a_hostile_class_name_in_a_subscript_stays_escaped(tmp_path, cli):
     spec = tmp_path / "hostile.yaml"
     spec.write_text('name: h\nclasses: ["<b>x", "q}<i>"]\ncost: "0 if yhat == y else 1"\n'
                     'set_cost: "0 if y in Y and len(Y) == 1 else 2"\n', encoding="utf-8")
-    code, _, err = _run(str(spec), "--report", str(tmp_path / "out"), "--no-cache")
+    code, _, err = cli(str(spec), "--report", str(tmp_path / "out"), "--no-cache")
     assert code == 0, err
     page = (tmp_path / "out" / "hostile.html").read_text(encoding="utf-8")
     assert "<b>x" not in page and "<i>" not in page and "&lt;b&gt;x" in page
@@ -223,9 +216,9 @@ def _texts(svg: bytes) -> list[str]:
     return out
 
 
-def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter(tmp_path):
+def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter(tmp_path, cli):
     plot = tmp_path / "curves.svg"
-    code, _, err = _run("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--plot", str(plot))
+    code, _, err = cli("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--plot", str(plot))
     assert code == 0, err
     svg = plot.read_bytes()
     texts = _texts(svg)
@@ -239,9 +232,9 @@ def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter
     assert width <= 3.6 * 72  # one column, as the other figures
 
 
-def test_the_calibration_chart_colours_rows_by_verdict(tmp_path):
+def test_the_calibration_chart_colours_rows_by_verdict(tmp_path, cli):
     plot = tmp_path / "calibration.svg"
-    code, _, err = _run("design", os.path.join(SPECS, "design", "ha-delta.yaml"), "--plot", str(plot))
+    code, _, err = cli("design", os.path.join(SPECS, "design", "ha-delta.yaml"), "--plot", str(plot))
     assert code == 0, err
     svg = plot.read_text(encoding="utf-8")
     texts = _texts(plot.read_bytes())
@@ -252,7 +245,7 @@ def test_the_calibration_chart_colours_rows_by_verdict(tmp_path):
     assert {"#009e73", "#d55e00"} <= colours and "#0072b2" not in colours  # spot_plot's holds and fails
 
 
-def test_figures_draw_no_long_title(tmp_path):
+def test_figures_draw_no_long_title(tmp_path, cli):
     import numpy as np
 
     import verifier
@@ -268,9 +261,9 @@ def test_figures_draw_no_long_title(tmp_path):
         paths += ["--probabilities", str(tmp_path / f"clf{k}.npy")]
     np.save(tmp_path / "truth.npy", truth)
     plot = tmp_path / "surface.svg"
-    code, _, err = _run("evaluate", os.path.join(ROOT, "docs", "examples", "triage-two-costs.yaml"), *paths,
-                        "--truth", str(tmp_path / "truth.npy"), "--sweep", "mu=0:4:5", "--sweep", "nu=0:1/2:3",
-                        "--plot", str(plot))
+    code, _, err = cli("evaluate", os.path.join(ROOT, "docs", "examples", "triage-two-costs.yaml"), *paths,
+                       "--truth", str(tmp_path / "truth.npy"), "--sweep", "mu=0:4:5", "--sweep", "nu=0:1/2:3",
+                       "--plot", str(plot))
     assert code == 0, err
     texts = _texts(plot.read_bytes())
     assert "mean cost (Eq. 4)" in texts and not any("vary" in t or len(t) > 70 for t in texts)

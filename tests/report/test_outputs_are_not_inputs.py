@@ -5,7 +5,6 @@ would replace) and that not one byte or modification time in the directory chang
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 
@@ -14,7 +13,7 @@ import pytest
 
 import verifier
 from conftest import SPECS
-from verifier.cli import check
+from untouched import located, snapshot
 from verifier.errors import UsageError
 
 HA = os.path.join(SPECS, "ha-numeric.yaml")  # three classes: its report has a ternary picture
@@ -25,47 +24,13 @@ AS_JSON = ('{"name": "accuracy as JSON", "classes": ["a", "b", "c"], "cost": "0 
            '"set_cost": "0 if y in Y and len(Y) == 1 else (0.5 if y in Y else 1)"}\n')
 
 
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
-
-
-def snapshot(folder) -> dict:
-    """Every entry under `folder`: its kind, bytes (or link target) and modification time in nanoseconds."""
-    state = {}
-    for root, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            path = os.path.join(root, name)
-            info = os.lstat(path)
-            if os.path.islink(path):
-                state[path] = ("link", os.readlink(path), info.st_mtime_ns)
-            elif os.path.isfile(path):
-                with open(path, "rb") as handle:
-                    state[path] = ("file", handle.read(), info.st_mtime_ns, info.st_ino)
-            else:
-                state[path] = ("dir", info.st_mtime_ns)
-    return state
-
-
-def refused(tmp_path, argv, *expected):
-    """Run `argv`; it must exit 2 with every `expected` text in its message and leave tmp_path as it was."""
-    before = snapshot(tmp_path)
-    code, out, err = _run(*argv)
-    assert code == 2, (code, err)
-    for text in expected:
-        assert text in err, (text, err)
-    assert "Traceback" not in err and "internal error" not in err
-    assert snapshot(tmp_path) == before
-    return err
-
-
 # -- verify --report / --figures -----------------------------------------------------------------------------------
 
-def test_a_json_spec_is_not_replaced_by_its_json_report(tmp_path, monkeypatch):
+def test_a_json_spec_is_not_replaced_by_its_json_report(tmp_path, monkeypatch, cli):
     (tmp_path / "spec.json").write_text(AS_JSON)
     monkeypatch.chdir(tmp_path)
-    assert _run("spec.json", "--format", "json")[0] == 0  # the attack is real: it is a working spec
-    refused(tmp_path, ["spec.json", "--report", "."],
+    assert cli("spec.json", "--format", "json")[0] == 0  # the attack is real: it is a working spec
+    located(tmp_path, ["spec.json", "--report", "."],
             "--report '.' would write './spec.json', which is the input spec 'spec.json'", "would replace it",
             "nothing was written")
 
@@ -73,8 +38,8 @@ def test_a_json_spec_is_not_replaced_by_its_json_report(tmp_path, monkeypatch):
 def test_a_spec_named_like_a_markdown_report_is_not_replaced(tmp_path, monkeypatch):
     (tmp_path / "t.md").write_text(AS_JSON)
     monkeypatch.chdir(tmp_path)
-    refused(tmp_path, ["t.md", "--report", "."], "--report '.' would write './t.md', which is the input spec 't.md'")
-    refused(tmp_path, [tmp_path / "t.md", "--report", tmp_path / "." / "."], "which is the input spec")
+    located(tmp_path, ["t.md", "--report", "."], "--report '.' would write './t.md', which is the input spec 't.md'")
+    located(tmp_path, [tmp_path / "t.md", "--report", tmp_path / "." / "."], "which is the input spec")
 
 
 def test_another_spec_of_the_run_is_not_replaced_by_a_report(tmp_path, monkeypatch):
@@ -83,7 +48,7 @@ def test_another_spec_of_the_run_is_not_replaced_by_a_report(tmp_path, monkeypat
     (tmp_path / "t.md").write_text(AS_JSON)
     monkeypatch.chdir(tmp_path)
     # the first spec's report is ./t.md: the second spec, refused before the first is verified
-    refused(tmp_path, ["sub/t.yaml", "t.md", "--report", "."], "would write './t.md', which is the input spec 't.md'")
+    located(tmp_path, ["sub/t.yaml", "t.md", "--report", "."], "would write './t.md', which is the input spec 't.md'")
 
 
 def test_a_spec_piped_in_from_a_report_name_is_not_replaced(tmp_path, monkeypatch):
@@ -92,7 +57,7 @@ def test_a_spec_piped_in_from_a_report_name_is_not_replaced(tmp_path, monkeypatc
     shutil.copy(HA, reports / "stdin.md")  # `verify - --report reports < reports/stdin.md`
     with open(reports / "stdin.md", encoding="utf-8") as piped:
         monkeypatch.setattr("sys.stdin", piped)
-        refused(tmp_path, ["-", "--report", reports], f"would write '{reports / 'stdin.md'}', which is the input "
+        located(tmp_path, ["-", "--report", reports], f"would write '{reports / 'stdin.md'}', which is the input "
                 "spec '-' (standard input)")
 
 
@@ -103,7 +68,7 @@ def test_a_report_name_linked_to_the_spec_is_refused(tmp_path, link):
     reports = tmp_path / "reports"
     reports.mkdir()
     (os.link if link == "hard" else os.symlink)(spec, reports / "scheme.json")
-    refused(tmp_path, [spec, "--report", reports], f"would write '{reports / 'scheme.json'}', which is the input spec",
+    located(tmp_path, [spec, "--report", reports], f"would write '{reports / 'scheme.json'}', which is the input spec",
             "(the same file by another name)")
 
 
@@ -118,19 +83,19 @@ def test_a_figure_name_that_is_an_input_is_refused(tmp_path, monkeypatch, link):
     else:
         (os.link if link == "hard" else os.symlink)(tmp_path / "ha.yaml", figures / "ha-ternary.svg")
         inputs, culprit = [tmp_path / "ha.yaml"], tmp_path / "ha.yaml"
-    refused(tmp_path, [*inputs, "--figures", figures], f"--figures '{figures}' would write "
+    located(tmp_path, [*inputs, "--figures", figures], f"--figures '{figures}' would write "
             f"'{figures / 'ha-ternary.svg'}', which is the input spec '{culprit}'")
 
 
-def test_report_names_are_planned_before_any_spec_is_verified(tmp_path):
+def test_report_names_are_planned_before_any_spec_is_verified(tmp_path, cli):
     """A spec's report names do not depend on whether an earlier spec was valid: the pre-check sees exactly
     the names that are then written."""
     for folder, text in (("one", "name: broken\n"), ("two", open(HA).read())):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "scheme.yaml").write_text(text)
     reports = tmp_path / "reports"
-    code, _, err = _run(tmp_path / "one" / "scheme.yaml", tmp_path / "two" / "scheme.yaml", "--report", reports,
-                        "--quiet")
+    code, _, err = cli(tmp_path / "one" / "scheme.yaml", tmp_path / "two" / "scheme.yaml", "--report", reports,
+                       "--quiet")
     assert code == 2 and "one/scheme.yaml" in err
     assert sorted(p.name for p in reports.iterdir()) == ["scheme-2.html", "scheme-2.json", "scheme-2.md"]
 
@@ -145,7 +110,7 @@ def test_design_never_writes_over_its_spec(tmp_path, option, link):
     output = spec if link == "same" else tmp_path / ("out.yaml" if option == "-o" else "out.svg")
     if link != "same":
         (os.link if link == "hard" else os.symlink)(spec, output)
-    refused(tmp_path, ["design", spec, option, output], f"{option} would write '{output}', which is the input spec "
+    located(tmp_path, ["design", spec, option, output], f"{option} would write '{output}', which is the input spec "
             f"'{spec}'", "would replace it")
 
 
@@ -157,7 +122,7 @@ def _probabilities(tmp_path, name: str):
 
 def test_evaluate_plot_never_writes_over_a_probabilities_file(tmp_path):
     probs = _probabilities(tmp_path, "probs.svg")
-    refused(tmp_path, ["evaluate", U65, "--probabilities", probs, "--truth",
+    located(tmp_path, ["evaluate", U65, "--probabilities", probs, "--truth",
                        tmp_path / "truth.txt", "--plot", probs],
             f"--plot would write '{probs}', which is the input --probabilities '{probs}'")
 
@@ -167,12 +132,12 @@ def test_evaluate_plot_never_writes_over_predictions_or_truth_through_a_link(tmp
     os.symlink(tmp_path / "preds.png", tmp_path / "plot.png")
     spec = tmp_path / "u65.yaml"
     shutil.copy(U65, spec)
-    refused(tmp_path, ["evaluate", spec, tmp_path / "preds.png", "--plot", tmp_path / "plot.png"],
+    located(tmp_path, ["evaluate", spec, tmp_path / "preds.png", "--plot", tmp_path / "plot.png"],
             f"which is the input predictions '{tmp_path / 'preds.png'}' (the same file by another name)")
     np.save(tmp_path / "masks.npy", np.array([[True, False, False]]))
     (tmp_path / "truth.txt").write_text("0\n")
     os.link(tmp_path / "truth.txt", tmp_path / "curves.svg")
-    refused(tmp_path, ["evaluate", spec, tmp_path / "masks.npy", "--truth", tmp_path / "truth.txt", "--plot",
+    located(tmp_path, ["evaluate", spec, tmp_path / "masks.npy", "--truth", tmp_path / "truth.txt", "--plot",
                        tmp_path / "curves.svg"], f"which is the input --truth '{tmp_path / 'truth.txt'}'")
 
 

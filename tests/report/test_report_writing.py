@@ -2,7 +2,6 @@
 directory belongs, the unwritable directory, the colliding names and the escape sequences, and checks the
 outcome and that nothing outside the temporary directory changed."""
 
-import io
 import json
 import os
 import shutil
@@ -12,23 +11,17 @@ import pytest
 
 import verifier
 from conftest import SPECS
-from verifier.cli import check
 
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")
 
 
-def _run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(argv, out, err), out.getvalue(), err.getvalue()
-
-
-def test_a_symlink_in_the_report_directory_is_replaced_not_written_through(tmp_path):
+def test_a_symlink_in_the_report_directory_is_replaced_not_written_through(tmp_path, cli):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     reports = tmp_path / "reports"
     reports.mkdir()
     (reports / "table-vi.md").symlink_to(victim)
-    code, _, err = _run([TABLE_VI, "--report", str(reports), "--quiet"])
+    code, _, err = cli(TABLE_VI, "--report", str(reports), "--quiet")
     assert code == 0
     assert victim.read_text() == "precious"
     assert not (reports / "table-vi.md").is_symlink() and (reports / "table-vi.md").read_text().startswith("# ")
@@ -36,12 +29,12 @@ def test_a_symlink_in_the_report_directory_is_replaced_not_written_through(tmp_p
     assert sorted(p.name for p in reports.iterdir()) == ["table-vi.html", "table-vi.json", "table-vi.md"]
 
 
-def test_specs_that_would_share_a_report_name_get_distinct_names(tmp_path):
+def test_specs_that_would_share_a_report_name_get_distinct_names(tmp_path, cli):
     for folder in ("one", "two"):
         (tmp_path / folder).mkdir()
         shutil.copy(TABLE_VI, tmp_path / folder / "scheme.yaml")
     reports = tmp_path / "reports"
-    code, _, _ = _run([str(tmp_path / "one"), str(tmp_path / "two"), "--report", str(reports), "--quiet"])
+    code, _, _ = cli(str(tmp_path / "one"), str(tmp_path / "two"), "--report", str(reports), "--quiet")
     assert code == 0
     assert sorted(p.name for p in reports.iterdir()) == [
         "scheme-2.html", "scheme-2.json", "scheme-2.md", "scheme.html", "scheme.json", "scheme.md"]
@@ -49,29 +42,29 @@ def test_specs_that_would_share_a_report_name_get_distinct_names(tmp_path):
         assert json.loads((reports / f"{stem}.json").read_text())["spec"].endswith("scheme.yaml")
 
 
-def test_a_report_directory_that_cannot_be_used_is_a_usage_error_before_any_work(tmp_path):
+def test_a_report_directory_that_cannot_be_used_is_a_usage_error_before_any_work(tmp_path, cli):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    code, out, err = _run([TABLE_VI, "--report", str(blocker / "sub")])
+    code, out, err = cli(TABLE_VI, "--report", str(blocker / "sub"))
     assert code == 2 and "cannot create the directory" in err and not out
     if os.geteuid() != 0:  # root may write anywhere: the permission attack means nothing then
         locked = tmp_path / "locked"
         locked.mkdir()
         locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-        code, out, err = _run([TABLE_VI, "--report", str(locked)])
+        code, out, err = cli(TABLE_VI, "--report", str(locked))
         assert code == 2 and "not writable" in err
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere" / "x")
-    code, _, err = _run([TABLE_VI, "--report", str(dangling)])
+    code, _, err = cli(TABLE_VI, "--report", str(dangling))
     assert code == 2 and "not a directory" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "file"] + (["locked"] if os.geteuid() else [])
 
 
-def test_a_spec_file_name_cannot_place_a_report_outside_the_directory(tmp_path):
+def test_a_spec_file_name_cannot_place_a_report_outside_the_directory(tmp_path, cli):
     odd = tmp_path / "..evil name;$(x).yaml"
     shutil.copy(TABLE_VI, odd)
     reports = tmp_path / "reports"
-    code, _, _ = _run([str(odd), "--report", str(reports), "--quiet"])
+    code, _, _ = cli(str(odd), "--report", str(reports), "--quiet")
     assert code == 0
     assert sorted(p.name for p in reports.iterdir()) == ["evil_name___x_.html", "evil_name___x_.json",
                                                          "evil_name___x_.md"]
@@ -87,10 +80,10 @@ set_costs:
 """
 
 
-def test_escape_sequences_and_html_from_a_spec_never_reach_a_reader(tmp_path):
+def test_escape_sequences_and_html_from_a_spec_never_reach_a_reader(tmp_path, cli):
     spec = tmp_path / "evil.yaml"
     spec.write_text(HOSTILE, encoding="utf-8")
-    code, out, err = _run([str(spec), "--report", str(tmp_path / "r"), "--color", "never"])
+    code, out, err = cli(str(spec), "--report", str(tmp_path / "r"), "--color", "never")
     assert code == 0
     assert "\x1b" not in out and "\u202e" not in out and "Evil [31mred" in out
     md = (tmp_path / "r" / "evil.md").read_text(encoding="utf-8")
@@ -102,16 +95,16 @@ def test_escape_sequences_and_html_from_a_spec_never_reach_a_reader(tmp_path):
     assert "<script" not in notebook and "\x1b" not in notebook
 
 
-def test_a_class_name_with_control_characters_is_refused(tmp_path):
+def test_a_class_name_with_control_characters_is_refused(tmp_path, cli):
     spec = tmp_path / "ctl.yaml"
     spec.write_text('name: x\nclasses: ["a\\e[2J", b]\ncost: "0 if yhat == y else 1"\n', encoding="utf-8")
-    code, _, err = _run([str(spec)])
+    code, _, err = cli(str(spec))
     assert code == 2 and "control characters" in err and "\x1b" not in err
 
 
 @pytest.mark.parametrize("path", ["/dev/null"])
-def test_special_files_are_invalid_specs(path):
-    code, _, err = _run([path])
+def test_special_files_are_invalid_specs(path, cli):
+    code, _, err = cli(path)
     assert code == 2 and "Traceback" not in err
 
 

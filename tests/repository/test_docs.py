@@ -232,7 +232,7 @@ def _python_blocks() -> list[str]:
 
 def test_the_python_api_examples_run(monkeypatch):
     """The self-contained examples (those that import what they use) after the first, which
-    tests/test_readme.py runs; the conformal one names other libraries' objects and is only shown."""
+    tests/repository/test_readme.py runs; the conformal one names other libraries' objects and is only shown."""
     blocks = [b for b in _python_blocks()[1:] if b.startswith("import verifier")]
     assert len(blocks) >= 2
     monkeypatch.chdir(ROOT)

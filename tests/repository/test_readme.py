@@ -1,6 +1,6 @@
-"""The README's two set-up commands stay true, and .ci/run runs the README's test command; the README stands
-alone, the architecture page maps every layer, and the Python API page's example runs (tests/test_docs.py checks
-the links and commands of every page)."""
+"""The README's two set-up commands stay true, and .ci/run runs the README's test command; the README stands alone,
+the architecture page maps every layer, and the Python API page's example runs (tests/repository/test_docs.py
+checks the links and commands of every page)."""
 
 import os
 import re

@@ -4,7 +4,6 @@ bounds are refused with the bound named. Outcomes only: times live in benchmarks
 
 from __future__ import annotations
 
-import io
 import itertools
 import os
 import subprocess
@@ -15,14 +14,7 @@ import pytest
 
 import verifier
 from conftest import ROOT
-from verifier.cli.main import check
 from verifier.spec import family, source, spec_from_text
-
-
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = check(list(argv), out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def _listed_sets(K: int, n: int) -> str:
@@ -54,19 +46,19 @@ def test_a_hundred_thousand_listed_sets_without_an_alias_load(tmp_path):
     assert len(spec.content["predictions"]["sets"]) == 99_955
 
 
-def test_too_many_values_without_aliases_are_not_called_an_alias_bomb(tmp_path, monkeypatch):
+def test_too_many_values_without_aliases_are_not_called_an_alias_bomb(tmp_path, monkeypatch, cli):
     monkeypatch.setattr(source, "MAX_NODES", 1000)  # the same check as at 1,000,000, on a small file
     path = tmp_path / "sets.yaml"
     path.write_text(_listed_sets(20, 400), encoding="utf-8")
     before = _snapshot(tmp_path)
-    code, _, err = _run(str(path), "--no-cache")
+    code, _, err = cli(str(path), "--no-cache")
     assert code == 2, err
     assert "more than 1,000 values" in err and "alias" not in err, err
     assert f"{path}:" in err and "key 'predictions.sets[" in err, err
     assert "Traceback" not in err and _snapshot(tmp_path) == before
 
 
-def test_a_real_alias_bomb_names_the_alias_and_its_anchor(tmp_path):
+def test_a_real_alias_bomb_names_the_alias_and_its_anchor(tmp_path, cli):
     # under a key the spec knows (the value of an unknown key is never read: the key alone is the error)
     text = 'name: t\nclasses: [a, b]\nexpect:\n  l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
     prev = "l0"
@@ -75,23 +67,23 @@ def test_a_real_alias_bomb_names_the_alias_and_its_anchor(tmp_path):
         prev = f"l{i}"
     path = tmp_path / "bomb.yaml"
     path.write_text(text, encoding="utf-8")
-    code, _, err = _run(str(path), "--no-cache")
+    code, _, err = cli(str(path), "--no-cache")
     assert code == 2 and "alias bomb" in err and "copied values" in err, err
     assert f"{path}:8:" in err and "key 'expect.l5[0]'" in err, err  # l5's first alias copies l4, on line 8
 
 
-def test_an_anchor_used_a_few_times_is_still_a_spec(tmp_path):
+def test_an_anchor_used_a_few_times_is_still_a_spec(tmp_path, cli):
     path = tmp_path / "anchors.yaml"
     path.write_text('name: &n anchors\ndescription: *n\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\n'
                     'set_cost: "(0 if y in Y else 1) + 0.1 * (len(Y) - 1)"\nexpect: &e {P1: holds}\n', encoding="utf-8")
-    code, out, err = _run(str(path), "--no-cache", "--format", "json")
+    code, out, err = cli(str(path), "--no-cache", "--format", "json")
     assert code in (0, 1) and '"description": "anchors"' in out, err
 
 
-def test_invalid_yaml_keeps_its_located_message(tmp_path):
+def test_invalid_yaml_keeps_its_located_message(tmp_path, cli):
     path = tmp_path / "open.yaml"
     path.write_text('name: t\nclasses: [a, b\ncost: "0"\n', encoding="utf-8")
-    code, _, err = _run(str(path))
+    code, _, err = cli(str(path))
     assert code == 2 and "the list [...] opened at line 2, column 10 is not closed" in err, err
     assert f"{path}:3:" in err
 
@@ -130,13 +122,13 @@ def _intervals(K: int) -> str:
             "set_cost: \"genmean(1 - r, [c(yh, y) for yh in Y])\"\npredictions: intervals\n")
 
 
-def test_a_family_just_over_the_cell_bound_is_refused_naming_it(tmp_path):
+def test_a_family_just_over_the_cell_bound_is_refused_naming_it(tmp_path, cli):
     cells = lambda K: (K * (K - 1) // 2 + K) * K  # noqa: E731 - intervals and singletons, times the classes
     K = next(k for k in range(2, 1001) if cells(k) > family.MAX_FAMILY_CELLS)
     spec_from_text(_intervals(K - 1), "under.yaml")  # just under: read without a word
     path = tmp_path / "over.yaml"
     path.write_text(_intervals(K), encoding="utf-8")
-    code, _, err = _run(str(path), "--no-cache")
+    code, _, err = cli(str(path), "--no-cache")
     assert code == 2 and f"({cells(K):,} cells)" in err, err
     assert f"at most {family.MAX_FAMILY_SETS:,} sets and {family.MAX_FAMILY_CELLS:,} cells" in err, err
     assert f"{path}:7:" in err and "key 'predictions'" in err, err

@@ -2,7 +2,6 @@
 typed as one set (`--intervals`); the file read strictly (located errors); the summary that ends every batch
 (p-file and intervals-file); and the p-file's `tied_optima`."""
 
-import io
 import json
 import os
 import random
@@ -15,7 +14,6 @@ import verifier
 from conftest import SPECS
 from verifier.using import intervals_file
 from verifier.using.credal import RULES
-from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # classes h, b, n
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
@@ -30,11 +28,6 @@ cost_matrix:
   d: [3, 2, 1, 0]
 set_cost: "min([c(yh, y) for yh in Y]) + 0.25 * (len(Y) - 1)"
 """
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
 
 
 def _write(folder, name: str, text: str) -> str:
@@ -144,17 +137,17 @@ def test_gamma_maximin_ties_are_counted_and_listed(tmp_path):
     (HEADER + "\n0,0.2,0.3,0.4\n", "sets.csv:2: 4 field(s)"),
     (HEADER + "\n", "sets.csv: no rows"),
 ])
-def test_bad_rows_and_headers_are_located_errors(tmp_path, text, expected):
+def test_bad_rows_and_headers_are_located_errors(tmp_path, text, expected, cli):
     path = _write(tmp_path, "sets.csv", text)
     with pytest.raises(verifier.UsageError) as caught:
         verifier.decide(OBSTACLE, intervals_file=path)
     assert expected in str(caught.value) and "--intervals-file" in str(caught.value)
-    code, out, err = _run("decide", OBSTACLE, "--intervals-file", path)
+    code, out, err = cli("decide", OBSTACLE, "--intervals-file", path)
     assert code == 2 and out == "" and expected in err and "Traceback" not in err
 
 
-def test_the_rule_is_checked_before_the_file_is_read(tmp_path):
-    code, _, err = _run("decide", OBSTACLE, "--intervals-file", tmp_path / "absent.csv", "--rule", "maximin")
+def test_the_rule_is_checked_before_the_file_is_read(tmp_path, cli):
+    code, _, err = cli("decide", OBSTACLE, "--intervals-file", tmp_path / "absent.csv", "--rule", "maximin")
     assert code == 2 and "--rule: invalid choice: 'maximin'" in err and "did you mean 'maximality'" in err
 
 
@@ -169,31 +162,31 @@ def test_rows_come_in_blocks_and_are_bounded(tmp_path, monkeypatch):
         verifier.decide(OBSTACLE, intervals_file=path)
 
 
-def test_credal_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path):
+def test_credal_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path, cli):
     spec = _write(tmp_path, "inj.yaml", 'name: injection\nclasses: ["=1+1", safe]\ncost: "0 if yhat == y else 1"\n'
                   'set_cost: "(0 if y in Y else 1) + 0.3 * (len(Y) - 1)"\n')
     path = _write(tmp_path, "sets.csv", "=1+1_lo,=1+1_hi,safe_lo,safe_hi\n0.9,1,0,0.1\n0,0.1,0.9,1\n")
-    code, out, err = _run("decide", spec, "--intervals-file", path)
+    code, out, err = cli("decide", spec, "--intervals-file", path)
     assert code == 0, err
     assert out.splitlines()[1:] == ['0,"\'=1+1",maximality,1,0', '1,"safe",maximality,1,0']
 
 
-def test_the_command_writes_the_csv_on_stdout_and_the_summary_on_stderr(tmp_path):
+def test_the_command_writes_the_csv_on_stdout_and_the_summary_on_stderr(tmp_path, cli):
     path = _write(tmp_path, "hand.csv", HAND)
-    code, out, err = _run("decide", OBSTACLE, "--intervals-file", path, "--rule", "interval-dominance")
+    code, out, err = cli("decide", OBSTACLE, "--intervals-file", path, "--rule", "interval-dominance")
     assert code == 0, err
     assert out.splitlines()[0] == "row,prediction,rule,tied_sets,undecided_classes" and "Summary" not in out
     assert err.startswith("Summary of 4 rows:") and "mean set size:" in err
-    code, out, err = _run("decide", OBSTACLE, "--intervals-file", path, "--rule", "e-admissibility",
-                          "--format", "json")
+    code, out, err = cli("decide", OBSTACLE, "--intervals-file", path, "--rule", "e-admissibility",
+                         "--format", "json")
     record = json.loads(out)
     assert code == 0 and err == "" and record["rule"] == "e-admissibility" and record["summary"]["rows"] == 4
     assert set(record) == {"rule", "predictions", "rows", "summary"}
-    code, out, err = _run("decide", OBSTACLE, "--intervals-file", path, "--p", "h=1")
+    code, out, err = cli("decide", OBSTACLE, "--intervals-file", path, "--p", "h=1")
     assert code == 2 and "give exactly one of" in err and "--intervals-file" in err
 
 
-def test_the_p_file_batch_names_its_tied_optima_and_ends_with_a_summary(tmp_path):
+def test_the_p_file_batch_names_its_tied_optima_and_ends_with_a_summary(tmp_path, cli):
     path = _write(tmp_path, "p.csv", "h,b,n\n0.1,0.3,0.6\n0.5,0.5,0\n0.8,0.1,0.1\n")
     record = verifier.decide(OBSTACLE, p_file=path).record
     assert "optimal_counts" not in record
@@ -202,6 +195,6 @@ def test_the_p_file_batch_names_its_tied_optima_and_ends_with_a_summary(tmp_path
     summary = record["summary"]
     assert summary["predicted_sets"] == [{"set": ["h"], "count": 2}, {"set": ["b"], "count": 1}]
     assert (summary["determinacy"], summary["mean_set_size"], summary["rows_with_ties"]) == ("1", "1", 1)
-    code, out, err = _run("decide", U65, "--p-file", path)
+    code, out, err = cli("decide", U65, "--p-file", path)
     assert code == 0 and out.splitlines()[0] == "row,prediction,tied_optima,undecided"
     assert "Summary of 3 rows:" in err and "Summary" not in out

@@ -2,7 +2,6 @@
 K = 2, the exact two-class certainty margin against `decide` on random rows, and hostile inputs to
 `decide --certainty` as located usage errors."""
 
-import io
 import json
 import math
 import os
@@ -17,7 +16,6 @@ import yaml
 from conftest import SPECS
 from verifier.analysis.pipeline import build
 from verifier.api.entry import load
-from verifier.cli.main import check
 from verifier.using.certainty import block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide
 from verifier.using.exact_rows import rational_rows
@@ -27,11 +25,6 @@ from verifier.report.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 FRIEDEL = os.path.join(SPECS, "friedel-abstention.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _spec(tmp_path, source, classes, **changes):
@@ -71,7 +64,7 @@ def test_k2_one_hot_row_has_no_doubt_cost():
     assert c.top.tolist() == [0, 1] and c.min_certainty.tolist() == [1.0, 1.0] and c.theta.tolist() == [0.0, 0.0]
 
 
-def test_equal_floats_of_different_decimals_are_no_tie(tmp_path):
+def test_equal_floats_of_different_decimals_are_no_tie(tmp_path, cli):
     """Rounded to floats, 0.35000000000000000001 and 0.35 are equal; the exact rows are not."""
     path = tmp_path / "p.csv"
     path.write_text("h,b,n\n0.35,0.35000000000000000001,0.29999999999999999999\n0.25,0.25,0.5\n0.4,0.4,0.2\n")
@@ -80,7 +73,7 @@ def test_equal_floats_of_different_decimals_are_no_tie(tmp_path):
     assert c.tied.tolist() == [False, False, True]
     assert c.top.tolist() == [1, 2, 0]  # b, by 10^-20: the integers decide what the floats cannot
     assert c.min_certainty[0] == 1e-20 and c.max_doubt[0] == 1e20
-    code, out, err = _run("decide", U65, "--p-file", str(path), "--certainty")
+    code, out, err = cli("decide", U65, "--p-file", str(path), "--certainty")
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].endswith(",top,min_certainty,max_doubt,doubt_cost,tie")
@@ -133,24 +126,24 @@ def test_two_class_margin_against_decide_on_random_rows(tmp_path, which):
         assert (len(d.prediction) == 2) == (m.lo < 2 * pa - 1 < m.hi), (pa, d.optimal)
 
 
-def test_margin_is_printed_with_certainty_and_absent_beyond_two_classes(tmp_path):
-    code, out, err = _run("decide", _spec(tmp_path, U65, ["a", "b"]), "--p", "a=0.6,b=0.4", "--certainty",
-                          "--format", "json")
+def test_margin_is_printed_with_certainty_and_absent_beyond_two_classes(tmp_path, cli):
+    code, out, err = cli("decide", _spec(tmp_path, U65, ["a", "b"]), "--p", "a=0.6,b=0.4", "--certainty",
+                         "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert record["certainty"]["margin"]["minimum_certainty_below"] == "3/10"
     assert record["certainty"]["pairwise_certainty"] == {"a": "1", "b": "1/5"}
-    code, out, err = _run("decide", U65, "--p", "h=0.4,b=0.4,n=0.2", "--certainty", "--format", "json")
+    code, out, err = cli("decide", U65, "--p", "h=0.4,b=0.4,n=0.2", "--certainty", "--format", "json")
     record = json.loads(out)
     assert code == 0 and "margin" not in record["certainty"]
     assert record["certainty"]["pairwise_doubt"]["b"] == "inf" and record["certainty"]["tie"] is True
 
 
-def test_batch_json_says_inf_as_a_string_with_a_flag(tmp_path):
+def test_batch_json_says_inf_as_a_string_with_a_flag(tmp_path, cli):
     path = tmp_path / "p.npy"
     np.save(path, np.array([[0.5, 0.5], [0.75, 0.25]]))
-    code, out, err = _run("decide", _spec(tmp_path, U65, ["a", "b"]), "--p-file", str(path), "--certainty",
-                          "--format", "json")
+    code, out, err = cli("decide", _spec(tmp_path, U65, ["a", "b"]), "--p-file", str(path), "--certainty",
+                         "--format", "json")
     assert code == 0, err
     rows = json.loads(out)["certainty"]["rows"]
     assert rows["max_doubt"] == ["inf", 2.0] and rows["tie"] == [True, False] and rows["top"] == ["a", "a"]
@@ -161,18 +154,18 @@ def test_batch_json_says_inf_as_a_string_with_a_flag(tmp_path):
     ([[-0.5, 1.5]], "a negative probability"),
     ([[0.5, 0.6]], "the row sums to"),
 ])
-def test_hostile_rows_are_refused_with_their_location(tmp_path, values, message):
+def test_hostile_rows_are_refused_with_their_location(tmp_path, values, message, cli):
     path = tmp_path / "p.npy"
     np.save(path, np.array(values))
     spec = _spec(tmp_path, U65, ["a", "b"])
     before = sorted(os.listdir(tmp_path))
-    code, out, err = _run("decide", spec, "--p-file", str(path), "--certainty")
+    code, out, err = cli("decide", spec, "--p-file", str(path), "--certainty")
     assert code == 2 and message in err and str(path) in err and "Traceback" not in err and out == ""
     assert sorted(os.listdir(tmp_path)) == before
 
 
-def test_certainty_with_a_credal_set_is_a_usage_error():
-    code, out, err = _run("decide", U65, "--intervals", "h=0:0.5,b=0:0.5,n=0:1", "--certainty")
+def test_certainty_with_a_credal_set_is_a_usage_error(cli):
+    code, out, err = cli("decide", U65, "--intervals", "h=0:0.5,b=0:0.5,n=0:1", "--certainty")
     assert code == 2 and "--certainty goes with --p or --p-file" in err and out == ""
 
 
@@ -190,13 +183,13 @@ def _two_classifiers(tmp_path):
     return [str(p) for p in paths], good, bad, truth
 
 
-def test_evaluate_certainty_per_classifier_and_paired_wilcoxon(tmp_path):
+def test_evaluate_certainty_per_classifier_and_paired_wilcoxon(tmp_path, cli):
     from scipy import stats
 
     (good, bad, truth), g, b, t = _two_classifiers(tmp_path)
     plot = tmp_path / "doubt.svg"
-    code, out, err = _run("evaluate", U65, "--probabilities", good, "--probabilities", bad, "--truth", truth,
-                          "--certainty", "--doubt-plot", str(plot), "--format", "json")
+    code, out, err = cli("evaluate", U65, "--probabilities", good, "--probabilities", bad, "--truth", truth,
+                         "--certainty", "--doubt-plot", str(plot), "--format", "json")
     assert code == 0, err
     record = json.loads(out)["certainty"]
     first, second = record["classifiers"]
@@ -214,7 +207,7 @@ def test_evaluate_certainty_per_classifier_and_paired_wilcoxon(tmp_path):
     assert pair["statistic"] == pytest.approx(expected.statistic)
     assert "Wilcoxon signed-rank" in pair["test"]
     assert plot.read_bytes().startswith(b"<?xml") and b"good" in plot.read_bytes()
-    code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty")
+    code, out, err = cli("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty")
     assert code == 0 and "right (a singleton holding the truth)" in out and "Paired" not in out
 
 
@@ -223,24 +216,24 @@ def test_evaluate_certainty_per_classifier_and_paired_wilcoxon(tmp_path):
     (["--certainty", "--doubt-plot", "d.txt"], "--doubt-plot 'd.txt': the file name must end in .svg, .pdf or .png"),
     (["--certainty", "--table", "csv"], "--certainty goes with --probabilities"),
 ])
-def test_evaluate_certainty_options_that_do_not_combine_exit_2(tmp_path, extra, message):
+def test_evaluate_certainty_options_that_do_not_combine_exit_2(tmp_path, extra, message, cli):
     (good, bad, truth), *_ = _two_classifiers(tmp_path)
     before = sorted(os.listdir(tmp_path))
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, *extra)
+        code, out, err = cli("evaluate", U65, "--probabilities", good, "--truth", truth, *extra)
     finally:
         os.chdir(cwd)
     assert code == 2 and message in err and out == "" and sorted(os.listdir(tmp_path)) == before
 
 
 
-def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path):
+def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path, cli):
     (good, bad, truth), *_ = _two_classifiers(tmp_path)
     (tmp_path / "d.svg").mkdir()
-    code, out, err = _run("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty",
-                          "--doubt-plot", str(tmp_path / "d.svg"))
+    code, out, err = cli("evaluate", U65, "--probabilities", good, "--truth", truth, "--certainty",
+                         "--doubt-plot", str(tmp_path / "d.svg"))
     assert code == 2 and "--doubt-plot" in err and "Traceback" not in err and os.listdir(tmp_path / "d.svg") == []
 
 
@@ -258,12 +251,12 @@ def test_python_api_certainty_from_arrays_and_its_picture():
     assert same.pairs[0].p_value is None and "nothing to test" in same.text
 
 
-def test_three_classes_have_no_margin_and_u65_ties_where_the_docs_say():
+def test_three_classes_have_no_margin_and_u65_ties_where_the_docs_say(cli):
     """u65 at K = 3: {h} and {h, b} tie at p_b = 7/13·p_h, whatever the margin p_h − p_b."""
     scheme = build(load(U65))
     assert two_class_margin(scheme) is None
     for p in ([F(52, 100), F(28, 100), F(20, 100)], [F(65, 100), F(35, 100), F(0)]):
         assert p[1] == F(7, 13) * p[0]
         assert sorted(map(sorted, decide(scheme, p).optimal)) == [[0], [0, 1]]
-    code, out, err = _run("decide", U65, "--p", "h=0.5,b=0.3,n=0.2", "--certainty")
+    code, out, err = cli("decide", U65, "--p", "h=0.5,b=0.3,n=0.2", "--certainty")
     assert code == 0 and "derived for two classes only" in out

@@ -4,7 +4,6 @@ resampling loop; Holm's step-down adjustment by hand; the Wilcoxon signed-rank t
 command end to end with a dataset column, with one file per data set, and with --plot drawing the critical
 difference diagram."""
 
-import io
 import json
 import math
 import os
@@ -21,7 +20,6 @@ from conftest import SPECS
 from verifier.using.compare import holm
 from verifier.using.evaluate import BOOTSTRAP, SEED
 from verifier.using.friedman import critical_difference, friedman_statistics, friedman_test, ranks
-from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -29,11 +27,6 @@ ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # (3.143, 2.000, 2.893, 1.964 = 44/14, 28/14, 40.5/14, 27.5/14); the last row has an exact tie
 DEMSAR_RANKS = [(1, 4, 2, 3), (4, 2, 3, 1), (4, 1, 3, 2), (4, 1, 3, 2), (3, 1, 4, 2), (4, 1, 2, 3), (4, 1, 3, 2),
                 (1, 4, 3, 2), (3, 1, 4, 2), (2, 4, 3, 1), (4, 3, 2, 1), (2, 1, 4, 3), (4, 3, 2, 1)]
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _demsar_groups():
@@ -190,9 +183,9 @@ def _datasets_csv(path, sets=4, n=24, seed=11, column="dataset"):
     return path
 
 
-def test_cli_with_a_dataset_column_runs_friedman_over_the_data_sets(tmp_path):
+def test_cli_with_a_dataset_column_runs_friedman_over_the_data_sets(tmp_path, cli):
     csv = _datasets_csv(tmp_path / "all.csv", column="data_set")
-    code, out, err = _run("evaluate", OBSTACLE, str(csv), "--format", "json")
+    code, out, err = cli("evaluate", OBSTACLE, str(csv), "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     f = record["comparison"]["friedman"]
@@ -203,12 +196,12 @@ def test_cli_with_a_dataset_column_runs_friedman_over_the_data_sets(tmp_path):
     assert len(pairs) == 12 and {p["dataset"] for p in pairs} == {f"set {d}" for d in range(4)}
     assert record["comparison"]["holm_family"] == 12
     assert {s["dataset"] for s in record["scores"]} == {f"set {d}" for d in range(4)}
-    code, text, _ = _run("evaluate", OBSTACLE, str(csv))
+    code, text, _ = cli("evaluate", OBSTACLE, str(csv))
     assert code == 0 and "Iman-Davenport F_F" in text and "Nemenyi critical difference CD" in text
     assert all(len(line) <= 110 for line in text.splitlines()), max(text.splitlines(), key=len)
 
 
-def test_cli_with_two_files_names_each_data_set_by_its_stem_and_plots_the_cd_diagram(tmp_path):
+def test_cli_with_two_files_names_each_data_set_by_its_stem_and_plots_the_cd_diagram(tmp_path, cli):
     for name, seed in (("iris", 1), ("wine", 2)):
         rng = np.random.default_rng(seed)
         truth = rng.integers(0, 3, 20)
@@ -218,7 +211,7 @@ def test_cli_with_two_files_names_each_data_set_by_its_stem_and_plots_the_cd_dia
         (tmp_path / f"{name}.csv").write_text("\n".join(rows) + "\n")
     files = [str(tmp_path / "iris.csv"), str(tmp_path / "wine.csv")]
     svg = tmp_path / "cd.svg"
-    code, out, err = _run("evaluate", OBSTACLE, *files, "--plot", str(svg), "--format", "json")
+    code, out, err = cli("evaluate", OBSTACLE, *files, "--plot", str(svg), "--format", "json")
     assert code == 0, err
     f = json.loads(out)["comparison"]["friedman"]
     assert f["dataset_names"] == ["iris", "wine"] and f["datasets"] == 2
@@ -228,10 +221,10 @@ def test_cli_with_two_files_names_each_data_set_by_its_stem_and_plots_the_cd_dia
     assert "Traceback" not in err
 
 
-def test_plot_without_sweep_or_several_data_sets_is_a_usage_error(tmp_path):
+def test_plot_without_sweep_or_several_data_sets_is_a_usage_error(tmp_path, cli):
     csv = tmp_path / "one.csv"
     csv.write_text("true,predicted,classifier\nh,h,A\nb,h,A\nh,b,B\nb,b,B\n")
-    code, out, err = _run("evaluate", OBSTACLE, str(csv), "--plot", str(tmp_path / "x.svg"))
+    code, out, err = cli("evaluate", OBSTACLE, str(csv), "--plot", str(tmp_path / "x.svg"))
     assert code == 2 and not out and "Traceback" not in err
     assert "--plot draws the curves of --sweep or, with several data sets, the critical difference diagram" in err
     assert not (tmp_path / "x.svg").exists()
@@ -266,19 +259,19 @@ def test_classifiers_missing_from_a_data_set_are_left_out_of_friedman():
     (lambda p: p.write_text("true,predicted,classifier,dataset\nh,h,A,x\nh,h,B,\n"),
      ":3: column 'dataset': empty; expected the name of a data set"),
 ])
-def test_bad_dataset_columns_are_located_usage_errors(tmp_path, make, words):
+def test_bad_dataset_columns_are_located_usage_errors(tmp_path, make, words, cli):
     path = tmp_path / "p.csv"
     make(path)
-    code, out, err = _run("evaluate", OBSTACLE, str(path))
+    code, out, err = cli("evaluate", OBSTACLE, str(path))
     assert code == 2 and words in err and "Traceback" not in err and not out, err
 
 
-def test_the_same_classifier_and_data_set_twice_is_refused(tmp_path):
+def test_the_same_classifier_and_data_set_twice_is_refused(tmp_path, cli):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     for d in ("a", "b"):
         (tmp_path / d / "iris.csv").write_text("true,predicted,classifier\nh,h,A\nb,h,B\n")
-    code, _, err = _run("evaluate", OBSTACLE, str(tmp_path / "a" / "iris.csv"), str(tmp_path / "b" / "iris.csv"))
+    code, _, err = cli("evaluate", OBSTACLE, str(tmp_path / "a" / "iris.csv"), str(tmp_path / "b" / "iris.csv"))
     assert code == 2 and "classifier 'A' on data set 'iris' was already read" in err and "Traceback" not in err
 
 

@@ -4,7 +4,6 @@ its files in a temporary directory."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import textwrap
@@ -15,15 +14,9 @@ import pytest
 import verifier
 
 from conftest import SPECS
-from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
 
 
 def _write(folder, name: str, text: str):
@@ -34,9 +27,9 @@ def _write(folder, name: str, text: str):
 
 # -- CSV files: the header's field count, once per column, short sanitised excerpts ----------------------------
 
-def test_an_unquoted_set_is_a_located_error_not_a_silent_single_class(tmp_path):
+def test_an_unquoted_set_is_a_located_error_not_a_silent_single_class(tmp_path, cli):
     path = _write(tmp_path, "p.csv", "true,predicted\nh,b,h\nb,b\n")
-    code, out, err = _run("evaluate", U65, path)
+    code, out, err = cli("evaluate", U65, path)
     assert code == 2 and out == ""
     assert "p.csv:2: 3 field(s) 'h,b,h' under a header of 2" in err and 'quote it ("h,b")' in err
 
@@ -45,8 +38,8 @@ def test_an_unquoted_set_is_a_located_error_not_a_silent_single_class(tmp_path):
     ("true,predicted\nh\n", ":2: 1 field(s)"),
     ("true,predicted,true\nh,h,b\n", "the column 'true' appears twice in the header (columns 1 and 3)"),
 ])
-def test_prediction_rows_and_headers_are_checked(tmp_path, text, expected):
-    code, _, err = _run("evaluate", U65, _write(tmp_path, "p.csv", text))
+def test_prediction_rows_and_headers_are_checked(tmp_path, text, expected, cli):
+    code, _, err = cli("evaluate", U65, _write(tmp_path, "p.csv", text))
     assert code == 2 and expected in err, err
 
 
@@ -56,18 +49,18 @@ def test_prediction_rows_and_headers_are_checked(tmp_path, text, expected):
     ("h,b,n\n0.1,0.3\n", "p.csv:2: 2 field(s)"),
     ("h;b;n\n0.1;0.3;0.6\n", "lacks the class column(s) h, b, n"),
 ])
-def test_p_file_rows_and_headers_are_checked(tmp_path, text, expected):
-    code, _, err = _run("decide", OBSTACLE, "--p-file", _write(tmp_path, "p.csv", text))
+def test_p_file_rows_and_headers_are_checked(tmp_path, text, expected, cli):
+    code, _, err = cli("decide", OBSTACLE, "--p-file", _write(tmp_path, "p.csv", text))
     assert code == 2 and expected in err, err
 
 
-def test_a_header_is_quoted_short_and_without_control_characters(tmp_path):
+def test_a_header_is_quoted_short_and_without_control_characters(tmp_path, cli):
     secret = "SECRET=" + "x" * 500 + "\x00\x1b[31mred"
     path = _write(tmp_path, "env.csv", secret + "\n0.1\n")
-    code, _, err = _run("decide", OBSTACLE, "--p-file", path)
+    code, _, err = cli("decide", OBSTACLE, "--p-file", path)
     assert code == 2 and "x" * 100 not in err and "\x1b" not in err and "\x00" not in err
     if os.path.exists("/proc/self/environ"):
-        code, _, err = _run("decide", OBSTACLE, "--p-file", "/proc/self/environ")
+        code, _, err = cli("decide", OBSTACLE, "--p-file", "/proc/self/environ")
         assert code == 2 and len(err) < 400 and os.environ.get("PATH", "#") not in err
 
 
@@ -80,54 +73,54 @@ def _npy_header(path, shape, dtype="<f8", data=b""):
         handle.write(data)
 
 
-def test_a_huge_declared_shape_is_refused_before_reading(tmp_path):
+def test_a_huge_declared_shape_is_refused_before_reading(tmp_path, cli):
     _npy_header(tmp_path / "huge.npy", (10**12, 3), data=b"\0" * 48)
-    code, _, err = _run("decide", OBSTACLE, "--p-file", tmp_path / "huge.npy")
+    code, _, err = cli("decide", OBSTACLE, "--p-file", tmp_path / "huge.npy")
     assert code == 2 and "holds 3,000,000,000,000 values, more than the 20,000,000" in err
 
 
-def test_a_truncated_or_pickled_npy_is_refused(tmp_path):
+def test_a_truncated_or_pickled_npy_is_refused(tmp_path, cli):
     _npy_header(tmp_path / "short.npy", (1000, 3), data=b"\0" * 48)
-    code, _, err = _run("decide", OBSTACLE, "--p-file", tmp_path / "short.npy")
+    code, _, err = cli("decide", OBSTACLE, "--p-file", tmp_path / "short.npy")
     assert code == 2 and "truncated" in err
     np.save(tmp_path / "obj.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
-    code, _, err = _run("decide", OBSTACLE, "--p-file", tmp_path / "obj.npy")
+    code, _, err = cli("decide", OBSTACLE, "--p-file", tmp_path / "obj.npy")
     assert code == 2 and "pickled objects are never read" in err
     _npy_header(tmp_path / "masks.npy", (10**9, 10**9, 3), dtype="|b1")
     np.save(tmp_path / "t.npy", np.zeros(2, dtype=np.int64))
-    code, _, err = _run("evaluate", OBSTACLE, tmp_path / "masks.npy", "--truth", tmp_path / "t.npy")
+    code, _, err = cli("evaluate", OBSTACLE, tmp_path / "masks.npy", "--truth", tmp_path / "t.npy")
     assert code == 2 and "more than the 20,000,000" in err
 
 
-def test_large_batches_are_read_in_blocks_with_the_same_answers(tmp_path, monkeypatch):
+def test_large_batches_are_read_in_blocks_with_the_same_answers(tmp_path, monkeypatch, cli):
     from verifier.using import p_file
 
     rng = np.random.default_rng(5)
     rows = rng.dirichlet(np.ones(3), size=250)
     np.save(tmp_path / "p.npy", rows)
-    code, whole, _ = _run("decide", OBSTACLE, "--p-file", tmp_path / "p.npy")
+    code, whole, _ = cli("decide", OBSTACLE, "--p-file", tmp_path / "p.npy")
     monkeypatch.setattr(p_file, "BLOCK_ROWS", 7)
-    code2, blocked, _ = _run("decide", OBSTACLE, "--p-file", tmp_path / "p.npy")
+    code2, blocked, _ = cli("decide", OBSTACLE, "--p-file", tmp_path / "p.npy")
     assert code == code2 == 0 and whole == blocked and whole.count("\n") == 251
 
 
 # -- outputs -----------------------------------------------------------------------------------------------------
 
-def test_design_refuses_to_write_over_its_input(tmp_path):
+def test_design_refuses_to_write_over_its_input(tmp_path, cli):
     spec = tmp_path / "open.yaml"
     spec.write_text(open(os.path.join(SPECS, "design", "obstacle-open.yaml"), encoding="utf-8").read())
     original = spec.read_bytes()
     os.link(spec, tmp_path / "hard.yaml")
     (tmp_path / "soft.yaml").symlink_to(spec)
     for output in (spec, tmp_path / "hard.yaml", tmp_path / "soft.yaml", tmp_path / ".." / tmp_path.name / "open.yaml"):
-        code, _, err = _run("design", spec, "-o", output)
+        code, _, err = cli("design", spec, "-o", output)
         assert code == 2 and "is the input" in err and "would replace it" in err
-    code, _, err = _run("design", spec, "-o", tmp_path / "x.svg", "--plot", tmp_path / "x.svg")
+    code, _, err = cli("design", spec, "-o", tmp_path / "x.svg", "--plot", tmp_path / "x.svg")
     assert code == 2 and "name the same file" in err
     assert spec.read_bytes() == original
 
 
-def test_batch_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path):
+def test_batch_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path, cli):
     spec = _write(tmp_path, "inj.yaml", """\
         name: injection
         classes: ["=1+1", "@SUM(A1)", "-2", "+3", safe]
@@ -136,7 +129,7 @@ def test_batch_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path):
         """)
     rows = "=1+1,@SUM(A1),-2,+3,safe\n" + "".join(
         ",".join("0.6" if j == i else "0.1" for j in range(5)) + "\n" for i in range(5))
-    code, out, err = _run("decide", spec, "--p-file", _write(tmp_path, "p.csv", rows))
+    code, out, err = cli("decide", spec, "--p-file", _write(tmp_path, "p.csv", rows))
     assert code == 0, err
     cells = [line.split(",", 1)[1].rsplit(",", 2)[0] for line in out.splitlines()[1:]]
     assert cells == ['"\'=1+1"', '"\'@SUM(A1)"', '"\'-2"', '"\'+3"', '"safe"']
@@ -153,16 +146,16 @@ ZERO_ONE = 'cost: "0 if yhat == y else 1"\nset_cost: "0 if y in Y else 1"\n'
     ("functions:\n  lambda(x): x\n", "'lambda' cannot be defined here"),
     ("parameters:\n  ? !!python/name:os.system r\n  : {value: 1}\n", "YAML tags are not allowed"),
 ])
-def test_reserved_names_and_tagged_keys_are_refused(tmp_path, text, expected):
+def test_reserved_names_and_tagged_keys_are_refused(tmp_path, text, expected, cli):
     spec = _write(tmp_path, "s.yaml", "name: s\nclasses: [a, b, c]\n" + text + ZERO_ONE)
-    code, _, err = _run(spec, "--no-cache")
+    code, _, err = cli(spec, "--no-cache")
     assert code == 2 and expected in err and "s.yaml:" in err, err
 
 
-def test_deep_yaml_nesting_is_located(tmp_path):
+def test_deep_yaml_nesting_is_located(tmp_path, cli):
     nested = "[" * 3000 + "x" + "]" * 3000
     spec = _write(tmp_path, "deep.yaml", f"name: deep\nclasses: 3\n{ZERO_ONE}description: {nested}\n")
-    code, _, err = _run(spec, "--no-cache")
+    code, _, err = cli(spec, "--no-cache")
     assert code == 2 and "deep.yaml:5:" in err and "nesting deeper than 64 levels" in err and len(err) < 500
 
 
@@ -170,28 +163,28 @@ def test_deep_yaml_nesting_is_located(tmp_path):
     ("foo('zz')", "unknown function 'foo'", "is not a class"),
     ("sum('a')", "sum needs numbers, got a class", "ClassRef"),
 ])
-def test_formula_errors_name_the_real_problem(tmp_path, formula, expected, absent):
+def test_formula_errors_name_the_real_problem(tmp_path, formula, expected, absent, cli):
     spec = _write(tmp_path, "f.yaml", f'name: f\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\n'
                                       f'set_cost: "{formula}"\n')
-    code, _, err = _run(spec, "--no-cache")
+    code, _, err = cli(spec, "--no-cache")
     assert code == 2 and expected in err and absent not in err, err
 
 
-def test_a_huge_number_in_a_matrix_is_not_placed_in_a_formula_column(tmp_path):
+def test_a_huge_number_in_a_matrix_is_not_placed_in_a_formula_column(tmp_path, cli):
     spec = _write(tmp_path, "m.yaml", "name: m\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1e999]\n  b: [1, 0]\n"
                                       "set_costs:\n  'a,b': [1, 1]\n")
-    code, _, err = _run(spec, "--no-cache")
+    code, _, err = cli(spec, "--no-cache")
     assert code == 2 and "m.yaml:4:" in err and "more than 3000 bits" in err and "column" not in err
 
 
-def test_dollar_signs_in_names_reach_the_pictures_as_text(tmp_path):
+def test_dollar_signs_in_names_reach_the_pictures_as_text(tmp_path, cli):
     spec = _write(tmp_path, "d.yaml", """\
         name: "dollars $\\\\foo$"
         classes: ['$\\foo$', 'b$', c]
         cost: "0 if yhat == y else 1"
         set_cost: "(0 if y in Y else 1) + 0.1 * (len(Y) - 1)"
         """)
-    code, _, err = _run(spec, "--report", tmp_path / "reports", "--no-cache")
+    code, _, err = cli(spec, "--report", tmp_path / "reports", "--no-cache")
     assert code == 0, err
     html = (tmp_path / "reports" / "d.html").read_text(encoding="utf-8")
     assert "$\\foo$" in html and "<svg" in html
@@ -199,8 +192,8 @@ def test_dollar_signs_in_names_reach_the_pictures_as_text(tmp_path):
 
 # -- decisions say how a tie was resolved -------------------------------------------------------------------------
 
-def test_gamma_maximin_prints_lower_and_upper_in_aligned_columns():
-    code, out, _ = _run("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--rule", "gamma-maximin")
+def test_gamma_maximin_prints_lower_and_upper_in_aligned_columns(cli):
+    code, out, _ = cli("decide", OBSTACLE, "--intervals", "h=0:0.2,b=0.3:0.4,n=0.4:0.6", "--rule", "gamma-maximin")
     assert code == 0 and "gamma-maximin chooses the least upper one" in out
     table = [line for line in out.splitlines() if line.startswith("    ")]
     assert table[0].split() == ["set", "lower", "upper"]
@@ -208,22 +201,22 @@ def test_gamma_maximin_prints_lower_and_upper_in_aligned_columns():
     assert table[1].split() == ["{b}", "1", "13/10"]
 
 
-def test_a_tie_says_how_the_reported_optimum_was_chosen():
+def test_a_tie_says_how_the_reported_optimum_was_chosen(cli):
     # discounted costs at p = (1/2, 1/2, 0): {h}, {b} and {h, b} all cost 1/2
-    code, out, _ = _run("decide", OBSTACLE, "--p", "h=0.5,b=0.5,n=0", "--format", "json")
+    code, out, _ = cli("decide", OBSTACLE, "--p", "h=0.5,b=0.5,n=0", "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["ties"] and record["prediction"] == ["h"]
     assert sorted(map(tuple, record["optimal"])) == [("b",), ("h",), ("h", "b")]
-    code, text, _ = _run("decide", OBSTACLE, "--p", "h=0.5,b=0.5,n=0")
+    code, text, _ = cli("decide", OBSTACLE, "--p", "h=0.5,b=0.5,n=0")
     assert "{h} is reported: among tied optima the smallest set is reported, then the first in class order" in \
         " ".join(text.split())  # the text wraps at the terminal's width
 
 
 # -- what the report says about a parametric scheme is what design derives ----------------------------------------
 
-def test_a_parametric_report_points_to_the_calibration_that_derives_the_condition():
+def test_a_parametric_report_points_to_the_calibration_that_derives_the_condition(cli):
     spec = os.path.join(SPECS, "p-discounted-symbolic.yaml")
-    code, out, _ = _run(spec, "--no-cache", "--width", "200")
+    code, out, _ = cli(spec, "--no-cache", "--width", "200")
     assert f"`verify design {spec} --setting choice` derives the exact values of r" in out
     report = verifier.design(spec, setting="choice")
     assert report.status == "calibrated" and "choice: fits for r in (0, 1]" in report.text

@@ -25,7 +25,6 @@ import verifier
 from conftest import SPECS
 from verifier.api.probabilities import decided_predictions
 from verifier.api.use_route import use_route
-from verifier.cli.main import check
 from verifier.lazy_sympy import sympy as sp
 from verifier.using.data import Predictions
 from verifier.using.evaluate import grouped
@@ -34,11 +33,6 @@ U65 = ("functions: {g(x): \"-0.6 * x**2 + 1.6 * x\"}\ncost: \"0 if y == yhat els
        "set_cost: \"1 - g(1 / len(Y)) if y in Y else 1\"\n")
 INTERVALS_100 = os.path.join(SPECS, "large", "ordinal-intervals-100.yaml")
 L1_40 = os.path.join(SPECS, "ordinal-l1-40.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def u65(members, y) -> F:
@@ -164,14 +158,14 @@ def test_given_intervals_of_a_hundred_classes_cost_their_power_means(tmp_path):
     assert abs(sp.N(mean - expected / 40, 60)) < sp.Float("1e-50")
 
 
-def test_beyond_enumeration_given_sets_are_scored_and_rows_refused_in_one_sentence(tmp_path):
+def test_beyond_enumeration_given_sets_are_scored_and_rows_refused_in_one_sentence(tmp_path, cli):
     """ordinal-l1-40: 2^40 - 1 sets, not alike. Given sets cost what the power mean says; rows of probabilities
     are refused by evaluate and decide alike, naming the bound and what works."""
     rng = np.random.default_rng(8)
     sets = [sorted(rng.choice(40, size=int(rng.integers(1, 5)), replace=False).tolist()) for _ in range(30)]
     truth = rng.integers(0, 40, 30)
     csv = _csv(tmp_path / "l1.csv", truth, [[str(c + 1) for c in m] for m in sets])
-    code, out, err = _run("evaluate", L1_40, csv, "--format", "json")
+    code, out, err = cli("evaluate", L1_40, csv, "--format", "json")
     assert code == 0, err
     mean = sp.sympify(json.loads(out)["scores"][0]["mean_cost"])
     expected = sum(((sum(sp.sqrt(abs(c - int(y))) for c in m) / len(m)) ** 2 for m, y in zip(sets, truth)),
@@ -181,7 +175,7 @@ def test_beyond_enumeration_given_sets_are_scored_and_rows_refused_in_one_senten
     np.save(tmp_path / "t.npy", np.array([0, 1]))
     for argv in (["evaluate", L1_40, "--probabilities", str(tmp_path / "p.npy"), "--truth", str(tmp_path / "t.npy")],
                  ["decide", L1_40, "--p-file", str(tmp_path / "p.npy")]):
-        code, out, err = _run(*argv)
+        code, out, err = cli(*argv)
         assert code == 2 and out == "" and "Traceback" not in err, err
         assert f"{L1_40} has 40 classes (1,099,511,627,775 sets), beyond the 16 classes whose sets are " \
             "enumerated, and its costs do not treat every class alike" in err
@@ -189,7 +183,7 @@ def test_beyond_enumeration_given_sets_are_scored_and_rows_refused_in_one_senten
         assert err.rstrip().endswith("the costs of the predicted sets only."), err
 
 
-def test_beyond_enumeration_costs_that_treat_classes_alike_are_decided_and_scored(tmp_path):
+def test_beyond_enumeration_costs_that_treat_classes_alike_are_decided_and_scored(tmp_path, cli):
     """u65 over all 2^40 - 1 sets: decide --p-file and evaluate decide by a sort per row (the best set of each
     size is the likeliest classes), checked against that rule in Fractions; --p says to use --p-file."""
     spec = _spec(tmp_path / "u65.yaml", 40, None)
@@ -201,12 +195,12 @@ def test_beyond_enumeration_costs_that_treat_classes_alike_are_decided_and_score
         values = [sum(u65(order[:k], y) * p[y] for y in range(40)) for k in range(1, 41)]
         k = values.index(min(values)) + 1
         assert sorted(predicted, key=int) == sorted((str(c + 1) for c in order[:k]), key=int)
-    code, _, err = _run("decide", spec, "--p", "1=1")
+    code, _, err = cli("decide", spec, "--p", "1=1")
     assert code == 2 and "its costs treat every class alike, which --p-file decides by a sort per row" in err
     assert "verify decide SPEC --p-file FILE (a file of one row will do)" in err, err
 
 
-def test_a_family_beyond_its_bounds_scores_given_sets_and_refuses_rows_located(tmp_path):
+def test_a_family_beyond_its_bounds_scores_given_sets_and_refuses_rows_located(tmp_path, cli):
     """Intervals of 1,000 classes with costs that single out classes (500,500 sets: beyond the matrix's bounds):
     given sets are scored from their own rows (the mean of l1 costs, in Fractions here); rows are refused at the
     spec's `predictions` key, naming the bound and what works."""
@@ -222,35 +216,35 @@ def test_a_family_beyond_its_bounds_scores_given_sets_and_refuses_rows_located(t
     expected = sum((F(sum(abs(c - int(y)) for c in m), len(m)) for m, y in zip(sets, truth)), F(0)) / 25
     assert F(record["mean_cost"]) == expected
     p, t, _ = _rows(tmp_path, 1000, 3)
-    code, out, err = _run("evaluate", spec, "--probabilities", p, "--truth", t)
+    code, out, err = cli("evaluate", spec, "--probabilities", p, "--truth", t)
     assert code == 2 and out == "" and f"{spec}:5:" in err and "key 'predictions'" in err, err
     assert "500,500 sets of 1000 classes" in err and "verify evaluate scores set predictions given in a file" in err
 
 
-def test_a_set_outside_a_family_beyond_its_bounds_is_refused_by_its_line(tmp_path):
+def test_a_set_outside_a_family_beyond_its_bounds_is_refused_by_its_line(tmp_path, cli):
     spec = _spec(tmp_path / "top5.yaml", 1000, "{max_size: 5}")
     csv = _csv(tmp_path / "p.csv", np.array([0, 1]), [["1"], [str(c) for c in range(990, 997)]])
-    code, out, err = _run("evaluate", spec, csv)
+    code, out, err = cli("evaluate", spec, csv)
     assert code == 2 and f"{csv}:3: classifier predicts {{990, 991, 992, 993, 994, 995, 996}}" in err, err
     assert "its 'predictions' are sets of at most 5 classes" in err
 
 
-def test_every_measure_at_a_thousand_classes(tmp_path):
+def test_every_measure_at_a_thousand_classes(tmp_path, cli):
     """Two classifiers at {max_size: 5} of 1,000 classes: the paired tests, --certainty (its outcomes are the
     decided sets': a reduced scheme's representatives decided them before), the table and the scorer."""
     spec = _spec(tmp_path / "top5.yaml", 1000, "{max_size: 5}")
     p, t, truth = _rows(tmp_path, 1000, 120)
     q = tmp_path / "q.npy"
     np.save(q, 0.5 * np.load(p) + 0.5 * np.random.default_rng(9).dirichlet(np.full(1000, 0.05), size=120))
-    code, out, err = _run("evaluate", spec, "--probabilities", p, "--probabilities", str(q), "--truth", t,
-                          "--certainty", "--format", "json")
+    code, out, err = cli("evaluate", spec, "--probabilities", p, "--probabilities", str(q), "--truth", t,
+                         "--certainty", "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert len(record["comparison"]["pairs"]) == 1
     for scores, certain in zip(record["scores"], record["certainty"]["classifiers"]):
         outcomes = certain["by_outcome"]
         assert F(outcomes["right"]["rows"] + outcomes["wrong"]["rows"], 120) == F(scores["determinacy"])
-    code, out, err = _run("evaluate", spec, "--probabilities", p, "--truth", t, "--table", "csv")
+    code, out, err = cli("evaluate", spec, "--probabilities", p, "--truth", t, "--table", "csv")
     assert code == 0 and out.count("\n") == 2, err
 
     class Model:
@@ -294,12 +288,12 @@ def test_grouped_orders_cells_as_the_sets_binary_numbers_at_any_size(K, n, rnd):
     assert (again == inverse).all()
 
 
-def test_decide_certainty_on_the_family_route_keeps_its_columns(tmp_path):
+def test_decide_certainty_on_the_family_route_keeps_its_columns(tmp_path, cli):
     """`decide --p-file --certainty` on `{max_size: 5}` of 1,000 classes: decided without the matrix, with the
     certainty columns (they were dropped on this route), and the sets evaluate decides."""
     spec = _spec(tmp_path / "top5.yaml", 1000, "{max_size: 5}")
     p, t, _ = _rows(tmp_path, 1000, 20)
-    code, out, err = _run("decide", spec, "--p-file", p, "--certainty", "--quiet")
+    code, out, err = cli("decide", spec, "--p-file", p, "--certainty", "--quiet")
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "row,prediction,tied_optima,undecided,top,min_certainty,max_doubt,doubt_cost,tie"
@@ -308,13 +302,13 @@ def test_decide_certainty_on_the_family_route_keeps_its_columns(tmp_path):
     assert sets == [[str(c + 1) for c in np.flatnonzero(m)] for m in mine.predictions.masks]
 
 
-def test_a_surface_beyond_enumeration_is_refused_in_one_sentence_naming_what_works(tmp_path):
+def test_a_surface_beyond_enumeration_is_refused_in_one_sentence_naming_what_works(tmp_path, cli):
     path = tmp_path / "two.yaml"
     path.write_text("name: two parameters over 40 classes\nclasses: 40\nparameters:\n  r: {}\n  s: {}\n"
                     "cost: \"0 if y == yhat else 1\"\nset_cost: \"1 - r / len(Y) if y in Y else s\"\n",
                     encoding="utf-8")
     csv = _csv(tmp_path / "s.csv", np.array([0, 1]), [["1"], ["2", "3"]])
-    code, out, err = _run("evaluate", str(path), csv, "--sweep", "r=0:1:3", "--sweep", "s=0:1:3")
+    code, out, err = cli("evaluate", str(path), csv, "--sweep", "r=0:1:3", "--sweep", "s=0:1:3")
     assert code == 2 and out == "" and "Traceback" not in err
     assert f"{path} has 40 classes, beyond the 16 classes whose sets are all built" in err
     assert err.rstrip().endswith("draws the curves of set predictions from the predicted sets' costs only"), err

@@ -5,7 +5,6 @@ at a time by hand (exact signs, scipy's Wilcoxon and sign test, the bootstrap of
 stops the work: the scores are printed, what was cut is said, and the exit status is 0. No test here asserts
 wall-clock time (benchmarks/bench_evaluate.py measures it)."""
 
-import io
 import json
 import os
 import re
@@ -26,16 +25,10 @@ from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_in
                                              resample_means)
 from verifier.using.compare import compare, holm
 from verifier.using.pairs import wilcoxon_rows
-from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CLASSES = ["h", "b", "n"]
 SETS = ["h", "b", "n", "h|b", "b|n", "h|n", "h|b|n"]
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _snapshot(folder):
@@ -185,9 +178,9 @@ def test_rows_of_the_vectorised_wilcoxon_are_scipys_one_dimensional_calls():
         assert {"exact", "permutation" if n <= 13 else "asymptotic"} <= set(methods)
 
 
-def test_pairs_best_compares_each_classifier_with_the_lowest_mean_cost(sandbox):
+def test_pairs_best_compares_each_classifier_with_the_lowest_mean_cost(sandbox, cli):
     path = _csv(sandbox / "p.csv", 6, 30)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--pairs", "best", "--format", "json")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--pairs", "best", "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     best = min(record["scores"], key=lambda s: Fraction(s["mean_cost"]))["classifier"]
@@ -195,13 +188,13 @@ def test_pairs_best_compares_each_classifier_with_the_lowest_mean_cost(sandbox):
     assert comparison["pairs_mode"] == "best" and comparison["compared_with"] == [{"dataset": None, "classifier": best}]
     assert [p["b"] for p in comparison["pairs"]] == [best] * 5 and comparison["holm_family"] <= 5
     assert all(Fraction(p["mean_difference"]) >= 0 for p in comparison["pairs"])
-    code, text, _ = _run("evaluate", OBSTACLE, path, "--pairs", "best")
+    code, text, _ = cli("evaluate", OBSTACLE, path, "--pairs", "best")
     assert f"Each classifier is compared with the best of its data set (the lowest mean cost): {best}." in text
 
 
-def test_pairs_name_compares_each_with_the_named_one_in_the_api_too(sandbox):
+def test_pairs_name_compares_each_with_the_named_one_in_the_api_too(sandbox, cli):
     path = _csv(sandbox / "p.csv", 5, 30)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--pairs", "clf003", "--format", "json")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--pairs", "clf003", "--format", "json")
     assert code == 0, err
     pairs = json.loads(out)["comparison"]["pairs"]
     assert [(p["a"], p["b"]) for p in pairs] == [(f"clf00{i}", "clf003") for i in (0, 1, 2, 4)]
@@ -220,9 +213,9 @@ def test_a_named_classifier_missing_from_a_data_set_gives_no_pairs_there_and_say
     assert "B is not in data set(s) d2: no pairs there." in result.text
 
 
-def test_a_pairs_name_that_is_no_classifier_is_a_located_usage_error(sandbox):
+def test_a_pairs_name_that_is_no_classifier_is_a_located_usage_error(sandbox, cli):
     path = _csv(sandbox / "p.csv", 4, 10)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--pairs", "clf01")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--pairs", "clf01")
     assert code == 2 and out == ""
     assert err.startswith("verify evaluate: usage error: --pairs 'clf01': no classifier of ")
     assert path in err and "did you mean 'clf001'?" in err and "expected all, best, or one of: clf000" in err
@@ -259,10 +252,10 @@ def _stop_pairs_after(monkeypatch, chunks: int):
     monkeypatch.setattr(compare_module, "MAX_CHUNK_PAIRS", 100)
 
 
-def test_a_time_limit_during_the_pairs_keeps_the_scores_and_says_what_was_cut(sandbox, monkeypatch):
+def test_a_time_limit_during_the_pairs_keeps_the_scores_and_says_what_was_cut(sandbox, monkeypatch, cli):
     path = _csv(sandbox / "p.csv", 60, 50)  # 1,770 pairs
     _stop_pairs_after(monkeypatch, 2)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3")
     assert code == 0, err
     assert "usage error" not in err
     assert all(f"clf{c:03d}" in out.splitlines()[0] for c in range(8))  # the scores table comes first
@@ -275,10 +268,10 @@ def test_a_time_limit_during_the_pairs_keeps_the_scores_and_says_what_was_cut(sa
     assert text.count(" vs clf") == 200
 
 
-def test_a_stopped_evaluation_says_what_was_cut_in_json(sandbox, monkeypatch):
+def test_a_stopped_evaluation_says_what_was_cut_in_json(sandbox, monkeypatch, cli):
     path = _csv(sandbox / "p.csv", 30, 40)
     _stop_pairs_after(monkeypatch, 1)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3", "--format", "json")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3", "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert len(record["scores"]) == 30 and all(s["bootstrap_interval"] for s in record["scores"])
@@ -286,7 +279,7 @@ def test_a_stopped_evaluation_says_what_was_cut_in_json(sandbox, monkeypatch):
     assert (cut["pairs_done"], cut["pairs_planned"], cut["classifiers_scored"], cut["seconds"]) == (100, 435, 30, 3)
     assert cut["comparison"] == "pairwise comparisons: 100 of 435 pairs done before the time limit of 3 s"
     assert record["comparison"]["cut"] == cut["comparison"] and len(record["comparison"]["pairs"]) == 100
-    code, table, err = _run("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3", "--table", "csv")
+    code, table, err = cli("evaluate", OBSTACLE, path, "--pairs", "all", "--time-limit", "3", "--table", "csv")
     assert code == 0 and table.count("\n") == 31 and "stopped: the time limit of 3 s" in err
 
 
@@ -314,12 +307,12 @@ def test_a_time_limit_while_scoring_keeps_the_classifiers_scored(sandbox, monkey
     assert result.table("markdown") and result.records()[0]["ci_low"] is None
 
 
-def test_a_time_limit_before_any_score_is_still_an_error_that_says_so(sandbox, monkeypatch):
+def test_a_time_limit_before_any_score_is_still_an_error_that_says_so(sandbox, monkeypatch, cli):
     from verifier.api import evaluation
 
     monkeypatch.setattr(evaluation, "score", lambda *args, **kwargs: time.sleep(600))
     path = _csv(sandbox / "p.csv", 2, 20)
-    code, out, err = _run("evaluate", OBSTACLE, path, "--time-limit", "1")
+    code, out, err = cli("evaluate", OBSTACLE, path, "--time-limit", "1")
     assert code == 2 and out == ""
     assert "the time limit of 1 s (--time-limit) was reached while scoring the classifiers, before any " \
            "classifier was scored" in err

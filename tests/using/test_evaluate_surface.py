@@ -7,7 +7,6 @@ exact ties common, so the tie rule is exercised. Then: points outside the assump
 parameter twice, a parameter that is not symbolic, three sweeps, one symbolic parameter, per-class ones), set
 predictions as given, the command line's exit codes and messages, the JSON's shape and the heat maps."""
 
-import io
 import json
 import os
 from fractions import Fraction as F
@@ -37,11 +36,6 @@ assume: ["mu > 0", "nu > 0", "nu < 1"]
 cost: "0 if yhat == y else (mu if rank(y) == 3 else 1)"
 set_cost: "min([c(yh, y) for yh in Y]) + nu * (len(Y) - 1)"
 """
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _brute(spec_path: str, names: tuple[str, str], point: tuple[F, F], rows, truth):
@@ -139,12 +133,12 @@ def _probabilities(tmp_path):
     return paths, str(tmp_path / "truth.npy")
 
 
-def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path):
+def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path, cli):
     paths, truth = _probabilities(tmp_path)
     before = sorted(os.listdir(tmp_path))
     args = ["evaluate", TRIAGE, "--probabilities", paths[0], "--probabilities", paths[1], "--truth", truth,
             "--sweep", "mu=0:4:5", "--sweep", "nu=0:1/2:3"]
-    code, out, err = _run(*args, "--plot", str(tmp_path / "surface.svg"))
+    code, out, err = cli(*args, "--plot", str(tmp_path / "surface.svg"))
     assert code == 0, err
     assert "clf0: mean cost from" in out and "lowest at (mu, nu) = (" in out and "indeterminacy rate from" in out
     assert "7 grid points lie outside the spec's assumptions" in out and "(s)" not in out
@@ -152,7 +146,7 @@ def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path):
     svg = (tmp_path / "surface.svg").read_text()
     assert svg.startswith("<?xml") and "mean cost (Eq. 4)" in svg and "indeterminacy rate" in svg
     assert sorted(os.listdir(tmp_path)) == sorted(before + ["surface.svg"])
-    code, out, _ = _run(*args, "--format", "json")
+    code, out, _ = cli(*args, "--format", "json")
     record = json.loads(out)["surface"]
     assert record["parameters"] == ["mu", "nu"] and record["grid"] == {"mu": ["0", "1", "2", "3", "4"],
                                                                        "nu": ["0", "1/4", "1/2"]}
@@ -168,7 +162,7 @@ def test_the_command_line_gives_words_json_grids_and_heat_maps(tmp_path):
     assert sum(record["cheapest"].values()) == 8  # 15 points, 7 left out
 
 
-def test_bad_pairs_of_sweeps_are_usage_errors_that_say_why(tmp_path):
+def test_bad_pairs_of_sweeps_are_usage_errors_that_say_why(tmp_path, cli):
     paths, truth = _probabilities(tmp_path)
     base = ["evaluate", TRIAGE, "--probabilities", paths[0], "--truth", truth]
     cases = [(["--sweep", "mu=0:1:3", "--sweep", "mu=0:2:3"], "--sweep names 'mu' twice"),
@@ -178,17 +172,17 @@ def test_bad_pairs_of_sweeps_are_usage_errors_that_say_why(tmp_path):
              (["--sweep", "mu=0:1:3", "--sweep", "nu=0:2:3", "--pairs", "all"], "--pairs does not combine with it")]
     cases.append((["--sweep", "mu=0:1:3"], "two --sweeps, a surface from probabilities too"))
     for extra, message in cases:
-        code, out, err = _run(*base, *extra)
+        code, out, err = cli(*base, *extra)
         assert code == 2 and out == "" and message in err and "Traceback" not in err, (extra, err)
         assert err.startswith("verify evaluate: usage error: ")
     assert sorted(os.listdir(tmp_path)) == ["clf0.npy", "clf1.npy", "truth.npy"]
 
 
-def test_a_spec_with_one_or_per_class_or_three_symbolic_parameters_is_refused(tmp_path):
+def test_a_spec_with_one_or_per_class_or_three_symbolic_parameters_is_refused(tmp_path, cli):
     paths, truth = _probabilities(tmp_path)
     one = os.path.join(SPECS, "p-discounted-symbolic.yaml")  # r only
-    code, _, err = _run("evaluate", one, "--probabilities", paths[0], "--truth", truth.replace("truth", "truth"),
-                        "--sweep", "r=0:1:3", "--sweep", "nu=0:1:3")
+    code, _, err = cli("evaluate", one, "--probabilities", paths[0], "--truth", truth.replace("truth", "truth"),
+                       "--sweep", "r=0:1:3", "--sweep", "nu=0:1:3")
     assert code == 2 and "'nu' is not a symbolic parameter of the spec (r)" in err
     with pytest.raises(SpecError, match="symbolic per class"):
         verifier.evaluate(os.path.join(SPECS, "ha.yaml"), y_true=["a"], probabilities=[[1, 0, 0]],
@@ -201,12 +195,12 @@ def test_a_spec_with_one_or_per_class_or_three_symbolic_parameters_is_refused(tm
     assert caught.value.file == str(three) and caught.value.key == "parameters"
 
 
-def test_two_sweeps_of_set_predictions_give_the_exact_mean_cost_of_the_sets_as_given(tmp_path):
+def test_two_sweeps_of_set_predictions_give_the_exact_mean_cost_of_the_sets_as_given(tmp_path, cli):
     csv = tmp_path / "predictions.csv"
     csv.write_text("true,predicted\nbenign,benign\nmalignant,benign\nsuspect,\"benign,suspect\"\n"
                    "malignant,\"suspect,malignant\"\n")
-    code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:2:3", "--sweep", "nu=1/2:1:2",
-                          "--format", "json")
+    code, out, err = cli("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:2:3", "--sweep", "nu=1/2:1:2",
+                         "--format", "json")
     assert code == 0, err
     record = json.loads(out)["surface"]
     assert record["sets"] == "as given" and record["tie_rule"] is None and record["excluded"] == [
@@ -218,10 +212,10 @@ def test_two_sweeps_of_set_predictions_give_the_exact_mean_cost_of_the_sets_as_g
                                                                               for nu in (F(1, 2), 1)]]
     assert g["mean_cost"] == expected and g["indeterminacy_rate"][1] == ["1/2", "1/2"]
     assert g["average_set_size"][2] == ["3/2", "3/2"]
-    code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3")
+    code, out, err = cli("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3")
     assert code == 0 and "of the set predictions as given as mu goes from 0 to 1" in out
-    code, out, err = _run("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3", "--pairs",
-                          "all")
+    code, out, err = cli("evaluate", TRIAGE, str(csv), "--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3", "--pairs",
+                         "all")
     assert code == 2 and "--pairs chooses the paired comparisons" in err
     assert sorted(os.listdir(tmp_path)) == ["predictions.csv"]
     with pytest.raises(UsageError, match="an empty list"):

@@ -18,7 +18,6 @@ from verifier.analysis.pipeline import build
 from verifier.using import from_arrays, score
 from verifier.using.decide import decide
 from verifier.api.entry import load
-from verifier.cli import check
 from verifier.formula.genmean import GenMean
 from verifier.formula.notation import paper_text
 from verifier.report.use import score_table
@@ -33,11 +32,6 @@ TRUTH = ["h", "h", "b", "b", "n", "n"]
 SETS = {"precise": ["h", "b", "b", "h", "n", "n"],  # two mistakes
         "cautious": ["h", "h,b", "b", "h,b", "n", "n"],  # never wrong, two sets
         "vacuous": ["h,b,n"] * 6}
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _csv(tmp_path, sets=SETS, truth=TRUTH) -> str:
@@ -67,31 +61,31 @@ def test_the_best_value_of_each_column_is_decided_exactly_and_ties_are_all_marke
     assert score_table.best(scores, ms["mean_cost"]) == {1}  # u65's cost 1 - u65: the cautious one is cheapest
 
 
-def test_markdown_latex_and_csv_tables_hold_the_same_numbers(tmp_path):
+def test_markdown_latex_and_csv_tables_hold_the_same_numbers(tmp_path, cli):
     path = _csv(tmp_path)
-    code, markdown, _ = _run("evaluate", U65, path, "--table", "markdown", "--f-beta", "1")
+    code, markdown, _ = cli("evaluate", U65, path, "--table", "markdown", "--f-beta", "1")
     assert code == 0 and markdown.splitlines()[0].startswith("| classifier | mean cost (95% CI) |")
     assert "| cautious | **0.1167** [" in markdown and "F1" in markdown.splitlines()[0]
-    code, latex, _ = _run("evaluate", U65, path, "--table", "latex")
+    code, latex, _ = cli("evaluate", U65, path, "--table", "latex")
     assert code == 0 and r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
     assert r"cautious & \textbf{0.1167}" in latex and "mean cost (95\\% CI)" in latex
-    code, text, _ = _run("evaluate", U65, path, "--table", "csv")
+    code, text, _ = cli("evaluate", U65, path, "--table", "csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["classifier"] for r in rows] == ["precise", "cautious", "vacuous"]
     assert rows[1]["mean_cost_exact"] == "7/60" and float(rows[1]["u65"]) == pytest.approx(53 / 60)
     assert rows[2]["determinate_accuracy"] == ""  # no determinate prediction: no value, not 0
 
 
-def test_latex_and_csv_escape_names(tmp_path):
+def test_latex_and_csv_escape_names(tmp_path, cli):
     path = _csv(tmp_path, {"=1+1": SETS["precise"], "a_b & 50%": SETS["cautious"]})
-    _, latex, _ = _run("evaluate", U65, path, "--table", "latex")
+    _, latex, _ = cli("evaluate", U65, path, "--table", "latex")
     assert r"a\_b \& 50\%" in latex
-    _, text, _ = _run("evaluate", U65, path, "--table", "csv")
+    _, text, _ = cli("evaluate", U65, path, "--table", "csv")
     assert "'=1+1" in text  # a spreadsheet does not run it
 
 
-def test_the_console_puts_classifiers_side_by_side_and_labels_the_interval(tmp_path):
-    code, out, _ = _run("evaluate", U65, _csv(tmp_path))
+def test_the_console_puts_classifiers_side_by_side_and_labels_the_interval(tmp_path, cli):
+    code, out, _ = cli("evaluate", U65, _csv(tmp_path))
     header = out.splitlines()[0].split()
     assert code == 0 and header == ["measure", "precise", "cautious", "vacuous"]
     assert "percentile bootstrap interval of the mean cost (a statistical estimate)" in out
@@ -109,8 +103,8 @@ def test_records_and_a_data_frame():
         report.table("html")
 
 
-def test_table_does_not_combine_with_json(tmp_path):
-    code, _, err = _run("evaluate", U65, _csv(tmp_path), "--table", "csv", "--format", "json")
+def test_table_does_not_combine_with_json(tmp_path, cli):
+    code, _, err = cli("evaluate", U65, _csv(tmp_path), "--table", "csv", "--format", "json")
     assert code == 2 and "--table" in err
 
 
@@ -134,22 +128,22 @@ def test_probabilities_are_decided_row_by_row_as_decide_does_then_scored():
     assert any(len(m) > 1 for m in expected)  # the scheme does predict sets here: the test is not vacuous
 
 
-def test_probabilities_from_files_on_the_command_line(tmp_path):
+def test_probabilities_from_files_on_the_command_line(tmp_path, cli):
     P, truth = _probabilities(20)
     lines = ["h,b,n"] + [",".join(f"{x:.6f}" for x in row[:2]) + f",{1 - sum(round(x, 6) for x in row[:2]):.6f}"
                          for row in P]
     (tmp_path / "probs.csv").write_text("\n".join(lines) + "\n")
     (tmp_path / "truth.csv").write_text("true\n" + "\n".join(truth) + "\n")
-    code, out, err = _run("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"), "--truth",
-                          str(tmp_path / "truth.csv"), "--format", "json")
+    code, out, err = cli("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"), "--truth",
+                         str(tmp_path / "truth.csv"), "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert record["scores"][0]["classifier"] == "probs" and record["scores"][0]["n"] == 20
-    code, _, err = _run("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"))
+    code, _, err = cli("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"))
     assert code == 2 and "--truth" in err
     (tmp_path / "short.csv").write_text("true\nh\n")
-    code, _, err = _run("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"), "--truth",
-                        str(tmp_path / "short.csv"))
+    code, _, err = cli("evaluate", CAUTIOUS, "--probabilities", str(tmp_path / "probs.csv"), "--truth",
+                       str(tmp_path / "short.csv"))
     assert code == 2 and "20 rows of probabilities but 1 true classes" in err
 
 
@@ -189,26 +183,26 @@ def test_the_scorer_refuses_what_it_cannot_read():
 
 # -- sweeps: exact crossings, bands, the paper's notation -------------------------------------------------------
 
-def test_a_crossing_computed_by_hand_is_found_exactly(tmp_path):
+def test_a_crossing_computed_by_hand_is_found_exactly(tmp_path, cli):
     # Ha's rule: the precise classifier is wrong once in four (mean cost 1/4 for every delta); the cautious one
     # always predicts {a, b} with the truth inside (mean cost delta). They cross at delta = 1/4 exactly.
     path = tmp_path / "pred.csv"
     rows = ["true,predicted,classifier"] + [f"{y},{p},precise" for y, p in zip("abab", "abaa")] + \
         [f'{y},"a,b",cautious' for y in "abab"]
     path.write_text("\n".join(rows) + "\n")
-    code, out, _ = _run("evaluate", HA_DELTA, str(path), "--sweep", "delta=0:2:9", "--format", "json")
+    code, out, _ = cli("evaluate", HA_DELTA, str(path), "--sweep", "delta=0:2:9", "--format", "json")
     assert code == 0
     (pair,) = json.loads(out)["sweep"]["crossings"]
     assert pair["zeros"][0]["value"] == "1/4" and pair["flips_at"] == [{"value": "1/4"}]
     assert [p["cheaper"] for p in pair["pieces"]] == ["cautious", "precise"]
-    code, text, _ = _run("evaluate", HA_DELTA, str(path), "--sweep", "delta=0:2:9")
+    code, text, _ = cli("evaluate", HA_DELTA, str(path), "--sweep", "delta=0:2:9")
     assert "the order flips at delta = 1/4" in text and "cautious costs less for delta in (0, 1/4)" in text
 
 
-def test_curves_in_the_papers_notation_with_bands(tmp_path):
+def test_curves_in_the_papers_notation_with_bands(tmp_path, cli):
     path = _csv(tmp_path)
-    code, out, _ = _run("evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"), path, "--sweep", "r=0:1:5",
-                        "--format", "json")
+    code, out, _ = cli("evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"), path, "--sweep", "r=0:1:5",
+                       "--format", "json")
     sweep = json.loads(out)["sweep"]
     assert code == 0 and all("GenMean" not in c["mean_cost_text"] for c in sweep["curves"])
     assert "M_{1 - r}(" in sweep["curves"][1]["mean_cost_text"]
@@ -234,10 +228,10 @@ def test_conformal_libraries_sets_are_read_as_they_come():
         verifier.evaluate(U65, truth, np.repeat(mapie, 2, axis=2))
 
 
-def test_a_bad_probabilities_file_is_named_by_its_own_option(tmp_path):
+def test_a_bad_probabilities_file_is_named_by_its_own_option(tmp_path, cli):
     (tmp_path / "p.csv").write_text("h,b\n0.5,0.5\n")
     (tmp_path / "t.csv").write_text("h\n")
-    code, out, err = _run("evaluate", U65, "--probabilities", str(tmp_path / "p.csv"), "--truth",
-                          str(tmp_path / "t.csv"))
+    code, out, err = cli("evaluate", U65, "--probabilities", str(tmp_path / "p.csv"), "--truth",
+                         str(tmp_path / "t.csv"))
     assert code == 2 and not out and "--probabilities" in err and ":1:" in err and "lacks the class column(s) n" in err
     assert "--p-file" not in err and "Traceback" not in err

@@ -7,7 +7,6 @@ element by element). Each mode must yield pairs, so that a renamed key cannot ma
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from fractions import Fraction
@@ -16,7 +15,6 @@ import numpy as np
 import pytest
 
 import verifier
-from verifier.cli.main import check
 from verifier.formula.rounded import rounded
 from conftest import ROOT, SPECS
 
@@ -75,10 +73,10 @@ def _wrong(record) -> tuple[int, list]:
     return len(pairs), [(where, e, v) for where, e, v in pairs if float(Fraction(e)) != v]
 
 
-def _run(argv: list[str]) -> dict:
-    out, err = io.StringIO(), io.StringIO()
-    assert check([*argv, "--format", "json"], out, err) == 0, err.getvalue()
-    return json.loads(out.getvalue())
+def _json_record(cli, argv: list[str]) -> dict:
+    code, out, err = cli(*argv, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)
 
 
 def _data_sets(tmp_path, count: int = 4, seed: int = 3):
@@ -121,11 +119,11 @@ MODES = {
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_every_float_beside_an_exact_value_is_its_correct_rounding(tmp_path, mode):
+def test_every_float_beside_an_exact_value_is_its_correct_rounding(tmp_path, mode, cli):
     pytest.importorskip("statsmodels")
     pytest.importorskip("scikit_posthocs")
     pytest.importorskip("baycomp")
-    count, wrong = _wrong(_run(MODES[mode](tmp_path)))
+    count, wrong = _wrong(_json_record(cli, MODES[mode](tmp_path)))
     assert count >= (30 if mode == "surface over two parameters" else 1) and wrong == []
 
 
@@ -135,7 +133,7 @@ def test_the_api_records_are_scanned_too(tmp_path):
     assert count >= 18 and wrong == []
 
 
-def test_equal_exact_means_get_equal_floats_and_the_float_mean_is_not_used(tmp_path):
+def test_equal_exact_means_get_equal_floats_and_the_float_mean_is_not_used(tmp_path, cli):
     """Under u65 a pair holding the truth costs 7/20: one such instance among three is 7/60, whose float mean
     of per-instance floats is 0.11666666666666665 (what was printed) and whose correct rounding is ...67; six
     among eighteen is the same 7/60 and must print the same float."""
@@ -143,7 +141,7 @@ def test_equal_exact_means_get_equal_floats_and_the_float_mean_is_not_used(tmp_p
     rows += ['h,"h,b",A,s1'] * 6 + ["h,h,A,s1"] * 12
     path = tmp_path / "p.csv"
     path.write_text("\n".join(rows) + "\n")
-    record = _run(["evaluate", f"{SPECS}/accuracy-u65.yaml", str(path)])
+    record = _json_record(cli, ["evaluate", f"{SPECS}/accuracy-u65.yaml", str(path)])
     means = {s["dataset"]: (s["mean_cost"], s["mean_cost_float"]) for s in record["scores"]}
     assert means == {"s0": ("7/60", 0.11666666666666667), "s1": ("7/60", 0.11666666666666667)}
 

@@ -3,7 +3,6 @@
 certainty and doubt, exact; hostile values (nan, inf, text, beyond the doubles, a class left out or unknown)
 are located usage errors, in the command and in the Python API."""
 
-import io
 import json
 import math
 import os
@@ -13,15 +12,9 @@ import pytest
 
 from conftest import SPECS
 from verifier.api import decide
-from verifier.cli.main import check
 from verifier.errors import UsageError
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("row", [
@@ -30,14 +23,14 @@ def _run(*argv):
     {"h": "1", "b": "1", "n": "-5"},  # the top two equal
     {"h": "0", "b": str(F(math.log(7 / 13))), "n": "-40"},  # on u65's boundary p_b = 7/13·p_h, within a rounding
 ])
-def test_one_row_of_logits_decides_as_a_file_of_that_row(tmp_path, row):
+def test_one_row_of_logits_decides_as_a_file_of_that_row(tmp_path, row, cli):
     text = ",".join(f"{c}={x}" for c, x in row.items())
     path = tmp_path / "y.csv"
     path.write_text("h,b,n\n" + ",".join(row.values()) + "\n")
-    code, out, err = _run("decide", U65, "--p", text, "--logits", "--format", "json")
+    code, out, err = cli("decide", U65, "--p", text, "--logits", "--format", "json")
     assert code == 0, err
     one = json.loads(out)
-    code, out, err = _run("decide", U65, "--p-file", str(path), "--logits", "--format", "json")
+    code, out, err = cli("decide", U65, "--p-file", str(path), "--logits", "--format", "json")
     assert code == 0, err
     batch = json.loads(out)
     assert [one["prediction"]] == batch["predictions"] and [one["tied_optima"]] == batch["tied_optima"]
@@ -45,8 +38,8 @@ def test_one_row_of_logits_decides_as_a_file_of_that_row(tmp_path, row):
     assert sorted(os.listdir(tmp_path)) == ["y.csv"]
 
 
-def test_one_row_of_logits_with_its_raw_certainty_exact():
-    code, out, err = _run("decide", U65, "--p", "h=3/2,b=-2,n=0.25", "--logits", "--certainty")
+def test_one_row_of_logits_with_its_raw_certainty_exact(cli):
+    code, out, err = cli("decide", U65, "--p", "h=3/2,b=-2,n=0.25", "--logits", "--certainty")
     assert code == 0, err
     assert "Optimal prediction for p = softmax(y), y = (h=3/2, b=-2, n=1/4): {h}" in out
     assert "Raw certainty of h over each other class (exact, on the logits): b 7/2, n 5/4" in out
@@ -68,9 +61,9 @@ def test_one_row_of_logits_with_its_raw_certainty_exact():
     ("h=1,h=2,b=0,n=0", "class 'h' is given twice"),
     ("", "--p: empty"),
 ])
-def test_hostile_logits_on_the_command_line_are_located_usage_errors(tmp_path, text, message):
+def test_hostile_logits_on_the_command_line_are_located_usage_errors(tmp_path, text, message, cli):
     before = sorted(os.listdir(tmp_path))
-    code, out, err = _run("decide", U65, "--p", text, "--logits")
+    code, out, err = cli("decide", U65, "--p", text, "--logits")
     assert code == 2 and out == "" and message in err and "Traceback" not in err, err
     if "1e400" in text:
         assert "beyond the range of doubles" in err

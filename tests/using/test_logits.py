@@ -3,7 +3,6 @@ certainty, doubt and doubt cost on the logits. The raw formulas by hand, ties, K
 brute force in 80-digit mpmath on random and near-tie rows, the exact zero test (Lindemann–Weierstrass), and
 hostile inputs as located usage errors."""
 
-import io
 import json
 import math
 import os
@@ -18,7 +17,6 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import SPECS
 from verifier.api.use import numeric_scheme
-from verifier.cli.main import check
 from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, raw_certainty
 from verifier.using.exact_rows import rational_rows
 from verifier.using.logit_decide import softmax_sign
@@ -28,11 +26,6 @@ from verifier.report.float_text import shortest_texts
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 AVERSE = os.path.join(SPECS, "obstacle-p-discounted-averse.yaml")  # irrational costs (a generalised mean)
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 def _spec(tmp_path, source, classes, **changes):
@@ -83,14 +76,14 @@ def test_equal_floats_of_different_decimal_logits_are_no_tie(tmp_path):
     assert c.min_certainty[0] == float(F(1, 10 ** 20))
 
 
-def test_k2_raw_cost_and_the_margin_in_tanh(tmp_path):
+def test_k2_raw_cost_and_the_margin_in_tanh(tmp_path, cli):
     c = raw_certainty(next(logit_rows([[2.0, -1.0], [-1.0, -1.0]], 2, "t")))
     assert c.theta[0] == pytest.approx(math.asin(-0.8), rel=1e-15)  # Π = 9: (1 − 9)/(1 + 9)
     assert c.tied.tolist() == [False, True] and c.min_certainty.tolist() == [3.0, 0.0]
     path = tmp_path / "y.npy"
     np.save(path, np.array([[2.0, -1.0], [-1.0, -1.0]]))
-    code, out, err = _run("decide", _spec(tmp_path, U65, ["a", "b"]), "--p-file", str(path), "--logits",
-                          "--certainty")
+    code, out, err = cli("decide", _spec(tmp_path, U65, ["a", "b"]), "--p-file", str(path), "--logits",
+                         "--certainty")
     assert code == 0, err
     assert out.splitlines()[0] == "row,prediction,tied_optima,undecided,top,min_raw_certainty,max_raw_doubt," \
                                   "raw_doubt_cost,tie"
@@ -106,11 +99,11 @@ def test_softmax_sign_is_exact_on_ties_and_on_differences_below_every_float():
     assert softmax_sign([-1, 1, 2], [F(1), F(-1), F(0)]) == -1  # 1/e + 2 ≈ 2.37 < e
 
 
-def test_exact_ties_between_sets_from_equal_logits(tmp_path):
+def test_exact_ties_between_sets_from_equal_logits(tmp_path, cli):
     spec = _zero_one(tmp_path)
     path = tmp_path / "y.npy"
     np.save(path, np.array([[0.0, 0.0], [0.0, 1e-300], [7.5, 7.5]]))
-    code, out, err = _run("decide", spec, "--p-file", str(path), "--logits", "--format", "json")
+    code, out, err = cli("decide", spec, "--p-file", str(path), "--logits", "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert record["predictions"] == [["a"], ["b"], ["a"]]  # 1e-300 apart: b, though their floats' softmax tie
@@ -181,7 +174,7 @@ def test_irrational_costs_decide_with_certified_balls():
             assert decider.result.predictions[i] == min(values, key=lambda Y: values[Y])
 
 
-def test_evaluate_logits_scores_the_sets_decide_finds(tmp_path):
+def test_evaluate_logits_scores_the_sets_decide_finds(tmp_path, cli):
     rng = np.random.default_rng(7)
     y = rng.normal(size=(60, 3)) * 2
     y[:4] = [[0.0, 0.0, 0.0], [1.0, 1.0, -1.0], [2.0, -1.0, 2.0], [0.5, 0.5, 0.5]]
@@ -189,11 +182,11 @@ def test_evaluate_logits_scores_the_sets_decide_finds(tmp_path):
     paths = [tmp_path / "y.npy", tmp_path / "truth.npy"]
     np.save(paths[0], y)
     np.save(paths[1], truth)
-    code, out, err = _run("decide", U65, "--p-file", str(paths[0]), "--logits", "--format", "json")
+    code, out, err = cli("decide", U65, "--p-file", str(paths[0]), "--logits", "--format", "json")
     assert code == 0, err
     decided = json.loads(out)["predictions"]
-    code, out, err = _run("evaluate", U65, "--probabilities", str(paths[0]), "--truth", str(paths[1]), "--logits",
-                          "--certainty", "--format", "json")
+    code, out, err = cli("evaluate", U65, "--probabilities", str(paths[0]), "--truth", str(paths[1]), "--logits",
+                         "--certainty", "--format", "json")
     assert code == 0, err
     record = json.loads(out)
     assert record["decided_from_probabilities"][0]["logits"] is True
@@ -218,7 +211,7 @@ def test_evaluate_logits_scores_the_sets_decide_finds(tmp_path):
     ("y.npy", [[0.0, 1.0, np.inf]], "y.npy: row 0: '0.0,1.0,inf' holds nan or inf"),
     ("y.npy", [[0.0, 1.0, 2.0, 3.0]], "float64 of shape (1, 4), expected float64 (or float32) logits of shape (N, 3)"),
 ])
-def test_hostile_logits_are_refused_with_their_location(tmp_path, name, text, message):
+def test_hostile_logits_are_refused_with_their_location(tmp_path, name, text, message, cli):
     path = tmp_path / name
     if name.endswith(".npy"):
         np.save(path, np.array(text))
@@ -227,7 +220,7 @@ def test_hostile_logits_are_refused_with_their_location(tmp_path, name, text, me
     before, here = sorted(os.listdir(tmp_path)), sorted(os.listdir("."))
     for argv in (["decide", U65, "--p-file", str(path), "--logits", "--certainty"],
                  ["evaluate", U65, "--probabilities", str(path), "--truth", str(path), "--logits"]):
-        code, out, err = _run(*argv)
+        code, out, err = cli(*argv)
         assert code == 2 and out == "" and "Traceback" not in err, err
         if argv[0] == "decide":
             assert message in err and str(path) in err, err
@@ -239,42 +232,42 @@ def test_hostile_logits_are_refused_with_their_location(tmp_path, name, text, me
     (["decide", U65, "--intervals", "h=0:1,b=0:1,n=0:1", "--logits"], "--logits reads rows of logits from --p-file"),
     (["evaluate", U65, "--scores", "s.csv", "--logits", "--sweep", "mu=0:1:3"], "--logits reads --probabilities"),
 ])
-def test_logits_without_rows_of_logits_is_a_usage_error(argv, message):
-    code, out, err = _run(*argv)
+def test_logits_without_rows_of_logits_is_a_usage_error(argv, message, cli):
+    code, out, err = cli(*argv)
     assert code == 2 and message in err and out == "", err
 
 
-def test_evaluate_logits_refuses_a_sweep(tmp_path):
+def test_evaluate_logits_refuses_a_sweep(tmp_path, cli):
     path, truth = tmp_path / "y.npy", tmp_path / "t.npy"
     np.save(path, np.zeros((3, 3)))
     np.save(truth, np.array([0, 1, 2]))
-    code, out, err = _run("evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"), "--probabilities",
-                          str(path), "--truth", str(truth), "--logits", "--sweep", "r=0:1:3")
+    code, out, err = cli("evaluate", os.path.join(SPECS, "p-discounted-symbolic.yaml"), "--probabilities",
+                         str(path), "--truth", str(truth), "--logits", "--sweep", "r=0:1:3")
     assert code == 2 and "not with --scores, --sweep or --threshold-choice" in err, err
 
 
-def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path):
+def test_logits_beyond_the_enumerated_sets_is_a_usage_error(tmp_path, cli):
     y, truth = tmp_path / "y.npy", tmp_path / "t.npy"
     np.save(y, np.zeros((2, 40)))
     np.save(truth, np.array([0, 1]))
-    code, out, err = _run("evaluate", os.path.join(SPECS, "ordinal-l1-40.yaml"), "--probabilities", str(y), "--truth",
-                          str(truth), "--logits")
+    code, out, err = cli("evaluate", os.path.join(SPECS, "ordinal-l1-40.yaml"), "--probabilities", str(y), "--truth",
+                         str(truth), "--logits")
     assert code == 2 and out == "" and "verify evaluate --probabilities --logits decides each row's optimal set by " \
         "comparing every allowed set;" in err and "has 40 classes (1,099,511,627,775 sets), beyond the 16 classes " \
         "whose sets are enumerated" in err and "score set predictions made elsewhere with verify evaluate" in err, err
     assert err.rstrip().endswith("the costs of the predicted sets only."), err
 
 
-def test_batch_csv_lines_are_the_values_shortest_texts_and_six_digits(tmp_path):
+def test_batch_csv_lines_are_the_values_shortest_texts_and_six_digits(tmp_path, cli):
     """The one-format-per-line CSV writer (issue 40, speed): each line is the record's values as their shortest
     round-trip texts (certainty, θ), %.6g (doubt, "inf" on a tie) and quoted spreadsheet-safe names."""
     spec = _spec(tmp_path, U65, ["=a", "b c", "d"])
     path = tmp_path / "p.npy"
     np.save(path, np.array([[0.4, 0.4, 0.2], [0.99999, 0.00001, 0.0], [0.5, 0.25, 0.25], [1e-7, 0.5, 0.5 - 1e-7],
                             [0.1, 0.2, 0.7]]))
-    code, out, err = _run("decide", spec, "--p-file", str(path), "--certainty")
+    code, out, err = cli("decide", spec, "--p-file", str(path), "--certainty")
     assert code == 0, err
-    code, js, err = _run("decide", spec, "--p-file", str(path), "--certainty", "--format", "json")
+    code, js, err = cli("decide", spec, "--p-file", str(path), "--certainty", "--format", "json")
     record = json.loads(js)
     rows = record["certainty"]["rows"]
     quoted = {"=a": "\"'=a\"", "b c": '"b c"', "d": '"d"'}

@@ -2,7 +2,6 @@
 rules for credal sets against each other and against brute force, batch routes against the one-by-one exact
 decision, and bad inputs as located usage errors."""
 
-import io
 import json
 import os
 from fractions import Fraction as F
@@ -18,17 +17,11 @@ from verifier.using import batch
 from verifier.using.credal import CredalSet, decide_credal
 from verifier.using.decide import decide
 from verifier.api.entry import load
-from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # Table I's determinate costs (Example 1)
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 P_SYMBOLIC = os.path.join(SPECS, "p-discounted-symbolic.yaml")
 EXAMPLE_3 = "h=0:0.2,b=0.3:0.4,n=0.4:0.6"
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(list(argv), out, err), out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -134,21 +127,21 @@ def test_batch_routes_agree_with_each_other_and_with_exact_decisions(K):
         assert vectorised.predictions[i] == d.prediction and vectorised.tied_optima[i] == len(d.optimal)
 
 
-def test_batch_file_csv_and_npy(tmp_path):
+def test_batch_file_csv_and_npy(tmp_path, cli):
     csv_path = tmp_path / "p.csv"
     csv_path.write_text("n,h,b\n0.6,0.1,0.3\n0.333333,0.333333,0.333334\n0.2,0.7,0.1\n")
-    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(csv_path), "--format", "json")
+    code, out, _ = cli("decide", OBSTACLE, "--p-file", str(csv_path), "--format", "json")
     assert code == 0
     record = json.loads(out)
     assert record["predictions"][0] == ["b"] and record["rows_rescaled"] == 0
     npy = tmp_path / "p.npy"
     np.save(npy, np.array([[0.1, 0.3, 0.6], [0.7, 0.1, 0.2]]))
-    code, out, _ = _run("decide", OBSTACLE, "--p-file", str(npy))
+    code, out, _ = cli("decide", OBSTACLE, "--p-file", str(npy))
     assert code == 0 and out.splitlines()[0] == "row,prediction,tied_optima,undecided" and out.splitlines()[1] == '0,"b",1,0'
 
 
-def test_decide_json_contract():
-    code, out, _ = _run("decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.6", "--format", "json")
+def test_decide_json_contract(cli):
+    code, out, _ = cli("decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.6", "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["prediction"] == ["b"] and record["expected_costs"]["{b}"] == "13/10"
 
@@ -182,7 +175,7 @@ def test_mean_cost_is_the_exact_average_of_the_cells(obstacle):
     assert record["bootstrap_interval"]["low"] <= float(expected) <= record["bootstrap_interval"]["high"]
 
 
-def test_evaluate_accepts_numpy_masks_and_compares_classifiers(tmp_path):
+def test_evaluate_accepts_numpy_masks_and_compares_classifiers(tmp_path, cli):
     masks = np.zeros((3, 40, 3), dtype=bool)
     rng = np.random.default_rng(3)
     truth = rng.integers(0, 3, size=40)
@@ -191,8 +184,8 @@ def test_evaluate_accepts_numpy_masks_and_compares_classifiers(tmp_path):
     masks[2, np.arange(40), (truth + 1) % 3] = True  # always wrong
     np.save(tmp_path / "m.npy", masks)
     np.save(tmp_path / "t.npy", truth)
-    code, out, _ = _run("evaluate", OBSTACLE, str(tmp_path / "m.npy"), "--truth", str(tmp_path / "t.npy"),
-                        "--format", "json")
+    code, out, _ = cli("evaluate", OBSTACLE, str(tmp_path / "m.npy"), "--truth", str(tmp_path / "t.npy"),
+                       "--format", "json")
     assert code == 0
     record = json.loads(out)
     assert [s["mean_cost"] for s in record["scores"]][0] == "0"
@@ -203,11 +196,11 @@ def test_evaluate_accepts_numpy_masks_and_compares_classifiers(tmp_path):
     assert one_three["a_lower"] == 40 and one_three["p_holm"] >= one_three["p_value"]
 
 
-def test_sweep_gives_exact_curves_and_a_picture(tmp_path):
+def test_sweep_gives_exact_curves_and_a_picture(tmp_path, cli):
     csv_path = tmp_path / "pred.csv"
     csv_path.write_text('true,predicted\nh,"h,b"\nn,n\n')
-    code, out, _ = _run("evaluate", P_SYMBOLIC, str(csv_path), "--sweep", "r=0:2:5", "--plot",
-                        str(tmp_path / "c.svg"), "--format", "json")
+    code, out, _ = cli("evaluate", P_SYMBOLIC, str(csv_path), "--sweep", "r=0:2:5", "--plot",
+                       str(tmp_path / "c.svg"), "--format", "json")
     assert code == 0 and (tmp_path / "c.svg").read_text().lstrip().startswith(("<?xml", "<svg"))
     sweep = json.loads(out)["sweep"]
     assert sweep["grid"] == ["0", "1/2", "1", "3/2", "2"] and sweep["excluded"] == ["3/2", "2"]
@@ -226,8 +219,8 @@ def test_sweep_gives_exact_curves_and_a_picture(tmp_path):
     (["decide", OBSTACLE, "--intervals", EXAMPLE_3, "--rule", "best"], "--rule: invalid choice: 'best'"),
     (["decide", P_SYMBOLIC, "--p", "h=1"], "needs every parameter fixed"),
 ])
-def test_bad_decide_inputs_are_located_usage_errors(argv, words):
-    code, out, err = _run(*argv)
+def test_bad_decide_inputs_are_located_usage_errors(argv, words, cli):
+    code, out, err = cli(*argv)
     assert code == 2 and words in err and "Traceback" not in err and not out, err
 
 
@@ -238,20 +231,20 @@ def test_bad_decide_inputs_are_located_usage_errors(argv, words):
     ('true,predicted\nq,h\n', ":2: column 'true': unknown class 'q'"),
     ('true,predicted\n', "no predictions"),
 ])
-def test_bad_prediction_files_are_located_usage_errors(tmp_path, content, words):
+def test_bad_prediction_files_are_located_usage_errors(tmp_path, content, words, cli):
     path = tmp_path / "pred.csv"
     path.write_text(content)
-    code, _, err = _run("evaluate", OBSTACLE, str(path))
+    code, _, err = cli("evaluate", OBSTACLE, str(path))
     assert code == 2 and words in err and "Traceback" not in err, err
 
 
-def test_bad_arrays_are_usage_errors(tmp_path):
+def test_bad_arrays_are_usage_errors(tmp_path, cli):
     np.save(tmp_path / "m.npy", np.ones((4, 3), dtype=bool))
     np.save(tmp_path / "t.npy", np.zeros(5, dtype=np.int64))
-    code, _, err = _run("evaluate", OBSTACLE, str(tmp_path / "m.npy"), "--truth", str(tmp_path / "t.npy"))
+    code, _, err = cli("evaluate", OBSTACLE, str(tmp_path / "m.npy"), "--truth", str(tmp_path / "t.npy"))
     assert code == 2 and "5 true classes but 4 predicted sets" in err
     np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object))
-    code, _, err = _run("evaluate", OBSTACLE, str(tmp_path / "o.npy"), "--truth", str(tmp_path / "t.npy"))
+    code, _, err = cli("evaluate", OBSTACLE, str(tmp_path / "o.npy"), "--truth", str(tmp_path / "t.npy"))
     assert code == 2 and "pickled objects are never read" in err
     with pytest.raises(verifier.UsageError, match="empty"):
         verifier.evaluate(OBSTACLE, ["h"], [np.zeros(3, dtype=bool)])
@@ -259,7 +252,7 @@ def test_bad_arrays_are_usage_errors(tmp_path):
         verifier.evaluate(OBSTACLE, ["h", "b"], [["h"]])
     bad_rows = tmp_path / "p.csv"
     bad_rows.write_text("h,b,n\n0.5,0.5,0.5\n")
-    code, _, err = _run("decide", OBSTACLE, "--p-file", str(bad_rows))
+    code, _, err = cli("decide", OBSTACLE, "--p-file", str(bad_rows))
     assert code == 2 and "p.csv:2: the row sums to 3/2" in err
 
 
@@ -345,10 +338,10 @@ def test_identical_classifiers_give_no_friedman_and_valid_json():
     json.dumps(record, allow_nan=False)
 
 
-def test_integer_masks_are_masks_and_long_doubles_are_refused(tmp_path):
+def test_integer_masks_are_masks_and_long_doubles_are_refused(tmp_path, cli):
     result = verifier.evaluate(OBSTACLE, np.array([0, 1]), np.array([[1, 0, 0], [0, 1, 1]]))
     assert result.record["scores"][0]["mean_cost"] == str(F(1, 2) * (0 + F(str(build(load(OBSTACLE)).cost(
         frozenset((1, 2)), 1)))))
     np.save(tmp_path / "p.npy", np.array([[0.5, 0.5, 0.0]], dtype=np.longdouble))
-    code, _, err = _run("decide", OBSTACLE, "--p-file", str(tmp_path / "p.npy"))
+    code, _, err = cli("decide", OBSTACLE, "--p-file", str(tmp_path / "p.npy"))
     assert code == 2 and "expected float64" in err

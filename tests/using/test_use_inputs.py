@@ -5,7 +5,6 @@ huge logits, API arguments of the wrong type, and figure file names. Each hostil
 
 from __future__ import annotations
 
-import io
 import os
 import warnings
 
@@ -14,19 +13,13 @@ import pytest
 
 import verifier
 from conftest import ROOT, SPECS
-from test_attacks_located import located
-from verifier.cli import check
+from untouched import located
 from verifier.errors import UsageError
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 PROPORTION = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # classes h, b, n
 SWEEPS = ["--sweep", "mu=0:1:3", "--sweep", "nu=0:1:3"]
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -85,27 +78,27 @@ def test_costs_that_are_no_polynomial_get_the_located_message(tmp_path, scores):
                        "--truth", truth, "--threshold-choice", "score"], "key 'set_cost'", "not affine in r")
 
 
-def test_classifiers_named_all_or_best_are_picked_with_name(tmp_path):
+def test_classifiers_named_all_or_best_are_picked_with_name(tmp_path, cli):
     spec = tmp_path / "two.yaml"
     spec.write_text('name: two\nclasses: [a, b]\ncost: "0 if yhat == y else 1"\nset_cost: "0.6"\n')
     rows = tmp_path / "pred.csv"
     rows.write_text("true,predicted,classifier\na,a,best\nb,b,best\na,b,x\nb,a,x\na,a,all\nb,a,all\n")
-    code, out, err = _run("evaluate", spec, rows, "--pairs", "name:best", "--format", "json")
+    code, out, err = cli("evaluate", spec, rows, "--pairs", "name:best", "--format", "json")
     assert code == 0, err
     import json
 
     comparison = json.loads(out)["comparison"]
     assert comparison["pairs_mode"] == "against" and comparison["pairs_done"] == 2
     assert all("best" in (p["a"], p["b"]) for p in comparison["pairs"])
-    code, out, _ = _run("evaluate", spec, rows, "--pairs", "best", "--format", "json")
+    code, out, _ = cli("evaluate", spec, rows, "--pairs", "best", "--format", "json")
     assert code == 0 and json.loads(out)["comparison"]["pairs_mode"] == "best"  # the mode, as documented
     located(tmp_path, ["evaluate", spec, rows, "--pairs", "name:zz"], "--pairs 'name:zz'", "name:NAME")
 
 
-def test_huge_logits_warn_nothing():
+def test_huge_logits_warn_nothing(cli):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        code, out, err = _run("decide", OBSTACLE, "--p", "h=1e308,b=-1e308,n=0", "--logits", "--certainty")
+        code, out, err = cli("decide", OBSTACLE, "--p", "h=1e308,b=-1e308,n=0", "--logits", "--certainty")
     assert code == 0 and err == "" and "{h}" in out
 
 
