@@ -4,12 +4,15 @@ holds a hash of the package's own files and the versions of the libraries that d
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import verifier
+from conftest import SPECS
 from verifier.api import cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,3 +54,15 @@ def test_the_key_names_every_deciding_library():
     versions = cache.library_versions()
     assert {"z3-solver", "highspy", "python-flint", "sympy", "numpy"} <= set(versions)
     assert all(versions[name] for name in ("z3-solver", "highspy", "python-flint", "sympy", "numpy"))
+
+
+# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+def test_a_cached_report_names_the_file_it_was_asked_for(tmp_path):
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "first.yaml")
+    (tmp_path / "sub").mkdir()
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "sub" / "second.yaml")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "VERIFY_NO_CACHE": "", "VERIFY_CACHE_DIR": str(tmp_path / "cache")}
+    for name in ("first.yaml", "sub/second.yaml"):
+        done = subprocess.run([sys.executable, "-m", "verifier", name, "--format", "json"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert json.loads(done.stdout)["spec"] == name

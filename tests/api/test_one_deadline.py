@@ -2,7 +2,9 @@
 line too (the cache's look at the YAML included), a misspelt key holding a huge value is reported without
 converting it, a cut evaluation prints what was done, figures count against the bound, and a spec with more
 symbolic parameters than the engines can decide is refused early. No test asserts a wall-clock duration; a
-subprocess timeout is only a guard against a hang, and sizes are the smallest that take the same path."""
+subprocess timeout is only a guard against a hang, and sizes are the smallest that take the same path.
+
+Origin: attacks for issue 52, item 4; formerly tests/test_attacks_one_deadline.py."""
 
 from __future__ import annotations
 

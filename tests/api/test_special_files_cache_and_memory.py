@@ -1,12 +1,15 @@
 """Attacks on what the tool reads and on its limits: the test plants the FIFO, the device, the tampered or
 foreign cache entry, the runaway formula and the tiny memory cap, then checks the outcome (a clear message and
 exit status 2, or a correct verdict), that nothing hangs, and that nothing outside the temporary directory
-changed."""
+changed.
+
+Origin: hostile files and environments, issue 11; formerly tests/test_hostile_inputs.py."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -181,3 +184,13 @@ def test_huge_values_hidden_in_irrational_arguments_are_located_errors(tmp_path,
                     'set_cost: "exp(exp(100)) if y in Y else 1"\n')
     code, _, err = cli(str(spec), "--no-cache")
     assert code == 2 and "huge.yaml:4" in err and "exp of a huge argument" in err
+
+
+# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+def test_a_fifo_or_broken_link_in_a_spec_directory_is_an_error_not_skipped(tmp_path, cli):
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "ok.yaml")
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "broken.yaml").symlink_to(tmp_path / "nowhere")
+    code, out, err = cli(str(tmp_path), "--quiet")
+    assert code == 2 and "Table VI" in out
+    assert "fifo.yaml" in err and "FIFO" in err and "broken.yaml" in err

@@ -1,7 +1,9 @@
 """Hostile certificates (issue 52): none makes the standalone checker crash, hang or exhaust memory. Each is run
 as a user would (`python3 -S -I verifier_check.py`, from a copy of the one file, in an empty directory, under a
 1 GB address-space limit) and ends with exit 2 and a message naming its place; nothing is written. The
-subprocess timeout only guards against a hang; what is asserted is the outcome."""
+subprocess timeout only guards against a hang; what is asserted is the outcome.
+
+Origin: hostile certificates, issue 52; formerly tests/test_certificate_attacks.py."""
 
 import copy
 import json

@@ -1,7 +1,9 @@
 """Inputs that used to end as internal errors (issue 37, item 13) and their siblings: each is now a located
 message (file, line or key, the text, what was expected), exit 2 at the command line, a SpecError or a
 UsageError in Python. Each test plants its files in a temporary directory and checks that nothing there
-changed."""
+changed.
+
+Origin: attacks for issue 37, item 13; formerly tests/test_attacks_located.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Issue 42, the last rough edges a newcomer meets: every output and help fits 80 columns without splitting a
 word, the shared options are accepted wherever they mean something, a mistyped subcommand gets a "did you
-mean", and the short parameter form is answered."""
+mean", and the short parameter form is answered.
+
+Origin: a newcomer's rough edges, issue 42; formerly tests/test_newcomer_edges.py."""
 
 import io
 import os

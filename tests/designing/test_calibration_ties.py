@@ -194,3 +194,15 @@ def test_ties_at_closed_form_points_are_exact_zeros_and_near_ties_are_not():
     cal = calibrate(spec_from_text(TABLE_I, "<t>"))
     (point,) = [p for p in cal.pieces if p.point and not p.low.is_Rational]
     assert None not in point.verdicts.values() and not point.why
+
+
+# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+def test_calibration_reads_a_chained_assumption():
+    # "0 <= r <= 1" is a conjunction for sympy; calibration took it for one inequality and crashed
+    text = ("name: p-discounted, chained bounds\nclasses: 3\nparameters: {r: {}}\nassume: '0 <= r <= 1'\n"
+            "cost: 'abs(rank(yhat) - rank(y))'\nset_cost: 'genmean(1 - r, [c(yh, y) for yh in Y])'\n")
+    chained = calibrate(spec_from_text(text))
+    split = calibrate(spec_from_text(text.replace("'0 <= r <= 1'", "['r >= 0', 'r <= 1']")))
+    ends = lambda c: (c.pieces[0].low, c.pieces[-1].high)
+    assert ends(chained) == ends(split) == (0, 1)
+    assert [p.verdicts for p in chained.pieces] == [p.verdicts for p in split.pieces]

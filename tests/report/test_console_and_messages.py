@@ -109,3 +109,11 @@ def test_the_progress_bar_moves_within_one_spec_and_stays_out_of_the_report(cli)
     assert code == 0 and "Extended cost matrix" in out
     assert len({p for p in percents if 0 < p < 100}) >= 2  # it moved before the spec was finished
     assert "verifying" in err.getvalue() and "verifying" not in out
+
+
+# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+@pytest.mark.parametrize("width", [40, 60])
+@pytest.mark.parametrize("stem", ["abellan-masegosa", "table-vii", "ha"])
+def test_narrow_terminals_get_lines_that_fit(stem, width, cli):
+    code, out, _ = cli(os.path.join(SPECS, f"{stem}.yaml"), "--width", str(width), "--color", "never")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= width

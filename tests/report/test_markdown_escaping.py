@@ -2,7 +2,9 @@
 `evaluate --table markdown` and the notebook's Markdown escape spec, class, classifier and data set names with
 the one function the report uses (`report.safe_text`), so that no HTML and no link reaches a reader. Each output
 is rendered by a CommonMark parser (markdown-it-py, which rich already depends on) with raw HTML enabled, and
-the rendered page must hold no tag and no link from the names."""
+the rendered page must hold no tag and no link from the names.
+
+Origin: attacks for issue 37, item 14; formerly tests/test_attacks_markdown.py."""
 
 from __future__ import annotations
 

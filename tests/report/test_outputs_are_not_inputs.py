@@ -1,7 +1,9 @@
 """Attacks on what a command writes (issue 37, item 12): no output of any command may be one of its inputs, by
 the same name, another spelling, a hard link or a symbolic link. Each test plants the files in a temporary
 directory, runs the command, and checks the exit status, the message (the option, the output, the input it
-would replace) and that not one byte or modification time in the directory changed."""
+would replace) and that not one byte or modification time in the directory changed.
+
+Origin: attacks for issue 37, item 12; formerly tests/test_attacks_outputs.py."""
 
 from __future__ import annotations
 

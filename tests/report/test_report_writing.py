@@ -1,16 +1,20 @@
 """Attacks on report writing and on what reaches a reader: the test sets up the symlink, the file where a
 directory belongs, the unwritable directory, the colliding names and the escape sequences, and checks the
-outcome and that nothing outside the temporary directory changed."""
+outcome and that nothing outside the temporary directory changed.
+
+Origin: hostile files and environments, issue 11; formerly tests/test_hostile_reports.py."""
 
 import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 
 import pytest
 
 import verifier
-from conftest import SPECS
+from conftest import ROOT, SPECS
 
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")
 
@@ -120,3 +124,12 @@ def test_a_planted_symlink_in_the_cache_is_replaced_not_written_through(tmp_path
     first._remember(first.summary, {})
     assert victim.read_text() == "precious" and not entry.is_symlink()
     assert verifier.verify(TABLE_VI).cached_at is not None
+
+
+# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+def test_reports_of_a_spec_from_stdin_are_named_stdin(tmp_path):
+    text = open(os.path.join(SPECS, "table-vi.yaml"), encoding="utf-8").read()
+    done = subprocess.run([sys.executable, "-m", "verifier", "-", "--report", "out", "--quiet"], cwd=tmp_path,
+                          input=text, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": ROOT})
+    assert done.returncode == 0 and sorted(os.listdir(tmp_path / "out")) == ["stdin.html", "stdin.json", "stdin.md"]

@@ -1,6 +1,9 @@
 """Attacks through data files, spec text and outputs: nothing is silently misread, overwritten or executed by a
 spreadsheet, and every bad input is a located message with exit status 2 (never a traceback). Each test plants
-its files in a temporary directory."""
+its files in a temporary directory.
+
+Origin: attacks on data files and outputs for issue 24 (no input crashes, hangs, exhausts the machine or is silently
+misread); formerly tests/test_attacks_files.py."""
 
 from __future__ import annotations
 
