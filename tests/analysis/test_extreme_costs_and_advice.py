@@ -6,7 +6,7 @@ tests/api/test_special_files_cache_and_memory.py, tests/report/test_console_and_
 tests/report/test_report_writing.py, tests/designing/test_calibration_ties.py).
 
 Origin: an adversarial review of issue 11's reports and hostile-input handling (commit b12a1a6); formerly
-tests/test_review_regressions.py."""
+test_review_regressions.py."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def test_the_key_names_every_deciding_library():
     assert all(versions[name] for name in ("z3-solver", "highspy", "python-flint", "sympy", "numpy"))
 
 
-# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+# Found by an adversarial review of issue 11's reports (formerly in test_review_regressions.py).
 def test_a_cached_report_names_the_file_it_was_asked_for(tmp_path):
     shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "first.yaml")
     (tmp_path / "sub").mkdir()

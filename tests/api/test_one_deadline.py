@@ -4,7 +4,7 @@ converting it, a cut evaluation prints what was done, figures count against the 
 symbolic parameters than the engines can decide is refused early. No test asserts a wall-clock duration; a
 subprocess timeout is only a guard against a hang, and sizes are the smallest that take the same path.
 
-Origin: attacks for issue 52, item 4; formerly tests/test_attacks_one_deadline.py."""
+Origin: attacks for issue 52, item 4; formerly test_attacks_one_deadline.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 silently misread). Each test plants the spec, file, option value or API argument, then checks the outcome (exit
 status 2 and a located message, or the right answer), and that nothing outside its temporary directory changed.
 
-Origin: attacks on sizes, numbers and time for issue 24; formerly tests/test_attacks_inputs.py."""
+Origin: attacks on sizes, numbers and time for issue 24; formerly test_attacks_inputs.py."""
 
 from __future__ import annotations
 

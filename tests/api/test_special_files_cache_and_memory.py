@@ -3,7 +3,7 @@ foreign cache entry, the runaway formula and the tiny memory cap, then checks th
 exit status 2, or a correct verdict), that nothing hangs, and that nothing outside the temporary directory
 changed.
 
-Origin: hostile files and environments, issue 11; formerly tests/test_hostile_inputs.py."""
+Origin: hostile files and environments, issue 11; formerly test_hostile_inputs.py."""
 
 from __future__ import annotations
 
@@ -186,7 +186,7 @@ def test_huge_values_hidden_in_irrational_arguments_are_located_errors(tmp_path,
     assert code == 2 and "huge.yaml:4" in err and "exp of a huge argument" in err
 
 
-# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+# Found by an adversarial review of issue 11's reports (formerly in test_review_regressions.py).
 def test_a_fifo_or_broken_link_in_a_spec_directory_is_an_error_not_skipped(tmp_path, cli):
     shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "ok.yaml")
     os.mkfifo(tmp_path / "fifo.yaml")

@@ -3,7 +3,7 @@ as a user would (`python3 -S -I verifier_check.py`, from a copy of the one file,
 1 GB address-space limit) and ends with exit 2 and a message naming its place; nothing is written. The
 subprocess timeout only guards against a hang; what is asserted is the outcome.
 
-Origin: hostile certificates, issue 52; formerly tests/test_certificate_attacks.py."""
+Origin: hostile certificates, issue 52; formerly test_certificate_attacks.py."""
 
 import copy
 import json

@@ -3,7 +3,7 @@ message (file, line or key, the text, what was expected), exit 2 at the command 
 UsageError in Python. Each test plants its files in a temporary directory and checks that nothing there
 changed.
 
-Origin: attacks for issue 37, item 13; formerly tests/test_attacks_located.py."""
+Origin: attacks for issue 37, item 13; formerly test_attacks_located.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 word, the shared options are accepted wherever they mean something, a mistyped subcommand gets a "did you
 mean", and the short parameter form is answered.
 
-Origin: a newcomer's rough edges, issue 42; formerly tests/test_newcomer_edges.py."""
+Origin: a newcomer's rough edges, issue 42; formerly test_newcomer_edges.py."""
 
 import io
 import os

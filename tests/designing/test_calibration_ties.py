@@ -196,7 +196,7 @@ def test_ties_at_closed_form_points_are_exact_zeros_and_near_ties_are_not():
     assert None not in point.verdicts.values() and not point.why
 
 
-# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+# Found by an adversarial review of issue 11's reports (formerly in test_review_regressions.py).
 def test_calibration_reads_a_chained_assumption():
     # "0 <= r <= 1" is a conjunction for sympy; calibration took it for one inequality and crashed
     text = ("name: p-discounted, chained bounds\nclasses: 3\nparameters: {r: {}}\nassume: '0 <= r <= 1'\n"

@@ -111,7 +111,7 @@ def test_the_progress_bar_moves_within_one_spec_and_stays_out_of_the_report(cli)
     assert "verifying" in err.getvalue() and "verifying" not in out
 
 
-# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+# Found by an adversarial review of issue 11's reports (formerly in test_review_regressions.py).
 @pytest.mark.parametrize("width", [40, 60])
 @pytest.mark.parametrize("stem", ["abellan-masegosa", "table-vii", "ha"])
 def test_narrow_terminals_get_lines_that_fit(stem, width, cli):

@@ -4,7 +4,7 @@ the one function the report uses (`report.safe_text`), so that no HTML and no li
 is rendered by a CommonMark parser (markdown-it-py, which rich already depends on) with raw HTML enabled, and
 the rendered page must hold no tag and no link from the names.
 
-Origin: attacks for issue 37, item 14; formerly tests/test_attacks_markdown.py."""
+Origin: attacks for issue 37, item 14; formerly test_attacks_markdown.py."""
 
 from __future__ import annotations
 

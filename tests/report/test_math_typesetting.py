@@ -4,7 +4,7 @@ c<sub>a,b</sub> in HTML and Markdown, one readable form on the console, no `*` i
 carry no long title, the sweep plot uses the figures' palette and italic parameter names, and the calibration
 chart colours rows by verdict.
 
-Origin: a newcomer's reading of the mathematics, issue 42, items 7-9; formerly tests/test_newcomer_math.py."""
+Origin: a newcomer's reading of the mathematics, issue 42, items 7-9; formerly test_newcomer_math.py."""
 
 import json
 import os

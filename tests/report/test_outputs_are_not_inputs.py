@@ -3,7 +3,7 @@ the same name, another spelling, a hard link or a symbolic link. Each test plant
 directory, runs the command, and checks the exit status, the message (the option, the output, the input it
 would replace) and that not one byte or modification time in the directory changed.
 
-Origin: attacks for issue 37, item 12; formerly tests/test_attacks_outputs.py."""
+Origin: attacks for issue 37, item 12; formerly test_attacks_outputs.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 directory belongs, the unwritable directory, the colliding names and the escape sequences, and checks the
 outcome and that nothing outside the temporary directory changed.
 
-Origin: hostile files and environments, issue 11; formerly tests/test_hostile_reports.py."""
+Origin: hostile files and environments, issue 11; formerly test_hostile_reports.py."""
 
 import json
 import os
@@ -126,7 +126,7 @@ def test_a_planted_symlink_in_the_cache_is_replaced_not_written_through(tmp_path
     assert verifier.verify(TABLE_VI).cached_at is not None
 
 
-# Found by an adversarial review of issue 11's reports (formerly tests/test_review_regressions.py).
+# Found by an adversarial review of issue 11's reports (formerly in test_review_regressions.py).
 def test_reports_of_a_spec_from_stdin_are_named_stdin(tmp_path):
     text = open(os.path.join(SPECS, "table-vi.yaml"), encoding="utf-8").read()
     done = subprocess.run([sys.executable, "-m", "verifier", "-", "--report", "out", "--quiet"], cwd=tmp_path,

@@ -225,6 +225,28 @@ def test_every_long_option_named_in_the_docs_exists():
     assert not problems, "options that neither verify nor a benchmark has:\n  " + "\n  ".join(sorted(problems))
 
 
+def _text_files() -> list[str]:
+    """The pages, CONTRIBUTING.md, the configuration and CI entry point, and the code of verifier/, tests/ and
+    benchmarks/: every place that names a test file or directory (the CHANGELOG names past paths, as it should)."""
+    found = [*EVERY, os.path.join(ROOT, "CONTRIBUTING.md"), os.path.join(ROOT, "pyproject.toml"),
+             os.path.join(ROOT, ".ci", "run")]
+    for top in ("verifier", "tests", "benchmarks"):
+        for folder, _, names in os.walk(os.path.join(ROOT, top)):
+            found += [os.path.join(folder, n) for n in names if n.endswith((".py", ".md", ".txt", ".sh"))]
+    return found
+
+
+def test_every_test_path_named_anywhere_exists():
+    """tests/ is arranged as the code is, and a file moves with its feature: a page, a docstring or the slow list
+    that still names the old path would send a reader (or a marker) nowhere."""
+    problems = []
+    for path in _text_files():
+        for named in set(re.findall(r"(?<![\w/.-])tests/[\w./-]*\w", _read(path))):
+            if "artifacts" not in named and not os.path.exists(os.path.join(ROOT, named)):
+                problems.append(f"{_name(path)}: {named}")
+    assert not problems, "paths under tests/ that do not exist:\n  " + "\n  ".join(sorted(problems))
+
+
 def _python_blocks() -> list[str]:
     text = _read(os.path.join(DOCS, "python-api.md"))
     return re.findall(r"```python\n(.*?)```", text, re.S)

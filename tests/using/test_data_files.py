@@ -3,7 +3,7 @@ spreadsheet, and every bad input is a located message with exit status 2 (never 
 its files in a temporary directory.
 
 Origin: attacks on data files and outputs for issue 24 (no input crashes, hangs, exhausts the machine or is silently
-misread); formerly tests/test_attacks_files.py."""
+misread); formerly test_attacks_files.py."""
 
 from __future__ import annotations
 

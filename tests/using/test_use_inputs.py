@@ -3,7 +3,7 @@ uncertainty, threshold choice on costs that are no polynomials, --pairs with a c
 huge logits, API arguments of the wrong type, and figure file names. Each hostile input is a located message
 (exit 2 at the command line, a UsageError in Python), warns nothing, and writes nothing.
 
-Origin: attacks for issue 52, item 3; formerly tests/test_attacks_use_surfaces.py."""
+Origin: attacks for issue 52, item 3; formerly test_attacks_use_surfaces.py."""
 
 from __future__ import annotations
 
