@@ -3,7 +3,6 @@ traceback and never executing spec text; exit 1 on unmet expectations; the JSON 
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -11,17 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli.main import check
+from conftest import run_verify
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 FORMULA_SPEC = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_cost: {formula}\n'  # formula on line 4
 GOOD = 'name: t\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1]\n  b: [1, 0]\nset_costs:\n  "a,b": [0.5, 0.5]\n'
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = check(list(argv), out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "spec.yaml") -> Path:
@@ -32,7 +25,7 @@ def write(tmp_path: Path, text: str | bytes, name: str = "spec.yaml") -> Path:
 
 def assert_rejected(path: Path, key: str | None = None, line: int | bool = True) -> str:
     """Exit 2; stderr names the file, the key and a line (when they apply); no traceback, no 'internal error'."""
-    code, _, err = run(str(path))
+    code, _, err = run_verify(str(path))
     assert code == 2, err
     assert str(path) in err
     assert "Traceback" not in err and "internal error" not in err, err
@@ -106,9 +99,9 @@ def test_long_operator_chains_are_evaluated_not_rejected(tmp_path, formula, valu
     (GOOD.replace("[0.5, 0.5]", '["2 ** 1000 * 2 ** 100", 0.5]'), "set_costs.a,b[0]", 7),
     (FORMULA_SPEC.format(formula='"(12345678901234567890/7) ** 999"'), "set_cost", 4),  # > 4300 digits
 ], ids=["1e400", "2**1100", "big power in set_cost"])
-def test_huge_but_admissible_value_is_verified_or_rejected_with_key(tmp_path, text, key, line):
+def test_huge_but_admissible_value_is_verified_or_rejected_with_key(tmp_path, text, key, line, cli):
     path = write(tmp_path, text)
-    code, _, err = run(str(path))
+    code, _, err = cli(str(path))
     assert "internal error" not in err and "Traceback" not in err, err
     assert code == 0 or (code == 2 and f"key '{key}'" in err and f"{path}:{line}:" in err), err
 
@@ -202,11 +195,11 @@ def test_missing_file(tmp_path):
 
 
 # -- the command line ------------------------------------------------------------------------------------------
-def test_directory_with_one_bad_spec_verifies_the_others(tmp_path):
+def test_directory_with_one_bad_spec_verifies_the_others(tmp_path, cli):
     for name in ("table-vi.yaml", "friedel-abstention.yaml"):
         shutil.copy(SPECS / name, tmp_path / name)
     bad = write(tmp_path, 'name: bad\nclasses: [a]\ncost: "0"\n', "m-bad.yaml")
-    code, out, err = run(str(tmp_path))
+    code, out, err = cli(str(tmp_path))
     assert code == 2
     assert str(bad) in err and "key 'classes'" in err and "Traceback" not in err
     assert "Table VI" in out and "Friedel" in out  # the good ones still reported
@@ -215,23 +208,23 @@ def test_directory_with_one_bad_spec_verifies_the_others(tmp_path):
 
 @pytest.mark.parametrize("argv", [[], ["--bogus", str(SPECS / "table-vi.yaml")],
                                   ["--format", "xml", str(SPECS / "table-vi.yaml")]])
-def test_usage_errors_exit_2(argv):
-    code, out, err = run(*argv)
+def test_usage_errors_exit_2(argv, cli):
+    code, out, err = cli(*argv)
     assert code == 2 and "usage" in err and "Traceback" not in err
 
 
-def test_unmet_expectation_exits_1_and_met_exits_0(tmp_path):
+def test_unmet_expectation_exits_1_and_met_exits_0(tmp_path, cli):
     possible = GOOD.replace("[0.5, 0.5]", "[0.25, 0.25]")  # below the mean 1/2 everywhere: {a,b} is possible
-    assert run(str(write(tmp_path, possible + "expect: {P1: holds, P8: holds}\n", "met.yaml")))[0] == 0
-    code, out, _ = run(str(write(tmp_path, possible + "expect: {P1: fails}\n", "unmet.yaml")))
+    assert cli(str(write(tmp_path, possible + "expect: {P1: holds, P8: holds}\n", "met.yaml")))[0] == 0
+    code, out, _ = cli(str(write(tmp_path, possible + "expect: {P1: fails}\n", "unmet.yaml")))
     assert code == 1 and "holds" in out
 
 
-def test_json_report_has_the_contract_keys_and_exact_strings(tmp_path):
+def test_json_report_has_the_contract_keys_and_exact_strings(tmp_path, cli):
     text = ('name: t\nclasses: [a, b]\nparameters:\n  r: {value: 0.45}\ncost_matrix:\n  a: [0.5, 1]\n'
             '  b: [1, 0.5]\nset_costs:\n  "a,b": [r, r]\n')
     path = write(tmp_path, text)
-    code, out, _ = run("--format", "json", str(path))
+    code, out, _ = cli("--format", "json", str(path))
     assert code == 0
     report = json.loads(out)
     assert report["spec"] == str(path) and report["name"] == "t" and report["classes"] == ["a", "b"]
@@ -247,7 +240,7 @@ def test_json_report_has_the_contract_keys_and_exact_strings(tmp_path):
     assert report["parameters"] == {"r": "9/20"}
 
 
-def test_json_for_several_specs_is_an_array(tmp_path):
-    code, out, _ = run("--format", "json", str(SPECS / "table-vi.yaml"), str(SPECS / "friedel-abstention.yaml"))
+def test_json_for_several_specs_is_an_array(tmp_path, cli):
+    code, out, _ = cli("--format", "json", str(SPECS / "table-vi.yaml"), str(SPECS / "friedel-abstention.yaml"))
     assert code == 0
     assert [r["name"][:8] for r in json.loads(out)] == ["Table VI", "Friedel "]

@@ -3,7 +3,6 @@ data with tied scores (Corollaries 1 and 2, Theorems 6 and 7, the rate-driven lo
 a Monte Carlo over the presumed value, the calibration against scipy's isotonic regression, instance losses that
 add up to L, exact losses under a Beta weight, and the command line with its refusals."""
 
-import io
 import json
 import os
 import random
@@ -14,7 +13,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT
-from verifier.cli.main import check
 from verifier.using.abstention.scores_file import Scores
 from verifier.using.abstention.staircase import Hull, staircase
 from verifier.using.conditions.evaluation import _instance_losses
@@ -131,19 +129,14 @@ def test_a_beta_weight_is_exact_where_the_theorems_apply_and_numerical_beside():
     assert middle.exact_value is None and middle.error < 1e-6
 
 
-def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    return check(["evaluate", *argv], out, err), out.getvalue(), err.getvalue()
-
-
-def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_path):
-    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
-                          "--uncertainty", "inf", "--figures", str(tmp_path)])
+def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_path, cli):
+    code, out, err = cli("evaluate", SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
+                         "--uncertainty", "inf", "--figures", str(tmp_path))
     assert code == 0, err
     flat = " ".join(out.split())
     assert flat.count("holds exactly") == 10 and "DOES NOT HOLD" not in flat
     assert "cost-proportion-cost-curves-svm.svg" in os.listdir(tmp_path)
-    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "optimal", "--format", "json"])
+    code, out, err = cli("evaluate", SPEC, "--scores", SCORES, "--threshold-choice", "optimal", "--format", "json")
     record = json.loads(out)["operating_conditions"]
     assert record["gammas"] == ["0", "1", "4", "16", "inf"] and record["paper_normalisation"]
     svm = next(c for c in record["classifiers"] if c["classifier"] == "svm")
@@ -161,12 +154,12 @@ def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_pa
     (["--weight", "beta:0,1"], "expected uniform or beta:A,B"),
     (["--sweep", "theta=0:1:3"], "not --sweep"),
 ])
-def test_bad_options_are_refused(extra, expected):
-    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", *extra])
+def test_bad_options_are_refused(extra, expected, cli):
+    code, out, err = cli("evaluate", SPEC, "--scores", SCORES, "--threshold-choice", "score", *extra)
     assert code == 2 and expected in " ".join(err.split()) and out == ""
 
 
-def test_specs_that_do_not_fit_are_refused(tmp_path):
+def test_specs_that_do_not_fit_are_refused(tmp_path, cli):
     cases = []
     squared = tmp_path / "squared.yaml"
     squared.write_text(open(SPEC).read().replace("[0, 2*theta]", "[0, 2*theta**2]"))
@@ -186,15 +179,15 @@ def test_specs_that_do_not_fit_are_refused(tmp_path):
     cases.append(([SPEC, "--threshold-choice", "score", "--scores", str(margins)], "outside [0, 1]"))
     for argv, expected in cases:
         argv = argv if "--scores" in argv else argv + ["--scores", SCORES]
-        code, out, err = run(argv)
+        code, out, err = cli("evaluate", *argv)
         assert code == 2 and expected in " ".join(err.split()), (argv, err)
-    code, _, err = run([SPEC, "--threshold-choice", "score"])
+    code, _, err = cli("evaluate", SPEC, "--threshold-choice", "score")
     assert code == 2 and "evaluate binary scores (--scores FILE)" in " ".join(err.split())
 
 
-def test_the_docs_table_is_what_the_tool_prints():
-    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
-                          "--uncertainty", "4", "--uncertainty", "inf"])
+def test_the_docs_table_is_what_the_tool_prints(cli):
+    code, out, err = cli("evaluate", SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
+                         "--uncertainty", "4", "--uncertainty", "inf")
     assert code == 0, err
     docs = open(os.path.join(ROOT, "docs", "decide-evaluate.md"), encoding="utf-8").read()
     part = docs[docs.index("On the breast cancer scores of the example above"):]
