@@ -335,3 +335,64 @@ def test_screenshots_in_light_and_dark_themes_differ(chromium):
     with Image.open(light) as a, Image.open(dark) as b:
         inside = (600, 60)  # within the report, beside its title
         assert sum(a.convert("RGB").getpixel(inside)) > 3 * 240 and sum(b.convert("RGB").getpixel(inside)) < 3 * 80
+
+
+# -- pictures display as pictures, and say why when there is none (issue 42, found by a newcomer) --------------
+def _is_picture(p, fmt):
+    import pickle
+
+    from verifier.report.picture_bytes import PictureBytes
+
+    assert isinstance(p, PictureBytes) and isinstance(p, bytes) and p.format == fmt and p
+    assert p.data == bytes(p) and type(p.data) is bytes and len(repr(p)) < 200 and "\n" not in repr(p)
+    assert pickle.loads(pickle.dumps(p)) == p and pickle.loads(pickle.dumps(p)).format == fmt
+    if fmt == "svg":
+        assert p._repr_svg_().startswith("<?xml") and p._repr_png_() is None and "<svg" in p.html()
+    else:
+        assert p._repr_png_().startswith(b"\x89PNG") and p._repr_svg_() is None
+
+
+def _is_no_picture(p, why):
+    assert not p and p == b"" and why in p.reason and why in repr(p) and why in p._repr_markdown_()
+
+
+def test_a_sweep_picture_displays_as_the_picture_and_still_writes_as_bytes(tmp_path):
+    import verifier
+
+    result = verifier.evaluate(os.path.join(SPECS, "p-discounted-symbolic.yaml"), y_true=["h", "b"],
+                               sets=[["h"], ["h", "b"]], sweep_text="r=0:1:3")
+    svg, png = result.picture("svg"), result.picture("png")
+    _is_picture(svg, "svg")
+    _is_picture(png, "png")
+    (tmp_path / "curves.svg").write_bytes(svg)  # as callers did with the plain bytes
+    assert (tmp_path / "curves.svg").read_bytes() == bytes(svg)
+
+
+def test_results_without_a_picture_say_why():
+    import verifier
+
+    decision = verifier.decide(OBSTACLE, "h=0.1,b=0.3,n=0.6")
+    _is_no_picture(decision.picture(), "a decision has no picture")
+    scores = verifier.evaluate(os.path.join(SPECS, "accuracy-u65.yaml"), y_true=["h", "b"], sets=[["h"], ["h", "b"]])
+    _is_no_picture(scores.picture(), "--sweep")
+
+
+def test_a_report_s_figures_display_in_a_notebook_and_say_why_when_none():
+    import verifier
+
+    figures = verifier.verify(os.path.join(SPECS, "ha-numeric.yaml"), cache=False).figures(formats=("svg", "png"))
+    assert set(figures) == {"ha-numeric-ternary.svg", "ha-numeric-ternary.png"}
+    _is_picture(figures["ha-numeric-ternary.svg"], "svg")
+    _is_picture(figures["ha-numeric-ternary.png"], "png")
+    markup = figures._repr_html_()
+    assert markup.count("<figure>") == 2 and "<?xml" not in markup and "data:image/png;base64," in markup
+    assert len(repr(figures)) < 400
+    none = verifier.verify(os.path.join(SPECS, "ordinal-l1-9.yaml"), cache=False).figures()
+    assert none == {} and "this scheme has 9 classes" in none.reason and "No figures: " in none._repr_html_()
+
+
+def test_a_design_without_a_region_says_why():
+    import verifier
+
+    designed = verifier.design(str(DESIGN / "obstacle-open.yaml"), setting="filtering", ranges=False)
+    _is_no_picture(designed.picture(), "no region to draw")

@@ -138,3 +138,20 @@ def test_plot_refuses_a_directory(tmp_path, cli):
     target.mkdir()
     code, _, err = cli("design", HB_OPEN, "--plot", str(target))
     assert code == 2 and "not a regular file" in err
+
+
+# -- the region picture fits a page (issue 42, found by a newcomer) --------------------------------------------
+def test_the_design_region_picture_fits_a_page_and_starts_at_zero(monkeypatch):
+    import verifier
+    from verifier.report.figures import region_plot
+
+    drawn = []
+    monkeypatch.setattr(region_plot, "figure_bytes", lambda fig, fmt, title: drawn.append(fig) or b"<svg/>")
+    designed = verifier.design(os.path.join(SPECS, "design", "obstacle-hb-open.yaml"), setting="filtering")
+    assert designed.picture("svg")
+    (fig,) = drawn
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 3 and fig.get_size_inches()[0] <= 7.5  # three panels, not 16 inches
+    assert all(ax.get_xlim()[0] >= 0 and ax.get_ylim()[0] >= 0 for ax in panels)
+    title = fig._suptitle.get_text() if fig._suptitle is not None else ""  # no spec name drawn (issue 42, item 9)
+    assert all(len(line) <= 100 for line in title.splitlines()) and "obstacle" not in title.lower()

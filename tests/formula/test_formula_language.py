@@ -79,3 +79,11 @@ def test_forbidden_syntax_never_runs(text, words):
     with pytest.raises(SpecError) as info:
         parse_formula(text, "t.yaml", "set_cost", None)
     assert words in str(info.value)
+
+
+# -- the names a formula may call (issue 42, found by a newcomer) ----------------------------------------------
+def test_the_names_a_formula_may_call_are_the_builtins():
+    from verifier.formula.builtins import BUILTINS
+    from verifier.formula.scope import BUILTIN_NAMES
+
+    assert sorted(BUILTIN_NAMES) == sorted(name for name in BUILTINS if not name.startswith("__"))

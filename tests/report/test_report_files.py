@@ -126,3 +126,17 @@ def test_cache_is_near_instant_and_never_shown_as_fresh(tmp_path, monkeypatch):
     fourth = io.StringIO()
     check([str(spec), "--no-cache"], fourth, io.StringIO())
     assert "cached result" not in fourth.getvalue()
+
+
+# -- a legend, and paragraphs (issue 42, found by a newcomer) --------------------------------------------------
+def test_the_html_fit_table_has_a_legend_and_the_markdown_header_is_paragraphs():
+    import verifier
+
+    report = verifier.verify(os.path.join(SPECS, "ha-numeric.yaml"), cache=False)
+    page = report.to_html()
+    assert "N = necessary, D = desirable, A = analyst&#x27;s choice, U = undesirable" in page
+    markdown = report.to_markdown()
+    head = markdown[:markdown.index("## Properties")]
+    for start in ("Classes: ", "Intended setting: ", "Parameters: "):
+        line = next(i for i, text in enumerate(head.splitlines()) if text.startswith(start))
+        assert head.splitlines()[line - 1] == ""  # a paragraph of its own

@@ -266,3 +266,10 @@ def test_the_python_api_examples_run(monkeypatch):
         if "designed" in scope:
             assert scope["designed"].status == "designed"
             assert scope["scores"].records()[0]["mean_cost_exact"] == "21/80"
+
+
+# -- pinning the tool in CI (issue 42, found by a newcomer) ----------------------------------------------------
+def test_the_ci_docs_pin_a_commit_not_a_tag_that_does_not_exist():
+    text = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()
+    assert "release tag>" not in text
+    assert "rev: <a full commit hash of this repository>" in text and "git rev-parse HEAD" in text
