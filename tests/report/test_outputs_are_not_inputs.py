@@ -165,3 +165,18 @@ def test_report_figures_never_replace_its_own_spec(tmp_path):
     with pytest.raises(UsageError, match="which is the input spec"):
         report.figures(str(tmp_path), formats=("svg",))
     assert snapshot(tmp_path) == before
+
+
+# -- design's outputs, attacked (issue 24; formerly in test_attacks_files.py) ----------------------------------
+def test_design_refuses_to_write_over_its_input(tmp_path, cli):
+    spec = tmp_path / "open.yaml"
+    spec.write_text(open(OPEN, encoding="utf-8").read())
+    original = spec.read_bytes()
+    os.link(spec, tmp_path / "hard.yaml")
+    (tmp_path / "soft.yaml").symlink_to(spec)
+    for output in (spec, tmp_path / "hard.yaml", tmp_path / "soft.yaml", tmp_path / ".." / tmp_path.name / "open.yaml"):
+        code, _, err = cli("design", spec, "-o", output)
+        assert code == 2 and "is the input" in err and "would replace it" in err
+    code, _, err = cli("design", spec, "-o", tmp_path / "x.svg", "--plot", tmp_path / "x.svg")
+    assert code == 2 and "name the same file" in err
+    assert spec.read_bytes() == original

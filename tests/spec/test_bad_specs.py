@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -244,3 +245,57 @@ def test_json_for_several_specs_is_an_array(tmp_path, cli):
     code, out, _ = cli("--format", "json", str(SPECS / "table-vi.yaml"), str(SPECS / "friedel-abstention.yaml"))
     assert code == 0
     assert [r["name"][:8] for r in json.loads(out)] == ["Table VI", "Friedel "]
+
+
+# -- spec text, attacked (issue 24; formerly in test_attacks_files.py) -----------------------------------------
+ZERO_ONE = 'cost: "0 if yhat == y else 1"\nset_cost: "0 if y in Y else 1"\n'
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("parameters:\n  None: {value: 1}\n", "'None' cannot be a parameter name"),
+    ("parameters:\n  import: {value: 1}\n", "'import' cannot be a parameter name"),
+    ("functions:\n  lambda(x): x\n", "'lambda' cannot be defined here"),
+    ("parameters:\n  ? !!python/name:os.system r\n  : {value: 1}\n", "YAML tags are not allowed"),
+])
+def test_reserved_names_and_tagged_keys_are_refused(tmp_path, text, expected, cli):
+    spec = write(tmp_path, "name: s\nclasses: [a, b, c]\n" + text + ZERO_ONE, "s.yaml")
+    code, _, err = cli(spec, "--no-cache")
+    assert code == 2 and expected in err and "s.yaml:" in err, err
+
+
+def test_deep_yaml_nesting_is_located(tmp_path, cli):
+    nested = "[" * 3000 + "x" + "]" * 3000
+    spec = write(tmp_path, f"name: deep\nclasses: 3\n{ZERO_ONE}description: {nested}\n", "deep.yaml")
+    code, _, err = cli(spec, "--no-cache")
+    assert code == 2 and "deep.yaml:5:" in err and "nesting deeper than 64 levels" in err and len(err) < 500
+
+
+@pytest.mark.parametrize("formula, expected, absent", [
+    ("foo('zz')", "unknown function 'foo'", "is not a class"),
+    ("sum('a')", "sum needs numbers, got a class", "ClassRef"),
+])
+def test_formula_errors_name_the_real_problem(tmp_path, formula, expected, absent, cli):
+    spec = write(tmp_path, f'name: f\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\n'
+                           f'set_cost: "{formula}"\n', "f.yaml")
+    code, _, err = cli(spec, "--no-cache")
+    assert code == 2 and expected in err and absent not in err, err
+
+
+def test_a_huge_number_in_a_matrix_is_not_placed_in_a_formula_column(tmp_path, cli):
+    spec = write(tmp_path, "name: m\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1e999]\n  b: [1, 0]\n"
+                           "set_costs:\n  'a,b': [1, 1]\n", "m.yaml")
+    code, _, err = cli(spec, "--no-cache")
+    assert code == 2 and "m.yaml:4:" in err and "more than 3000 bits" in err and "column" not in err
+
+
+def test_dollar_signs_in_names_reach_the_pictures_as_text(tmp_path, cli):
+    spec = write(tmp_path, textwrap.dedent("""\
+        name: "dollars $\\\\foo$"
+        classes: ['$\\foo$', 'b$', c]
+        cost: "0 if yhat == y else 1"
+        set_cost: "(0 if y in Y else 1) + 0.1 * (len(Y) - 1)"
+        """), "d.yaml")
+    code, _, err = cli(spec, "--report", tmp_path / "reports", "--no-cache")
+    assert code == 0, err
+    html = (tmp_path / "reports" / "d.html").read_text(encoding="utf-8")
+    assert "$\\foo$" in html and "<svg" in html

@@ -1,6 +1,8 @@
-"""Attacks through data files, spec text and outputs: nothing is silently misread, overwritten or executed by a
-spreadsheet, and every bad input is a located message with exit status 2 (never a traceback). Each test plants
-its files in a temporary directory.
+"""Attacks through the data files of `verify decide` and `verify evaluate` and what they write: nothing is
+silently misread or executed by a spreadsheet, and every bad input is a located message with exit status 2 (never
+a traceback); decisions say how a tie was resolved. Each test plants its files in a temporary directory. The
+attacks on spec text are in tests/spec/test_bad_specs.py, on design's outputs in
+tests/report/test_outputs_are_not_inputs.py.
 
 Origin: attacks on data files and outputs for issue 24 (no input crashes, hangs, exhausts the machine or is silently
 misread); formerly test_attacks_files.py."""
@@ -109,20 +111,6 @@ def test_large_batches_are_read_in_blocks_with_the_same_answers(tmp_path, monkey
 
 # -- outputs -----------------------------------------------------------------------------------------------------
 
-def test_design_refuses_to_write_over_its_input(tmp_path, cli):
-    spec = tmp_path / "open.yaml"
-    spec.write_text(open(os.path.join(SPECS, "design", "obstacle-open.yaml"), encoding="utf-8").read())
-    original = spec.read_bytes()
-    os.link(spec, tmp_path / "hard.yaml")
-    (tmp_path / "soft.yaml").symlink_to(spec)
-    for output in (spec, tmp_path / "hard.yaml", tmp_path / "soft.yaml", tmp_path / ".." / tmp_path.name / "open.yaml"):
-        code, _, err = cli("design", spec, "-o", output)
-        assert code == 2 and "is the input" in err and "would replace it" in err
-    code, _, err = cli("design", spec, "-o", tmp_path / "x.svg", "--plot", tmp_path / "x.svg")
-    assert code == 2 and "name the same file" in err
-    assert spec.read_bytes() == original
-
-
 def test_batch_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path, cli):
     spec = _write(tmp_path, "inj.yaml", """\
         name: injection
@@ -136,61 +124,6 @@ def test_batch_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path, cli):
     assert code == 0, err
     cells = [line.split(",", 1)[1].rsplit(",", 2)[0] for line in out.splitlines()[1:]]
     assert cells == ['"\'=1+1"', '"\'@SUM(A1)"', '"\'-2"', '"\'+3"', '"safe"']
-
-
-# -- spec text ---------------------------------------------------------------------------------------------------
-
-ZERO_ONE = 'cost: "0 if yhat == y else 1"\nset_cost: "0 if y in Y else 1"\n'
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("parameters:\n  None: {value: 1}\n", "'None' cannot be a parameter name"),
-    ("parameters:\n  import: {value: 1}\n", "'import' cannot be a parameter name"),
-    ("functions:\n  lambda(x): x\n", "'lambda' cannot be defined here"),
-    ("parameters:\n  ? !!python/name:os.system r\n  : {value: 1}\n", "YAML tags are not allowed"),
-])
-def test_reserved_names_and_tagged_keys_are_refused(tmp_path, text, expected, cli):
-    spec = _write(tmp_path, "s.yaml", "name: s\nclasses: [a, b, c]\n" + text + ZERO_ONE)
-    code, _, err = cli(spec, "--no-cache")
-    assert code == 2 and expected in err and "s.yaml:" in err, err
-
-
-def test_deep_yaml_nesting_is_located(tmp_path, cli):
-    nested = "[" * 3000 + "x" + "]" * 3000
-    spec = _write(tmp_path, "deep.yaml", f"name: deep\nclasses: 3\n{ZERO_ONE}description: {nested}\n")
-    code, _, err = cli(spec, "--no-cache")
-    assert code == 2 and "deep.yaml:5:" in err and "nesting deeper than 64 levels" in err and len(err) < 500
-
-
-@pytest.mark.parametrize("formula, expected, absent", [
-    ("foo('zz')", "unknown function 'foo'", "is not a class"),
-    ("sum('a')", "sum needs numbers, got a class", "ClassRef"),
-])
-def test_formula_errors_name_the_real_problem(tmp_path, formula, expected, absent, cli):
-    spec = _write(tmp_path, "f.yaml", f'name: f\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\n'
-                                      f'set_cost: "{formula}"\n')
-    code, _, err = cli(spec, "--no-cache")
-    assert code == 2 and expected in err and absent not in err, err
-
-
-def test_a_huge_number_in_a_matrix_is_not_placed_in_a_formula_column(tmp_path, cli):
-    spec = _write(tmp_path, "m.yaml", "name: m\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1e999]\n  b: [1, 0]\n"
-                                      "set_costs:\n  'a,b': [1, 1]\n")
-    code, _, err = cli(spec, "--no-cache")
-    assert code == 2 and "m.yaml:4:" in err and "more than 3000 bits" in err and "column" not in err
-
-
-def test_dollar_signs_in_names_reach_the_pictures_as_text(tmp_path, cli):
-    spec = _write(tmp_path, "d.yaml", """\
-        name: "dollars $\\\\foo$"
-        classes: ['$\\foo$', 'b$', c]
-        cost: "0 if yhat == y else 1"
-        set_cost: "(0 if y in Y else 1) + 0.1 * (len(Y) - 1)"
-        """)
-    code, _, err = cli(spec, "--report", tmp_path / "reports", "--no-cache")
-    assert code == 0, err
-    html = (tmp_path / "reports" / "d.html").read_text(encoding="utf-8")
-    assert "$\\foo$" in html and "<svg" in html
 
 
 # -- decisions say how a tie was resolved -------------------------------------------------------------------------
