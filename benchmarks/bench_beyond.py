@@ -43,7 +43,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="verify-beyond-")
-    with open(os.path.join(ROOT, "tests", "structured", "ha-eta-rank.yaml"), encoding="utf-8") as handle:
+    with open(os.path.join(ROOT, "tests", "engines", "structured", "ha-eta-rank.yaml"), encoding="utf-8") as handle:
         text = handle.read()
     rows = [("design, 7 ordinal classes all open", ["design", "specs/design/ordinal-7-open.yaml", "--setting",
                                                      "choice"], 60.0)]

@@ -11,14 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
 from verifier.errors import SpecError, UsageError
 from verifier.spec import load_spec, spec_from_data
 from verifier.verdict import Verdict
 
-HA_ETA_RANK = os.path.join(ROOT, "tests", "structured", "ha-eta-rank.yaml")
+HA_ETA_RANK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structured", "ha-eta-rank.yaml")
 EXPECTED = {"P1": "holds", "P2": "holds", "P3": "fails", "P4": "holds", "P5": "holds", "P6": "holds", "P7": "fails",
             "P8": "holds", "P9": "fails", "P10": "fails"}
 
