@@ -4,6 +4,7 @@ import io
 import os
 import re
 import sys
+import warnings
 from typing import NamedTuple
 
 import pytest
@@ -89,13 +90,13 @@ def _scale_examples(item, factor: float) -> None:
     test._examples_scaled = True
 
 
-def _stale(listed: set[str], items, args: list[str]) -> list[str]:
-    """Listed node ids that name no test: a file that is gone, a function it no longer defines or, when that
-    function was collected (and no parameters were picked on the command line), parameters it no longer has.
-    A stale id would silently unmark a slow test, so the run stops instead (a moved or renamed test)."""
-    collected = {item.nodeid for item in items}
-    functions = {nodeid.split("[", 1)[0] for nodeid in collected}
-    params_picked = any("[" in arg for arg in args)
+# A listed id that names no test would silently unmark a slow test (a moved or renamed test), so the run stops.
+STALE = "tests/slow_tests.txt names tests that do not exist (moved or renamed?); fix the ids or refresh the list " \
+        "(benchmarks/slow_tests.py):\n  "
+
+
+def _without_their_test(listed: set[str]) -> list[str]:
+    """Listed node ids whose file is gone or no longer defines the function (checked before collection)."""
     stale = []
     for node in sorted(listed):
         path, _, name = node.partition("::")
@@ -103,9 +104,18 @@ def _stale(listed: set[str], items, args: list[str]) -> list[str]:
         file = os.path.join(ROOT, path)
         if not os.path.isfile(file) or not re.search(rf"^\s*def {re.escape(function)}\(", _text(file), re.M):
             stale.append(node)
-        elif "[" in node and node.split("[", 1)[0] in functions and node not in collected and not params_picked:
-            stale.append(node)
     return stale
+
+
+def _without_their_parameters(listed: set[str], items, args: list[str]) -> list[str]:
+    """Listed ids with [parameters] whose function was collected without them (unless the command line picked
+    parameters itself)."""
+    if any("[" in arg for arg in args):
+        return []
+    collected = {item.nodeid for item in items}
+    functions = {nodeid.split("[", 1)[0] for nodeid in collected}
+    return sorted(node for node in listed
+                  if "[" in node and node.split("[", 1)[0] in functions and node not in collected)
 
 
 @functools.cache
@@ -114,13 +124,22 @@ def _text(path: str) -> str:
         return handle.read()
 
 
+def pytest_configure(config):
+    # Once, before any collection: in the xdist controller a UsageError is one clear line, in a worker a crash.
+    if not hasattr(config, "workerinput"):
+        stale = _without_their_test(_measured_slow())
+        if stale:
+            raise pytest.UsageError(STALE + "\n  ".join(stale))
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     slow = _measured_slow()
-    stale = _stale(slow, items, config.args)
-    if stale:
-        raise pytest.UsageError("tests/slow_tests.txt names tests that do not exist (moved or renamed?); fix the "
-                                "ids or refresh the list (benchmarks/slow_tests.py):\n  " + "\n  ".join(stale))
+    stale = _without_their_parameters(slow, items, config.args)
+    if stale and hasattr(config, "workerinput"):  # an xdist worker: a warning the controller shows
+        warnings.warn(pytest.PytestWarning(STALE + "\n  ".join(stale)))
+    elif stale:
+        raise pytest.UsageError(STALE + "\n  ".join(stale))
     grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         kinds = _kinds(item)
