@@ -97,14 +97,18 @@ class UseReport:
                              "'verify-set-costs[frames]' (or pandas), or use records()") from None
         return pandas.DataFrame.from_records(self.records())
 
-    def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf")) -> dict:
+    def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"), *,
+                layout: str = "column", width: float | None = None, shared_scales: bool = True) -> dict:
         """Every picture of an abstention evaluation (each classifier's maps, each pair's differential cost), or
         after extra_stats() over several data sets baycomp's plot of each Bayesian comparison, as its own file,
         `<spec stem>-<picture>.<format>`: {file name: bytes}, or written into `directory` and {file name: path}.
-        Other results have no such pictures: a usage error says so."""
+        `layout`: the maps' four panels 'column' (stacked), 'grid' (2 x 2, compact) or 'row' (side by side);
+        `width`: inches (None: one column, 3.5; two columns for 'row', 7.16); `shared_scales`: the classifiers
+        compared on a data set share each map's colour scale (False: each its own). Other results have no such
+        pictures: a usage error says so."""
         from verifier.report.use_figures import use_figures
 
-        return use_figures(self, directory, formats)
+        return use_figures(self, directory, formats, layout=layout, width=width, shared_scales=shared_scales)
 
     def picture(self, fmt: str = "svg") -> PictureBytes | NoPicture:
         """The mean-cost curves of a sweep (the heat maps of a surface), the abstention maps of `--scores`, or

@@ -84,6 +84,11 @@ def _evaluate_parser() -> options.Parser:
     p.add_argument("--figures", default=None, metavar="DIR", help="with --scores: write each classifier's maps "
                    "and each pair's differential cost (or, with --threshold-choice, the cost curves) into DIR (svg "
                    "and pdf); with --extra-stats over several data sets: baycomp's plot of each Bayesian comparison")
+    p.add_argument("--figure-layout", default="column", choices=("column", "grid", "row"),
+                   help="with --figures: the abstention maps' four panels stacked (column, the default), 2 x 2 "
+                   "(grid, compact) or side by side (row, two columns wide)")
+    p.add_argument("--figure-width", type=float, default=None, metavar="INCHES",
+                   help="with --figures: the figures' width (default one column, 3.5; two columns: 7.16)")
     p.add_argument("--threshold-choice", default=None, choices=("score", "rate", "optimal"),
                    help="with --scores and a spec with one symbolic cost parameter: the expected loss when the "
                    "parameter the thresholds are set with is uncertain (Hernandez-Orallo et al.)")
@@ -155,6 +160,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             if args.rank_table and (args.table or args.sweep or args.format == "json" or args.extra_stats):
                 raise UsageError("--rank-table prints the ranks table; it does not combine with --table, --sweep, "
                                  "--extra-stats or --format json")
+            if (args.figure_layout != "column" or args.figure_width is not None) and args.figures is None:
+                raise UsageError("--figure-layout and --figure-width shape the files of --figures DIR; give --figures")
             if (args.hierarchical or args.rope is not None) and not args.extra_stats:
                 raise UsageError("--rope and --hierarchical set the Bayesian tests of --extra-stats; give "
                                  "--extra-stats")
@@ -184,7 +191,8 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
 
                 limit = None if args.time_limit is None else float(args.time_limit)
                 written = use_figures(result, args.figures, ("svg", "pdf"), inputs,
-                                      None if limit is None else began + limit, limit)
+                                      None if limit is None else began + limit, limit, layout=args.figure_layout,
+                                      width=args.figure_width)
                 for path in written.values():
                     print(f"verify: wrote {path}", file=stderr)
                 if written.cut:

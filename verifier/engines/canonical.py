@@ -6,38 +6,43 @@ solver's path. So:
 - `canonical_witness`: the point is derived from the exact LP max t s.t. E_p[c_Y − c_Z] + t <= 0 (Z ≠ Y),
   p in the simplex, on the exact matrix (a rational scheme) or on every cell rounded down to a multiple of
   2^-GRID_BITS (irrational cells; the rounding is a function of the exact cell, decided by certified
-  enclosures and an exact test at a grid point). Its optimum is made one point: t largest, then the least
-  Σ w_y p_y for fixed decreasing weights w. The float
-  LP only proposes: the vertex it points at is solved exactly (python-flint), and its duals, positive,
-  prove it is the only optimum; where nothing proves one point the only optimum, there is no canonical
+  enclosures and an exact test at a grid point). Its optimum is made one point: t largest (the vertex the
+  float LP points at, solved exactly with python-flint, its positive duals proving it the only optimum),
+  then, on a face of optima, the least Σ w_y p_y for fixed decreasing weights w (`engines.least_point`,
+  proved unique by exact duals). Where nothing proves one point the only optimum there is no canonical
   witness (None: the caller keeps the float LP's rationalised point, confirmed exactly). That point is
   then simplified (each coordinate's best rational approximation with denominators up to 10, 100, ..., in
   that order, renormalised) and the first simplification at which the set is confirmed alone, exactly, on
   the true matrix is the witness.
+- `canonical_tie`: where a set is a minimiser but never alone, the least Σ w·p among those points.
+- `canonical_mixture`: the certificate λ (a mixture of the other rows no worse than Y in every column), the
+  least Σ u·λ for increasing weights u (the earliest rows preferred) at the LP's exact optimum or at 0.
 - margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
 
-Owns: `canonical_witness`, `canonical_tie`, `RationalGrid`, `GRID_BITS`. May import: `engines.exact_floor`,
-`lazy_sympy`.
+Owns: `canonical_witness`, `exact_optimum`, `canonical_tie`, `canonical_mixture`, `RationalGrid`,
+`GRID_BITS`. May import: `engines.exact_floor`, `engines.least_point`, `lazy_sympy`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import combinations, islice
 from math import lcm
 
 import flint
 import numpy as np
 
 from verifier.engines.exact_floor import floor_scaled
+from verifier.engines.least_point import MIX_WEIGHTS, least_point
 from verifier.lazy_sympy import sympy as sp
 
 GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
+_CHOICES = 32  # choices of binding rows tried at a degenerate vertex
 SIMPLER = (10, 100, 1_000, 10_000, 10**6, 10**9, 10**12)  # denominators tried when simplifying a witness
-PRECISIONS = (128, 512, 2048)
 # the second objective among the LP's optima: distinct, decreasing weights (a face of optima orthogonal to
-# them is rare; then the lexicographic LP decides)
-WEIGHTS = tuple(Fraction(1, 2 + k) + Fraction(1, 1000 * (3 + k) ** 2) for k in range(4096))  # arb precisions tried before the exact sign at a grid point
+# them is rare; then there is no canonical witness)
+WEIGHTS = tuple(Fraction(1, 2 + k) + Fraction(1, 1000 * (3 + k) ** 2) for k in range(4096))
 
 
 def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, float] | None,
@@ -46,8 +51,7 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
     says it is nowhere strictly best on the grid matrix or no simplification of its optimum is confirmed.
     `proposal` is the float LP's (p, t) and `seed` its binding rows: search hints, the optimum does not
     depend on them."""
-    rows, zeros = _binding(grid, i, proposal) if proposal is not None else ([], [])
-    vertex = _vertex(grid, i, rows[:grid.K - len(zeros)], zeros) if len(rows) + len(zeros) >= grid.K else None
+    vertex = _optimal_vertex(grid, i, proposal) if proposal is not None else None
     solved = vertex[:2] if vertex is not None and vertex[2] else None
     if solved is None and vertex is not None:  # a face of optima: its point of least Σ w_y p_y, when unique
         solved = _face_point(grid, i, vertex[1])
@@ -66,11 +70,52 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
     return p if confirm(p) else None
 
 
-def canonical_tie(grid: "RationalGrid", i: int) -> list[Fraction] | None:
+def exact_optimum(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, float]) -> Fraction | None:
+    """The exact optimum t of the LP above at the vertex the float proposal (p, t) points at, when that vertex
+    is proved optimal (feasible, duals nonnegative); None otherwise. A negative t is the margin by which the
+    best mixture of the other rows beats row i in its worst column (LP duality)."""
+    vertex = _optimal_vertex(grid, i, proposal)
+    return vertex[1] if vertex is not None else None
+
+
+def _optimal_vertex(grid: "RationalGrid", i: int, proposal) -> tuple[list[Fraction], Fraction, bool] | None:
+    """(p, t, unique) at an optimal vertex near the float proposal, exactly: the most binding rows with
+    nonnegative duals; else, at a degenerate vertex, the first choice of binding rows whose exact point is
+    feasible, proved optimal by a mixture of the other rows no better than t in every column (LP duality,
+    `canonical_mixture`). None when neither proves an optimum."""
+    rows, zeros = _binding(grid, i, proposal)
+    size = grid.K - len(zeros)
+    if size < 0 or len(rows) < size:
+        return None
+    vertex = _vertex(grid, i, rows[:size], zeros)
+    if vertex is not None:
+        return vertex
+    for chosen in islice(combinations(rows, size), _CHOICES):
+        found = _vertex(grid, i, list(chosen), zeros, need_duals=False)
+        if found is not None:
+            return (found[0], found[1], False) if canonical_mixture(grid, i, found[1]) is not None else None
+    return None
+
+
+def canonical_mixture(grid: "RationalGrid", i: int, t: Fraction) -> dict[int, Fraction] | None:
+    """The mixture (row -> weight, rows other than i) of least Σ u·λ with Σ_Z λ_Z (c_Z − c_i) <= t in every
+    column, exact and proved the only optimum; None when there is none or uniqueness is not proved."""
+    others = [j for j in range(grid.n) if j != i]
+    if not others or len(others) > len(MIX_WEIGHTS):
+        return None
+    mine = grid.num[i]
+    D = [[grid.num[z][y] - mine[y] for y in range(grid.K)] for z in others]
+    x = least_point(D, t * grid.den, MIX_WEIGHTS[:len(others)])
+    return None if x is None else {z: v for z, v in zip(others, x) if v}
+
+
+def canonical_tie(grid: "RationalGrid", i: int, members: Sequence[int] = ()) -> list[Fraction] | None:
     """Where set i is a minimiser though never alone (the LP's optimum t is 0): the point of least Σ w·p among
-    those, when proved unique; None otherwise. Exact data only (a
-    rational scheme): rounding the cells would break the ties it is about."""
-    solved = _face_point(grid, i, Fraction(0))
+    those, when proved unique; None otherwise. The weights are 1 higher off the set's own classes `members`,
+    so the point stays on them where it can (it then ties with fewer sets). Exact data only (a rational
+    scheme): rounding the cells would break the ties it is about."""
+    weights = [w + (0 if y in members else 1) for y, w in enumerate(WEIGHTS[:grid.K])]
+    solved = _face_point(grid, i, Fraction(0), weights)
     return solved[0] if solved is not None else None
 
 
@@ -130,10 +175,11 @@ def _binding(grid: RationalGrid, i: int, proposal) -> tuple[list[int], list[int]
     return rows, [y for y in range(grid.K) if p_float[y] < 1e-9]
 
 
-def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
+def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int], need_duals: bool = True):
     """(p, t, unique) at the vertex where `rows` and p_y = 0 for `zeros` bind, exactly, when it is optimal:
     feasible for every row and with nonnegative duals. `unique` when every dual is positive: then every
-    optimum satisfies the same K equations, so it is this point. None when it is not optimal."""
+    optimum satisfies the same K equations, so it is this point. None when it is not optimal (without
+    `need_duals`: when it is not a feasible point)."""
     K, den = grid.K, grid.den
     system = [[mine_y - grid.num[j][y] for y, mine_y in enumerate(grid.num[i])] + [den] for j in rows]
     system += [[-int(y == z) for y in range(K)] + [0] for z in zeros] + [[1] * K + [0]]
@@ -143,7 +189,7 @@ def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
         duals = A.transpose().solve(flint.fmpq_mat(K + 1, 1, [0] * K + [1]))  # the gradient of t
     except ZeroDivisionError:
         return None
-    if any(duals[k, 0] < 0 for k in range(K)):
+    if need_duals and any(duals[k, 0] < 0 for k in range(K)):
         return None
     values = [Fraction(int(v.p), int(v.q)) for v in (x[k, 0] for k in range(K + 1))]
     p, t = values[:K], values[K]
@@ -152,46 +198,16 @@ def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int]):
     return p, t, all(duals[k, 0] > 0 for k in range(K))
 
 
-def _face_point(grid: RationalGrid, i: int, t: Fraction) -> tuple[list[Fraction], Fraction] | None:
-    """The point of least Σ_y WEIGHTS[y] p_y among the optima (margin t, exact), when it is unique: a float
-    LP proposes the vertex, the exact system and its duals (all positive) confirm it. None otherwise."""
-    from scipy.optimize import linprog
-
-    K, den = grid.K, grid.den
-    floats = np.array(grid.num, dtype=float)
-    mine = floats[i]
-    others = np.array([j for j in range(grid.n) if j != i])
-    scale = float(np.max(np.abs(floats))) or 1.0
-    weights = np.array([float(w) for w in WEIGHTS[:K]])
-    with np.errstate(all="ignore"):
-        found = linprog(weights, A_ub=(mine - floats[others]) / scale, b_ub=np.full(len(others), -float(t) * den / scale
-                        + 1e-9), A_eq=np.ones((1, K)), b_eq=[1.0], bounds=[(0, None)] * K, method="highs")
-    if found.status != 0:
+def _face_point(grid: RationalGrid, i: int, t: Fraction,
+                weights: Sequence[Fraction] | None = None) -> tuple[list[Fraction], Fraction] | None:
+    """The point of least Σ_y w_y p_y (WEIGHTS by default) among the optima (margin t, exact), when it is
+    proved the only one (`engines.least_point`: p over the classes, one constraint per other set)."""
+    others = [j for j in range(grid.n) if j != i]
+    D = [[grid.num[i][y] - grid.num[z][y] for z in others] for y in range(grid.K)]
+    if not others or grid.K > len(WEIGHTS):
         return None
-    p_float = found.x
-    slack = (mine - floats) @ p_float + den * float(t)
-    slack[i] = -np.inf
-    rows = sorted((int(j) for j in np.flatnonzero(slack > -1e-7 * scale)), key=lambda j: -slack[j])
-    zeros = [y for y in range(K) if p_float[y] < 1e-9]
-    if len(rows) + len(zeros) < K - 1:
-        return None
-    rows = rows[:K - 1 - len(zeros)]  # a degenerate vertex: the most binding rows (checked exactly below)
-    system = [[m - grid.num[j][y] for y, m in enumerate(grid.num[i])] for j in rows]
-    system += [[-int(y == z) for y in range(K)] for z in zeros] + [[1] * K]
-    right = [-den * t for _ in rows] + [0] * len(zeros) + [1]
-    A = flint.fmpq_mat(K, K, [v for row in system for v in row])
-    try:
-        x = A.solve(flint.fmpq_mat(K, 1, [flint.fmpq(v.numerator, v.denominator) if isinstance(v, Fraction) else v
-                                          for v in right]))
-        # min w·p: w = -Σ y_b a_b - μ·1 with y >= 0; unique when every y_b > 0
-        duals = A.transpose().solve(flint.fmpq_mat(K, 1, [-flint.fmpq(w.numerator, w.denominator)
-                                                          for w in WEIGHTS[:K]]))
-    except ZeroDivisionError:
-        return None
-    if any(duals[k, 0] <= 0 for k in range(K - 1)):
-        return None
-    p = [Fraction(int(x[k, 0].p), int(x[k, 0].q)) for k in range(K)]
-    return (p, t) if _feasible(grid, i, p, t) else None
+    p = least_point(D, -t * grid.den, weights if weights is not None else WEIGHTS[:grid.K])
+    return (p, t) if p is not None and _feasible(grid, i, p, t) else None
 
 
 def _feasible(grid: RationalGrid, i: int, p: list[Fraction], t: Fraction) -> bool:

@@ -21,7 +21,8 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
-from verifier.engines.canonical import canonical_tie, canonical_witness
+from verifier.engines.canonical import canonical_tie, canonical_witness, exact_optimum
+from verifier.engines.canonical import canonical_mixture
 from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
@@ -151,7 +152,9 @@ def _decide(costs: ExpectedCosts, members: ClassSet, p, t: float, duals: dict[in
             if found is not None:
                 return found
     strict = t < -_TOLERANCE
-    certificate, strictly = _certificate(costs, members, duals)
+    certificate, strictly = _canonical_certificate(costs, members, p, t)
+    if certificate is None or (strict and not strictly):  # the float LP's duals, rationalised and confirmed
+        certificate, strictly = _certificate(costs, members, duals)
     if certificate is not None and strictly:
         return SetOptimality(members, "never", certificate=certificate)
     tie = _tie_witness(costs, members, p) if not strict else None
@@ -181,11 +184,34 @@ def _canonical_alone(costs: ExpectedCosts, members: ClassSet, p, t: float,
         return found is not None
 
     seed = [j for j, v in sorted(duals.items()) if v > 1e-12]
-    # the float LP ran on the costs scaled by their largest value: t back to the grid's units
-    scale = float(np.max(np.abs(costs.floats))) if costs.floats.size else 1.0
-    proposal = (np.asarray(p, dtype=float), float(t) * (scale if np.isfinite(scale) and scale > 0 else 1.0))
-    witness = canonical_witness(grid, costs.index[members], proposal, seed, confirm)
+    witness = canonical_witness(grid, costs.index[members], _proposal(costs, p, t), seed, confirm)
     return held[0] if witness is not None and held else None
+
+
+def _proposal(costs: ExpectedCosts, p, t: float) -> tuple[np.ndarray, float]:
+    """The float LP's (p, t) in the grid's units (it ran on the costs scaled by their largest value)."""
+    scale = float(np.max(np.abs(costs.floats))) if costs.floats.size else 1.0
+    return np.asarray(p, dtype=float), float(t) * (scale if np.isfinite(scale) and scale > 0 else 1.0)
+
+
+def _canonical_certificate(costs: ExpectedCosts, members: ClassSet, p, t: float):
+    """The certificate the exact rule picks (`engines.canonical_mixture`): at the LP's exact optimum when it
+    is negative (strict: `never`), else at 0; confirmed on the true matrix. (λ, strict) or (None, False)."""
+    grid = costs.grid()
+    if grid is None:
+        return None, False
+    i = costs.index[members]
+    optimum = exact_optimum(grid, i, _proposal(costs, p, t)) if p is not None else None
+    targets = [optimum] if optimum is not None and optimum < 0 else []
+    for target in targets + [Fraction(0)]:
+        mixture = canonical_mixture(grid, i, target)
+        if mixture is None:
+            continue
+        mix = {costs.sets[j]: sp.Rational(x.numerator, x.denominator) for j, x in sorted(mixture.items())}
+        signs = _mixture_signs(costs, members, mix)
+        if all(s is not None and s >= 0 for s in signs):
+            return mix, all(s == 1 for s in signs)
+    return None, False
 
 
 def _rationalised(values):
@@ -222,7 +248,7 @@ def _tie_witness(costs: ExpectedCosts, members: ClassSet, p):
     chooses it; otherwise the LP's point rationalised."""
     grid = costs.grid() if costs.rational else None
     if grid is not None:
-        point = canonical_tie(grid, costs.index[members])
+        point = canonical_tie(grid, costs.index[members], sorted(members))
         if point is not None:
             found = _tie_at(costs, members, point)
             if found is not None:
@@ -248,13 +274,16 @@ def _certificate(costs: ExpectedCosts, members: ClassSet, duals: dict[int, float
     order = [j for j, v in duals.items() if v > 1e-12]
     if not order:
         return None, False
-    rows, K = costs.scheme.rows, costs.scheme.K
     for lam in _rationalised([duals[j] for j in order]):
         mix = {costs.sets[j]: sp.Rational(x.numerator, x.denominator) for j, x in zip(order, lam) if x}
-        signs = []
-        for y in range(K):
-            terms = [(sp.Integer(1), rows[members][y])] + [(-x, rows[z][y]) for z, x in mix.items()]
-            signs.append(certified.linear_sign(terms).value)
+        signs = _mixture_signs(costs, members, mix)
         if all(s is not None and s >= 0 for s in signs):
             return mix, all(s == 1 for s in signs)
     return None, False
+
+
+def _mixture_signs(costs: ExpectedCosts, members: ClassSet, mix: dict) -> list[int | None]:
+    """The certified sign of c_Y(y) − Σ λ_Z c_Z(y) in every column (None where undecided)."""
+    rows = costs.scheme.rows
+    return [certified.linear_sign([(sp.Integer(1), rows[members][y])] + [(-x, rows[z][y]) for z, x in mix.items()]
+                                  ).value for y in range(costs.scheme.K)]

@@ -16,6 +16,7 @@ import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.canonical import RationalGrid, canonical_witness
+from verifier.engines.canonical import canonical_mixture
 from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
 from verifier.scheme import Scheme
@@ -102,6 +103,10 @@ def _decide(scheme: Scheme, members, p, t: float, lam) -> SetPossibility:
         found = _canonical_witness(scheme, members, p, t)
         if found is not None:
             return found
+    if not witness_first:  # the certificate the exact rule picks, whatever HiGHS's duals were
+        found = _canonical_certificate(scheme, members)
+        if found is not None:
+            return found
     attempts = [_try_witnesses, _try_certificates] if witness_first else [_try_certificates, _try_witnesses]
     for attempt in attempts:
         found = attempt(scheme, members, p, lam)
@@ -115,14 +120,35 @@ def _decide(scheme: Scheme, members, p, t: float, lam) -> SetPossibility:
                                  "be confirmed exactly (irrational data; no exact LP fallback)")
 
 
+def _grid(scheme: Scheme, members) -> RationalGrid | None:
+    """Y's row, then its members' singletons, exact or floored (`engines.canonical`)."""
+    K = scheme.K
+    cells = [[scheme.cost(members, y) for y in range(K)]]
+    cells += [[scheme.det(h, y) for y in range(K)] for h in sorted(members)]
+    try:
+        return RationalGrid.from_cells(cells)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _canonical_certificate(scheme: Scheme, members) -> SetPossibility | None:
+    """Definition 4's certificate λ: the mixture of Y's members' rows that the exact rule picks
+    (`engines.canonical_mixture`, at t = 0), confirmed on the true matrix: the same λ on every machine."""
+    grid = _grid(scheme, members)
+    mixture = canonical_mixture(grid, 0, Fraction(0)) if grid is not None else None
+    if mixture is None:
+        return None
+    order = sorted(members)
+    lam = {h: sp.Integer(0) for h in order}
+    lam.update({order[j - 1]: sp.Rational(v.numerator, v.denominator) for j, v in mixture.items()})
+    return check_certificate(scheme, members, lam)
+
+
 def _canonical_witness(scheme: Scheme, members, p, t: float) -> SetPossibility | None:
     """Definition 4's witness from the exact LP max t s.t. E_p[c_Y − c_ŷ] + t <= 0 (ŷ in Y): its one optimum,
     simplified and confirmed (`engines.canonical`): the same point on every machine."""
-    K, order = scheme.K, sorted(members)
-    cells = [[scheme.cost(members, y) for y in range(K)]] + [[scheme.det(h, y) for y in range(K)] for h in order]
-    try:
-        grid = RationalGrid.from_cells(cells)
-    except (TypeError, ValueError, OverflowError):
+    grid = _grid(scheme, members)
+    if grid is None:
         return None
     held: list[SetPossibility] = []
 

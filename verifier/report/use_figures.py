@@ -16,6 +16,20 @@ FORMATS = ("svg", "pdf", "png")
 MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
 
 
+def figure_options(layout, width) -> tuple[str, float | None]:
+    """The figures' layout and width, checked: a usage error names what is allowed."""
+    from verifier.report.figures.palette import LAYOUTS, MAX_WIDTH, MIN_WIDTH
+
+    if layout not in LAYOUTS:
+        raise UsageError(f"figure layout {layout!r}: expected one of {', '.join(LAYOUTS)}")
+    if width is None:
+        return layout, None
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise UsageError(f"figure width {width!r}: expected inches from {MIN_WIDTH:g} to {MAX_WIDTH:g} (one "
+                         "column of a paper: 3.5, two columns: 7.16)")
+    return layout, float(width)
+
+
 def _now() -> float:
     return time.monotonic()
 
@@ -27,9 +41,14 @@ class Written(dict):
 
 
 def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=(), deadline: float | None = None,
-                limit: float | None = None) -> dict:
+                limit: float | None = None, *, layout: str = "column", width: float | None = None,
+                shared_scales: bool = True) -> dict:
     """The figures' files (or bytes, without `directory`). `deadline` (time.monotonic()): the run's time limit
-    of `limit` seconds, checked before each picture (one takes about a second); those left are named in `cut`."""
+    of `limit` seconds, checked before each picture (one takes about a second); those left are named in `cut`.
+    `layout` (the abstention maps: 'column', 'grid' or 'row') and `width` (inches; None: one column, two for
+    'row') as `figure_options` checks them; `shared_scales`: one colour scale per map for the classifiers
+    compared on a data set (False: each classifier's own)."""
+    layout, width = figure_options(layout, width)
     if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
     curves = getattr(result, "abstention", None)
@@ -49,11 +68,12 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         from verifier.report.figures.conditions_plot import pictures as condition_pictures
         from verifier.using.conditions.evaluation import GRID
 
-        drawn, path = condition_pictures(conditions, GRID, result.title), conditions.path
+        drawn, path = condition_pictures(conditions, GRID, result.title, width=width), conditions.path
     else:
         from verifier.report.figures.abstention_plot import pictures
 
-        drawn, path = pictures(curves, result.title), curves.path
+        drawn, path = pictures(curves, result.title, layout=layout, width=width,
+                               shared_scales=bool(shared_scales)), curves.path
     stem = figure_stem(path)
     files = {f"{stem}-{p.name}.{fmt}": p for p in drawn for fmt in formats}
     if len(files) < len(drawn) * len(formats):  # names are escaped injectively: a guard, not a case

@@ -1,9 +1,11 @@
-"""Every picture of a report: the one matplotlib set-up, palette, sizes and fonts, and `Picture` (`picture`),
-the mathematical labels with every name from a spec escaped (`typeset`), and which pictures a report has
-(`pictures`). One module per picture: two-class decision regions (`decision_plot`), the ternary map
-(`ternary_plot`), where a property holds over symbolic parameters (`parameter_plot`, `interval_plot`,
-`spot_plot`), a design's feasible region (`region_plot`), a sweep's cost curves (`curve_plot`) and the
-critical difference diagram (`cd_plot`).
+"""Every picture of a report: the one palette (Okabe & Ito's colours, markers, dashes, a paper's column widths:
+`palette`), the one matplotlib set-up, sizes and fonts, and `Picture` (`picture`), the mathematical labels with
+every name from a spec escaped (`typeset`), and which pictures a report has (`pictures`). One module per picture:
+two-class decision regions (`decision_plot`), the ternary map (`ternary_plot`), where a property holds over
+symbolic parameters (`parameter_plot`, `interval_plot`, `spot_plot`), a design's feasible region
+(`region_plot`), a sweep's cost curves (`curve_plot`), cost surfaces (`surface_plot`), abstention maps and
+differential maps (`abstention_maps`, `abstention_plot`), cost curves and losses under uncertain operating
+conditions (`conditions_plot`), the doubt ECDF (`doubt_plot`) and the critical difference diagram (`cd_plot`).
 
 Owns: drawing, and only drawing. Floats only place pixels; nothing drawn feeds a verdict. May import:
 `formula`, `verdict`, `properties` (for notation and labels) and `report.safe_text`; never what computes the

@@ -8,7 +8,8 @@ no title drawn (a paper's caption says what it is): `title` goes into the file's
 from __future__ import annotations
 
 from verifier.formula import certified
-from verifier.report.figures.picture import ONE_COLUMN, PALETTE, figure_bytes, plt
+from verifier.report.figures.palette import LINES
+from verifier.report.figures.picture import ONE_COLUMN, figure_bytes, plt
 from verifier.report.figures.typeset import math, put, symbol
 
 
@@ -18,7 +19,7 @@ def curve_figure(sweep, title: str, fmt: str) -> bytes:
     xs = [float(x) for x in sweep.grid]
     for k, curve in enumerate(sweep.curves):
         ys = [float("nan") if v is None else v for v in curve.values]
-        line, = ax.plot(xs, ys, marker="o", ms=2.0, lw=1.1, label=curve.name, color=PALETTE[k % len(PALETTE)])
+        line, = ax.plot(xs, ys, marker="o", ms=2.0, lw=1.1, label=curve.name, color=LINES[k % len(LINES)])
         if curve.band:
             low = [float("nan") if b is None else b[0] for b in curve.band]
             high = [float("nan") if b is None else b[1] for b in curve.band]

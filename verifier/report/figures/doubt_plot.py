@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import FuncFormatter
 
-from verifier.report.figures.picture import ONE_COLUMN, PALETTE, figure_bytes, plt
+from verifier.report.figures.palette import DASHES, LINES
+from verifier.report.figures.picture import ONE_COLUMN, figure_bytes, plt
 
-STYLES = ("-", "--", "-.", ":")
 
 
 def doubt_figure(curves: list[tuple[str, np.ndarray]], title: str, fmt: str) -> bytes:
@@ -28,7 +28,7 @@ def draw_doubt(curves: list[tuple[str, np.ndarray]], title: str):
         xs = np.concatenate([[1.0], finite]) if len(finite) else np.array([1.0])
         ys = np.concatenate([[0.0], ys]) if len(finite) else np.array([0.0])
         label = f"{name} (n = {n}" + (f"; {ties} tie(s): infinite doubt" if ties else "") + ")"
-        ax.step(xs, ys, where="post", lw=1.1, color=PALETTE[(k + 4) % len(PALETTE)], ls=STYLES[k % len(STYLES)],
+        ax.step(xs, ys, where="post", lw=1.1, color=LINES[k % len(LINES)], ls=DASHES[k % len(DASHES)],
                 label=label)
     ax.set_xscale("log")
     # plain tick labels: mathtext is off for every text of the reports (names from a spec are never parsed)

@@ -18,12 +18,13 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.formula import certified
 from verifier.properties import PROPERTIES
 from verifier.properties.settings import TABLE_VIII
+from verifier.report.figures.palette import BLUISH_GREEN, VERMILION
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import exact_ticks, math, put, symbol
 
 TITLE = "Where each property holds and each setting fits"
-HOLDS = "#009E73"  # the verdict colours of every figure (spot_plot's marks): holds, fails, undecided
-FAILS = "#D55E00"
+HOLDS = BLUISH_GREEN  # the verdict colours of every figure (spot_plot's marks): holds, fails, undecided
+FAILS = VERMILION
 VERDICT_COLOURS = {"holds": (HOLDS, "holds / fits"), "fails": (FAILS, "fails / does not fit")}
 UNDECIDED = ("#999999", "undecided")
 
@@ -158,14 +159,14 @@ def draw(rows, parameter: str, ends, fit_legend: bool):
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     run_ends = [e for _, runs, _ in reversed(rows) for run in runs for e in run[:2] if e is not None]  # fits first
-    exact_ticks(ax, run_ends + [e for e in ends if e is not None], window, _float)
+    lines = exact_ticks(ax, run_ends + [e for e in ends if e is not None], window, _float, rows=2)
     ax.grid(True, axis="x", lw=0.3, alpha=0.5)
     put(ax.set_xlabel, label=math(symbol(parameter), parameter), labelpad=1)
     if fit_legend and used:
         order = [m for _, m in list(VERDICT_COLOURS.values()) + [UNDECIDED] if m in used]
         handles = [plt.Line2D([], [], color=used[m], lw=3.4 if used[m] == HOLDS else 1.6) if m != UNDECIDED[1] else
                    plt.Line2D([], [], color=UNDECIDED[0], lw=1.2, ls=(0, (1, 1))) for m in order]
-        below = 0.42 / (0.77 * (0.9 + 0.17 * len(rows)))  # under the axis label: 0.42 inch, in axes units
+        below = (0.42 + 0.1 * (lines - 1)) / (0.77 * (0.9 + 0.17 * len(rows)))  # under the axis label, in axes units
         ax.legend(handles, order, loc="upper center", bbox_to_anchor=(0.3, -below),
                   ncol=len(order), frameon=False, handlelength=1.0, columnspacing=0.8, handletextpad=0.4)
     fig.suptitle(TITLE if fit_legend else "Where each property holds", fontsize=8, x=0.5)

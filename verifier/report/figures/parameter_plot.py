@@ -15,12 +15,14 @@ from __future__ import annotations
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.report.figures.palette import (BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, SKY_BLUE,
+                                              VERMILION)
 from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
 from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol
 
 GRID = 241  # samples per axis: the zero contour of a smooth difference is traced well within a pixel
-HOLDS, OUTSIDE = "#009E73", "#bbbbbb"
-LINES = ["#D55E00", "#0072B2", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+HOLDS, OUTSIDE = BLUISH_GREEN, "#bbbbbb"
+LINES = [VERMILION, BLUE, REDDISH_PURPLE, ORANGE, SKY_BLUE, BLACK]  # the boundaries: `palette`'s, green left to HOLDS
 STYLES = ["-", "--", "-.", ":"]
 
 

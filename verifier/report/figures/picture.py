@@ -19,17 +19,20 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from cycler import cycler  # noqa: E402
+
+from verifier.report.figures.palette import LINES, ONE_COLUMN_WIDTH, REGIONS  # noqa: E402
 from verifier.report.safe_text import clean  # noqa: E402
 
-ONE_COLUMN = (3.5, 2.6)  # inches: one column of a two-column paper
+ONE_COLUMN = (ONE_COLUMN_WIDTH, 2.6)  # inches: one column of a two-column paper
 plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42,
                      "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 6.5,
                      "xtick.labelsize": 7, "ytick.labelsize": 7, "text.parse_math": False,
                      "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],  # DejaVu ships with matplotlib
-                     "mathtext.fontset": "dejavusans", "path.simplify": True})
+                     "mathtext.fontset": "dejavusans", "path.simplify": True,
+                     "axes.prop_cycle": cycler(color=list(LINES))})  # a line without a colour: still Okabe-Ito
 
-# Okabe & Ito's palette (colour-blind safe), without black: one colour per predicted set of three classes
-PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
+PALETTE = list(REGIONS)  # one colour per predicted set of three classes (`palette`: Okabe & Ito's, no black)
 FORMATS = ("svg", "pdf", "png")
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
+from verifier.report.figures.palette import BLUE, VERMILION
 from verifier.report.figures.picture import figure_bytes, plt
 from verifier.report.figures.typeset import cell_label, math, put
 
-FILL, EDGE = "#4c78a8", "#1d3557"
+FILL = EDGE = BLUE  # the figures' palette (`palette`): the region filled light, its edges full
 MAX_LABELS = 8  # vertex labels per panel; more would cover the picture
 PANEL_IN, PER_ROW = 2.4, 3
 
@@ -91,7 +92,7 @@ def _panel(ax, region, classes=None) -> None:
                 ax.annotate(f"({_num(p[0])}, {_num(p[1])})", _f(p), textcoords="offset points", xytext=(4, 4),
                             fontsize=7)
     if region.chosen is not None:
-        ax.plot(*_f(region.chosen), marker="*", ms=11, color="#e45756", lw=0, label="designed")
+        ax.plot(*_f(region.chosen), marker="*", ms=11, color=VERMILION, lw=0, label="designed")
         ax.legend(loc="best", fontsize=7, frameon=False)
 
 

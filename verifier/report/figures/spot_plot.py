@@ -9,13 +9,14 @@ drawn by `parameter_plot`.
 
 from __future__ import annotations
 
+from verifier.report.figures.palette import BLUISH_GREEN, VERMILION
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import math, put, symbol
 from verifier.verdict import Verdict
 
 POINTS = 9  # per axis
 TITLE = "Exact verdicts at sample points"
-MARKS = {Verdict.HOLDS: ("o", "#009E73", "holds"), Verdict.FAILS: ("x", "#D55E00", "fails"),
+MARKS = {Verdict.HOLDS: ("o", BLUISH_GREEN, "holds"), Verdict.FAILS: ("x", VERMILION, "fails"),
          Verdict.UNKNOWN: ("s", "#999999", "unknown")}
 
 

@@ -108,23 +108,28 @@ def number_label(x) -> tuple[str, bool]:
     return f"≈{float(sp.N(x, 20)) if isinstance(x, sp.Basic) else float(x):.3g}", False
 
 
-def exact_ticks(ax, points, window, to_float, axis: str = "x") -> None:
-    """Ticks at exact values, labelled exactly: the points in the order given (most important first), each
-    skipped when too close to one already placed to be read."""
-    placed: list = []
+def exact_ticks(ax, points, window, to_float, axis: str = "x", rows: int = 1) -> int:
+    """Ticks at exact values, labelled exactly: the points in the order given (most important first), each put
+    on the first of `rows` lines of labels where it is not too close to a label placed to be read (a second
+    line: under the first, for an end close to another, such as 1/2 beside 1/3), else left out. Returns the
+    number of lines used."""
+    placed: list = []  # (value, label, line)
     inches = ax.get_position().width * ax.figure.get_figwidth()
     gap = (window[1] - window[0]) * 0.24 / max(inches, 0.5)  # about a quarter inch between two labels
     for exact in points:
         value = to_float(exact)
-        if value is None or any(abs(value - v) < gap for v, _ in placed):
-            continue
-        placed.append((value, number_label(exact)))
+        if value is None or any(abs(value - v) < gap / 4 for v, _, _ in placed):
+            continue  # the same point, or one no tick mark could tell apart
+        line = next((k for k in range(rows) if all(abs(value - v) >= gap for v, _, on in placed if on == k)), None)
+        if line is not None:
+            placed.append((value, number_label(exact), line))
     placed.sort(key=lambda t: t[0])
-    getattr(ax, f"set_{axis}ticks")([v for v, _ in placed])
-    getattr(ax, f"set_{axis}ticklabels")([text for _, (text, _) in placed])
-    for artist, (_, (_, parse)) in zip(getattr(ax, f"get_{axis}ticklabels")(), placed):
+    getattr(ax, f"set_{axis}ticks")([v for v, _, _ in placed])
+    getattr(ax, f"set_{axis}ticklabels")(["\n" * line + text for _, (text, _), line in placed])
+    for artist, (_, (_, parse), _) in zip(getattr(ax, f"get_{axis}ticklabels")(), placed):
         artist.set_parse_math(parse)
     ax.tick_params(axis=axis, labelsize=6.5)
+    return 1 + max((line for _, _, line in placed), default=0)
 
 
 def put(setter, *args, label: tuple[str, bool], **kwargs):

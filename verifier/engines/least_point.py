@@ -1,0 +1,151 @@
+"""The one point of least Σ w·x on a polytope of the simplex, exact and proved the only optimum.
+
+    min Σ_v w_v x_v   s.t.  Σ_v x_v D[v][c] <= b  (every constraint c),  Σ x = 1,  x >= 0,
+
+D an integer matrix (variables × constraints), b exact, w distinct exact weights. Both canonical choices are
+this problem (`engines.canonical`): the certificate λ (variables: the other sets' rows, constraints: the
+classes) and the witness p on a face of optima (variables: the classes, constraints: the other sets). HiGHS proposes a vertex; the exact system on its support and |support| − 1 of its
+tight constraints gives x (python-flint), and exact duals prove it the only optimum: π_c <= 0 on the tight
+constraints and π_0 with w_v = Σ_c D[v][c] π_c + π_0 on the support and w_v > ... off it (every other
+variable's reduced cost positive), and the support determined by the constraints with π_c < 0 (full rank).
+Then any other feasible point costs more. Which π proves it does not matter (a float LP proposes it, rounded),
+so nothing of the float search reaches the point; at a degenerate vertex several tight constraints prove it
+together. None where no proof is found (a face of optima orthogonal to w): the caller falls back.
+
+Owns: `least_point`, `MIX_WEIGHTS`. May import: nothing of verifier (numbers in, numbers out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import combinations, islice
+
+import flint
+import numpy as np
+
+_BASES = 64  # choices of tight constraints tried for the primal system at a degenerate vertex
+# distinct, increasing weights: for a certificate, rows earlier in the set order (the singletons first) cost less
+MIX_WEIGHTS = tuple(1 - Fraction(1, 2 + k) - Fraction(1, 1000 * (3 + k) ** 2) for k in range(4096))
+
+
+def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction]) -> list[Fraction] | None:
+    """The only point of least Σ w·x (see the module), exact; None when infeasible or not proved unique."""
+    if not D:
+        return None
+    proposed = _propose(D, b, weights)
+    if proposed is None:
+        return None
+    support, binding = proposed
+    x = None
+    for tight in islice(combinations(binding, len(support) - 1), _BASES):
+        x = _solve([[D[v][c] for v in support] for c in tight], [b] * len(tight))
+        if x is not None:
+            break
+    if x is None or any(v < 0 for v in x):
+        return None
+    point = dict(zip(support, x))
+    sums = [sum((value * D[v][c] for v, value in point.items()), Fraction(0)) for c in range(len(D[0]))]
+    if any(s > b for s in sums):
+        return None
+    tight = [c for c, s in enumerate(sums) if s == b]
+    if not _proves_unique(D, point, tight, weights):
+        return None
+    return [point.get(v, Fraction(0)) for v in range(len(D))]
+
+
+def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:
+    """The float LP's support and its nearly tight constraints, most binding first: a guess."""
+    from scipy.optimize import linprog
+
+    A = np.array(D, dtype=float).reshape(len(D), -1)
+    scale = float(np.max(np.abs(A))) if A.size else 1.0
+    scale = scale if scale > 0 and np.isfinite(scale) else 1.0
+    bound = float(b) / scale
+    with np.errstate(all="ignore"):
+        found = linprog(np.array([float(w) for w in weights]), A_ub=A.T / scale, b_ub=np.full(A.shape[1], bound),
+                        A_eq=np.ones((1, len(D))), b_eq=[1.0], bounds=[(0, None)] * len(D), method="highs")
+    if found.status != 0:
+        return None
+    x = found.x
+    support = [int(v) for v in np.flatnonzero(x > 1e-8)]
+    slack = bound - (A.T / scale) @ x
+    binding = sorted((int(c) for c in np.flatnonzero(slack < 1e-7)), key=lambda c: slack[c])
+    if not support or len(binding) < len(support) - 1:
+        return None
+    return support, binding
+
+
+def _solve(rows: list[list[int]], right: list[Fraction]) -> list[Fraction] | None:
+    """The square system `rows`·x = right plus Σ x = 1, exactly; None when singular."""
+    size = len(rows) + 1
+    A = flint.fmpq_mat(size, size, [v for row in rows + [[1] * size] for v in row])
+    column = [flint.fmpq(r.numerator, r.denominator) for r in right] + [flint.fmpq(1)]
+    try:
+        x = A.solve(flint.fmpq_mat(size, 1, column))
+    except ZeroDivisionError:
+        return None
+    return [Fraction(int(x[k, 0].p), int(x[k, 0].q)) for k in range(size)]
+
+
+def _proves_unique(D, point: dict[int, Fraction], tight: list[int], weights) -> bool:
+    """Exact duals (see the module) for the point's support and tight constraints."""
+    from scipy.optimize import linprog
+
+    support = sorted(point)
+    off = [v for v in range(len(D)) if v not in point]
+    d = np.array([[D[v][c] for c in tight] for v in support + off], dtype=float).reshape(len(D), len(tight))
+    scale = int(np.max(np.abs(d))) if d.size and np.max(np.abs(d)) > 0 else 1
+    w = np.array([float(weights[v]) for v in support + off])
+    A = np.hstack([d / scale, np.ones((len(D), 1))])  # unknowns π·scale (tight constraints), π_0, then ε
+    with np.errstate(all="ignore"):
+        found = linprog(np.r_[np.zeros(len(tight) + 1), -1.0],
+                        A_ub=np.hstack([A[len(support):], np.ones((len(off), 1))]) if off else None,
+                        b_ub=w[len(support):] if off else None,
+                        A_eq=np.hstack([A[:len(support)], np.zeros((len(support), 1))]), b_eq=w[:len(support)],
+                        bounds=[(None, 0)] * len(tight) + [(None, None), (None, 1)], method="highs")
+    if found.status != 0 or (off and found.x[-1] <= 1e-12):
+        return False
+    pi = _exact_duals(D, support, tight, found.x[:len(tight) + 1], scale, weights)
+    if pi is None:
+        return False
+    *pi_c, pi0 = pi
+    for v in off:
+        reduced = flint.fmpq(weights[v].numerator, weights[v].denominator) - pi0
+        reduced -= sum((p * D[v][c] for p, c in zip(pi_c, tight) if p), flint.fmpq(0))
+        if reduced <= 0:
+            return False
+    forcing = [c for p, c in zip(pi_c, tight) if p < 0]
+    rows = [[D[v][c] for v in support] for c in forcing] + [[1] * len(support)]
+    return flint.fmpq_mat(len(rows), len(support), [x for row in rows for x in row]).rank() == len(support)
+
+
+def _exact_duals(D, support: list[int], tight: list[int], proposed, scale: int, weights) -> list | None:
+    """Exact (π_c on `tight`, π_0) from the float proposal: the coordinates beyond a basis of the support's
+    equations rounded, the basis solved exactly from them; None when some π_c comes out positive."""
+    columns = [[D[v][c] for v in support] for c in tight] + [[1] * len(support)]
+    order = [len(tight)] + sorted(range(len(tight)), key=lambda k: proposed[k])  # π_0, then the largest |π_c|
+    basis: list[int] = []
+    for k in order:  # greedily: the coordinates whose columns are independent
+        trial = basis + [k]
+        if flint.fmpq_mat(len(trial), len(support), [x for c in trial for x in columns[c]]).rank() == len(trial):
+            basis = trial
+        if len(basis) == len(support):
+            break
+    if len(basis) < len(support):
+        return None
+    fixed = {k: min(Fraction(float(proposed[k])).limit_denominator(10**12), Fraction(0)) / scale
+             for k in range(len(tight)) if k not in basis}
+    right = []
+    for row, v in enumerate(support):
+        value = weights[v] - sum((x * columns[k][row] for k, x in fixed.items()), Fraction(0))
+        right.append(flint.fmpq(value.numerator, value.denominator))
+    A = flint.fmpq_mat(len(support), len(basis), [columns[k][r] for r in range(len(support)) for k in basis])
+    try:
+        x = A.solve(flint.fmpq_mat(len(support), 1, right))
+    except ZeroDivisionError:
+        return None
+    pi = [flint.fmpq(f.numerator, f.denominator) for f in (fixed.get(k, Fraction(0)) for k in range(len(tight) + 1))]
+    for position, k in enumerate(basis):
+        pi[k] = x[position, 0]
+    return None if any(v > 0 for v in pi[:-1]) else pi
