@@ -25,7 +25,7 @@ from verifier.report.figures.abstention_maps import LEMMA_LABEL, PANELS
 from verifier.report.figures.palette import MISSING, OKABE_ITO, ONE_COLUMN_WIDTH, TWO_COLUMN_WIDTH
 from verifier.report.figures.picture import plt
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
 SCORES = ROOT / "examples" / "breast-cancer" / "scores.csv"
 BAR_LABELS = {label for _, label in PANELS}
