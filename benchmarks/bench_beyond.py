@@ -5,7 +5,7 @@
 
 - `verify design specs/design/ordinal-7-open.yaml --setting choice`: a 7-class ordinal problem with every set
   row open (840 cells), target 60 s;
-- `verify` on Ha's rule with miss cost 1 + rank(y) and delta = 1/5 (tests/structured/ha-eta-rank.yaml) at
+- `verify` on Ha's rule with miss cost 1 + rank(y) and delta = 1/5 (tests/engines/structured/ha-eta-rank.yaml) at
   K = 24 and K = 40, decided by the boolean-set encoding, target 60 s each;
 - `verify design` calibrating r of ordinal l1 costs with p-discounted sets (0 <= r <= 1) at K = 10 (target
   10 s) and K = 40 (target 30 s), through the power-mean lemmas; and Ha's delta (unit miss costs, 0 <= delta
@@ -43,7 +43,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="verify-beyond-")
-    with open(os.path.join(ROOT, "tests", "structured", "ha-eta-rank.yaml"), encoding="utf-8") as handle:
+    with open(os.path.join(ROOT, "tests", "engines", "structured", "ha-eta-rank.yaml"), encoding="utf-8") as handle:
         text = handle.read()
     rows = [("design, 7 ordinal classes all open", ["design", "specs/design/ordinal-7-open.yaml", "--setting",
                                                      "choice"], 60.0)]

@@ -1,8 +1,11 @@
 import functools
 import inspect
+import io
 import os
 import re
 import sys
+import warnings
+from typing import NamedTuple
 
 import pytest
 from hypothesis import settings
@@ -87,9 +90,56 @@ def _scale_examples(item, factor: float) -> None:
     test._examples_scaled = True
 
 
+# A listed id that names no test would silently unmark a slow test (a moved or renamed test), so the run stops.
+STALE = "tests/slow_tests.txt names tests that do not exist (moved or renamed?); fix the ids or refresh the list " \
+        "(benchmarks/slow_tests.py):\n  "
+
+
+def _without_their_test(listed: set[str]) -> list[str]:
+    """Listed node ids whose file is gone or no longer defines the function (checked before collection)."""
+    stale = []
+    for node in sorted(listed):
+        path, _, name = node.partition("::")
+        function = name.split("[", 1)[0].rpartition("::")[2]
+        file = os.path.join(ROOT, path)
+        if not os.path.isfile(file) or not re.search(rf"^\s*def {re.escape(function)}\(", _text(file), re.M):
+            stale.append(node)
+    return stale
+
+
+def _without_their_parameters(listed: set[str], items, args: list[str]) -> list[str]:
+    """Listed ids with [parameters] whose function was collected without them (unless the command line picked
+    parameters itself)."""
+    if any("[" in arg for arg in args):
+        return []
+    collected = {item.nodeid for item in items}
+    functions = {nodeid.split("[", 1)[0] for nodeid in collected}
+    return sorted(node for node in listed
+                  if "[" in node and node.split("[", 1)[0] in functions and node not in collected)
+
+
+@functools.cache
+def _text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def pytest_configure(config):
+    # Once, before any collection: in the xdist controller a UsageError is one clear line, in a worker a crash.
+    if not hasattr(config, "workerinput"):
+        stale = _without_their_test(_measured_slow())
+        if stale:
+            raise pytest.UsageError(STALE + "\n  ".join(stale))
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     slow = _measured_slow()
+    stale = _without_their_parameters(slow, items, config.args)
+    if stale and hasattr(config, "workerinput"):  # an xdist worker: a warning the controller shows
+        warnings.warn(pytest.PytestWarning(STALE + "\n  ".join(stale)))
+    elif stale:
+        raise pytest.UsageError(STALE + "\n  ".join(stale))
     grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         kinds = _kinds(item)
@@ -107,7 +157,7 @@ def pytest_collection_modifyitems(config, items):
 def bundled(stem: str):
     """The API report of specs/<stem>.yaml, verified once per session (cwd ROOT, named `specs/<stem>.yaml` as
     the committed reports are) and shared by every test that renders a bundled spec; each rendering is also
-    made once (the report keeps its outputs). tests/test_report_snapshots.py checks that it agrees with a
+    made once (the report keeps its outputs). tests/bundled/test_report_snapshots.py checks that it agrees with a
     fresh `verify` run."""
     from verifier.api import verify
 
@@ -123,3 +173,26 @@ def bundled_report(stem: str, verbose: bool = False, width: int = 120) -> str:
     """The console text `verify specs/<stem>.yaml --width W --color never [-v]` prints, from `bundled(stem)`."""
     report = bundled(stem)
     return report.to_text(width) if verbose else report.to_summary(width)
+
+
+# -- the command line, run in-process ---------------------------------------------------------------------------
+class Ran(NamedTuple):
+    """What one `verify` command did: its exit status and what it printed."""
+    code: int
+    out: str
+    err: str
+
+
+def run_verify(*argv, stderr=None) -> Ran:
+    """`verify ARGV...` in this process (`verifier.cli.check`), each argument as text (paths welcome); `stderr`
+    replaces the captured standard error (a fake terminal, say)."""
+    from verifier.cli import check
+
+    out, err = io.StringIO(), stderr if stderr is not None else io.StringIO()
+    return Ran(check([str(a) for a in argv], out, err), out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli():
+    """The verify command: `code, out, err = cli(SPEC, "--format", "json")` (see `run_verify`)."""
+    return run_verify

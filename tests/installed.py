@@ -1,9 +1,9 @@
-"""The one fresh install of a test session, shared by every install test (tests/test_fresh_install.py,
-tests/test_packaging.py): the sdist and the wheel built once from a clean copy of the checkout, and one new
-virtual environment (no system or user site packages) in which the README's set-up commands install the
-project with its dependencies, after which the wheel replaces the editable install (without its dependencies,
-which are the same, then `pip check` that they satisfy the wheel's metadata). Dependencies are installed once
-per session, not once per test. The fixtures are pulled into tests/conftest.py."""
+"""The one fresh install of a test session, shared by every install test (tests/install/): the sdist and the wheel
+built once from a clean copy of the checkout, and one new virtual environment (no system or user site packages) in
+which the README's set-up commands install the project with its dependencies, after which the wheel replaces the
+editable install (without its dependencies, which are the same, then `pip check` that they satisfy the wheel's
+metadata). Dependencies are installed once per session, not once per test. The fixtures are pulled into
+tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -125,7 +125,8 @@ def fresh_install(tmp_path_factory, dists) -> FreshInstall:
     done.step("readme main", ["bash", "-c", main.replace(".venv", str(venv))], cwd=clone, timeout=900)
     done.step("readme install", ["bash", "-c", install.replace(".venv", str(venv))], cwd=clone, timeout=900)
     done.step("readme tests", [done.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                               "tests/test_readme.py", "tests/test_fresh_install.py", "-k", "not fresh_virtual"],
+                               "tests/repository/test_readme.py", "tests/install/test_fresh_install.py",
+                               "-k", "not fresh_virtual"],
               cwd=clone, timeout=900)
     done.step("wheel install", [done.python, "-m", "pip", "install", "--no-input", "--force-reinstall", "--no-deps",
                                 str(dists["wheel"])], cwd=base, timeout=900)

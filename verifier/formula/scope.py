@@ -16,7 +16,7 @@ from verifier.formula.parse import Formula, whitelist_problems
 MAX_PROBLEMS = 20  # per formula: beyond that, one line says how many more
 
 # The builtins' names, spelled out so that checking a spec's names loads no sympy (formula.builtins does);
-# tests/test_newcomer_edges.py holds them equal to the keys of builtins.BUILTINS.
+# tests/cli/test_width_and_hints.py holds them equal to the keys of builtins.BUILTINS.
 BUILTIN_NAMES = ("abs", "exp", "genmean", "len", "log", "max", "mean", "min", "prod", "sqrt", "sum")
 FUNCTIONS = tuple(sorted([*BUILTIN_NAMES, "c", "rank"]))
 _SIGNATURES = {"len": ("len(Y)", 1, 1), "abs": ("abs(x)", 1, 1), "sqrt": ("sqrt(x)", 1, 1), "log": ("log(x)", 1, 1),
