@@ -13,6 +13,8 @@ import re
 import pytest
 import yaml
 
+from verifier.report.figures.palette import LINES
+
 from conftest import ROOT, SPECS, run_verify
 
 P_SYMBOLIC = os.path.join(SPECS, "p-discounted-symbolic.yaml")
@@ -218,6 +220,13 @@ def _texts(svg: bytes) -> list[str]:
     return out
 
 
+def _drawn_colours(svg: str) -> set[str]:
+    """Stroke colours of the paths that draw something: a one-point path without a marker (matplotlib's
+    placeholder lines) takes the colour cycle's next colour but shows nothing."""
+    return {colour for d, colour in re.findall(r'<path d="([^"]*)"[^>]*stroke: (#[0-9a-f]{6})', svg)
+            if "L" in d or "C" in d or "z" in d}
+
+
 def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter(tmp_path, cli):
     plot = tmp_path / "curves.svg"
     code, _, err = cli("evaluate", P_SYMBOLIC, _predictions(tmp_path), "--sweep", "r=0:1:5", "--plot", str(plot))
@@ -226,8 +235,8 @@ def test_the_sweep_plot_has_no_title_the_figures_palette_and_an_italic_parameter
     texts = _texts(svg)
     assert not any("p-discounted" in t or "varies" in t for t in texts)  # no spec name, no title drawn
     assert "p-discounted costs" in svg.decode()  # the title stays in the file's metadata
-    colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg.decode()))
-    assert {"#e69f00", "#56b4e9", "#009e73"} <= colours  # Okabe & Ito, as every other figure
+    colours = _drawn_colours(svg.decode())
+    assert {c.lower() for c in LINES[:3]} <= colours  # Okabe & Ito's line order, as every other figure
     assert "#1f77b4" not in colours and "#ff7f0e" not in colours  # not matplotlib's own cycle
     assert re.search(r'<tspan[^>]*font-style: (oblique|italic)[^>]*>r</tspan>', svg.decode())  # $r$, typeset
     width = float(re.search(r'<svg[^>]* width="([\d.]+)pt"', svg.decode()).group(1))
@@ -243,7 +252,7 @@ def test_the_calibration_chart_colours_rows_by_verdict(tmp_path, cli):
     assert {"holds / fits", "fails / does not fit"} <= set(texts)  # the verdict legend
     assert not {"both settings fit", "neither fits"} & set(texts)  # no colour by which setting fits
     assert {"filtering fits", "choice fits"} <= set(texts)  # the settings are rows, labelled
-    colours = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg))
+    colours = _drawn_colours(svg)
     assert {"#009e73", "#d55e00"} <= colours and "#0072b2" not in colours  # spot_plot's holds and fails
 
 

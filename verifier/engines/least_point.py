@@ -58,22 +58,28 @@ def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:
     """The float LP's support and its nearly tight constraints, most binding first: a guess."""
     from scipy.optimize import linprog
 
-    A = np.array(D, dtype=float).reshape(len(D), -1)
-    scale = float(np.max(np.abs(A))) if A.size else 1.0
-    scale = scale if scale > 0 and np.isfinite(scale) else 1.0
-    bound = float(b) / scale
+    A, scale = _scaled(D)
+    bound = float(Fraction(b) / scale)
     with np.errstate(all="ignore"):
-        found = linprog(np.array([float(w) for w in weights]), A_ub=A.T / scale, b_ub=np.full(A.shape[1], bound),
+        found = linprog(np.array([float(w) for w in weights]), A_ub=A.T, b_ub=np.full(A.shape[1], bound),
                         A_eq=np.ones((1, len(D))), b_eq=[1.0], bounds=[(0, None)] * len(D), method="highs")
     if found.status != 0:
         return None
     x = found.x
     support = [int(v) for v in np.flatnonzero(x > 1e-8)]
-    slack = bound - (A.T / scale) @ x
+    slack = bound - A.T @ x
     binding = sorted((int(c) for c in np.flatnonzero(slack < 1e-7)), key=lambda c: slack[c])
     if not support or len(binding) < len(support) - 1:
         return None
     return support, binding
+
+
+def _scaled(rows: list[list[int]]) -> tuple[np.ndarray, int]:
+    """The integer matrix divided by its largest magnitude, as floats (each quotient correctly rounded, so
+    integers beyond the floats' range still give a proposal), and that magnitude."""
+    scale = max((abs(v) for row in rows for v in row), default=0) or 1
+    width = len(rows[0]) if rows else 0
+    return np.array([[v / scale for v in row] for row in rows], dtype=float).reshape(len(rows), width), scale
 
 
 def _solve(rows: list[list[int]], right: list[Fraction]) -> list[Fraction] | None:
@@ -94,10 +100,9 @@ def _proves_unique(D, point: dict[int, Fraction], tight: list[int], weights) -> 
 
     support = sorted(point)
     off = [v for v in range(len(D)) if v not in point]
-    d = np.array([[D[v][c] for c in tight] for v in support + off], dtype=float).reshape(len(D), len(tight))
-    scale = int(np.max(np.abs(d))) if d.size and np.max(np.abs(d)) > 0 else 1
+    d, scale = _scaled([[D[v][c] for c in tight] for v in support + off])
     w = np.array([float(weights[v]) for v in support + off])
-    A = np.hstack([d / scale, np.ones((len(D), 1))])  # unknowns π·scale (tight constraints), π_0, then ε
+    A = np.hstack([d, np.ones((len(D), 1))])  # unknowns π·scale (tight constraints), π_0, then ε
     with np.errstate(all="ignore"):
         found = linprog(np.r_[np.zeros(len(tight) + 1), -1.0],
                         A_ub=np.hstack([A[len(support):], np.ones((len(off), 1))]) if off else None,
