@@ -1,5 +1,5 @@
-"""Every set's optimality for a scheme with one symbolic parameter θ: alone for some admissible value, only
-tied, or never for any, and where that changes.
+"""Every set's optimality for a scheme with parameters: alone for some admissible value, only tied, or never
+for any (`analysis.optimality_across`, any number of parameters), and, for one parameter θ, where that changes.
 
 At one exact value of θ the numeric machinery decides every set (an LP search, then an exact witness p or an
 exact mixture certificate λ, re-checked independently: `engines.optimality`, `check.optimality`). Its evidence
@@ -13,15 +13,18 @@ admissible value); `tied` when it is a minimiser somewhere, never alone, and nev
 `unknown`, saying why. `where` lists the pieces with their status.
 
 Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.parameter_range` and `analysis.carry`
-(points of θ's range and carrying).
+(points of θ's range and carrying), `analysis.optimality_across`.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import zeros_inside
+from verifier.analysis.optimality_across import optimality_across
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
 from verifier.errors import SpecError
@@ -36,6 +39,18 @@ MAX_SETS = 31  # five classes: one LP per set at each value
 
 
 def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
+    """Each set's status across the parameters (`analysis.optimality_across`, any number of them, polynomial
+    costs), with the pieces of one parameter's range beside it (`where`, below); the pieces decide alone where
+    the costs are beyond the SMT encoding."""
+    across = optimality_across(scheme) if scheme.symbols else None
+    pieces = _by_pieces(scheme)
+    if across is None:
+        return pieces
+    return {m: (replace(e, where=pieces[m].where) if e.status != "unknown" else pieces[m]) if m in pieces else e
+            for m, e in across.items()}
+
+
+def _by_pieces(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     if len(scheme.symbols) != 1 or len(scheme.all_sets) > MAX_SETS:
         return {}
     theta = scheme.symbols[0]

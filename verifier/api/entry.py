@@ -66,7 +66,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
         bound = None if time_limit is None else max(0.001, time_limit - spent)
         analysis = analyse(spec, timeout_ms, classes=names, progress=progress, exact=exact, symmetry=symmetry,
                            lemmas=lemmas, time_limit_s=bound, time_limit_shown=time_limit)
-        if analysis.symbolic is not None and len(analysis.scheme.symbols) == 1 and not analysis.stopped:
+        if analysis.symbolic is not None and analysis.scheme.symbols and not analysis.stopped:
             from verifier.analysis.symbolic_optimality import symbolic_optimality  # decided when first read
 
             analysis.optimality_data, analysis.optimality_source = None, partial(symbolic_optimality, analysis.scheme)

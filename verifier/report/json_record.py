@@ -240,8 +240,9 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
     return out
 
 
-_SYMBOLIC = ("decided across the parameter only for one symbolic parameter bounded by interval assumptions, on at "
-             "most 5 classes; not for this scheme (fix the parameters with value: for a numeric answer)")
+_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes, and across one parameter "
+             "bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
+             "value: for a numeric answer)")
 
 
 def _how_to_fit(remedy, representatives: bool) -> dict | None:

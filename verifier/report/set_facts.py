@@ -27,13 +27,16 @@ def summary(a: Analysis) -> list[str]:
                  "expected cost lower than that of each of its own members. Below, for every admissible parameter "
                  "value.")
         if not a.optimality:
-            return [first + " Which sets are optimal among all sets is decided across the parameter for one "
-                    "parameter and at most 5 classes; here at fixed values only (fix them with value:)."]
+            return [first + " Which sets are optimal among all sets is decided across the parameters for "
+                    "polynomial costs on up to 6 classes, and across one parameter of any formula on up to 5; "
+                    "here at fixed values only (fix them with value:)."]
         counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
-        return [first, f"Optimal among all sets, across the parameter: {counts['alone']:,} of {len(a.optimality):,} "
-                f"sets are the unique best prediction at some admissible value, {counts['tied']} best only in ties, "
-                f"{counts['never']} never best for any admissible value"
-                + (f", {counts['unknown']} undecided" if counts["unknown"] else "") + " (each row says where)."]
+        one = len(a.scheme.symbols) == 1
+        return [first, f"Optimal among all sets, across the parameter{'' if one else 's'}: {counts['alone']:,} of "
+                f"{len(a.optimality):,} sets are the unique best prediction at some admissible value, "
+                f"{counts['tied']:,} best only in ties, {counts['never']:,} never best for any admissible value"
+                + (f", {counts['unknown']:,} undecided" if counts["unknown"] else "")
+                + (" (each row says where)." if one else " (each row gives a point where it shows).")]
     if a.scheme.symbolic and a.scheme.lemma is not None:
         return ["Possible (Definition 4): on the power-mean route with a symbolic exponent, sets are built only at "
                 "one admissible value per case of the exponent (see P1); which sets are optimal is not decided."]
@@ -124,9 +127,10 @@ def symbolic_rows(a: Analysis) -> list[list[str]]:
         if e.impossible_at:
             example.append(f"impossible at {words.values(e.impossible_at)}")
         optimal = a.optimality.get(e.members)
-        if optimal is not None and optimal.where:
-            at = "".join(f" (e.g. at {name} = {value})" for name, value in (optimal.at or {}).items())
-            example.append(f"optimal: {OPTIMAL[optimal.status]}{at}; by piece: {where_text(s.symbols[0], optimal.where)}")
+        if optimal is not None and (optimal.where or optimal.at):
+            at = f" (e.g. at {words.values(optimal.at)})" if optimal.at else ""
+            pieces = f"; by piece: {where_text(s.symbols[0], optimal.where)}" if optimal.where else ""
+            example.append(f"optimal: {OPTIMAL[optimal.status]}{at}{pieces}")
         out.append([s.label(e.members), e.status, "; ".join(example) or e.undecided])
     return out
 

@@ -1,0 +1,106 @@
+"""Each set's optimality decided across the parameters, any number of them (issue 55, item 1).
+
+Against enumeration of every set's expected cost, exactly: an `alone` set is the unique minimiser at its
+parameter point and witness; a `tied` set is a minimiser there and never alone at sampled admissible points
+and distributions; a `never` set is never a minimiser at any sampled point. z3's proofs for every admissible
+value are what the statuses claim; the samples are what a wrong claim could not survive.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import verifier
+from verifier.analysis.optimality_across import optimality_across
+from verifier.scheme import build_scheme
+from verifier.spec import spec_from_data
+
+from conftest import SPECS
+
+NAMES = "abc"
+GRID = [Fraction(k, 4) for k in range(5)]  # sampled parameter values and distribution weights
+
+
+def _cell(draw, parameters):
+    constant = draw(st.integers(0, 3))
+    terms = [f"{draw(st.integers(-2, 2))}*{name}" for name in parameters]
+    return " + ".join([str(constant), *terms])
+
+
+@st.composite
+def schemes(draw):
+    """Three classes, one or two parameters in [0, 1], every cell a + b·t (+ c·s) with small integers."""
+    parameters = ["t", "s"][:draw(st.integers(1, 2))]
+    sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
+    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _cell(draw, parameters)) for y in range(3)] for Y in sets}
+    return {"name": "random", "classes": list(NAMES), "parameters": {p: {} for p in parameters},
+            "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
+            "cost_matrix": {NAMES[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
+            "set_costs": {",".join(NAMES[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}
+
+
+def _matrix(scheme, point):
+    values = {s: point[s.name] for s in scheme.symbols}
+    return {m: [Fraction(str(scheme.rows[m][y].subs(values))) for y in range(scheme.K)] for m in scheme.all_sets}
+
+
+def _expected(matrix, p):
+    return {m: sum(c * q for c, q in zip(row, p)) for m, row in matrix.items()}
+
+
+def _simplex():
+    return [(a, b, 1 - a - b) for a in GRID for b in GRID if a + b <= 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(schemes())
+def test_every_status_survives_enumeration(spec):
+    scheme = build_scheme(spec_from_data(spec))
+    found = optimality_across(scheme)
+    assert found is not None and set(found) == set(scheme.all_sets)
+    points = [dict(zip([s.name for s in scheme.symbols], v)) for v in itertools.product(GRID, repeat=len(scheme.symbols))]
+    matrices = [_matrix(scheme, point) for point in points]
+    for members, entry in found.items():
+        assert entry.status != "unknown", entry.reason  # polynomial costs: z3 decides every set
+        if entry.status in ("alone", "tied"):
+            at = {k: Fraction(str(v)) for k, v in entry.at.items()}
+            costs = _expected(_matrix(scheme, at), [Fraction(str(x)) for x in entry.witness])
+            others = [v for z, v in costs.items() if z != members]
+            assert all(v > costs[members] if entry.status == "alone" else v >= costs[members] for v in others)
+        if entry.status in ("tied", "never"):
+            for matrix in matrices:
+                for p in _simplex():
+                    costs = _expected(matrix, p)
+                    others = [v for z, v in costs.items() if z != members]
+                    if entry.status == "never":
+                        assert min(others) < costs[members], (members, point, p)
+                    else:
+                        assert min(others) <= costs[members], (members, point, p)
+
+
+def test_the_issue_example_is_decided_for_every_set():
+    """4 classes, 0/1 costs but c_b(c) = t, t·(|Y| − 1) on a set containing the truth, 0 <= t <= 1/2: each set is
+    the unique best somewhere ({a} at every t in (0, 1/2], at p = e_a): the old piecewise route cut it into 43
+    undecided pieces."""
+    spec = {"name": "issue 55", "classes": list("abcd"), "parameters": {"t": {}}, "assume": ["t >= 0", "t <= 1/2"],
+            "cost_matrix": {"a": [0, 1, 1, 1], "b": [1, 0, "t", 1], "c": [1, 1, 0, 1], "d": [1, 1, 1, 0]},
+            "set_cost": "t * (len(Y) - 1) if y in Y else 1"}
+    found = optimality_across(build_scheme(spec_from_data(spec)))
+    assert {e.status for e in found.values()} == {"alone"}
+    assert found[frozenset({0})].witness == (1, 0, 0, 0)
+
+
+@pytest.mark.parametrize("stem, statuses", [
+    ("ha", {"alone": 7}),  # δ and a per-class η: four parameters
+    ("friedel-abstention-symbolic", {"alone": 3}),  # μ and ν
+])
+def test_bundled_symbolic_specs_are_decided(stem, statuses):
+    data = verifier.verify(f"{SPECS}/{stem}.yaml").to_json()
+    counted: dict[str, int] = {}
+    for entry in data["optimality"]:
+        counted[entry["status"]] = counted.get(entry["status"], 0) + 1
+    assert counted == statuses

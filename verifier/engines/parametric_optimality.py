@@ -1,0 +1,95 @@
+"""Every set's optimality across the parameters, any number of them: can Y be the unique best prediction for
+some admissible parameter value, only in ties, or never?
+
+Each is one existential question in nonlinear real arithmetic over the parameters θ and the distribution p,
+which z3's nlsat decides completely for polynomial (and rational-power) costs:
+  alone somewhere       ⟺ ∃θ admissible, p in the simplex: E_p[c_Z] > E_p[c_Y] for every set Z ≠ Y;
+  a minimiser somewhere ⟺ ∃θ admissible, p in the simplex: E_p[c_Z] >= E_p[c_Y] for every Z ≠ Y.
+unsat is a proof for every admissible value (never alone; never a minimiser). sat gives a model (θ, p); the
+caller decides the set exactly at that θ (rational: the model's, or a rational near it) with the numeric
+engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
+(exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
+
+Owns: `parametric_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from verifier import limits
+from verifier.engines.smt.translate import Translator, model_value
+from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
+from verifier.scheme import ClassSet, Scheme
+
+QUESTION_MS = 10_000  # one set's question; past it the answer is `unknown` with z3's reason
+MAX_SETS = 63  # six classes: one or two questions per set
+
+
+@dataclass(frozen=True)
+class Answer:
+    """z3's answer for one set: `alone` (a model where it is alone), `minimiser` (never alone, proved, and a
+    model where it ties), `never` (proved never a minimiser), or `unknown`; `values` the model's parameter
+    values (exact sympy numbers: rational or algebraic) and `p` its distribution."""
+
+    status: str
+    values: dict[str, sp.Expr] | None = None
+    p: tuple[sp.Expr, ...] | None = None
+    reason: str = ""
+
+
+def parametric_questions(scheme: Scheme) -> dict[ClassSet, Answer]:
+    """Each set's answer; raises Unsupported when a cost or an assumption is beyond the SMT encoding."""
+    if len(scheme.all_sets) > MAX_SETS:
+        raise Unsupported(f"{len(scheme.all_sets):,} sets: decided across the parameters for up to {MAX_SETS}")
+    return _Questions(scheme, z3.Context()).all()  # a fresh context: answers never depend on earlier questions
+
+
+class _Questions:
+    def __init__(self, scheme: Scheme, ctx: z3.Context):
+        self.scheme, self.ctx = scheme, ctx
+        self.tr = Translator(ctx)
+        K = scheme.K
+        self.assumed = [self.tr.boolean(c) for c, _ in scheme.assumptions]
+        self.defined = [self.tr.boolean(c) for c, _ in scheme.side_conditions]
+        self.p = [z3.Real(f"p!{y}", ctx) for y in range(K)]
+        self.simplex = [z3.Sum(self.p) == 1] + [v >= 0 for v in self.p]
+        self.expected = {m: z3.Sum([self.p[y] * self.tr.expr(scheme.rows[m][y]) for y in range(K)])
+                         for m in scheme.all_sets}
+
+    def all(self) -> dict[ClassSet, Answer]:
+        return {m: self.one(m) for m in self.scheme.all_sets}
+
+    def one(self, members: ClassSet) -> Answer:
+        mine = self.expected[members]
+        others = [e for z, e in self.expected.items() if z != members]
+        answer, model, reason = self._ask([e > mine for e in others])
+        if answer == z3.sat:
+            return Answer("alone", *self._read(model))
+        if answer == z3.unknown:
+            return Answer("unknown", reason=f"z3 could not decide whether it is ever alone ({reason})")
+        answer, model, reason = self._ask([e >= mine for e in others])
+        if answer == z3.sat:
+            return Answer("minimiser", *self._read(model))
+        if answer == z3.unknown:
+            return Answer("unknown", reason=f"never alone (proved), but z3 could not decide whether it is ever a "
+                                            f"minimiser ({reason})")
+        return Answer("never")
+
+    def _ask(self, comparisons: list) -> tuple:
+        solver = z3.Solver(ctx=self.ctx)
+        solver.set("timeout", limits.question_ms(QUESTION_MS))
+        if limits.RLIMIT:
+            solver.set("rlimit", limits.RLIMIT)
+        solver.add(*self.assumed, *self.defined, *self.tr.side, *self.simplex, *comparisons)
+        answer = solver.check()
+        return answer, solver.model() if answer == z3.sat else None, solver.reason_unknown()
+
+    def _read(self, model) -> tuple[dict[str, sp.Expr], tuple[sp.Expr, ...]]:
+        values = {s.name: model_value(model.eval(self.tr.var(s.name), model_completion=True))
+                  for s in self.scheme.symbols}
+        p = tuple(model_value(model.eval(v, model_completion=True)) for v in self.p)
+        return values, p
