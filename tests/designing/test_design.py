@@ -210,9 +210,10 @@ def test_too_many_classes_and_symbolic_costs_are_located_errors(cli):
     eight = "name: eight\nclasses: 8\ncost: \"0 if yhat == y else 1\"\n"
     code, _, err = cli("design", _write(eight))
     assert code == 2 and "at most 7 classes" in err
-    two = "name: sym\nclasses: 2\nparameters: {a: {}, b: {}}\ncost: \"0 if yhat == y else a\"\nset_cost: \"b\"\n"
-    code, _, err = cli("design", _write(two))
-    assert code == 2 and "exactly one symbolic parameter" in err
+    three = ("name: sym\nclasses: 2\nparameters: {a: {}, b: {}, d: {}}\ncost: \"0 if yhat == y else a\"\n"
+             "set_cost: \"b + d\"\n")
+    code, _, err = cli("design", _write(three))
+    assert code == 2 and "one symbolic parameter" in err and "two are mapped" in err
 
 
 def _write(text: str) -> str:

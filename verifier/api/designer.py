@@ -35,7 +35,8 @@ from verifier.version import __version__
 
 @dataclass
 class DesignReport:
-    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "stopped" (the
+    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "mapped" (two
+    # parameters: where the scheme fits, `plane`); "stopped" (the
     # time bound came before any answer: what was decided is in `text` and `record`)
     spec_text: str  # the designed spec ("" when impossible)
     text: str  # what the command prints about it
@@ -43,6 +44,7 @@ class DesignReport:
     ranges: dict[str, str] = field(default_factory=dict)  # open cell -> its exact set of values
     completion: Completion | None = None
     calibration: Calibration | None = None
+    plane: object = None  # two parameters: where the scheme fits (`designing.plane.PlaneMap`)
     # when impossible: one minimal conflict, every one found (all of them when `conflicts_complete`), and the
     # parts whose removal leaves a matrix (checked; `correction_smallest` when no fewer parts can)
     conflict: list[str] = field(default_factory=list)
@@ -57,6 +59,11 @@ class DesignReport:
         picture in a notebook); `NoPicture` (empty bytes, false) saying why when there is nothing to draw."""
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
+        if self.plane is not None:
+            from verifier.report.figures.plane_map import plane_picture
+
+            drawn = plane_picture(self.plane, self.record.get("name", ""))
+            return PictureBytes(drawn.render(fmt), fmt, drawn.title)
         if self.calibration is not None:
             from verifier.report.figures.interval_plot import calibration_picture
 
@@ -75,7 +82,7 @@ class DesignReport:
 
     @property
     def ok(self) -> bool:
-        return self.status in ("designed", "calibrated")
+        return self.status in ("designed", "calibrated") or self.status == "mapped" and self.plane.fits_somewhere is True
 
     def to_json(self) -> dict:
         return self.record
@@ -112,6 +119,9 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     if any(p.value is None for p in spec.parameters.values()):
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
+        free = [p for p in spec.parameters.values() if p.value is None]
+        if len(free) == 2 and not any(p.per_class for p in free):
+            return _mapped(spec, request, timeout_ms, time_limit)
         return _calibrated(spec, request, timeout_ms, time_limit)
     from verifier.designing import Undecided
 
@@ -163,6 +173,21 @@ def _margin(margin) -> Fraction | None:
                          f"{MARGIN_DIGITS:,} digits above and below the fraction bar, such as 1/100 (the designed "
                          "cells are printed exactly in the spec)")
     return value
+
+
+def _mapped(spec, request: Request, timeout_ms: int, time_limit: float | None = None) -> DesignReport:
+    """Two parameters: the map of where the scheme fits the setting (`designing.plane`), no spec written."""
+    from verifier.designing.plane import map_plane
+    from verifier.report.design.plane import plane_json, plane_lines
+
+    try:
+        with limits.time_limit(time_limit):
+            plane = map_plane(spec, request, timeout_ms, time_limit)
+    except limits.STOPS as caught:
+        return _stopped(spec, request, str(limits.stop_of(caught)))
+    record = {"spec": spec.path, "name": spec.name, "setting": request.setting, "status": "mapped",
+              "map": plane_json(plane)}
+    return DesignReport("mapped", "", "\n".join(plane_lines(plane, spec.name)) + "\n", record, plane=plane)
 
 
 def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | None = None) -> DesignReport:

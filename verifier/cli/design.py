@@ -2,7 +2,8 @@
 
 Output: the designed spec, its justification written above it as YAML comments, on standard output; with
 `-o OUT` the spec goes to OUT (written safely) and the justification to standard output. `--format json`
-prints the whole result as one JSON object. Exit status: 0 designed (or calibrated), 1 no design meets the
+prints the whole result as one JSON object. Exit status: 0 designed (or calibrated, or, with two parameters, it
+fits somewhere in their plane), 1 no design meets the
 firm demands (the reasons are printed) or the time limit came before an answer (what was decided is printed), 2
 an invalid spec or usage error.
 """
@@ -21,7 +22,7 @@ EXAMPLES = """\
   verify design specs/design/obstacle-conflict.yaml            # why not, and the least repair
   verify design specs/design/ha-delta.yaml --setting choice    # calibrate a family's parameter"""
 EXIT_CODES = """\
-  0  designed (or calibrated)
+  0  designed (or calibrated; with two parameters: the scheme fits somewhere in their plane)
   1  no design meets the firm demands (the reasons are printed), or --time-limit came first (what was decided and what was cut are printed)
   2  an invalid spec or option (a message says where)"""
 
@@ -107,7 +108,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     elif args.output and result.ok:
         stdout.write(options.wrap_lines(result.text, width))
         print(f"verify: wrote {args.output}", file=stderr)
-    elif result.ok:
+    elif result.ok and result.spec_text:
         stdout.write(_commented(result, width))
     else:
         stdout.write(options.wrap_lines(result.text, width))

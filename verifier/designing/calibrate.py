@@ -125,9 +125,10 @@ def _calibrate(spec: Spec, timeout_ms: int, witnesses: bool = True, state: Parti
     is carried across each piece by the evidence found there (`carry`), and cut where that evidence may fail."""
     scheme = build_scheme(spec)
     if len(scheme.symbols) != 1:
-        raise spec_error(spec, "parameters", f"calibration takes exactly one symbolic parameter; this spec has "
-                     f"{len(scheme.symbols)} ({', '.join(map(str, scheme.symbols)) or 'none'})",
-                     "one parameter without 'value' (fix the others with value:)")
+        raise spec_error(spec, "parameters", f"calibration takes exactly one symbolic parameter (two are mapped, "
+                     f"one scalar each); this spec has {len(scheme.symbols)} "
+                     f"({', '.join(map(str, scheme.symbols)) or 'none'})",
+                     "one or two parameters without 'value' (fix the others with value:)")
     theta = scheme.symbols[0]
     if any(scheme.det(h, y).has(theta) for h in range(scheme.K) for y in range(scheme.K)):
         raise spec_error(spec, "set_cost", f"the determinate costs depend on {theta}", "determinate costs that do "
