@@ -25,6 +25,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import zeros_inside
 from verifier.analysis.optimality_across import optimality_across
+from verifier.engines.parametric_optimality import piece_questions
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
 from verifier.errors import SpecError
@@ -72,6 +73,25 @@ class _Cover:
     def __init__(self, scheme: Scheme, theta, assumed):
         self.scheme, self.theta, self.assumed = scheme, theta, assumed
         self.values = 0
+        try:  # polynomial costs: z3 decides a set's status on a whole piece (`engines.parametric_optimality`)
+            self.questions = piece_questions(scheme)
+        except Unsupported:
+            self.questions = None
+
+    def whole_piece(self, members, entry: SetOptimality | None, a, b) -> SetOptimality | None:
+        """The set's status on the open piece (a, b) when z3 proves it the same at every θ there: the entry
+        found inside when it agrees (its evidence), else the status with z3's proof as the reason."""
+        if self.questions is None:
+            return None
+        try:
+            status = self.questions.on_piece(members, self.theta.name, a, b)
+        except Unsupported:
+            return None
+        if status is None:
+            return None
+        if entry is not None and entry.status == status:
+            return entry
+        return SetOptimality(members, status, reason=f"{status} for every {self.theta} in the piece (proved by z3)")
 
     def cover(self, low, high, cuts=(), ends: bool = True) -> list[tuple]:
         """[(low, high, {set: SetOptimality carried over the piece} or None, why, {set: SetOptimality at the
@@ -109,10 +129,18 @@ class _Cover:
         if a is not None and b is not None and not strictly_between(a, value, b):
             return [(a, b, None, f"no rational point was proved to lie between {a} and {b}", None, value)]
         found, why = self.decide(value)
-        if found is None:
+        if found is None:  # no exact value decided here: z3 may still settle each set on the whole piece
+            settled = {m: self.whole_piece(m, None, a, b) for m in self.scheme.all_sets} if self.questions else {}
+            if any(e is not None for e in settled.values()):
+                return [(a, b, {m: e or SetOptimality(m, "unknown", reason=f"not decided on the piece: {why}")
+                                for m, e in settled.items()}, "", None, value)]
             return [(a, b, None, why, None, value)]
         carried, cuts = {}, []
         for members, entry in found.items():
+            whole = self.whole_piece(members, entry, a, b)
+            if whole is not None:  # the same status on the whole piece: no cut needed for this set
+                carried[members] = whole
+                continue
             inside_zeros, why = self._carried(members, entry, a, b)
             if inside_zeros is None:
                 carried[members] = SetOptimality(members, "unknown", reason=f"{entry.status} at {self.theta} = "

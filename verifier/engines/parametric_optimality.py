@@ -10,7 +10,7 @@ caller decides the set exactly at that θ (rational: the model's, or a rational 
 engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
 (exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
 
-Owns: `parametric_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
+Owns: `parametric_questions`, `piece_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
 """
 
 from __future__ import annotations
@@ -39,6 +39,13 @@ class Answer:
     values: dict[str, sp.Expr] | None = None
     p: tuple[sp.Expr, ...] | None = None
     reason: str = ""
+
+
+def piece_questions(scheme: Scheme) -> "_Questions":
+    """The per-piece questions of a scheme (`_Questions.on_piece`); raises Unsupported beyond the encoding."""
+    if len(scheme.all_sets) > MAX_SETS:
+        raise Unsupported(f"{len(scheme.all_sets):,} sets: decided across the parameters for up to {MAX_SETS}")
+    return _Questions(scheme, z3.Context())
 
 
 def parametric_questions(scheme: Scheme) -> dict[ClassSet, Answer]:
@@ -78,6 +85,36 @@ class _Questions:
             return Answer("unknown", reason=f"never alone (proved), but z3 could not decide whether it is ever a "
                                             f"minimiser ({reason})")
         return Answer("never")
+
+    def on_piece(self, members: ClassSet, theta: str, low, high) -> str | None:
+        """The set's one status on the open piece low < θ < high (None: an open end), when it is the same at
+        every θ there: `alone`, `tied` or `never`, each proved for the whole piece; None when it changes inside
+        or z3 cannot tell. "Not alone at θ" is existential too, by LP duality: some mixture λ of the other rows
+        costs no more than Y's in every column (strictly less: never a minimiser)."""
+        t = self.tr.var(theta)
+        bounds = ([t > self.tr.real(low)] if low is not None else []) + \
+                 ([t < self.tr.real(high)] if high is not None else [])
+        mine = self.expected[members]
+        others = [z for z in self.expected if z != members]
+        alone = self._ask(bounds + [self.expected[z] > mine for z in others])[0]
+        if alone == z3.sat:
+            return "alone" if self._ask(bounds + self._mixture(members, others, strict=False))[0] == z3.unsat \
+                else None
+        if alone != z3.unsat:
+            return None
+        if self._ask(bounds + [self.expected[z] >= mine for z in others])[0] == z3.unsat:
+            return "never"
+        return "tied" if self._ask(bounds + self._mixture(members, others, strict=True))[0] == z3.unsat else None
+
+    def _mixture(self, members: ClassSet, others: list, strict: bool) -> list:
+        """A mixture λ of the other rows no worse than Y in every column (strict: better in every column)."""
+        lam = [z3.Real(f"lambda!{k}", self.ctx) for k in range(len(others))]
+        rows = self.scheme.rows
+        out = [z3.Sum(lam) == 1] + [v >= 0 for v in lam]
+        for y in range(self.scheme.K):
+            mixed = z3.Sum([v * self.tr.expr(rows[z][y]) for v, z in zip(lam, others)])
+            out.append(mixed < self.tr.expr(rows[members][y]) if strict else mixed <= self.tr.expr(rows[members][y]))
+        return out
 
     def _ask(self, comparisons: list) -> tuple:
         solver = z3.Solver(ctx=self.ctx)
