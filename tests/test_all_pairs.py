@@ -1,5 +1,5 @@
 """Shaffer's static procedure and Bergmann and Hommel's procedure for all pairwise comparisons after Friedman
-(verifier.using.all_pairs; García and Herrera 2008), against their definitions computed by brute force on small
+(verifier.using.compare.all_pairs; García and Herrera 2008), against their definitions computed by brute force on small
 k (every subset of hypotheses, every level), and against the libraries for what the libraries have: the raw
 p-values (scikit-posthocs' posthoc_siegel_friedman) and Holm's adjustment (statsmodels), which Shaffer's may
 never exceed, nor Bergmann-Hommel's Shaffer's."""
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from verifier.cli.main import check
-from verifier.using.all_pairs import (MAX_BERGMANN_K, all_pairs, bergmann_hommel, pairwise_p_values, partitions,
+from verifier.using.compare.all_pairs import (MAX_BERGMANN_K, all_pairs, bergmann_hommel, pairwise_p_values, partitions,
                                       possible_true_counts, shaffer, shaffer_t)
 from conftest import SPECS
 

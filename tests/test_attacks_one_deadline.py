@@ -146,7 +146,7 @@ def test_cut_abstention_curves_print_the_classifiers_done(tmp_path, monkeypatch)
 
 
 def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch):
-    import verifier.using.conditions.evaluation as evaluation
+    import verifier.using.operating.evaluation as evaluation
 
     monkeypatch.setattr(evaluation, "staircase", _SlowAfter(evaluation.staircase, 3))
     path = _many_scores(tmp_path, 6)

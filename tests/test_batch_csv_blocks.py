@@ -16,7 +16,7 @@ def test_batch_csv_says_each_rows_ties_and_undecided_comparisons_across_blocks()
     undecided comparison, in any block, say theirs (issue 40: the CSV's speed)."""
     from verifier.api.use import numeric_scheme
     from verifier.report.use.decisions import CSV_BLOCK, batch_csv, batch_csv_blocks
-    from verifier.using.batch import BatchDecision
+    from verifier.using.decide import BatchDecision
 
     _, scheme = numeric_scheme(U65, "test")
     n = 2 * CSV_BLOCK + 7
@@ -120,9 +120,9 @@ def test_property_the_symmetric_route_from_sorted_values_gives_every_sets_route(
     import numpy as np
 
     from verifier.using import BatchDecider
-    from verifier.using.batch import _vectorised
-    from verifier.using.binary_sums import fast_binary_rows
-    from verifier.using.exact_rows import rational_rows
+    from verifier.using.decide.batch import _vectorised
+    from verifier.using.exact import fast_binary_rows
+    from verifier.using.exact import rational_rows
 
     scheme = _scheme_at_ten(name)
     rows = [[Fraction(c, sum(row)) for c in row] for row in counts]

@@ -20,9 +20,9 @@ from verifier.api.entry import load
 from verifier.cli.main import check
 from verifier.using.certainty import block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide
-from verifier.using.exact_rows import rational_rows
-from verifier.using.margin import two_class_margin
-from verifier.using.p_file import DistributionFile
+from verifier.using.exact import rational_rows
+from verifier.using.certainty import two_class_margin
+from verifier.using.inputs import DistributionFile
 from verifier.report.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

@@ -20,7 +20,7 @@ import verifier
 from conftest import SPECS
 from verifier.using.compare import holm
 from verifier.using.evaluate import BOOTSTRAP, SEED
-from verifier.using.friedman import critical_difference, friedman_statistics, friedman_test, ranks
+from verifier.using.compare.friedman import critical_difference, friedman_statistics, friedman_test, ranks
 from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

@@ -21,11 +21,11 @@ from scipy import stats
 import verifier
 from conftest import ROOT, SPECS
 from verifier import limits
-from verifier.using import compare as compare_module
-from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
+from verifier.using.compare import comparison as compare_module
+from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
                                              resample_means)
 from verifier.using.compare import compare, holm
-from verifier.using.pairs import wilcoxon_rows
+from verifier.using.compare import wilcoxon_rows
 from verifier.cli.main import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

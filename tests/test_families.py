@@ -239,7 +239,7 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
     rng = np.random.default_rng(3)
     spec = spec_from_text((SPECS / "ordinal-intervals-10.yaml").read_text())
     a = analyse(spec)
-    from verifier.using.batch import decide_batch
+    from verifier.using.decide.batch import decide_batch
     from verifier.using.decide import decide
 
     rows = [[F(int(x), 1000) for x in r] for r in rng.multinomial(1000, [0.1] * 10, size=40)]

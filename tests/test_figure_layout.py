@@ -208,7 +208,7 @@ def test_loss_ticks_of_close_gammas_keep_infinity():
 
 
 def _grid():
-    from verifier.using.conditions.evaluation import GRID
+    from verifier.using.operating import GRID
 
     return GRID
 

@@ -50,9 +50,9 @@ def abstention_report(load, scores: str, truth: str | None, sweeps: list[str], s
 def _curves(spec, scores: str, truth: str | None, sweeps: list[str], state: dict, pairs: str | None) -> None:
     """Everything under the bound: the sweeps, scenarios and scores read, then the curves, made into
     state["curves"] one classifier at a time."""
-    from verifier.using.abstention.curves import TRIVIAL, AbstentionCurves, abstention_curves
-    from verifier.using.abstention.normal_form import scenarios
-    from verifier.using.abstention.scores_file import read_scores
+    from verifier.using.abstention import TRIVIAL, AbstentionCurves, abstention_curves
+    from verifier.using.abstention import scenarios
+    from verifier.using.abstention import read_scores
 
     scores = arguments.path(scores, "scores")
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]

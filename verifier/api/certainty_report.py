@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFile, raw_certainty
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
-from verifier.using.margin import two_class_margin
+from verifier.using.certainty import two_class_margin
 from verifier.api.use import BatchReport, Source, UseReport, as_p
 from verifier.api.use_route import use_route
 from verifier.errors import UsageError
@@ -118,7 +118,7 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
     from itertools import combinations
 
     from verifier.api.probabilities import probability_sources
-    from verifier.using.certainty_eval import certainty_of, paired_certainty
+    from verifier.using.evaluate import certainty_of, paired_certainty
 
     route = use_route(source, "verify evaluate --certainty" + (" --logits" if logits else ""), logits)
     if not route.decides:  # the decisions of `evaluate --probabilities`, on the same route

@@ -40,7 +40,7 @@ def parse_gamma(text) -> float | None:
 
 
 def parse_weight(text: str | None):
-    from verifier.using.conditions.uncertainty import Weight
+    from verifier.using.operating import Weight
 
     if text is None or (isinstance(text, str) and text.strip().lower() == "uniform"):
         return Weight()
@@ -90,10 +90,10 @@ def conditions_report(load, scores: str | None, truth: str | None, method: str, 
 def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities, y_true, state: dict) -> None:
     """Everything under the bound: `state` gets the spec's name, the classifier count ("total") and, in "made",
     the Conditions being filled."""
-    from verifier.using.abstention.scores_file import read_scores
-    from verifier.using.conditions.evaluation import GRID, conditions
-    from verifier.using.conditions.lines import costs
-    from verifier.using.conditions.methods import METHODS
+    from verifier.using.abstention import read_scores
+    from verifier.using.operating import GRID, conditions
+    from verifier.using.operating import costs
+    from verifier.using.operating import METHODS
 
     if method not in METHODS:
         raise UsageError(f"--threshold-choice {shown(method)}: expected one of {', '.join(METHODS)}")
@@ -136,8 +136,8 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
 def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
     from verifier.api.probabilities import probability_sources
-    from verifier.using.conditions.evaluation import conditions_of_rows
-    from verifier.using.conditions.sets import affine_costs
+    from verifier.using.operating import conditions_of_rows
+    from verifier.using.operating import affine_costs
 
     if method != "score":
         raise UsageError(f"--threshold-choice {method} works on binary scores (--scores); with --probabilities "

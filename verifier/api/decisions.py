@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from verifier import limits
 from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
-from verifier.using import credal as credal_rules
+from verifier.using.decide import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
 from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme, within

@@ -10,7 +10,7 @@ import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
-from verifier.using.cell_costs import costs_of
+from verifier.using.evaluate import costs_of
 from verifier.using.evaluate import row_keys
 from verifier.using.compare import Comparison, check_pairs, compare
 from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,

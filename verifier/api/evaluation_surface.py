@@ -10,8 +10,8 @@ from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api.probabilities import probability_sources
 from verifier.api.use import UseReport, unfixed
 from verifier.errors import SpecError, UsageError
-from verifier.using.exact_rows import ExactRows, rational_rows
-from verifier.using.surface import FixedSets, parse_sweeps, surface
+from verifier.using.exact import ExactRows, rational_rows
+from verifier.using.evaluate import FixedSets, parse_sweeps, surface
 from verifier.report.use import surface as words
 from verifier.report.use.comparison import wrapped
 

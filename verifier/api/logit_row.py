@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from verifier.using import LogitDecider, raw_certainty
-from verifier.using.logits import logit_row, raw_pairwise
-from verifier.using.margin import two_class_margin
+from verifier.using.inputs import logit_row, raw_pairwise
+from verifier.using.certainty import two_class_margin
 from verifier.api.use import UseReport
 from verifier.report.use import certainty as words
 from verifier.report.use.decisions import TIE_RULE, names

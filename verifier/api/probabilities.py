@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from verifier.using.data import labels as true_labels, read_truth
+from verifier.using.inputs import labels as true_labels, read_truth
 from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions, logit_rows, predict_sets,
                             rows_from_array)
 from verifier.api.use_route import UseRoute

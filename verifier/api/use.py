@@ -9,7 +9,7 @@ from fractions import Fraction
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
 from verifier.using import Comparison, Scores, Sweep, checked
-from verifier.using.distribution import distribution
+from verifier.using.inputs import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
@@ -92,7 +92,7 @@ class UseReport:
         if self.comparison is None:
             raise UsageError("these results hold no comparison of classifiers (evaluate set predictions of two "
                              "classifiers or more, without --sweep)")
-        from verifier.using.posthoc import bayes_pairs, extra_statistics
+        from verifier.using.compare import bayes_pairs, extra_statistics
 
         self.bayes = bayes_pairs(self.comparison, self.scores, rope, hierarchical)
         return extra_statistics(self.comparison, self.scores, rope, hierarchical, self.bayes)
@@ -136,7 +136,7 @@ class UseReport:
             return surface_figure(self.surface, self.title, fmt)
         if self.conditions is not None:  # one classifier: its cost curves; several: their losses by certainty
             from verifier.report.figures.conditions_plot import pictures as condition_pictures
-            from verifier.using.conditions.evaluation import GRID
+            from verifier.using.operating import GRID
 
             drawn = condition_pictures(self.conditions, GRID, self.title)
             return drawn[0 if len(self.conditions.classifiers) == 1 else -1].render(fmt)

@@ -26,9 +26,9 @@ from verifier.api.use import unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
-from verifier.using.batch import BatchDecider
-from verifier.using.cell_costs import AlikeCosts, CellCosts, ListedCosts, costs_of
-from verifier.using.family_decide import FamilyRoute, alike_route, singled_out
+from verifier.using.decide import BatchDecider
+from verifier.using.evaluate import AlikeCosts, CellCosts, ListedCosts, costs_of
+from verifier.using.decide import FamilyRoute, alike_route, singled_out
 
 
 _NOT_ALIKE = "its costs do not treat every class alike (which would decide any number of classes by a sort per row)"

@@ -18,7 +18,7 @@ def _slug(text: str) -> str:
 
 
 def bayes_pictures(pairs, document: str = "") -> list[Picture]:
-    """A picture per Bayesian comparison (verifier.using.bayes_over_datasets.BayesPair), distinct names."""
+    """A picture per Bayesian comparison (verifier.using.compare.bayes_over_datasets.BayesPair), distinct names."""
     out, taken = [], set()
     for p in pairs:
         name, n = f"bayes-{p.test}-{_slug(p.a)}-vs-{_slug(p.b)}", 2

@@ -66,7 +66,7 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         drawn, path = bayes_pictures(bayes), result.record["spec"]
     elif conditions is not None:
         from verifier.report.figures.conditions_plot import pictures as condition_pictures
-        from verifier.using.conditions.evaluation import GRID
+        from verifier.using.operating import GRID
 
         drawn, path = condition_pictures(conditions, GRID, result.title, width=width), conditions.path
     else:

@@ -12,7 +12,7 @@ import numpy as np
 
 from verifier.report.float_text import ShortestFloats
 from verifier.using.certainty import BlockCertainty
-from verifier.using.float_mean import exact_mean
+from verifier.using.exact import exact_mean
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
 RAW_HEADER = "top,min_raw_certainty,max_raw_doubt,raw_doubt_cost,tie"  # --logits: on the logits themselves
