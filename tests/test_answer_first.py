@@ -189,7 +189,7 @@ def test_html_shows_console_text_in_monospace_blocks_that_keep_columns_and_words
     import re
 
     import verifier
-    from verifier.report.html import SCOPED_CSS
+    from verifier.report.check import SCOPED_CSS
 
     rule = re.search(r"\.verify-report\.verify-report pre\{([^}]*)\}", SCOPED_CSS).group(1)
     assert "white-space:pre;" in rule and "word-break:normal" in rule and "overflow-wrap:normal" in rule

@@ -36,7 +36,7 @@ def test_a_contract_violation_would_be_caught():
     assert not graph.chain_exists("verifier.engines.smt.engine", "verifier.check.checker")
     assert not graph.chain_exists("verifier.formula.enclose", "verifier.formula.genmean")
     # figures draw what others computed: their callers reach the analysis and the calibration, they do not
-    assert graph.chain_exists("verifier.report.check_pictures", "verifier.designing.calibrate")
+    assert graph.chain_exists("verifier.report.check.check_pictures", "verifier.designing.calibrate")
     assert graph.chain_exists("verifier.analysis.pipeline", "verifier.analysis.drawn")
     for module in ("ternary_plot", "parameter_plot", "spot_plot", "interval_plot", "region_plot", "pictures"):
         for below in ("verifier.analysis.simplex_regions", "verifier.designing.calibrate",

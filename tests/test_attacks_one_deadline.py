@@ -200,7 +200,7 @@ def test_many_classifiers_compare_each_with_the_best_by_default(tmp_path):
 
 
 def test_figures_count_against_the_time_limit(tmp_path, monkeypatch):
-    import verifier.report.use_figures as use_figures
+    import verifier.report.use.figures as use_figures
 
     path = _many_scores(tmp_path, 3, rows=12)
     clock = iter(range(1000))  # each look at the clock is 5 s later: the bound passes after a few pictures

@@ -23,7 +23,7 @@ from verifier.using.decide import decide
 from verifier.using.exact import rational_rows
 from verifier.using.certainty import two_class_margin
 from verifier.using.inputs import DistributionFile
-from verifier.report.float_text import shortest_texts
+from verifier.report.text.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 FRIEDEL = os.path.join(SPECS, "friedel-abstention.yaml")

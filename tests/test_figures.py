@@ -297,7 +297,7 @@ def test_a_one_parameter_report_is_handed_its_calibration():
     """`report.check_pictures` makes the calibration (designing) and hands it to the figures; without it the
     figures draw the exact conditions instead, and never calibrate on their own."""
     from verifier.analysis.pipeline import analyse_file
-    from verifier.report import check_pictures
+    from verifier.report.check import check_pictures
     from verifier.report.figures.pictures import pictures
 
     a = analyse_file(str(SPECS / "p-discounted-symbolic.yaml"))

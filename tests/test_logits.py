@@ -23,7 +23,7 @@ from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, ra
 from verifier.using.exact import rational_rows
 from verifier.using.decide.logit_decide import softmax_sign
 from verifier.using.inputs import raw_pairwise
-from verifier.report.float_text import shortest_texts
+from verifier.report.text.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

@@ -225,7 +225,7 @@ def test_an_unmet_expect_names_the_property_in_the_directory_summary(tmp_path):
 def _is_picture(p, fmt):
     import pickle
 
-    from verifier.report.picture_bytes import PictureBytes
+    from verifier.report.output import PictureBytes
 
     assert isinstance(p, PictureBytes) and isinstance(p, bytes) and p.format == fmt and p
     assert p.data == bytes(p) and type(p.data) is bytes and len(repr(p)) < 200 and "\n" not in repr(p)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from verifier.analysis.pipeline import build
 from verifier.api import arguments
 from verifier.api.use import UseReport, stopped_within, unfixed
-from verifier.report.use.comparison import wrapped
+from verifier.report.use import wrapped
 from verifier.errors import UsageError
 from verifier.using import parse_sweep
 
@@ -18,7 +18,7 @@ def abstention_report(load, scores: str, truth: str | None, sweeps: list[str], s
                       pairs: str | None = None) -> UseReport:
     """The curves of the spec `load()` reads, within `seconds`; cut by them, the classifiers done and what was cut
     (a usage error when not one classifier was done)."""
-    from verifier.report.use.abstention import abstention_lines
+    from verifier.report.use import abstention_lines
     from verifier.report.use.abstention_json import abstention_json
 
     state: dict = {}

@@ -1,5 +1,5 @@
 """`decide --certainty`: the decisions, with the certainty and doubt of each (Berenbeim et al.) and, for two
-classes, the exact certainty margin below which the scheme predicts both (`using.margin`); and
+classes, the exact certainty margin below which the scheme predicts both (`using.certainty.margin`); and
 `evaluate --certainty` (`certainty`): per classifier, the certainty of its decisions against the truth."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class CertaintyReport:
     between classifiers the paired test; `picture(fmt)` is the ECDF of each classifier's maximum doubt."""
     text: str
     record: dict
-    classifiers: list = field(default_factory=list)  # `using.certainty_eval.ClassifierCertainty`
+    classifiers: list = field(default_factory=list)  # `using.evaluate.certainty_eval.ClassifierCertainty`
     pairs: list = field(default_factory=list)
     verbose_text: str = ""  # every classifier's quantiles and outcomes, every pair (-v); "": the text is all
 
@@ -97,13 +97,13 @@ class CertaintyReport:
         return self.record
 
     def _repr_html_(self) -> str:  # the console's text in a monospace block, every detail folded below it
-        from verifier.report.notebook import box, details, pre
+        from verifier.report.output.notebook import box, details, pre
 
         return box("Certainty and doubt of each decision", pre(self.text) +
                    (details("The full text", self.verbose_text) if self.verbose_text else ""))
 
     def picture(self, fmt: str = "svg") -> bytes:
-        from verifier.report.figures.doubt_plot import doubt_figure
+        from verifier.report.figures import doubt_figure
 
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")

@@ -62,8 +62,8 @@ def conditions_report(load, scores: str | None, truth: str | None, method: str, 
                       probabilities=None, y_true=None, seconds: float | None = None) -> UseReport:
     """The expected losses for the spec `load()` reads, within `seconds`; cut by them, the classifiers done and
     what was cut (a usage error when not one classifier was done)."""
-    from verifier.report.use.comparison import wrapped
-    from verifier.report.use.conditions import conditions_json, conditions_lines
+    from verifier.report.use import wrapped
+    from verifier.report.use import conditions_json, conditions_lines
 
     state: dict = {"made": []}
     _, stop = stopped_within(seconds, lambda: _conditions(load(), scores, truth, method, gammas, weight_text,

@@ -1,6 +1,6 @@
 """`evaluate(..., probabilities=..., sweep_text=[A, B])`: the surface of each classifier's mean cost, indeterminacy
 rate and average set size over two symbolic parameters, its Bayes-optimal sets decided afresh at every grid
-point (`using.surface`); or, from set predictions, the mean cost of the sets as given at each point."""
+point (`using.evaluate.cost_surface`); or, from set predictions, the mean cost of the sets as given at each point."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from verifier.errors import SpecError, UsageError
 from verifier.using.exact import ExactRows, rational_rows
 from verifier.using.evaluate import FixedSets, parse_sweeps, surface
 from verifier.report.use import surface as words
-from verifier.report.use.comparison import wrapped
+from verifier.report.use import wrapped
 
 
 def surface_report(spec, texts: list[str], probabilities=None, y_true=None, truth: str | None = None,

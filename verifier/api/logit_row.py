@@ -13,7 +13,7 @@ from verifier.using.inputs import logit_row, raw_pairwise
 from verifier.using.certainty import two_class_margin
 from verifier.api.use import UseReport
 from verifier.report.use import certainty as words
-from verifier.report.use.decisions import TIE_RULE, names
+from verifier.report.use import TIE_RULE, names
 
 
 def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:

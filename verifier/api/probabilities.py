@@ -16,7 +16,7 @@ from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions,
 from verifier.api.use_route import UseRoute
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.report.use.decisions import TIE_RULE
+from verifier.report.use import TIE_RULE
 
 
 def decided_predictions(route: UseRoute, probabilities, y_true, truth: str | None,

@@ -13,7 +13,7 @@ from verifier.using.inputs import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
-from verifier.report.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
+from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
 
 
 @dataclass
@@ -26,7 +26,7 @@ class UseReport:
     title: str = ""
     summary_text: str = ""  # a batch's summary, which the command line writes to standard error
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
-    surface: object | None = None  # two sweeps with probabilities: `using.surface.Surface`
+    surface: object | None = None  # two sweeps with probabilities: `using.evaluate.cost_surface.Surface`
     abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
     conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
     bayes: tuple | None = field(default=None, repr=False)  # extra_stats(): baycomp's posteriors, for figures()
@@ -115,7 +115,7 @@ class UseReport:
         `width`: inches (None: one column, 3.5; two columns for 'row', 7.16); `shared_scales`: the classifiers
         compared on a data set share each map's colour scale (False: each its own). Other results have no such
         pictures: a usage error says so."""
-        from verifier.report.use_figures import use_figures
+        from verifier.report.use import use_figures
 
         return use_figures(self, directory, formats, layout=layout, width=width, shared_scales=shared_scales)
 
@@ -131,7 +131,7 @@ class UseReport:
 
     def _drawn(self, fmt: str) -> bytes | None:
         if self.surface is not None:
-            from verifier.report.figures.surface_plot import surface_figure
+            from verifier.report.figures import surface_figure
 
             return surface_figure(self.surface, self.title, fmt)
         if self.conditions is not None:  # one classifier: its cost curves; several: their losses by certainty
@@ -149,10 +149,10 @@ class UseReport:
         if self.sweep is None:
             if self.comparison is None or self.comparison.friedman is None:
                 return None
-            from verifier.report.figures.cd_plot import cd_figure
+            from verifier.report.figures import cd_figure
 
             return cd_figure(self.comparison.friedman, self.title, fmt)
-        from verifier.report.figures.curve_plot import curve_figure
+        from verifier.report.figures import curve_figure
 
         return curve_figure(self.sweep, self.title, fmt)
 

@@ -35,7 +35,7 @@ def check(args, inputs) -> None:
                          "--table")
     if args.doubt_plot is not None:
         _format(args.doubt_plot)
-        from verifier.report.paths import refuse_overwriting_inputs
+        from verifier.report.output import refuse_overwriting_inputs
 
         refuse_overwriting_inputs({"--doubt-plot": args.doubt_plot}, inputs)
 
@@ -55,7 +55,7 @@ def add_certainty(args, result, stderr) -> None:
         result.verbose_text = before + "\n" + (report.verbose_text or report.text)
     result.record["certainty"] = report.record
     if args.doubt_plot is not None:
-        from verifier.report.files import write_output
+        from verifier.report.output import write_output
 
         write_output(args.doubt_plot, report.picture(_format(args.doubt_plot)), "--doubt-plot")
         print(f"verify: wrote {args.doubt_plot}", file=stderr)

@@ -64,7 +64,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         if args is None:
             return EXIT_OK
         fmt = options.plot_format(args.plot)
-        from verifier.report.paths import refuse_overwriting_inputs
+        from verifier.report.output import refuse_overwriting_inputs
 
         refuse_overwriting_inputs({"-o": args.output, "--plot": args.plot}, [("spec", args.spec)])
         from verifier.api.designer import design
@@ -73,7 +73,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                         free=args.free, objective=args.objective, to=args.to, margin=args.margin,
                         timeout=args.timeout, ranges=not args.no_ranges, region=args.region,
                         time_limit=args.time_limit)
-        from verifier.report.files import write_output
+        from verifier.report.output import write_output
 
         if args.output and result.ok:
             write_output(args.output, _commented(result))

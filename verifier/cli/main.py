@@ -23,7 +23,7 @@ from verifier.version import __version__
 
 # Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
 # solvers (sympy, z3) or rich; the work loads them when there is a spec to verify.
-DEFAULT_WIDTH = 120  # verifier.report.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
+DEFAULT_WIDTH = 120  # verifier.report.text.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
@@ -135,13 +135,13 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
         paths = spec_paths(args.paths)
         if args.report is not None or args.figures is not None:
-            from verifier.report.paths import refuse_reports_over_inputs
+            from verifier.report.output import refuse_reports_over_inputs
 
             # before any directory is made or any work done: no report or figure file may be one of the specs
             refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths],
                                        [("--certificate", args.certificate)] if args.certificate else [])
         if args.certificate is not None:
-            from verifier.report.paths import refuse_overwriting_inputs
+            from verifier.report.output import refuse_overwriting_inputs
 
             if len(paths) != 1 or args.classes:
                 raise UsageError(f"--certificate {args.certificate!r}: a certificate is one spec's, at one class "
@@ -153,11 +153,11 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                 raise UsageError(f"--certificate {args.certificate!r}: " + ("a directory; give a file name" if
                                  os.path.isdir(args.certificate) else f"the directory {folder!r} does not exist"))
         if args.report is not None:
-            from verifier.report.files import prepare_directory
+            from verifier.report.output import prepare_directory
 
             prepare_directory(args.report)  # a directory we cannot write into is an error before any work
         if args.figures is not None:
-            from verifier.report.files import prepare_directory
+            from verifier.report.output import prepare_directory
 
             if args.figures.endswith((".yaml", ".yml")):
                 raise UsageError(f"--figures takes a directory to write into, not the spec {args.figures!r}")

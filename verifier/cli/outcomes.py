@@ -14,9 +14,9 @@ from typing import TextIO
 
 from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.run import Outcome, run
-from verifier.report import summary_table
-from verifier.report.json_writer import write_json
-from verifier.report.paths import planned_stems, reserved_for_others
+from verifier.report.check import summary_table
+from verifier.report.text import write_json
+from verifier.report.output import planned_stems, reserved_for_others
 from verifier.version import __version__
 
 EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
@@ -62,7 +62,7 @@ def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, 
     if many and not first:
         from rich.rule import Rule
 
-        from verifier.report import terminal
+        from verifier.report.text import terminal
 
         terminal.console(stdout, width, color).print(Rule())
     if outcome.cached_at:
@@ -123,7 +123,7 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         # in slices: a family's matrix is millions of cells, never one text
         write_json(records[0] if len(records) == 1 else records, stdout)
     elif args.format == "junit":
-        from verifier.report.junit import to_junit
+        from verifier.report.check import to_junit
 
         stdout.write(to_junit(records))
     elif args.format == "markdown":

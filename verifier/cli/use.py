@@ -168,7 +168,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             if (args.hierarchical or args.rope is not None) and not args.extra_stats:
                 raise UsageError("--rope and --hierarchical set the Bayesian tests of --extra-stats; give "
                                  "--extra-stats")
-            from verifier.report.paths import refuse_overwriting_inputs
+            from verifier.report.output import refuse_overwriting_inputs
 
             inputs = [("spec", args.spec), ("--truth", args.truth), ("--scores", args.scores),
                       *(("predictions", p) for p in args.predictions),
@@ -176,7 +176,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             refuse_overwriting_inputs({"--plot": args.plot}, inputs)
             certainty_option.check(args, inputs)
             if args.report is not None:
-                from verifier.report.use.report_files import check_report
+                from verifier.report.use import check_report
 
                 check_report(args.report, args.spec, inputs)
             files = args.predictions[0] if len(args.predictions) == 1 else (args.predictions or None)
@@ -194,7 +194,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             ranks_text = (result.rank_table(args.rank_table.split("-")[0], args.rank_table.endswith("transposed"))
                           if args.rank_table else None)
             if args.figures is not None:
-                from verifier.report.use_figures import use_figures
+                from verifier.report.use import use_figures
 
                 limit = None if args.time_limit is None else float(args.time_limit)
                 written = use_figures(result, args.figures, ("svg", "pdf"), inputs,
@@ -205,7 +205,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 if written.cut:
                     print(f"verify: stopped: {written.cut}", file=stderr)
             if args.report is not None:
-                from verifier.report.use.report_files import write_use_report
+                from verifier.report.use import write_use_report
 
                 full = options.wrap_lines(result.shown(verbose=True) + ("\n".join(_extra_lines(extra, args.alpha))
                                                                           + "\n" if extra else ""), None)
@@ -213,7 +213,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 for path in write_use_report(result, args.report, args.spec, full, record):
                     print(f"verify: wrote {path}", file=stderr)
             if fmt:
-                from verifier.report.files import write_output
+                from verifier.report.output import write_output
 
                 picture = result.picture(fmt)
                 if not picture:  # NoPicture: nothing to draw
@@ -257,7 +257,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
 
 
 def _extra_lines(extra: dict, alpha: float) -> list[str]:
-    from verifier.report.use.extra_stats import extra_text
+    from verifier.report.use import extra_text
 
     return extra_text(extra, alpha)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verifier.formula.rounded import rounded
-from verifier.report.safe_text import markdown_cell
+from verifier.report.text import markdown_cell
 from verifier.report.use.decisions import spreadsheet_safe
 from verifier.report.use.score_table import latex_escape
 from verifier.using.compare import Friedman, ranks

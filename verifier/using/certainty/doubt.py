@@ -2,8 +2,8 @@
 on every row: the same bits on every machine.
 
 θ is 2·arctan(c) with c = (1 − t)/(1 + t) = u/(2 − u), u = 1 − t (the same number: π/2 − 2·arctan t =
-2·arctan c). The caller gives u as a double word (`using.double_word`) with a bound on its relative error, formed
-without cancellation where it can (`using.doubt_inputs`). Here, in double words (IEEE +, −, ×, ÷ only, never a
+2·arctan c). The caller gives u as a double word (`using.exact.double_word`) with a bound on its relative error, formed
+without cancellation where it can (`using.certainty.doubt_inputs`). Here, in double words (IEEE +, −, ×, ÷ only, never a
 library's arctan): c, then arctan|c| = arctan(b) + arctan(r) with b = k/64 the nearest of 65 points (their
 arctangents made once, in python-flint balls, to 2^-106), r = (|c| − b)/(1 + |c|·b), |r| ≤ 2^-7 and |r| ≤ |c|,
 and arctan r = r − r³/3 (double words) + r⁵(1/5 − r²/7 + r⁴/9 − r⁶/11 + r⁸/13) (floats, within 20u relative;
@@ -16,7 +16,7 @@ rounding too close to call, about one row in 10^7; u or c out of the double word
 its exact t in python-flint balls, tightened until both ends round to the same float. The exact t is the
 caller's (`exact_t(i)`).
 
-Owns: `doubt_costs`, `exact_doubt_cost`. May import: numpy, python-flint, `using.double_word`.
+Owns: `doubt_costs`, `exact_doubt_cost`. May import: numpy, python-flint, `using.exact.double_word`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""u = 1 − t of rows as double words (`using.double_word`) with a bound on their relative error, for the doubt
-cost (`using.doubt_cost`): t = Π_{i≠j} χ_i of probabilities, or Π_{i≠j} ξ_i of logits.
+"""u = 1 − t of rows as double words (`using.exact.double_word`) with a bound on their relative error, for the doubt
+cost (`using.certainty.doubt`): t = Π_{i≠j} χ_i of probabilities, or Π_{i≠j} ξ_i of logits.
 
 - Binary probability rows (their doubles are their values): with S = ΣF, R = S − F_j (the sum of the others),
   g_k = F_j − F_k (exact, Knuth's TwoSum) and a'_k = R + F_k, χ_k = g_k/S and 1 − χ_k = a'_k/S, so
@@ -17,7 +17,7 @@ cost (`using.doubt_cost`): t = Π_{i≠j} χ_i of probabilities, or Π_{i≠j} �
   (hi = N/D correctly rounded, lo the rest correctly rounded: within u² relative).
 A tie for the top (t = 0) is u = 1 exactly.
 
-Owns: `probability_words`, `logit_words`, `rational_word`. May import: numpy, `using.double_word`.
+Owns: `probability_words`, `logit_words`, `rational_word`. May import: numpy, `using.exact.double_word`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ For a distribution p with top class j (the lowest index among equal maxima, as `
 tied optima), the pairwise certainty of j over class i ≠ j is χ_i = p_j − p_i and the pairwise doubt is
 δ_i = 1/χ_i, infinite when p_i = p_j (a tie: zero certainty). The minimum certainty is p_j minus the second
 largest value, and the maximum doubt its reciprocal. The doubt cost is θ = arcsin((1 − Π)/(1 + Π)) with
-Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (as 2·arctan((1 − t)/(1 + t)) in double words, `using.doubt_cost`),
+Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (as 2·arctan((1 − t)/(1 + t)) in double words, `using.certainty.doubt`),
 the same number (with t = √Π ∈ [0, 1], (1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every
 digit near 1.
 
@@ -13,13 +13,13 @@ integers), the floats only searching (rounding is monotone: a strictly larger fl
 and equal floats are compared in integers). The values are floats. A decimal row's minimum certainty
 (num_j − num_s)/total and maximum doubt total/(num_j − num_s) are integer divisions of the exact row, so
 correctly rounded; a binary (.npy) row's (F_j − F_s)/ΣF and its reciprocal are correctly rounded from its
-doubles' exact sums (`using.exact_ratio`: error-free transformations for all rows at once, integers where the
-rounding is not settled). θ is the exact value correctly rounded on every row (`using.doubt_cost`: double
+doubles' exact sums (`using.exact.exact_ratio`: error-free transformations for all rows at once, integers where the
+rounding is not settled). θ is the exact value correctly rounded on every row (`using.certainty.doubt`: double
 words where Ziv's test settles the rounding, python-flint balls from the exact product elsewhere; u = 1 − t
-from the row without cancellation, `using.doubt_inputs`). `pairwise` gives the exact Fractions of one row.
+from the row without cancellation, `using.certainty.doubt_inputs`). `pairwise` gives the exact Fractions of one row.
 
-Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact_rows`,
-`using.doubt_cost`, `using.doubt_inputs`, `using.exact_ratio`.
+Owns: `BlockCertainty`, `block_certainty`, `pairwise`, `doubt_cost`. May import: `using.exact.exact_rows`,
+`using.certainty.doubt`, `using.certainty.doubt_inputs`, `using.exact.exact_ratio`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ value is farther than its bound from the threshold; otherwise it is recomputed e
 them). The exact lower and upper expected costs of every prediction are computed in integers.
 
 Owns: `CredalRow`, `decide_rows`, `undominated`, `prediction_costs`, `Vectors` and the greedy. May import:
-`using.exact_rows`, `scheme`.
+`using.exact.exact_rows`, `scheme`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ underflow, covers both, the rounded costs and the products. A row whose best set
 than both bounds is decided there; any other row (a tie, a near tie) is decided in integers, every allowed set
 compared, ties counted, and the first in table order (by size, then in class order) reported.
 
-Owns: `decide_tree`, `decide_intervals`. May import: `using.exact_rows`, `scheme`.
+Owns: `decide_tree`, `decide_intervals`. May import: `using.exact.exact_rows`, `scheme`.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ cell's own error. Any row not separated so goes to the exact route above.
 A scheme treating every class alike (from `batch.SYMMETRIC_FROM` classes, as for probabilities) is decided by a sort
 of each row instead (`logit_symmetric`; route "softmax-symmetric"), with the same exact comparisons.
 
-Owns: `LogitDecider` (the exact pieces are `logit_exact`'s). May import: `using.batch`, `using.logits`,
-`using.symmetric`, `using.logit_exact`, `using.logit_symmetric`, `engines.expected`.
+Owns: `LogitDecider` (the exact pieces are `logit_exact`'s). May import: `using.decide.batch`, `using.inputs.logits`,
+`using.decide.symmetric`, `using.decide.logit_exact`, `using.decide.logit_symmetric`, `engines.expected`.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ every other by more than both bounds is decided there. A row of rounded decimals
 order the floats do not decide), and any row not separated, is decided exactly: its candidates compared by
 `softmax_sign` (Lindemann–Weierstrass for exact ties, arb balls otherwise).
 
-Owns: `symmetric_logit_rows`, `exact_symmetric_row`. May import: `using.logit_exact`, `using.logits`.
+Owns: `symmetric_logit_rows`, `exact_symmetric_row`. May import: `using.decide.logit_exact`, `using.inputs.logits`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ rounded row) is decided exactly in integers: its numerators sorted, V_k·q·tota
 When every best set is the k likeliest classes, only the values are sorted (no order): a row's set is then every
 class above its cut value and the lowest classes of the cut's group, as many as the sorted values put inside.
 
-Owns: `symmetric_costs`, `decide_symmetric`. May import: `using.exact_rows`, `scheme`.
+Owns: `symmetric_costs`, `decide_symmetric`. May import: `using.exact.exact_rows`, `scheme`.
 """
 
 from __future__ import annotations

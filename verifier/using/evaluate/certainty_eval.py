@@ -1,10 +1,10 @@
 """Certainty and doubt per classifier in `evaluate --probabilities ... --certainty`: each row's certainty
-(`using.certainty`) beside its optimal set and the truth, summarised per classifier (quantiles; the mean
+(`using.certainty.rows`) beside its optimal set and the truth, summarised per classifier (quantiles; the mean
 minimum certainty of right singletons, wrong singletons and indeterminate sets), and, between classifiers on the
 same instances, a paired comparison of their per-row minimum certainty (Wilcoxon's signed-rank test).
 
-Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.batch`, `using.certainty`,
-`using.exact_rows`, `using.logits` and `using.logit_decide` (logits: the raw variants).
+Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.decide.batch`, `using.certainty.rows`,
+`using.exact.exact_rows`, `using.inputs.logits` and `using.decide.logit_decide` (logits: the raw variants).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ near the tolerance) is marked for the caller's exact check, one row at a time.
 The rows' integers (`num`, `total` of `ExactRows`) are made only for the rows that ask for them (a tie, a near
 tie), as Python integers, the same as `exact_rows.binary_rows` makes for every row.
 
-Owns: `fast_binary_rows`. May import: `using.exact_rows`.
+Owns: `fast_binary_rows`. May import: `using.exact.exact_rows`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ within K²u² relative (u = 2^-53); the quotient's float q is then corrected by 
 close to a midpoint between two floats: such rows (rare: the band is u² wide), and rows whose doubles are so large
 or so small that a product could overflow or underflow, are left to the caller's integers (`None` there).
 
-Owns: `rounded_ratios`. May import: numpy, `using.double_word`.
+Owns: `rounded_ratios`. May import: numpy, `using.exact.double_word`.
 """
 
 from __future__ import annotations

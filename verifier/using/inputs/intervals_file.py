@@ -12,8 +12,8 @@ most as many values as a `.npy` p-file may hold, `BLOCK_ROWS` rows at a time, ea
 in those integers; any other row, and any row that fails a check, is read again value by value in Fractions,
 so that the first problem of the row is the one reported.
 
-Owns: `IntervalsFile`. May import: `using.csv_text`, `using.distribution`, `using.npy`,
-`using.p_file`, `using.exact_rows`, `errors`.
+Owns: `IntervalsFile`. May import: `using.inputs.csv_text`, `using.inputs.probabilities`, `using.inputs.npy`,
+`using.inputs.p_file`, `using.exact.exact_rows`, `errors`.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ What decides is exact: the top class and whether it is tied, on the exact values
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
 are floats: a .npy row's minimum raw certainty is the difference of two doubles rounded once; a decimal row's
 is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is its exact
-value correctly rounded (`using.doubt_cost`, from u = 1 − t made by `using.doubt_inputs`).
+value correctly rounded (`using.certainty.doubt`, from u = 1 − t made by `using.certainty.doubt_inputs`).
 
-Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.csv_text`,
-`using.npy`, `using.distribution`, `using.certainty`, `using.doubt_cost`, `using.doubt_inputs`.
+Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.inputs.csv_text`,
+`using.inputs.npy`, `using.inputs.probabilities`, `using.certainty.rows`, `using.certainty.doubt`, `using.certainty.doubt_inputs`.
 """
 
 from __future__ import annotations

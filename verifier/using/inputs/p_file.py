@@ -8,8 +8,8 @@ floats beside them), so that memory stays bounded whatever the file's length; th
 shape are checked before anything is read. The sum is checked in integers: a binary row over its least power
 of two, a decimal row over its common power of ten, never one Fraction per value.
 
-Owns: `DistributionFile`. May import: `using.csv_text`, `using.npy`, `using.distribution`,
-`using.exact_rows`, `using.binary_sums` (a .npy block's exact sums without one integer per value).
+Owns: `DistributionFile`. May import: `using.inputs.csv_text`, `using.inputs.npy`, `using.inputs.probabilities`,
+`using.exact.exact_rows`, `using.exact.binary_sums` (a .npy block's exact sums without one integer per value).
 """
 
 from __future__ import annotations

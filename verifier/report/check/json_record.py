@@ -8,8 +8,8 @@ from math import comb
 
 from verifier import limits
 from verifier.version import __version__
-from verifier.report import words
-from verifier.report.json_writer import Streamed
+from verifier.report.check import words
+from verifier.report.text import Streamed
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII

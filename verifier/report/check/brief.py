@@ -5,7 +5,7 @@ property, in the paper's terms. Only what the evidence shows (the full evidence 
 from __future__ import annotations
 
 from verifier.errors import counted
-from verifier.report import words
+from verifier.report.check import words
 from verifier.scheme import Scheme
 from verifier.verdict import PropertyResult, Verdict
 

@@ -6,12 +6,12 @@ import html
 
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
-from verifier.report import words
-from verifier.report.math_text import markup
-from verifier.report.safe_text import clean
-from verifier.report import set_facts
-from verifier.report.check_pictures import pictures
-from verifier.report.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
+from verifier.report.check import words
+from verifier.report.text.math_text import markup
+from verifier.report.text import clean
+from verifier.report.check import set_facts
+from verifier.report.check.check_pictures import pictures
+from verifier.report.check.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
 
 
 # Every rule is confined to the report's root element, `.verify-report`, so that a notebook's own page keeps its
@@ -70,7 +70,7 @@ def _scoped(rules: str) -> str:
 
 
 _SCOPED_CSS = _scoped(_RULES)
-SCOPED_CSS = _SCOPED_CSS  # the same style for every result a notebook shows (report.notebook)
+SCOPED_CSS = _SCOPED_CSS  # the same style for every result a notebook shows (report.output.notebook)
 # the page: the same report filling the window (the browser's own canvas follows the colour scheme too)
 _PAGE_CSS = ("body{margin:0}" + _SCOPED_CSS +
              f"{_IN}.verify-page{{min-height:100vh;box-sizing:border-box;padding:1em max(1em,calc(50% - 550px))}}")
@@ -136,7 +136,7 @@ def _sections(a: Analysis) -> list[str]:
                            + "</ul>" for setting, steps in fit_steps(a)) + "</section>")
     drawn, notes = pictures(a)  # the same pictures as `Report.figures()` writes, inline
     if drawn:
-        from verifier.report.figures.picture import inline_svg  # matplotlib: only when there is something to draw
+        from verifier.report.figures import inline_svg  # matplotlib: only when there is something to draw
     figures = "".join(
         f"<figure id=\"figure-{e(p.name)}\">{inline_svg(p.render('svg'))}<figcaption>{e(p.caption)}</figcaption>"
         + (f"<details><summary>{e(p.details[0])}</summary><ul>" + "".join(f"<li>{e(d)}</li>" for d in p.details[1:])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from verifier.analysis.pipeline import Analysis
-from verifier.report import words
+from verifier.report.check import words
 from verifier.analysis.remedy import how_to_fit
 
 MAX_ROWS = 64  # matrix and possibility rows shown in Markdown/HTML before "and N more" (all are in the JSON)

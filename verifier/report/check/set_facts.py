@@ -10,8 +10,8 @@ from __future__ import annotations
 from math import comb
 
 from verifier.analysis.pipeline import Analysis
-from verifier.report import words
-from verifier.report.tables import RowList, representatives
+from verifier.report.check import words
+from verifier.report.check.tables import RowList, representatives
 from verifier.verdict import Truth
 
 STATUS = {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "undecided"}

@@ -14,7 +14,7 @@ import copy
 
 from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
-from verifier.report.certificate_cells import cell, rational
+from verifier.report.certificate.cells import cell, rational
 from verifier.verdict import SetOptimality, SetPossibility, Truth, Verdict
 from verifier.version import __version__
 

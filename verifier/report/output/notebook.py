@@ -11,8 +11,8 @@ from __future__ import annotations
 import html as _html
 import re
 
-from verifier.report.html import SCOPED_CSS
-from verifier.report.safe_text import clean, markdown as _md_clean
+from verifier.report.check import SCOPED_CSS
+from verifier.report.text.safe_text import clean, markdown as _md_clean
 
 
 def quoted(text: object, limit: int = 50) -> str:

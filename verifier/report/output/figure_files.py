@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 
-from verifier.report.files import _write_atomically, prepare_directory
-from verifier.report.paths import figure_stem, refuse_overwriting_inputs
-from verifier.report.picture_bytes import Figures, PictureBytes
+from verifier.report.output.files import _write_atomically, prepare_directory
+from verifier.report.output.paths import figure_stem, refuse_overwriting_inputs
+from verifier.report.output.picture_bytes import Figures, PictureBytes
 
 __all__ = ["figure_files", "figure_stem", "write_figures"]
 
@@ -24,7 +24,7 @@ FORMATS = ("svg", "pdf")
 def figure_files(analysis, formats=FORMATS, stem: str | None = None) -> Figures:
     """{file name: bytes} of every picture of the report, in every format (each a `PictureBytes`, which a
     notebook shows as the picture); when there is none, the empty `Figures` says why (`reason`)."""
-    from verifier.report.check_pictures import pictures, why_none  # matplotlib loads only where a picture applies
+    from verifier.report.check import pictures, why_none  # matplotlib loads only where a picture applies
 
     stem = stem or figure_stem(analysis.spec.path)
     drawn, notes = pictures(analysis)

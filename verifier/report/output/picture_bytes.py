@@ -51,7 +51,7 @@ class PictureBytes(bytes):
     def html(self) -> str:
         """The picture as an HTML fragment (inline SVG, or a PNG as a data URL; a PDF is named, not shown)."""
         if self.format == "svg":
-            from verifier.report.figures.picture import inline_svg  # matplotlib is loaded: the picture was drawn
+            from verifier.report.figures import inline_svg  # matplotlib is loaded: the picture was drawn
 
             return inline_svg(bytes(self))
         if self.format == "png":

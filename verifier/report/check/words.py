@@ -9,7 +9,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.notation import paper_text
 from verifier.formula.rounded import rounded
-from verifier.report.sympy_text import PRINTER
+from verifier.report.text import PRINTER
 from verifier.scheme import Scheme
 from verifier.verdict import Comparison, PropertyResult, SetOptimality, SetPossibility, Truth, Verdict
 

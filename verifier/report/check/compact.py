@@ -15,11 +15,11 @@ from rich.text import Text
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import brief
-from verifier.report.math_text import console as math
-from verifier.report.safe_text import clean
-from verifier.report.tables import parameter
-from verifier.report.terminal import DEFAULT_WIDTH, render_to_text
+from verifier.report.check import brief
+from verifier.report.text.math_text import console as math
+from verifier.report.text import clean
+from verifier.report.check.tables import parameter
+from verifier.report.text import DEFAULT_WIDTH, render_to_text
 from verifier.verdict import Verdict
 
 STYLE = {Verdict.HOLDS: "green", Verdict.FAILS: "red", Verdict.UNKNOWN: "yellow"}

@@ -9,8 +9,8 @@ import os
 import time
 
 from verifier.errors import UsageError
-from verifier.report.files import _write_atomically, prepare_directory
-from verifier.report.paths import figure_stem, refuse_overwriting_inputs
+from verifier.report.output.files import _write_atomically, prepare_directory
+from verifier.report.output import figure_stem, refuse_overwriting_inputs
 
 FORMATS = ("svg", "pdf", "png")
 MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
@@ -18,7 +18,7 @@ MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
 
 def figure_options(layout, width) -> tuple[str, float | None]:
     """The figures' layout and width, checked: a usage error names what is allowed."""
-    from verifier.report.figures.palette import LAYOUTS, MAX_WIDTH, MIN_WIDTH
+    from verifier.report.figures import LAYOUTS, MAX_WIDTH, MIN_WIDTH
 
     if layout not in LAYOUTS:
         raise UsageError(f"figure layout {layout!r}: expected one of {', '.join(LAYOUTS)}")
@@ -61,7 +61,7 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
                          "baycomp's plots of the Bayesian comparisons over several data sets (--extra-stats); "
                          "--plot draws a sweep's curves or a critical difference diagram")
     if curves is None and conditions is None:
-        from verifier.report.bayes_figures import bayes_pictures
+        from verifier.report.figures import bayes_pictures
 
         drawn, path = bayes_pictures(bayes), result.record["spec"]
     elif conditions is not None:
