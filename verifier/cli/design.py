@@ -14,8 +14,8 @@ from typing import TextIO
 
 from verifier.errors import SpecError, UsageError
 from verifier.cli import options
+from verifier.cli.exit_codes import ExitCode
 
-EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 EXAMPLES = """\
   verify design specs/design/obstacle-open.yaml --setting filtering -o designed.yaml
   verify design specs/design/obstacle-conflict.yaml            # why not, and the least repair
@@ -62,7 +62,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     try:
         args = options.subcommand_args(parser, argv, stdout, "verify design SPEC [--setting filtering|choice] [-o OUT]")
         if args is None:
-            return EXIT_OK
+            return ExitCode.OK
         fmt = options.plot_format(args.plot)
         from verifier.report.output import refuse_overwriting_inputs
 
@@ -84,23 +84,23 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             write_output(args.plot, picture, "--plot")
     except UsageError as exc:
         print(f"verify design: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except SpecError as exc:
         print(str(exc.located(file=args.spec)), file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except RecursionError:
         print(f"{args.spec}: invalid spec: the formulas are nested too deeply to evaluate.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except Exception as exc:  # a bug of ours, or a solver that gave up: say so plainly, never a traceback
         from verifier.designing import Undecided
 
         if isinstance(exc, Undecided):
             print(f"verify design: {args.spec}: z3 gave no answer within the time limit ({exc}); raise --timeout",
                   file=stderr)
-            return EXIT_UNMET
+            return ExitCode.UNMET
         print(f"verify design: {args.spec}: internal error ({type(exc).__name__}: {exc}); this is a bug in "
               "verify, please report it with the spec.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     width = options.output_width(args, stdout, 120)
     if args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
@@ -113,7 +113,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(options.wrap_lines(result.text, width))
     if args.plot and result.ok:
         print(f"verify: wrote {args.plot}", file=stderr)
-    return EXIT_OK if result.ok else EXIT_UNMET
+    return ExitCode.OK if result.ok else ExitCode.UNMET
 
 
 def _commented(result, width: int | None = None) -> str:

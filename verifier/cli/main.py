@@ -18,14 +18,13 @@ from typing import TextIO
 
 from verifier import limits
 from verifier.cli import options
+from verifier.cli.exit_codes import ExitCode
 from verifier.errors import UsageError, did_you_mean
 from verifier.version import __version__
 
 # Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
 # solvers (sympy, z3) or rich; the work loads them when there is a spec to verify.
 DEFAULT_WIDTH = 120  # verifier.report.text.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
-
-EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 
 EXAMPLES = """\
@@ -99,7 +98,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if hint:
         print(f"verify: usage error: {argv[0]!r} is neither a subcommand nor a spec file{hint} (subcommands: "
               f"{', '.join(SUBCOMMANDS)})", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
         return _schema(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
@@ -121,10 +120,10 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         args = parser.parse_args(argv)
         if args.help:
             parser.print_help(file=stdout)
-            return EXIT_OK
+            return ExitCode.OK
         if args.version:
             print(f"verify {__version__}", file=stdout)
-            return EXIT_OK
+            return ExitCode.OK
         if args.report is not None and (args.report.endswith((".yaml", ".yml")) or
                                         (os.path.exists(args.report) and not os.path.isdir(args.report))):
             raise UsageError(f"--report takes a directory to write into, and {args.report!r} is a file; "
@@ -172,7 +171,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                                  "--classes")
     except UsageError as exc:
         print(f"verify: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     width, color = _output_style(stdout, args)
     show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
 
@@ -213,14 +212,14 @@ def _schema(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         args = parser.parse_args(argv)
     except UsageError as exc:
         print(f"verify schema: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     if args.help:
         parser.print_help(file=stdout)
-        return EXIT_OK
+        return ExitCode.OK
     from verifier.spec.schema import schema_text
 
     stdout.write(schema_text())
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
@@ -234,14 +233,14 @@ def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         args = parser.parse_args(argv)
         if args.help:
             parser.print_help(file=stdout)
-            return EXIT_OK
+            return ExitCode.OK
         from verifier.properties.explain import explain
 
         stdout.write(explain(args.property, width=options.output_width(args, stdout, 100)))
     except UsageError as exc:
         print(f"verify explain: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
-    return EXIT_OK
+        return ExitCode.INVALID
+    return ExitCode.OK
 
 
 def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
@@ -267,13 +266,13 @@ def main() -> int:
         return check(sys.argv[1:], stdout, stderr)
     except KeyboardInterrupt:
         print("verify: interrupted", file=stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
-        return EXIT_OK
+        return ExitCode.OK
     except MemoryError:  # e.g. while loading the solver stack under a tight --memory
         print("verify: the memory limit was exceeded before a verdict; raise --memory", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except Exception as exc:  # the last guard: a bug of ours is a plain sentence and exit 2, never a traceback
         print(f"verify: internal error ({type(exc).__name__}: {str(exc)[:300]}); this is a bug in verify, please "
               "report it with the command line and the spec.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID

@@ -17,9 +17,9 @@ import time
 from typing import TextIO
 
 from verifier.cli import certainty_option, options
+from verifier.cli.exit_codes import ExitCode
 from verifier.errors import SpecError, UsageError
 
-EXIT_OK, EXIT_INVALID = 0, 2
 RULES = ("maximality", "interval-dominance", "e-admissibility", "gamma-maximin")
 EXIT_CODES = "  0  done\n  2  an invalid spec, input file or option (a message says where)"
 EVALUATE_EXIT_CODES = ("  0  done, or cut short by --time-limit (what was done is printed, then what was cut)\n"
@@ -142,7 +142,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
     try:
         args = options.subcommand_args(parser, argv, stdout, parser.format_usage().strip())
         if args is None:
-            return EXIT_OK
+            return ExitCode.OK
         from verifier import api
 
         if command == "decide":
@@ -222,14 +222,14 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
                 print(f"verify: wrote {args.plot}", file=stderr)
     except UsageError as exc:
         print(f"verify {command}: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except SpecError as exc:
         print(str(exc.located(file=args.spec if args else None)), file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except Exception as exc:  # a bug of ours: say so plainly, never a traceback
         print(f"verify {command}: internal error ({type(exc).__name__}: {exc}); this is a bug in verify, please "
               "report it with the spec and the input.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     cut = result.record.get("cut") if command == "evaluate" else None
     if ranks_text is not None:
         stdout.write(ranks_text)
@@ -253,7 +253,7 @@ def use_command(command: str, argv: list[str], stdout: TextIO, stderr: TextIO) -
             stderr.write(options.wrap_lines(result.summary_text, width))
     if cut and (args.table or ranks_text is not None or not args.quiet):  # after a long output: say it
         print(f"verify evaluate: stopped: {cut['text']}", file=stderr)
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _extra_lines(extra: dict, alpha: float) -> list[str]:
