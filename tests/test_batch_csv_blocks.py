@@ -14,7 +14,7 @@ U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 def test_batch_csv_says_each_rows_ties_and_undecided_comparisons_across_blocks():
     """The CSV's usual `,1,0` (one optimum, decided) is made once per set; the rows with tied optima or an
     undecided comparison, in any block, say theirs (issue 40: the CSV's speed)."""
-    from verifier.api.use import numeric_scheme
+    from verifier.api.use.report import numeric_scheme
     from verifier.report.use.decisions import CSV_BLOCK, batch_csv, batch_csv_blocks
     from verifier.using.decide import BatchDecision
 
@@ -99,7 +99,7 @@ _TEN: dict = {}
 
 
 def _scheme_at_ten(name):
-    from verifier.api.use import numeric_scheme
+    from verifier.api.use.report import numeric_scheme
 
     if name not in _TEN:
         _TEN[name] = numeric_scheme(_ten(name), "test")[1]

@@ -245,7 +245,7 @@ def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path):
 
 
 def test_python_api_certainty_from_arrays_and_its_picture():
-    from verifier.api.certainty_report import certainty
+    from verifier.api.use import certainty
 
     rng = np.random.default_rng(9)
     truth = rng.integers(0, 3, 50)

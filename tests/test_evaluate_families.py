@@ -23,8 +23,8 @@ from hypothesis import given, settings, strategies as st
 
 import verifier
 from conftest import SPECS
-from verifier.api.probabilities import decided_predictions
-from verifier.api.use_route import use_route
+from verifier.api.use.probabilities import decided_predictions
+from verifier.api.use.route import use_route
 from verifier.cli.main import check
 from verifier.lazy_sympy import sympy as sp
 from verifier.using.inputs import Predictions

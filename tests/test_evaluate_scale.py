@@ -291,7 +291,7 @@ def test_a_stopped_evaluation_says_what_was_cut_in_json(sandbox, monkeypatch):
 
 
 def test_a_time_limit_while_scoring_keeps_the_classifiers_scored(sandbox, monkeypatch):
-    from verifier.api import evaluation
+    from verifier.api.use import evaluation
 
     real, calls = evaluation.score, []
 
@@ -315,7 +315,7 @@ def test_a_time_limit_while_scoring_keeps_the_classifiers_scored(sandbox, monkey
 
 
 def test_a_time_limit_before_any_score_is_still_an_error_that_says_so(sandbox, monkeypatch):
-    from verifier.api import evaluation
+    from verifier.api.use import evaluation
 
     monkeypatch.setattr(evaluation, "score", lambda *args, **kwargs: time.sleep(600))
     path = _csv(sandbox / "p.csv", 2, 20)

@@ -44,7 +44,7 @@ def add_certainty(args, result, stderr) -> None:
     """The certainty report appended to `result` (text and record), and the figure written."""
     if not args.certainty:
         return
-    from verifier.api.certainty_report import certainty
+    from verifier.api.use import certainty
 
     report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha, logits=args.logits)
     before = result.shown(verbose=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from verifier.analysis.pipeline import build
 from verifier.api import arguments
-from verifier.api.use import UseReport, stopped_within, unfixed
+from verifier.api.use.report import UseReport, stopped_within, unfixed
 from verifier.report.use import wrapped
 from verifier.errors import UsageError
 from verifier.using import parse_sweep

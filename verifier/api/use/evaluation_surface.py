@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
-from verifier.api.probabilities import probability_sources
-from verifier.api.use import UseReport, unfixed
+from verifier.api.use.probabilities import probability_sources
+from verifier.api.use.report import UseReport, unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.using.exact import ExactRows, rational_rows
 from verifier.using.evaluate import FixedSets, parse_sweeps, surface

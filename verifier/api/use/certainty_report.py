@@ -10,8 +10,8 @@ from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFi
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.certainty import two_class_margin
-from verifier.api.use import BatchReport, Source, UseReport, as_p
-from verifier.api.use_route import use_route
+from verifier.api.use.report import BatchReport, Source, UseReport, as_p
+from verifier.api.use.route import use_route
 from verifier.errors import UsageError
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
@@ -117,7 +117,7 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
     `probabilities` and `truth`/`y_true` as for `evaluate`; `logits`: they are logits (the raw variants)."""
     from itertools import combinations
 
-    from verifier.api.probabilities import probability_sources
+    from verifier.api.use.probabilities import probability_sources
     from verifier.using.evaluate import certainty_of, paired_certainty
 
     route = use_route(source, "verify evaluate --certainty" + (" --logits" if logits else ""), logits)

@@ -16,11 +16,11 @@ from verifier.using.compare import Comparison, check_pairs, compare
 from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
                           read_predictions, score, sweep)
 from verifier.api import arguments
-from verifier.api.evaluation_run import Run
-from verifier.api.evaluation_surface import surface_report, surface_use_report
-from verifier.api.probabilities import decided_predictions
-from verifier.api.use import Source, UseReport, exact_arg, unfixed, within
-from verifier.api.use_route import use_route
+from verifier.api.use.evaluation_run import Run
+from verifier.api.use.evaluation_surface import surface_report, surface_use_report
+from verifier.api.use.probabilities import decided_predictions
+from verifier.api.use.report import Source, UseReport, exact_arg, unfixed, within
+from verifier.api.use.route import use_route
 from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -63,7 +63,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
                          "softmax (and --certainty); not with --scores, --sweep or --threshold-choice, which need "
                          "the probabilities themselves")
     if threshold_choice is not None or uncertainty is not None or weight is not None:
-        from verifier.api.conditions import conditions_report
+        from verifier.api.use.operating import conditions_report
 
         if scores is None and probabilities is None:
             raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores FILE) "
@@ -76,7 +76,7 @@ def evaluate(source: Source, y_true=None, sets=None, *,
         return conditions_report(lambda: load(source), scores, arguments.path(truth, "truth"),
                                  threshold_choice or "score", uncertainty, weight, probabilities, y_true, seconds)
     if scores is not None:
-        from verifier.api.abstention import abstention_report
+        from verifier.api.use.abstention import abstention_report
 
         if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
             raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api.entry import Source, load
-from verifier.api.use import unfixed
+from verifier.api.use.report import unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound

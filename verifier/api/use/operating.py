@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api import arguments
-from verifier.api.use import UseReport, stopped_within, unfixed
+from verifier.api.use.report import UseReport, stopped_within, unfixed
 from verifier.errors import UsageError
 from verifier import numbers
 from verifier.numbers import shown
@@ -135,7 +135,7 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
 
 def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
-    from verifier.api.probabilities import probability_sources
+    from verifier.api.use.probabilities import probability_sources
     from verifier.using.operating import conditions_of_rows
     from verifier.using.operating import affine_costs
 

@@ -13,7 +13,7 @@ import os
 from verifier.using.inputs import labels as true_labels, read_truth
 from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions, logit_rows, predict_sets,
                             rows_from_array)
-from verifier.api.use_route import UseRoute
+from verifier.api.use.route import UseRoute
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import TIE_RULE

@@ -14,8 +14,8 @@ from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, I
 from verifier.using.decide import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
-from verifier.api.use import BatchReport, Source, UseReport, as_p, numeric_scheme, within
-from verifier.api.use_route import beyond, use_route
+from verifier.api.use.report import BatchReport, Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use.route import beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import decisions as words
@@ -57,7 +57,7 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
         route = use_route(source, "verify decide --p-file")
         if route.family is not None:  # without the matrix: a family's masses, or a sort per row
             if certainty:
-                from verifier.api.certainty_report import decide_with_certainty
+                from verifier.api.use.certainty_report import decide_with_certainty
 
                 return decide_with_certainty(route.scheme, None, p_file, decider=route.decider())
             return _batch(route.scheme, p_file, route.decider())
@@ -82,11 +82,11 @@ def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, inte
                      "one row will do)")
     classes = scheme.classes
     if logits and p is not None:
-        from verifier.api.logit_row import decide_logit_row
+        from verifier.api.use.logit_row import decide_logit_row
 
         return decide_logit_row(scheme, p, certainty)
     if certainty:
-        from verifier.api.certainty_report import decide_with_certainty
+        from verifier.api.use.certainty_report import decide_with_certainty
 
         return decide_with_certainty(scheme, p, p_file, logits)
     if logits:

@@ -18,8 +18,8 @@ import numpy as np
 
 from verifier.formula.rounded import rounded
 from verifier.using import column_order, predict_sets, rows_from_array, score
-from verifier.api.use import Source
-from verifier.api.use_route import use_route
+from verifier.api.use.report import Source
+from verifier.api.use.route import use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
 

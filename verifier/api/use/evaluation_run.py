@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from verifier import limits
 from verifier.using import Comparison, Scores, finish
-from verifier.api.probabilities import decided_json, decided_lines
-from verifier.api.use import UseReport
+from verifier.api.use.probabilities import decided_json, decided_lines
+from verifier.api.use.report import UseReport
 from verifier.report.use import answer_first, comparison as words_comparison, rank_table, score_table, scores as words
 
 
