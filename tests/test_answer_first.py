@@ -11,7 +11,7 @@ import io
 import numpy as np
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 from conftest import SPECS
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"

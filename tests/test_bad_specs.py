@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 FORMULA_SPEC = 'name: t\nclasses: [a, b, c]\ncost: "0 if yhat == y else 1"\nset_cost: {formula}\n'  # formula on line 4

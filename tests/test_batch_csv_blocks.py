@@ -43,7 +43,7 @@ def test_a_batch_report_makes_its_record_only_when_read_and_pickles_as_a_plain_r
 
     import verifier
     from verifier.api.use import BatchReport, UseReport
-    from verifier.cli.main import check
+    from verifier.cli import check
     from verifier.report.use import decisions
 
     path = tmp_path / "p.npy"

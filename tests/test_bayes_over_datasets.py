@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 from verifier.using.compare.bayes_over_datasets import SEED
 from conftest import SPECS

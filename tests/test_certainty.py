@@ -17,7 +17,7 @@ import yaml
 from conftest import SPECS
 from verifier.analysis.pipeline import build
 from verifier.api.entry import load
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.using.certainty import block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide
 from verifier.using.exact import rational_rows

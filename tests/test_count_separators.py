@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 from pathlib import Path
 
 from conftest import REPORTS, ROOT, SPECS

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.using.certainty import block_certainty
 from verifier.using.certainty.doubt import exact_doubt_cost
 from verifier.using.exact import binary_rows, rational_rows

@@ -25,7 +25,7 @@ import verifier
 from conftest import SPECS
 from verifier.api.use.probabilities import decided_predictions
 from verifier.api.use.route import use_route
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.lazy_sympy import sympy as sp
 from verifier.using.inputs import Predictions
 from verifier.using.evaluate.scores import grouped

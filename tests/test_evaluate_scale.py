@@ -26,7 +26,7 @@ from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, boo
                                              resample_means)
 from verifier.using.compare import compare, holm
 from verifier.using.compare import wilcoxon_rows
-from verifier.cli.main import check
+from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CLASSES = ["h", "b", "n"]

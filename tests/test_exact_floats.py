@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.formula.rounded import rounded
 from conftest import ROOT, SPECS
 

@@ -23,7 +23,7 @@ import verifier.engines.vector.decide as vector_decide
 from conftest import SPECS as SPEC_DIR
 from test_brute_force import brute_verdicts, lp_possible
 from verifier.analysis.pipeline import analyse
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import SpecError
 from verifier.spec import spec_from_data, spec_from_text
 from verifier.spec.family import Family

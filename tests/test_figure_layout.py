@@ -18,7 +18,7 @@ from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 from verifier.report.figures import abstention_plot, conditions_plot
 from verifier.report.figures.abstention_maps import LEMMA_LABEL, PANELS

@@ -20,7 +20,7 @@ import sympy as sp
 import verifier
 from conftest import bundled
 from verifier.analysis.simplex_regions import simplex_regions
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]

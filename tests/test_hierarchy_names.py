@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.spec import spec_from_text
 
 ANIMALS = Path(__file__).resolve().parents[1] / "specs" / "hierarchy-animals.yaml"

@@ -53,7 +53,7 @@ def test_the_command_writes_a_large_record_as_it_makes_it_with_the_same_text(mon
     from conftest import SPECS
     from verifier import limits
     from verifier.report.check import json_record
-    from verifier.cli.main import check
+    from verifier.cli import check
 
     def run() -> str:
         out = io.StringIO()

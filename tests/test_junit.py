@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from verifier import properties
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.report.check import to_junit
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"

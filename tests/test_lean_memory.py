@@ -24,7 +24,7 @@ import verifier.engines.vector.terms as vector_terms
 import verifier.engines.vector.uniform as vector_uniform
 import verifier.scheme.cells as scheme_cells
 from conftest import SPECS
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.scheme.cells import build_cells
 from verifier.spec import spec_from_text
 

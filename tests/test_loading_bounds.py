@@ -15,7 +15,7 @@ import pytest
 
 import verifier
 from conftest import ROOT
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.spec import family, source, spec_from_text
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import SPECS
 from verifier.api import decide
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

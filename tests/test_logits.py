@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import SPECS
 from verifier.api.use.report import numeric_scheme
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, raw_certainty
 from verifier.using.exact import rational_rows
 from verifier.using.decide.logit_decide import softmax_sign

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.using.abstention import Scores
 from verifier.using.abstention import Hull, staircase
 from verifier.using.operating.evaluation import _instance_losses

@@ -17,7 +17,7 @@ import sympy as sp
 from scipy import stats
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.report.use.comparison import comparison_json, comparison_text
 from conftest import SPECS
 from verifier.report.use import rank_table

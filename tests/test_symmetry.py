@@ -19,7 +19,7 @@ import pytest
 from conftest import SPECS
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
 from verifier.properties import PROPERTIES

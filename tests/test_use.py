@@ -18,7 +18,7 @@ from verifier.using.decide import batch
 from verifier.using.decide.credal import CredalSet, decide_credal
 from verifier.using.decide import decide
 from verifier.api.entry import load
-from verifier.cli.main import check
+from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # Table I's determinate costs (Example 1)
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

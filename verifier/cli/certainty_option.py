@@ -1,6 +1,6 @@
 """`verify evaluate --certainty [--doubt-plot FILE]`: the certainty and doubt of each classifier's decisions
 (Berenbeim et al.), added to the evaluation's text and JSON (key "certainty"), and the ECDF of doubt drawn to
-FILE. Kept apart from `cli.use` so that the option is one call there."""
+FILE. Kept apart from `cli.evaluate` so that the option is one call there."""
 
 from __future__ import annotations
 

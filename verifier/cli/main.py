@@ -1,7 +1,8 @@
 """The `verify` command, a thin shell over the Python API. `check(argv, stdout, stderr) -> int` is the whole
 program, testable in-process. Subcommands: `verify schema` (the spec format's JSON Schema),
-`verify explain [P]` (the properties in plain words), `verify design SPEC` (`cli.design`), and `verify decide` /
-`verify evaluate` (`cli.use`).
+`verify explain [P]` (the properties in plain words), `verify design SPEC`, `verify decide SPEC` and `verify evaluate
+SPEC ...`, one module each (`cli.schema`, `cli.explain`, `cli.design`, `cli.decide`, `cli.evaluate`); `verify check
+CERT` runs the standalone checker (`verifier_check`).
 
 Exit status (DESIGN.md §4): 0 ran and every expectation is met; 1 some expectation is not met (an
 `unknown` meets neither `holds` nor `fails`), a `--require`d setting is not fitted, or `--cross-check` found
@@ -100,9 +101,13 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
               f"{', '.join(SUBCOMMANDS)})", file=stderr)
         return ExitCode.INVALID
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
-        return _schema(argv[1:], stdout, stderr)
+        from verifier.cli.schema import schema_command
+
+        return schema_command(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
-        return _explain(argv[1:], stdout, stderr)
+        from verifier.cli.explain import explain_command
+
+        return explain_command(argv[1:], stdout, stderr)
     if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
         import verifier_check
 
@@ -111,10 +116,14 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         from verifier.cli.design import design_command
 
         return design_command(argv[1:], stdout, stderr)
-    if argv[:1] in (["decide"], ["evaluate"]) and not os.path.exists(argv[0]):
-        from verifier.cli.use import use_command
+    if argv[:1] == ["decide"] and not os.path.exists("decide"):
+        from verifier.cli.decide import decide_command
 
-        return use_command(argv[0], argv[1:], stdout, stderr)
+        return decide_command(argv[1:], stdout, stderr)
+    if argv[:1] == ["evaluate"] and not os.path.exists("evaluate"):
+        from verifier.cli.evaluate import evaluate_command
+
+        return evaluate_command(argv[1:], stdout, stderr)
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -202,45 +211,6 @@ def _mistyped_subcommand(word: str) -> str:
 
 
 _COMMAND = [False]  # set by main(): the `verify` command runs its work under a default memory cap
-
-
-def _schema(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    parser = options.Parser(prog="verify schema", description="Print the JSON Schema of the spec format (for "
-                            "editors: yaml-language-server, VS Code).", examples="  verify schema > spec.schema.json",
-                            exit_codes="  0  printed\n  2  a usage error")
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as exc:
-        print(f"verify schema: usage error: {exc}", file=stderr)
-        return ExitCode.INVALID
-    if args.help:
-        parser.print_help(file=stdout)
-        return ExitCode.OK
-    from verifier.spec.schema import schema_text
-
-    stdout.write(schema_text())
-    return ExitCode.OK
-
-
-def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    parser = options.Parser(prog="verify explain", description="State the ten properties in plain words, or one "
-                            "in full: its meaning, its formal statement, and how the filtering and choice settings "
-                            "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "
-                            "explain non-dominance", exit_codes="  0  printed\n  2  an unknown property or option")
-    parser.add_argument("property", nargs="?", metavar="PROPERTY", help="P1..P10 or a property's name")
-    options.add_shared(parser, "width", pipe_width=100)
-    try:
-        args = parser.parse_args(argv)
-        if args.help:
-            parser.print_help(file=stdout)
-            return ExitCode.OK
-        from verifier.properties.explain import explain
-
-        stdout.write(explain(args.property, width=options.output_width(args, stdout, 100)))
-    except UsageError as exc:
-        print(f"verify explain: usage error: {exc}", file=stderr)
-        return ExitCode.INVALID
-    return ExitCode.OK
 
 
 def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
