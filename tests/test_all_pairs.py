@@ -1,5 +1,5 @@
 """Shaffer's static procedure and Bergmann and Hommel's procedure for all pairwise comparisons after Friedman
-(verifier.using.compare.all_pairs; García and Herrera 2008), against their definitions computed by brute force on small
+(verifier.using.all_pairs; García and Herrera 2008), against their definitions computed by brute force on small
 k (every subset of hypotheses, every level), and against the libraries for what the libraries have: the raw
 p-values (scikit-posthocs' posthoc_siegel_friedman) and Holm's adjustment (statsmodels), which Shaffer's may
 never exceed, nor Bergmann-Hommel's Shaffer's."""

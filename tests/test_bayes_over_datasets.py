@@ -1,4 +1,4 @@
-"""baycomp's Bayesian comparisons over several data sets (verifier.using.compare.bayes_over_datasets): the signed-rank
+"""baycomp's Bayesian comparisons over several data sets (verifier.using.bayes_over_datasets): the signed-rank
 test's posterior probabilities are baycomp's own, bit for bit, seeded and oriented for costs; baycomp's plots are
 written by --figures; the hierarchical test runs baycomp.HierarchicalTest with Stan seeded and leaves nothing in
 the working directory (a stand-in `stan` module plays Stan here: the real one compiles a C++ model for
