@@ -61,7 +61,7 @@ def timed(argv: list[str], runs: int) -> tuple[float, float, dict]:
 
 def direct(stairs, scenarios):
     """Every window at every scenario: the O(grid x n^2) search."""
-    from verifier.using.abstention.windows import window_cost
+    from verifier.using.abstention import window_cost
 
     return [min((window_cost(stairs, i, j, mu, nu), stairs.counted(j) - stairs.counted(i), i, j)
                 for i in range(stairs.k + 1) for j in range(i, stairs.k + 1)) for mu, nu in scenarios]
@@ -69,8 +69,8 @@ def direct(stairs, scenarios):
 
 def against_direct(folder: str) -> None:
     sys.path.insert(0, ROOT)
-    from verifier.using.abstention.batch import optimal_windows
-    from verifier.using.abstention.staircase import Hull, staircase
+    from verifier.using.abstention import optimal_windows
+    from verifier.using.abstention import Hull, staircase
 
     rng = np.random.default_rng(5)
     truth = rng.random(300) < 0.4

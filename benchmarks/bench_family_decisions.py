@@ -205,8 +205,8 @@ def in_process(P: np.ndarray, spec: str, repeat: int) -> float:
     and the route made from the spec (its exact costs compared), the seconds to decide every row exactly."""
     sys.path.insert(0, ROOT)
     from verifier.api.entry import load
-    from verifier.using.binary_sums import fast_binary_rows
-    from verifier.using.family_decide import alike_route
+    from verifier.using.exact import fast_binary_rows
+    from verifier.using.decide import alike_route
 
     blocks = [fast_binary_rows(P[s:s + 1000])[0] for s in range(0, len(P), 1000)]
     route = alike_route(load(spec))
@@ -223,8 +223,8 @@ def generic(P: np.ndarray, tree: str) -> None:
     """The hierarchy by the generic product over the family's whole 1,111 x 1,000 matrix (the route before)."""
     from verifier.analysis.pipeline import build
     from verifier.api.entry import load
-    from verifier.using.batch import _vectorised
-    from verifier.using.binary_sums import fast_binary_rows
+    from verifier.using.decide.batch import _vectorised
+    from verifier.using.exact import fast_binary_rows
 
     blocks = [fast_binary_rows(P[s:s + 1000])[0] for s in range(0, len(P), 1000)]
     scheme = build(load(tree))

@@ -41,7 +41,7 @@ def in_process(spec: str) -> dict[str, float]:
     from rich.console import Console
 
     from verifier.analysis.pipeline import analyse_file
-    from verifier.report.console import render
+    from verifier.report.check.console import render
 
     start = time.perf_counter()
     analysis = analyse_file(os.path.join(ROOT, spec))

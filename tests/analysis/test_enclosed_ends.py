@@ -29,7 +29,7 @@ from conftest import ROOT, SPECS
 from verifier.designing.calibrate import calibrate
 from verifier.analysis.parameter_range import inside, rational_above, rational_below
 from verifier.designing.pieces import Piece, fit_test, settle
-from verifier.using.crossings import Crossing, Piece as Stretch, crossings
+from verifier.using.evaluate.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.report.use.scores import stretch_end as printed_end

@@ -23,7 +23,7 @@ import verifier.engines.vector.decide as vector_decide
 from conftest import SPECS as SPEC_DIR
 from brute_force import brute_verdicts, lp_possible
 from verifier.analysis.pipeline import analyse
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import SpecError
 from verifier.spec import spec_from_data, spec_from_text
 from verifier.spec.family import Family
@@ -239,7 +239,7 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
     rng = np.random.default_rng(3)
     spec = spec_from_text((SPECS / "ordinal-intervals-10.yaml").read_text())
     a = analyse(spec)
-    from verifier.using.batch import decide_batch
+    from verifier.using.decide.batch import decide_batch
     from verifier.using.decide import decide
 
     rows = [[F(int(x), 1000) for x in r] for r in rng.multinomial(1000, [0.1] * 10, size=40)]

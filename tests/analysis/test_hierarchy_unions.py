@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from verifier.analysis.pipeline import analyse
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.spec import spec_from_text
 from verifier.using.decide import decide
 

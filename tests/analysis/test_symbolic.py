@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from verifier.analysis.pipeline import analyse_file
 from verifier.analysis.class_sweep import sweep
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.scheme import build_scheme
 from verifier.spec import load_spec

@@ -22,7 +22,7 @@ import pytest
 
 import verifier
 from conftest import ROOT, SPECS
-from verifier.cli.main import check
+from verifier.cli import check
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 DESIGN = Path(SPECS) / "design"

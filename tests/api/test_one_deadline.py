@@ -141,7 +141,7 @@ def test_cut_abstention_curves_print_the_classifiers_done(tmp_path, monkeypatch,
 
 
 def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch, cli):
-    import verifier.using.conditions.evaluation as evaluation
+    import verifier.using.operating.evaluation as evaluation
 
     monkeypatch.setattr(evaluation, "staircase", _SlowAfter(evaluation.staircase, 3))
     path = _many_scores(tmp_path, 6)
@@ -195,7 +195,7 @@ def test_many_classifiers_compare_each_with_the_best_by_default(tmp_path):
 
 
 def test_figures_count_against_the_time_limit(tmp_path, monkeypatch, cli):
-    import verifier.report.use_figures as use_figures
+    import verifier.report.use.figures as use_figures
 
     path = _many_scores(tmp_path, 3, rows=12)
     clock = iter(range(1000))  # each look at the clock is 5 s later: the bound passes after a few pictures

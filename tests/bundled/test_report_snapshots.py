@@ -12,7 +12,7 @@ import re
 import pytest
 
 from conftest import REPORTS, ROOT, SPECS, bundled, bundled_report
-from verifier.cli.main import check
+from verifier.cli import check
 
 STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
 

@@ -264,7 +264,7 @@ def test_an_existential_witness_and_a_for_every_y_counterexample_are_refuted_whe
 def test_a_scheme_too_large_for_a_certificate_is_refused_with_its_size(monkeypatch):
     import verifier
     from verifier.errors import UsageError
-    from verifier.report import certificate as writer
+    from verifier.report.certificate import writer
 
     monkeypatch.setattr(writer, "MAX_CELLS", 20)
     with pytest.raises(UsageError, match=r"matrix has 21 cells; certificates are written for up to 20"):

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from verifier.engines.vector import VectorEngine
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.verdict import Verdict
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"

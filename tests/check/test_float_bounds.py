@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from mpmath import iv, mpf
 
 from verifier.check.float_bounds import float_bounds
-from verifier.report import words
+from verifier.report.check import words
 
 RATIONALS = st.builds(lambda n, d: sp.Rational(n, d), st.integers(-10**6, 10**6), st.integers(1, 10**4))
 

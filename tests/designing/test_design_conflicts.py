@@ -16,7 +16,7 @@ import verifier
 from conftest import SPECS
 from verifier.designing.problem import DesignProblem
 from verifier.designing import make_request
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.properties.settings import TABLE_VIII
 from verifier.spec.reader import spec_from_text
 

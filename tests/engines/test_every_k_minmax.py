@@ -13,7 +13,7 @@ import sympy as sp
 
 from verifier.analysis.every_k import analyse_every_k
 from verifier.analysis.pipeline import analyse
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.engines.every_k import FIRST, TAIL
 from verifier.formula.by_size import M, SizeEvaluator
 from verifier.properties import PROPERTIES

@@ -128,7 +128,7 @@ def test_a_distribution_over_many_classes_says_each_run_of_one_value_once():
     from fractions import Fraction as F
     from types import SimpleNamespace
 
-    from verifier.report.words import distribution
+    from verifier.report.check.words import distribution
 
     scheme = SimpleNamespace(K=20, classes=tuple(f"c{i}" for i in range(1, 21)))
     values = [F(1, 4)] * 3 + [0] + [F(1, 8)] * 4 + [F(1, 16)] * 2 + [0] * 10

@@ -24,7 +24,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, SPECS
 from verifier.check.checker import check_results
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError

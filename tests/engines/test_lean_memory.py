@@ -24,7 +24,7 @@ import verifier.engines.vector.terms as vector_terms
 import verifier.engines.vector.uniform as vector_uniform
 import verifier.scheme.cells as scheme_cells
 from conftest import SPECS
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.scheme.cells import build_cells
 from verifier.spec import spec_from_text
 
@@ -147,7 +147,7 @@ def test_large_matrix_decimals_are_shared_and_keep_the_sign_of_zero(tmp_path):
     """Thousands of rows: each distinct decimal is one float object (8 bytes a cell, not 32), and sharing never
     turns -0.0 into 0.0 (equal as keys, printed apart)."""
     from verifier.analysis.pipeline import analyse_file
-    from verifier.report.json_record import MATRIX_SYMBOLIC_SETS, _shared, to_json
+    from verifier.report.check.json_record import MATRIX_SYMBOLIC_SETS, _shared, to_json
 
     numbers: dict = {}
     assert _shared(numbers, 1.25) is _shared(numbers, float("1.25"))

@@ -169,7 +169,7 @@ def test_beyond_a_thousand_sets_every_interval_is_decided_and_beyond_the_bound_t
     # beyond 1,023 sets a JSON witness lists its nonzero classes only (as docs/verify.md says), summing to 1
     from fractions import Fraction
 
-    from verifier.report.json_record import to_json
+    from verifier.report.check import to_json
 
     record = to_json(analysis)
     witnesses = [e["witness"]["p"] for e in record["optimality"] if "witness" in e]

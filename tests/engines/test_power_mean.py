@@ -207,7 +207,7 @@ def test_forty_ordinal_classes_with_symbolic_r_and_the_cases_re_checked():
     analysis = analyse(_symbolic_spec(40))
     assert analysis.scheme.lemma is not None and analysis.scheme.symbolic
     assert "".join(v[0].upper() for v in _verdicts(analysis).values()) == "FFFHHFHFFH"
-    assert "by cases of p = 1 - r" in __import__("verifier.report.words", fromlist=["explain"]).explain(
+    assert "by cases of p = 1 - r" in __import__("verifier.report.check.words", fromlist=["explain"]).explain(
         analysis.by_id["P7"], analysis.scheme)
 
 

@@ -12,7 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import SpecError
 from verifier.formula.evaluate import ClassRef, Evaluator, Vocabulary
 from verifier.formula.parse import parse_formula

@@ -11,7 +11,7 @@ import io
 import numpy as np
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 from conftest import SPECS, run_verify
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"
@@ -187,7 +187,7 @@ def test_html_shows_console_text_in_monospace_blocks_that_keep_columns_and_words
     import re
 
     import verifier
-    from verifier.report.html import SCOPED_CSS
+    from verifier.report.check import SCOPED_CSS
 
     rule = re.search(r"\.verify-report\.verify-report pre\{([^}]*)\}", SCOPED_CSS).group(1)
     assert "white-space:pre;" in rule and "word-break:normal" in rule and "overflow-wrap:normal" in rule

@@ -13,7 +13,7 @@ import pytest
 
 import verifier
 from verifier.lazy_sympy import sympy as sp
-from verifier.report import words
+from verifier.report.check import words
 from conftest import SPECS
 
 

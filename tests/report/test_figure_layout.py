@@ -18,7 +18,7 @@ from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 from verifier.report.figures import abstention_plot, conditions_plot
 from verifier.report.figures.abstention_maps import LEMMA_LABEL, PANELS
@@ -208,7 +208,7 @@ def test_loss_ticks_of_close_gammas_keep_infinity():
 
 
 def _grid():
-    from verifier.using.conditions.evaluation import GRID
+    from verifier.using.operating import GRID
 
     return GRID
 

@@ -20,7 +20,7 @@ import sympy as sp
 import verifier
 from conftest import bundled
 from verifier.analysis.simplex_regions import simplex_regions
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -297,7 +297,7 @@ def test_a_one_parameter_report_is_handed_its_calibration():
     """`report.check_pictures` makes the calibration (designing) and hands it to the figures; without it the
     figures draw the exact conditions instead, and never calibrate on their own."""
     from verifier.analysis.pipeline import analyse_file
-    from verifier.report import check_pictures
+    from verifier.report.check import check_pictures
     from verifier.report.figures.pictures import pictures
 
     a = analyse_file(str(SPECS / "p-discounted-symbolic.yaml"))

@@ -7,7 +7,7 @@ import re
 import numpy as np
 from hypothesis import given, strategies as st
 
-from verifier.report.float_text import ShortestFloats, shortest_texts
+from verifier.report.text.float_text import ShortestFloats, shortest_texts
 
 
 def _digits(text: str) -> str:

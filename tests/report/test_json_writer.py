@@ -10,7 +10,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.report.json_writer import SLICE, json_text, write_json
+from verifier.report.text.json_writer import SLICE, json_text, write_json
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.text(max_size=6),
                     st.sampled_from(["\u2028", "é", "\ud800", '"\\', "\x00\x1f"]))
@@ -52,8 +52,8 @@ def test_the_command_writes_a_large_record_as_it_makes_it_with_the_same_text(mon
 
     from conftest import SPECS
     from verifier import limits
-    from verifier.report import json_record
-    from verifier.cli.main import check
+    from verifier.report.check import json_record
+    from verifier.cli import check
 
     def run() -> str:
         out = io.StringIO()

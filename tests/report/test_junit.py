@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from verifier import properties
-from verifier.cli.main import check
-from verifier.report.junit import to_junit
+from verifier.cli import check
+from verifier.report.check import to_junit
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 UNMET = ('name: unmet\nclasses: [a, b]\ncost_matrix:\n  a: [0, 1]\n  b: [1, 0]\nset_costs:\n  "a,b": [0.5, 0.5]\n'

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 import verifier
 from untouched import snapshot
-from verifier.report.safe_text import markdown, markdown_cell
+from verifier.report.text.safe_text import markdown, markdown_cell
 
 RENDER = MarkdownIt("commonmark", {"html": True}).enable("table")
 RENDER.validateLink = lambda url: True  # markdown-it drops javascript: links itself; other renderers may not

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import bundled
-from verifier.cli.main import check
+from verifier.cli import check
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS, REPORTS = ROOT / "specs", ROOT / "reports"

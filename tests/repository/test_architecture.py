@@ -36,7 +36,7 @@ def test_a_contract_violation_would_be_caught():
     assert not graph.chain_exists("verifier.engines.smt.engine", "verifier.check.checker")
     assert not graph.chain_exists("verifier.formula.enclose", "verifier.formula.genmean")
     # figures draw what others computed: their callers reach the analysis and the calibration, they do not
-    assert graph.chain_exists("verifier.report.check_pictures", "verifier.designing.calibrate")
+    assert graph.chain_exists("verifier.report.check.check_pictures", "verifier.designing.calibrate")
     assert graph.chain_exists("verifier.analysis.pipeline", "verifier.analysis.drawn")
     for module in ("ternary_plot", "parameter_plot", "spot_plot", "interval_plot", "region_plot", "pictures"):
         for below in ("verifier.analysis.simplex_regions", "verifier.designing.calibrate",
@@ -89,8 +89,8 @@ def _loaded_after(code: str) -> set[str]:
 def test_the_command_loads_only_what_a_check_uses():
     """Importing the command, and checking a numeric spec, loads neither z3 nor scipy.stats nor the design
     solver: those cost more start-up time than a 9-class check takes to run (issue: load only what is used)."""
-    heavy = {"z3", "scipy.stats", "verifier.api.designer", "verifier.api.use", "verifier.api.decisions",
-             "verifier.api.evaluation", "verifier.designing"}
+    heavy = {"z3", "scipy.stats", "verifier.api.designer", "verifier.api.use", "verifier.api.use.decisions",
+             "verifier.api.use.evaluation", "verifier.designing"}
     assert not heavy & _loaded_after("import verifier.cli")
     checked = _loaded_after("import io\nfrom verifier.cli import check\n"
                             "assert check(['specs/ha-numeric.yaml', '--no-cache', '--format', 'json'], io.StringIO(), "

@@ -12,7 +12,7 @@ import pytest
 
 import verifier
 from conftest import SPECS
-from verifier.cli.main import check
+from verifier.cli import check
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 SWEEPS = ["--sweep", "mu=0:1:5", "--sweep", "nu=0:1:5"]

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from verifier.using.abstention.staircase import Hull, staircase
+from verifier.using.abstention import Hull, staircase
 from verifier.using.abstention.volume import exact_volume, grid_volume
 
 data = st.lists(st.tuples(st.integers(0, 8), st.booleans()), min_size=1, max_size=40)

@@ -7,9 +7,9 @@ from fractions import Fraction as F
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from verifier.using.abstention.batch import optimal_windows
+from verifier.using.abstention import optimal_windows
 from verifier.using.abstention.recheck import recheck
-from verifier.using.abstention.staircase import Hull, staircase
+from verifier.using.abstention import Hull, staircase
 from verifier.using.abstention.windows import Window, optimal_window, window_cost
 
 COSTS = st.fractions(min_value=0, max_value=3, max_denominator=12)

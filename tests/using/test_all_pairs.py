@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verifier.cli.main import check
-from verifier.using.all_pairs import (MAX_BERGMANN_K, all_pairs, bergmann_hommel, pairwise_p_values, partitions,
+from verifier.cli import check
+from verifier.using.compare.all_pairs import (MAX_BERGMANN_K, all_pairs, bergmann_hommel, pairwise_p_values, partitions,
                                       possible_true_counts, shaffer, shaffer_t)
 from conftest import SPECS
 

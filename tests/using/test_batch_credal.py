@@ -12,8 +12,8 @@ import pytest
 
 import verifier
 from conftest import SPECS
-from verifier.using import intervals_file
-from verifier.using.credal import RULES
+from verifier.using.inputs import intervals_file
+from verifier.using.decide.credal import RULES
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # classes h, b, n
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

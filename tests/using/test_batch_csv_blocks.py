@@ -14,9 +14,9 @@ U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 def test_batch_csv_says_each_rows_ties_and_undecided_comparisons_across_blocks():
     """The CSV's usual `,1,0` (one optimum, decided) is made once per set; the rows with tied optima or an
     undecided comparison, in any block, say theirs (issue 40: the CSV's speed)."""
-    from verifier.api.use import numeric_scheme
+    from verifier.api.use.report import numeric_scheme
     from verifier.report.use.decisions import CSV_BLOCK, batch_csv, batch_csv_blocks
-    from verifier.using.batch import BatchDecision
+    from verifier.using.decide import BatchDecision
 
     _, scheme = numeric_scheme(U65, "test")
     n = 2 * CSV_BLOCK + 7
@@ -43,7 +43,7 @@ def test_a_batch_report_makes_its_record_only_when_read_and_pickles_as_a_plain_r
 
     import verifier
     from verifier.api.use import BatchReport, UseReport
-    from verifier.cli.main import check
+    from verifier.cli import check
     from verifier.report.use import decisions
 
     path = tmp_path / "p.npy"
@@ -99,7 +99,7 @@ _TEN: dict = {}
 
 
 def _scheme_at_ten(name):
-    from verifier.api.use import numeric_scheme
+    from verifier.api.use.report import numeric_scheme
 
     if name not in _TEN:
         _TEN[name] = numeric_scheme(_ten(name), "test")[1]
@@ -120,9 +120,9 @@ def test_property_the_symmetric_route_from_sorted_values_gives_every_sets_route(
     import numpy as np
 
     from verifier.using import BatchDecider
-    from verifier.using.batch import _vectorised
-    from verifier.using.binary_sums import fast_binary_rows
-    from verifier.using.exact_rows import rational_rows
+    from verifier.using.decide.batch import _vectorised
+    from verifier.using.exact import fast_binary_rows
+    from verifier.using.exact import rational_rows
 
     scheme = _scheme_at_ten(name)
     rows = [[Fraction(c, sum(row)) for c in row] for row in counts]

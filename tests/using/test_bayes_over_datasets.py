@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import UsageError
-from verifier.using.bayes_over_datasets import SEED
+from verifier.using.compare.bayes_over_datasets import SEED
 from conftest import SPECS
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"

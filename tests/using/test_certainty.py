@@ -18,10 +18,10 @@ from verifier.analysis.pipeline import build
 from verifier.api.entry import load
 from verifier.using.certainty import block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide
-from verifier.using.exact_rows import rational_rows
-from verifier.using.margin import two_class_margin
-from verifier.using.p_file import DistributionFile
-from verifier.report.float_text import shortest_texts
+from verifier.using.exact import rational_rows
+from verifier.using.certainty import two_class_margin
+from verifier.using.inputs import DistributionFile
+from verifier.report.text.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 FRIEDEL = os.path.join(SPECS, "friedel-abstention.yaml")
@@ -238,7 +238,7 @@ def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path, cli):
 
 
 def test_python_api_certainty_from_arrays_and_its_picture():
-    from verifier.api.certainty_report import certainty
+    from verifier.api.use import certainty
 
     rng = np.random.default_rng(9)
     truth = rng.integers(0, 3, 50)

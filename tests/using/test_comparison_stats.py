@@ -19,7 +19,7 @@ import verifier
 from conftest import SPECS
 from verifier.using.compare import holm
 from verifier.using.evaluate import BOOTSTRAP, SEED
-from verifier.using.friedman import critical_difference, friedman_statistics, friedman_test, ranks
+from verifier.using.compare.friedman import critical_difference, friedman_statistics, friedman_test, ranks
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

@@ -98,7 +98,7 @@ def test_a_truncated_or_pickled_npy_is_refused(tmp_path, cli):
 
 
 def test_large_batches_are_read_in_blocks_with_the_same_answers(tmp_path, monkeypatch, cli):
-    from verifier.using import p_file
+    from verifier.using.inputs import p_file
 
     rng = np.random.default_rng(5)
     rows = rng.dirichlet(np.ones(3), size=250)

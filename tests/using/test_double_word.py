@@ -9,8 +9,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from verifier.using import double_word as dw
-from verifier.using.float_mean import exact_mean
+from verifier.using.exact import double_word as dw
+from verifier.using.exact import exact_mean
 
 U = F(1, 2 ** 53)
 

@@ -13,11 +13,11 @@ import mpmath
 import numpy as np
 import pytest
 
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.using.certainty import block_certainty
-from verifier.using.doubt_cost import exact_doubt_cost
-from verifier.using.exact_rows import binary_rows, rational_rows
-from verifier.using.logits import LogitRows, raw_certainty
+from verifier.using.certainty.doubt import exact_doubt_cost
+from verifier.using.exact import binary_rows, rational_rows
+from verifier.using.inputs import LogitRows, raw_certainty
 
 U = 2.0 ** -53
 
@@ -181,7 +181,7 @@ def test_theta_is_correctly_rounded_on_every_kind_of_row(K):
 def test_the_exact_route_answers_where_ziv_test_cannot_settle(monkeypatch):
     """With the evaluation bound widened until no row is settled, every θ comes from the exact route: the
     same floats."""
-    import verifier.using.doubt_cost as doubt_cost
+    import verifier.using.certainty.doubt as doubt_cost
 
     P, Z = _rows_and_exact(4, 7)
     rows, _ = binary_rows(P)

@@ -23,11 +23,11 @@ from hypothesis import given, settings, strategies as st
 
 import verifier
 from conftest import SPECS
-from verifier.api.probabilities import decided_predictions
-from verifier.api.use_route import use_route
+from verifier.api.use.probabilities import decided_predictions
+from verifier.api.use.route import use_route
 from verifier.lazy_sympy import sympy as sp
-from verifier.using.data import Predictions
-from verifier.using.evaluate import grouped
+from verifier.using.inputs import Predictions
+from verifier.using.evaluate.scores import grouped
 
 U65 = ("functions: {g(x): \"-0.6 * x**2 + 1.6 * x\"}\ncost: \"0 if y == yhat else 1\"\n"
        "set_cost: \"1 - g(1 / len(Y)) if y in Y else 1\"\n")

@@ -20,11 +20,11 @@ from scipy import stats
 import verifier
 from conftest import ROOT, SPECS
 from verifier import limits
-from verifier.using import compare as compare_module
-from verifier.using.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
+from verifier.using.compare import comparison as compare_module
+from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
                                              resample_means)
 from verifier.using.compare import compare, holm
-from verifier.using.pairs import wilcoxon_rows
+from verifier.using.compare import wilcoxon_rows
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CLASSES = ["h", "b", "n"]
@@ -284,7 +284,7 @@ def test_a_stopped_evaluation_says_what_was_cut_in_json(sandbox, monkeypatch, cl
 
 
 def test_a_time_limit_while_scoring_keeps_the_classifiers_scored(sandbox, monkeypatch):
-    from verifier.api import evaluation
+    from verifier.api.use import evaluation
 
     real, calls = evaluation.score, []
 
@@ -308,7 +308,7 @@ def test_a_time_limit_while_scoring_keeps_the_classifiers_scored(sandbox, monkey
 
 
 def test_a_time_limit_before_any_score_is_still_an_error_that_says_so(sandbox, monkeypatch, cli):
-    from verifier.api import evaluation
+    from verifier.api.use import evaluation
 
     monkeypatch.setattr(evaluation, "score", lambda *args, **kwargs: time.sleep(600))
     path = _csv(sandbox / "p.csv", 2, 20)

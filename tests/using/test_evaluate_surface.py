@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import verifier
 from conftest import ROOT, SPECS
 from verifier.api.entry import load
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.errors import SpecError, UsageError
 from verifier.scheme.exact import build_scheme
 
@@ -240,7 +240,7 @@ def test_the_picture_of_a_surface_comes_from_the_python_api():
 
 def test_a_time_limit_stops_a_surface_and_keeps_the_points_done(monkeypatch):
     from verifier import limits
-    from verifier.using import surface as module
+    from verifier.using.evaluate import cost_surface as module
 
     calls = []
 

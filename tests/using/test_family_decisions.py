@@ -23,10 +23,10 @@ import pytest
 
 from verifier.analysis.pipeline import build
 from verifier.spec import spec_from_text
-from verifier.using.batch import BatchDecider
+from verifier.using.decide import BatchDecider
 from verifier.using.decide import decide
-from verifier.using.exact_rows import rational_rows
-from verifier.using.family_decide import alike_route, route_for
+from verifier.using.exact import rational_rows
+from verifier.using.decide.family_decide import alike_route, route_for
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -124,7 +124,7 @@ def test_rounded_rows_with_equal_floats_are_decided_in_integers():
     K = 70
     spec = spec_from_text(_spec(K, "{max_size: 3}", "1 - 0.6 / len(Y) ** 2", "1"), "close.yaml")
     route = alike_route(spec)
-    from verifier.using.exact_rows import ExactRows
+    from verifier.using.exact import ExactRows
     big = 10 ** 30
     num = [[big + 2, big + 1, big] + [1] * (K - 3), [big, big, big] + [1] * (K - 3)]
     floats = np.array([[float(x) for x in row] for row in num])  # the three large values are equal floats
@@ -198,7 +198,7 @@ def test_beyond_the_bounds_costs_that_are_not_alike_are_refused_located(tmp_path
 def test_the_partial_order_is_the_stable_sort_where_it_is_read():
     """`{max_size: k}` reads the first k + 1 classes of each order only: they are the stable sort's, ties at the
     boundary included (rows of few distinct values, zeros, one-hot rows)."""
-    from verifier.using.symmetric import _leading
+    from verifier.using.decide.symmetric import _leading
     rng = np.random.default_rng(3)
     for values in (3, 10, 1000):
         key = rng.integers(0, values, size=(200, 60)).astype(float)

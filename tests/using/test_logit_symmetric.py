@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import SPECS
-from verifier.api.use import numeric_scheme
+from verifier.api.use.report import numeric_scheme
 from verifier.using import LogitDecider, LogitRows, logit_rows
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

@@ -16,12 +16,12 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from conftest import SPECS
-from verifier.api.use import numeric_scheme
+from verifier.api.use.report import numeric_scheme
 from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, raw_certainty
-from verifier.using.exact_rows import rational_rows
-from verifier.using.logit_decide import softmax_sign
-from verifier.using.logits import raw_pairwise
-from verifier.report.float_text import shortest_texts
+from verifier.using.exact import rational_rows
+from verifier.using.decide.logit_decide import softmax_sign
+from verifier.using.inputs import raw_pairwise
+from verifier.report.text.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
@@ -284,7 +284,7 @@ def test_batch_csv_lines_are_the_values_shortest_texts_and_six_digits(tmp_path, 
 
 
 def test_bounded_exp_is_within_its_proven_bound_of_an_80_digit_exp():
-    from verifier.using.logit_decide import EXP_REL, TINY_WEIGHT, bounded_exp
+    from verifier.using.decide.logit_decide import EXP_REL, TINY_WEIGHT, bounded_exp
 
     rng = np.random.default_rng(11)
     x = np.concatenate([-rng.random(3000) * 800, -rng.random(3000) * 2, -rng.random(500) * 1e-12,

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT
-from verifier.using.abstention.scores_file import Scores
-from verifier.using.abstention.staircase import Hull, staircase
-from verifier.using.conditions.evaluation import _instance_losses
-from verifier.using.conditions.identities import calibrated, identities
-from verifier.using.conditions.lines import Affine, Costs, Lines
-from verifier.using.conditions.methods import optimal_segments, rate_points, score_segments
-from verifier.using.conditions.uncertainty import Choice, Weight, loss
+from verifier.using.abstention import Scores
+from verifier.using.abstention import Hull, staircase
+from verifier.using.operating.evaluation import _instance_losses
+from verifier.using.operating.identities import calibrated, identities
+from verifier.using.operating.lines import Affine, Costs, Lines
+from verifier.using.operating.methods import optimal_segments, rate_points, score_segments
+from verifier.using.operating.uncertainty import Choice, Weight, loss
 
 PAPER = Costs(Affine(F(0), F(0)), Affine(F(2), F(-2)), Affine(F(0), F(2)), Affine(F(0), F(0)))
 SPEC = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")
@@ -101,7 +101,7 @@ def test_the_expected_cost_curve_matches_a_monte_carlo_over_the_presumed_value()
 
 def _cost_at(choice, presumed, true):
     """Q(T(ĉ); c): the cost at the true value of what the method decides at the presumed one."""
-    from verifier.using.conditions.methods import rate_counts
+    from verifier.using.operating.methods import rate_counts
 
     if choice.segments is not None:
         cut = next(cut for lo, hi, cut in choice.segments if lo <= presumed < hi or hi == 1 == presumed)
@@ -242,7 +242,7 @@ def _brute_set(p, sets, a, b, theta):
 def test_probabilities_follow_each_rows_bayes_set_at_the_presumed_value(rows, seed):
     from verifier.analysis.pipeline import build
     from verifier.api.entry import load
-    from verifier.using.conditions.sets import RowChoice, affine_costs, row_pieces
+    from verifier.using.operating.sets import RowChoice, affine_costs, row_pieces
 
     spec = load(os.path.join(ROOT, "docs", "examples", "triage-two-costs.yaml"))
     text = open(spec.path).read().replace("  mu: {}", "  mu: {value: 3}").replace(

@@ -17,16 +17,16 @@ import sympy as sp
 from scipy import stats
 
 import verifier
-from verifier.cli.main import check
+from verifier.cli import check
 from verifier.report.use.comparison import comparison_json, comparison_text
 from conftest import SPECS
 from verifier.report.use import rank_table
 from verifier.using import Comparison
-from verifier.using import compare as compare_module
+from verifier.using.compare import comparison as compare_module
 from verifier.using.compare import holm
-from verifier.using.over_datasets import dataset_pairs
-from verifier.using.friedman import friedman_test
-from verifier.using.signed_ranks import cliffs_delta, wilcoxon_rows
+from verifier.using.compare.over_datasets import dataset_pairs
+from verifier.using.compare.friedman import friedman_test
+from verifier.using.compare.signed_ranks import cliffs_delta, wilcoxon_rows
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

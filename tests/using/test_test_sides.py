@@ -15,7 +15,7 @@ import pytest
 
 import verifier
 from verifier.report.use.comparison import friedman_sentence
-from verifier.cli.main import check
+from verifier.cli import check
 from conftest import ROOT, SPECS
 
 stats = pytest.importorskip("scipy.stats")

@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 import verifier
 from conftest import SPECS
 from verifier.analysis.pipeline import build
-from verifier.using import batch
-from verifier.using.credal import CredalSet, decide_credal
+from verifier.using.decide import batch
+from verifier.using.decide.credal import CredalSet, decide_credal
 from verifier.using.decide import decide
 from verifier.api.entry import load
 
@@ -257,7 +257,7 @@ def test_bad_arrays_are_usage_errors(tmp_path, cli):
 
 
 def test_figure_8_f1_lies_between_u65_and_u80_for_every_set_size():
-    from verifier.using.evaluate import f_beta, u65, u80
+    from verifier.using.evaluate.scores import f_beta, u65, u80
 
     for k in range(1, 40):
         assert u65(k, True) <= f_beta(k, True, F(1)) <= u80(k, True)

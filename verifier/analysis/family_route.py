@@ -4,7 +4,7 @@ Intervals of K classes are K(K-1)/2 sets, a hierarchy's nodes at most K - 1, so 
 and decided like `all` at 16 classes (arrays, exact where it matters), at up to 1,000 classes. The symmetry,
 power-mean and boolean-set routes reason about every subset of the classes, so they do not apply here: the
 bounds are on the family's size, not on K, and they are enforced here, where the matrix is built (a decision
-that never builds it, `using.family_decide`, is not bounded by them).
+that never builds it, `using.decide.family_decide`, is not bounded by them).
 
 `{max_size: k}` is closed under relabelling the classes: when the scheme treats every class alike, it goes by
 symmetry (one set per size up to k, `scheme.orbits`) beyond the bounds, or with --symmetry.

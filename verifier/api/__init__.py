@@ -2,8 +2,9 @@
 finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`; `decide` and `evaluate` (use a
 scheme: optimal set predictions, scores of set-valued classifiers) and their `UseReport`.
 
-Owns: turning a spec source into a report, and caching it. May import every layer below (analysis, report,
-check, spec, ...); only `cli` imports it.
+Owns: turning a spec source into a report, and caching it (`entry`, `report`, `cache`, `paths`, `arguments`);
+`design` (`designer`); using a scheme in `api/use/` (`decide`, `evaluate`, `UseReport`, `scorer`). May import
+every layer below (analysis, report, check, spec, ...); only `cli` imports it.
 
 Everything loads on first use: checking a spec never pays for the design solver or the statistics stack
 (scipy.stats alone takes longer to import than a 9-class check takes to run), and a cached re-run of the
@@ -19,9 +20,9 @@ if TYPE_CHECKING:
     from verifier.api.entry import load, sweep_classes, verify, verify_all
     from verifier.api.paths import spec_paths
     from verifier.api.designer import DesignReport, design
-    from verifier.api.decisions import decide
-    from verifier.api.evaluation import evaluate
-    from verifier.api.set_scorer import scorer
+    from verifier.api.use import decide
+    from verifier.api.use import evaluate
+    from verifier.api.use import scorer
     from verifier.api.use import UseReport
 
 __all__ = ["PROGRESS_STAGES", "ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate",
@@ -30,8 +31,8 @@ _LAZY = {"ClassSweepReport": "verifier.api.report", "Report": "verifier.api.repo
          "load": "verifier.api.entry", "spec_paths": "verifier.api.paths", "sweep_classes": "verifier.api.entry",
          "verify": "verifier.api.entry", "verify_all": "verifier.api.entry",
          "DesignReport": "verifier.api.designer", "design": "verifier.api.designer",
-         "UseReport": "verifier.api.use", "decide": "verifier.api.decisions",
-         "evaluate": "verifier.api.evaluation", "scorer": "verifier.api.set_scorer"}
+         "UseReport": "verifier.api.use.report", "decide": "verifier.api.use.decisions",
+         "evaluate": "verifier.api.use.evaluation", "scorer": "verifier.api.use.set_scorer"}
 
 
 def __getattr__(name: str):

@@ -25,9 +25,9 @@ from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load_in_time
 from verifier.errors import UsageError
-from verifier.report.picture_bytes import NoPicture, PictureBytes
+from verifier.report.output import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
-from verifier.report import notebook
+from verifier.report.output import notebook
 from verifier.report.design import why_not, words
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
@@ -65,7 +65,7 @@ class DesignReport:
             drawn = plane_picture(self.plane, self.record.get("name", ""))
             return PictureBytes(drawn.render(fmt), fmt, drawn.title)
         if self.calibration is not None:
-            from verifier.report.figures.interval_plot import calibration_picture
+            from verifier.report.figures import calibration_picture
 
             drawn = calibration_picture(self.calibration, self.record.get("name", ""))
             return PictureBytes(drawn.render(fmt), fmt, drawn.title)

@@ -18,11 +18,11 @@ from verifier.analysis.pipeline import Analysis
 from verifier.api import arguments
 from verifier.errors import UsageError
 from verifier.properties import PROPERTIES
-from verifier.report import brief, compact, console, html, json_record, markdown, notebook
-from verifier.report import sweep as sweep_report
-from verifier.report import words
-from verifier.report.files import write_reports
-from verifier.report.terminal import DEFAULT_WIDTH
+from verifier.report.check import brief, compact, console, html, json_record, markdown, words
+from verifier.report.check import sweep as sweep_report
+from verifier.report.output import notebook
+from verifier.report.output import write_reports
+from verifier.report.text import DEFAULT_WIDTH
 
 Remember = Callable[[dict, dict], None]  # (summary, outputs) -> stores them (the cache)
 
@@ -178,7 +178,7 @@ class Report(_Rendered):
         `<spec stem>-<picture>.<format>` (e.g. `ha-numeric-ternary.svg`), formats svg, pdf (fonts embedded) or
         png. Without `directory`: {file name: bytes}; with one: the files are written there (created if needed,
         never through a symbolic link) and the result is {file name: path}."""
-        from verifier.report import figure_files  # matplotlib loads only here
+        from verifier.report.output import figure_files  # matplotlib loads only here
 
         formats = arguments.texts(formats, "formats", "formats (svg, pdf, png)")
         bad = [f for f in formats if f not in ("svg", "pdf", "png")]
@@ -290,11 +290,11 @@ class EveryKReport(_Rendered):
         return notebook.sweep_markdown(self.summary)
 
     def _json(self, subject) -> dict:
-        from verifier.report import every_k as every_k_report  # loads z3 (the every-K engine), only here
+        from verifier.report.check import every_k as every_k_report  # loads z3 (the every-K engine), only here
 
         return every_k_report.to_json(*subject)
 
     def _text(self, subject, width: int, color: bool) -> str:
-        from verifier.report import every_k as every_k_report
+        from verifier.report.check import every_k as every_k_report
 
         return every_k_report.to_text(*subject, width, color)

@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from verifier import limits
-
-EXIT_INVALID = 2
+from verifier.cli.exit_codes import ExitCode
 
 
 def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextIO], int],
@@ -51,11 +50,11 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
         limits.MEMORY_MB = memory_mb
     print(f"verify: the verification stopped ({name}): {limits.memory_words()} was exceeded before a verdict",
           file=stderr)
-    return EXIT_INVALID
+    return ExitCode.INVALID
 
 
 def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int, default: bool) -> None:
-    code = EXIT_INVALID
+    code = ExitCode.INVALID
     out = open(out_fd, "w", encoding="utf-8", errors="replace", closefd=True)
     err = open(err_fd, "w", encoding="utf-8", errors="replace", closefd=True)
     try:
@@ -73,9 +72,9 @@ def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int, d
     except MemoryError:
         print(f"verify: {limits.memory_words()} was exceeded before a verdict", file=err)
     except KeyboardInterrupt:  # the parent says "interrupted"
-        code = 130
+        code = ExitCode.INTERRUPTED
     except BrokenPipeError:
-        code = 0
+        code = ExitCode.OK
     except SystemError as exc:  # a native allocation that failed under the cap without setting an error
         print(f"verify: a native library failed under {limits.memory_words()} ({exc}); no verdict", file=err)
     except BaseException as exc:  # noqa: BLE001 - the child must always exit through os._exit

@@ -1,6 +1,6 @@
 """`verify evaluate --certainty [--doubt-plot FILE]`: the certainty and doubt of each classifier's decisions
 (Berenbeim et al.), added to the evaluation's text and JSON (key "certainty"), and the ECDF of doubt drawn to
-FILE. Kept apart from `cli.use` so that the option is one call there."""
+FILE. Kept apart from `cli.evaluate` so that the option is one call there."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def check(args, inputs) -> None:
                          "--table")
     if args.doubt_plot is not None:
         _format(args.doubt_plot)
-        from verifier.report.paths import refuse_overwriting_inputs
+        from verifier.report.output import refuse_overwriting_inputs
 
         refuse_overwriting_inputs({"--doubt-plot": args.doubt_plot}, inputs)
 
@@ -44,7 +44,7 @@ def add_certainty(args, result, stderr) -> None:
     """The certainty report appended to `result` (text and record), and the figure written."""
     if not args.certainty:
         return
-    from verifier.api.certainty_report import certainty
+    from verifier.api.use import certainty
 
     report = certainty(args.spec, args.probabilities, truth=args.truth, alpha=args.alpha, logits=args.logits)
     before = result.shown(verbose=True)
@@ -55,7 +55,7 @@ def add_certainty(args, result, stderr) -> None:
         result.verbose_text = before + "\n" + (report.verbose_text or report.text)
     result.record["certainty"] = report.record
     if args.doubt_plot is not None:
-        from verifier.report.files import write_output
+        from verifier.report.output import write_output
 
         write_output(args.doubt_plot, report.picture(_format(args.doubt_plot)), "--doubt-plot")
         print(f"verify: wrote {args.doubt_plot}", file=stderr)

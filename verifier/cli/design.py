@@ -15,8 +15,8 @@ from typing import TextIO
 
 from verifier.errors import SpecError, UsageError
 from verifier.cli import options
+from verifier.cli.exit_codes import ExitCode
 
-EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 EXAMPLES = """\
   verify design specs/design/obstacle-open.yaml --setting filtering -o designed.yaml
   verify design specs/design/obstacle-conflict.yaml            # why not, and the least repair
@@ -63,9 +63,9 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     try:
         args = options.subcommand_args(parser, argv, stdout, "verify design SPEC [--setting filtering|choice] [-o OUT]")
         if args is None:
-            return EXIT_OK
+            return ExitCode.OK
         fmt = options.plot_format(args.plot)
-        from verifier.report.paths import refuse_overwriting_inputs
+        from verifier.report.output import refuse_overwriting_inputs
 
         refuse_overwriting_inputs({"-o": args.output, "--plot": args.plot}, [("spec", args.spec)])
         from verifier.api.designer import design
@@ -74,7 +74,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                         free=args.free, objective=args.objective, to=args.to, margin=args.margin,
                         timeout=args.timeout, ranges=not args.no_ranges, region=args.region,
                         time_limit=args.time_limit)
-        from verifier.report.files import write_output
+        from verifier.report.output import write_output
 
         if args.output and result.ok:
             write_output(args.output, _commented(result))
@@ -85,23 +85,23 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
             write_output(args.plot, picture, "--plot")
     except UsageError as exc:
         print(f"verify design: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except SpecError as exc:
         print(str(exc.located(file=args.spec)), file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except RecursionError:
         print(f"{args.spec}: invalid spec: the formulas are nested too deeply to evaluate.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except Exception as exc:  # a bug of ours, or a solver that gave up: say so plainly, never a traceback
         from verifier.designing import Undecided
 
         if isinstance(exc, Undecided):
             print(f"verify design: {args.spec}: z3 gave no answer within the time limit ({exc}); raise --timeout",
                   file=stderr)
-            return EXIT_UNMET
+            return ExitCode.UNMET
         print(f"verify design: {args.spec}: internal error ({type(exc).__name__}: {exc}); this is a bug in "
               "verify, please report it with the spec.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     width = options.output_width(args, stdout, 120)
     if args.format == "json":
         stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
@@ -114,7 +114,7 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(options.wrap_lines(result.text, width))
     if args.plot and result.ok:
         print(f"verify: wrote {args.plot}", file=stderr)
-    return EXIT_OK if result.ok else EXIT_UNMET
+    return ExitCode.OK if result.ok else ExitCode.UNMET
 
 
 def _commented(result, width: int | None = None) -> str:

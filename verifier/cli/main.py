@@ -1,7 +1,8 @@
 """The `verify` command, a thin shell over the Python API. `check(argv, stdout, stderr) -> int` is the whole
 program, testable in-process. Subcommands: `verify schema` (the spec format's JSON Schema),
-`verify explain [P]` (the properties in plain words), `verify design SPEC` (`cli.design`), and `verify decide` /
-`verify evaluate` (`cli.use`).
+`verify explain [P]` (the properties in plain words), `verify design SPEC`, `verify decide SPEC` and `verify evaluate
+SPEC ...`, one module each (`cli.schema`, `cli.explain`, `cli.design`, `cli.decide`, `cli.evaluate`); `verify check
+CERT` runs the standalone checker (`verifier_check`).
 
 Exit status (DESIGN.md §4): 0 ran and every expectation is met; 1 some expectation is not met (an
 `unknown` meets neither `holds` nor `fails`), a `--require`d setting is not fitted, or `--cross-check` found
@@ -18,14 +19,13 @@ from typing import TextIO
 
 from verifier import limits
 from verifier.cli import options
+from verifier.cli.exit_codes import ExitCode
 from verifier.errors import UsageError, did_you_mean
 from verifier.version import __version__
 
 # Only what parsing needs is imported here: --help, --version, explain and schema answer without loading the
 # solvers (sympy, z3) or rich; the work loads them when there is a spec to verify.
-DEFAULT_WIDTH = 120  # verifier.report.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
-
-EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
+DEFAULT_WIDTH = 120  # verifier.report.text.terminal.DEFAULT_WIDTH, repeated so that parsing does not load rich
 
 
 EXAMPLES = """\
@@ -99,11 +99,15 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if hint:
         print(f"verify: usage error: {argv[0]!r} is neither a subcommand nor a spec file{hint} (subcommands: "
               f"{', '.join(SUBCOMMANDS)})", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     if argv[:1] == ["schema"] and not os.path.exists("schema"):
-        return _schema(argv[1:], stdout, stderr)
+        from verifier.cli.schema import schema_command
+
+        return schema_command(argv[1:], stdout, stderr)
     if argv[:1] == ["explain"] and not os.path.exists("explain"):
-        return _explain(argv[1:], stdout, stderr)
+        from verifier.cli.explain import explain_command
+
+        return explain_command(argv[1:], stdout, stderr)
     if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
         import verifier_check
 
@@ -112,19 +116,23 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         from verifier.cli.design import design_command
 
         return design_command(argv[1:], stdout, stderr)
-    if argv[:1] in (["decide"], ["evaluate"]) and not os.path.exists(argv[0]):
-        from verifier.cli.use import use_command
+    if argv[:1] == ["decide"] and not os.path.exists("decide"):
+        from verifier.cli.decide import decide_command
 
-        return use_command(argv[0], argv[1:], stdout, stderr)
+        return decide_command(argv[1:], stdout, stderr)
+    if argv[:1] == ["evaluate"] and not os.path.exists("evaluate"):
+        from verifier.cli.evaluate import evaluate_command
+
+        return evaluate_command(argv[1:], stdout, stderr)
     parser = _parser()
     try:
         args = parser.parse_args(argv)
         if args.help:
             parser.print_help(file=stdout)
-            return EXIT_OK
+            return ExitCode.OK
         if args.version:
             print(f"verify {__version__}", file=stdout)
-            return EXIT_OK
+            return ExitCode.OK
         if args.report is not None and (args.report.endswith((".yaml", ".yml")) or
                                         (os.path.exists(args.report) and not os.path.isdir(args.report))):
             raise UsageError(f"--report takes a directory to write into, and {args.report!r} is a file; "
@@ -135,13 +143,13 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
         paths = spec_paths(args.paths)
         if args.report is not None or args.figures is not None:
-            from verifier.report.paths import refuse_reports_over_inputs
+            from verifier.report.output import refuse_reports_over_inputs
 
             # before any directory is made or any work done: no report or figure file may be one of the specs
             refuse_reports_over_inputs(paths, args.report, args.figures, [("spec", p) for p in paths],
                                        [("--certificate", args.certificate)] if args.certificate else [])
         if args.certificate is not None:
-            from verifier.report.paths import refuse_overwriting_inputs
+            from verifier.report.output import refuse_overwriting_inputs
 
             if len(paths) != 1 or args.classes:
                 raise UsageError(f"--certificate {args.certificate!r}: a certificate is one spec's, at one class "
@@ -153,11 +161,11 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                 raise UsageError(f"--certificate {args.certificate!r}: " + ("a directory; give a file name" if
                                  os.path.isdir(args.certificate) else f"the directory {folder!r} does not exist"))
         if args.report is not None:
-            from verifier.report.files import prepare_directory
+            from verifier.report.output import prepare_directory
 
             prepare_directory(args.report)  # a directory we cannot write into is an error before any work
         if args.figures is not None:
-            from verifier.report.files import prepare_directory
+            from verifier.report.output import prepare_directory
 
             if args.figures.endswith((".yaml", ".yml")):
                 raise UsageError(f"--figures takes a directory to write into, not the spec {args.figures!r}")
@@ -172,7 +180,7 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
                                  "--classes")
     except UsageError as exc:
         print(f"verify: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     width, color = _output_style(stdout, args)
     show_progress = not args.quiet and hasattr(stderr, "isatty") and stderr.isatty()
 
@@ -205,45 +213,6 @@ def _mistyped_subcommand(word: str) -> str:
 _COMMAND = [False]  # set by main(): the `verify` command runs its work under a default memory cap
 
 
-def _schema(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    parser = options.Parser(prog="verify schema", description="Print the JSON Schema of the spec format (for "
-                            "editors: yaml-language-server, VS Code).", examples="  verify schema > spec.schema.json",
-                            exit_codes="  0  printed\n  2  a usage error")
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as exc:
-        print(f"verify schema: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
-    if args.help:
-        parser.print_help(file=stdout)
-        return EXIT_OK
-    from verifier.spec.schema import schema_text
-
-    stdout.write(schema_text())
-    return EXIT_OK
-
-
-def _explain(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    parser = options.Parser(prog="verify explain", description="State the ten properties in plain words, or one "
-                            "in full: its meaning, its formal statement, and how the filtering and choice settings "
-                            "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "
-                            "explain non-dominance", exit_codes="  0  printed\n  2  an unknown property or option")
-    parser.add_argument("property", nargs="?", metavar="PROPERTY", help="P1..P10 or a property's name")
-    options.add_shared(parser, "width", pipe_width=100)
-    try:
-        args = parser.parse_args(argv)
-        if args.help:
-            parser.print_help(file=stdout)
-            return EXIT_OK
-        from verifier.properties.explain import explain
-
-        stdout.write(explain(args.property, width=options.output_width(args, stdout, 100)))
-    except UsageError as exc:
-        print(f"verify explain: usage error: {exc}", file=stderr)
-        return EXIT_INVALID
-    return EXIT_OK
-
-
 def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
     """Width and colour of the console report: the terminal's, or 120 columns without colour in a pipe."""
     terminal = hasattr(stdout, "isatty") and stdout.isatty()
@@ -267,13 +236,13 @@ def main() -> int:
         return check(sys.argv[1:], stdout, stderr)
     except KeyboardInterrupt:
         print("verify: interrupted", file=stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
-        return EXIT_OK
+        return ExitCode.OK
     except MemoryError:  # e.g. while loading the solver stack under a tight --memory
         print("verify: the memory limit was exceeded before a verdict; raise --memory", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID
     except Exception as exc:  # the last guard: a bug of ours is a plain sentence and exit 2, never a traceback
         print(f"verify: internal error ({type(exc).__name__}: {str(exc)[:300]}); this is a bug in verify, please "
               "report it with the command line and the spec.", file=stderr)
-        return EXIT_INVALID
+        return ExitCode.INVALID

@@ -13,13 +13,12 @@ import textwrap
 from typing import TextIO
 
 from verifier.limits import PROGRESS_STAGES as STAGES
+from verifier.cli.exit_codes import ExitCode
 from verifier.cli.run import Outcome, run
-from verifier.report import summary_table
-from verifier.report.json_writer import write_json
-from verifier.report.paths import planned_stems, reserved_for_others
+from verifier.report.check import summary_table
+from verifier.report.text import write_json
+from verifier.report.output import planned_stems, reserved_for_others
 from verifier.version import __version__
-
-EXIT_OK, EXIT_UNMET, EXIT_INVALID = 0, 1, 2
 
 
 def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
@@ -62,7 +61,7 @@ def _print_one(outcome: Outcome, args, stdout: TextIO, width: int, color: bool, 
     if many and not first:
         from rich.rule import Rule
 
-        from verifier.report import terminal
+        from verifier.report.text import terminal
 
         terminal.console(stdout, width, color).print(Rule())
     if outcome.cached_at:
@@ -123,7 +122,7 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
         # in slices: a family's matrix is millions of cells, never one text
         write_json(records[0] if len(records) == 1 else records, stdout)
     elif args.format == "junit":
-        from verifier.report.junit import to_junit
+        from verifier.report.check import to_junit
 
         stdout.write(to_junit(records))
     elif args.format == "markdown":
@@ -145,7 +144,7 @@ def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, wi
     for line in disagreements:
         print(f"verify: CROSS-CHECK DISAGREEMENT: {line}", file=stderr)
     if any(o.error for o in outcomes):
-        return EXIT_INVALID
+        return ExitCode.INVALID
     if disagreements or unfit or not all(o.expectations_met for o in outcomes):
-        return EXIT_UNMET
-    return EXIT_OK
+        return ExitCode.UNMET
+    return ExitCode.OK

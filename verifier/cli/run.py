@@ -91,7 +91,7 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     if getattr(args, "certificate", None) and hasattr(report, "certificate"):
         import json
 
-        from verifier.report.files import write_output
+        from verifier.report.output import write_output
 
         import verifier_check
 

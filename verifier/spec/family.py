@@ -182,7 +182,7 @@ def read_family(node: Located | None, classes: tuple[str, ...], fail) -> Family:
 def matrix_bound(family: Family, K: int) -> tuple[str, str] | None:
     """(what is too large, what is allowed) when the family's matrix is beyond the bounds, else None. Only the
     routes that build the matrix (checking a spec, the generic decision product, `evaluate`) are bounded; a
-    decision route that never builds it (`using.family_decide`) reads any family of up to 1,000 classes."""
+    decision route that never builds it (`using.decide.family_decide`) reads any family of up to 1,000 classes."""
     sets = family.count(K) + K
     if sets <= MAX_FAMILY_SETS and sets * K <= MAX_FAMILY_CELLS:
         return None

@@ -1,58 +1,54 @@
-"""Using a verified scheme, unchanged: decide which set to predict from a precise or imprecise probability
-(`decide`, `credal`, `batch`), and score set-valued classifiers against the truth (`data`, `evaluate`,
-`compare`, `curves`).
+"""Using a verified scheme, unchanged: one subpackage per job, in layers (lowest first, an import-linter
+contract in pyproject.toml):
+
+    operating     uncertain operating conditions of binary classifiers (Hernández-Orallo et al.)
+    abstention    abstention cost curves, VACC and differential costs (Friedel et al.)
+    compare       classifiers compared statistically, on one data set or over several
+    evaluate      scores of set-valued classifiers, parameter sweeps, cost surfaces, certainty per classifier
+    decide        optimal set predictions: precise, credal, batch, on logits, restricted families
+    inputs        what a user hands in: predictions and truth, probabilities, intervals, logits, CSV and .npy
+    certainty     certainty and doubt of each decision, a two-class scheme's certainty margin (Berenbeim et al.)
+    exact         exact rows and the exact-number helpers the others share
 
 Owns: exact expected costs of sets, decision rules for credal sets, the scores of set predictions and their
-comparison, the cost surfaces over two parameters (`surface`), binary classifiers' abstention cost curves
-(`abstention/`, Friedel et al.) and their expected loss under uncertain operating conditions (`conditions/`,
-Hernández-Orallo et al.), and the readers of what a user hands in (probabilities, intervals, predictions and truth: `data`,
-`p_file`, `intervals_file`, `distribution`, with the exact rows they become, `exact_rows`; logits, `logits`,
-decided exactly on their softmax by `logit_decide`), which only this
-layer reads. May import: `analysis` (the zeros of a difference in a parameter, for `crossings`), engines (exact
-expected costs), scheme, spec, formula and errors. Never `designing`, `report`, `api` or `cli`.
+comparison, binary classifiers' abstention cost curves and their expected loss under uncertain operating
+conditions, and the readers of what a user hands in, which only this layer reads. May import: `analysis` (the
+zeros of a difference in a parameter, for `evaluate.crossings`), engines (exact expected costs), scheme, spec,
+formula and errors. Never `designing`, `report`, `api` or `cli`.
 
-The names below load on first use. `decide`, `compare` and `distribution` are also the names of their
-modules, so they are imported from those modules: `verifier.using.decide.decide`, `verifier.using.compare.compare`,
-`verifier.using.distribution.distribution`.
+The names below load on first use, each from its subpackage's face (`verifier.using.decide`, ...), which
+exports what the rest of the package uses; callers outside `using` import from those faces, never from the
+modules behind them. `decide` and `compare` are the names of subpackages, so their functions are imported
+from them: `from verifier.using.decide import decide`, `from verifier.using.compare import compare`.
 """
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from verifier.using.batch import BatchDecider, BatchDecision, BatchSummary, CredalBatchDecider
-    from verifier.using.compare import Comparison, PairComparison, check_pairs, finish
-    from verifier.using.credal import CredalDecision, CredalSet
-    from verifier.using.credal_batch import CredalRow
-    from verifier.using.crossings import Crossing
-    from verifier.using.curves import Sweep, parse_sweep, sweep
-    from verifier.using.data import (Predictions, frame_predictions, from_arrays, read_datasets, read_predictions,
-                                   read_truth)
-    from verifier.using.decide import Decision
-    from verifier.using.distribution import checked, intervals
-    from verifier.using.evaluate import Scores, add_intervals, score
-    from verifier.using.friedman import Friedman
-    from verifier.using.from_probabilities import ProbabilityPredictions, column_order, predict_sets, rows_from_array
-    from verifier.using.intervals_file import IntervalsFile
-    from verifier.using.logit_decide import LogitDecider
-    from verifier.using.logits import LogitFile, LogitRows, logit_rows, raw_certainty
-    from verifier.using.p_file import DistributionFile
+    from verifier.using.compare import Comparison, Friedman, PairComparison, check_pairs, finish
+    from verifier.using.decide import (BatchDecider, BatchDecision, BatchSummary, CredalBatchDecider, CredalDecision,
+                                       CredalRow, CredalSet, Decision, LogitDecider, ProbabilityPredictions,
+                                       column_order, predict_sets, rows_from_array)
+    from verifier.using.evaluate import Crossing, Scores, Sweep, add_intervals, parse_sweep, score, sweep
+    from verifier.using.inputs import (DistributionFile, IntervalsFile, LogitFile, LogitRows, Predictions, checked,
+                                       frame_predictions, from_arrays, intervals, logit_rows, raw_certainty,
+                                       read_datasets, read_predictions, read_truth)
 
-_FROM = {"BatchDecider": "batch", "BatchDecision": "batch", "BatchSummary": "batch", "CredalBatchDecider": "batch",
-         "Comparison": "compare", "PairComparison": "compare", "check_pairs": "compare", "finish": "compare",
-         "CredalDecision": "credal", "CredalSet": "credal", "CredalRow": "credal_batch", "Crossing": "crossings",
-         "Sweep": "curves", "parse_sweep": "curves", "sweep": "curves", "Predictions": "data",
-         "frame_predictions": "data", "from_arrays": "data", "read_datasets": "data", "read_predictions": "data",
-         "read_truth": "data", "Decision": "decide", "checked": "distribution", "intervals": "distribution",
-         "Scores": "evaluate", "add_intervals": "evaluate", "score": "evaluate",
-         "Friedman": "friedman", "ProbabilityPredictions": "from_probabilities", "column_order": "from_probabilities",
-         "predict_sets": "from_probabilities", "rows_from_array": "from_probabilities",
-         "IntervalsFile": "intervals_file", "DistributionFile": "p_file", "LogitDecider": "logit_decide",
-         "LogitFile": "logits", "LogitRows": "logits", "logit_rows": "logits", "raw_certainty": "logits"}
+_FROM = {"BatchDecider": "decide", "BatchDecision": "decide", "BatchSummary": "decide", "Comparison": "compare",
+         "CredalBatchDecider": "decide", "CredalDecision": "decide", "CredalRow": "decide", "CredalSet": "decide",
+         "Crossing": "evaluate", "Decision": "decide", "DistributionFile": "inputs", "Friedman": "compare",
+         "IntervalsFile": "inputs", "LogitDecider": "decide", "LogitFile": "inputs", "LogitRows": "inputs",
+         "PairComparison": "compare", "Predictions": "inputs", "ProbabilityPredictions": "decide",
+         "Scores": "evaluate", "Sweep": "evaluate", "add_intervals": "evaluate", "check_pairs": "compare",
+         "checked": "inputs", "column_order": "decide", "finish": "compare", "frame_predictions": "inputs",
+         "from_arrays": "inputs", "intervals": "inputs", "logit_rows": "inputs", "parse_sweep": "evaluate",
+         "predict_sets": "decide", "raw_certainty": "inputs", "read_datasets": "inputs", "read_predictions": "inputs",
+         "read_truth": "inputs", "rows_from_array": "decide", "score": "evaluate", "sweep": "evaluate"}
 __all__ = sorted(_FROM)
 
 
 def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.spec`: a name costs its own module only."""
+    """Loaded on first use, as in `verifier.spec`: a name costs its own subpackage's module only."""
     if name in _FROM:
         import importlib
 

@@ -7,7 +7,7 @@ contour of lhs - rhs on a fine grid, values outside the assumptions greyed, the 
 `symbolic_pictures` chooses the pictures of a symbolic scheme: this for two parameters (and, for the properties
 with no exact condition, the exact verdicts at sample points of `spot_plot`); for one, the intervals of
 `interval_plot` (a calibration when the family allows one, else the exact conditions solved for it). The
-calibration and the verdicts at sample points come computed (`report.check_pictures`, `Analysis.spot_verdicts`).
+calibration and the verdicts at sample points come computed (`report.check.check_pictures`, `Analysis.spot_verdicts`).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import cycler  # noqa: E402  (matplotlib's validated cycler: no extra dependency)
 
 from verifier.report.figures.palette import LINES, ONE_COLUMN_WIDTH, REGIONS  # noqa: E402
-from verifier.report.safe_text import clean  # noqa: E402
+from verifier.report.text import clean  # noqa: E402
 
 ONE_COLUMN = (ONE_COLUMN_WIDTH, 2.6)  # inches: one column of a two-column paper
 plt.rcParams.update({"svg.hashsalt": "verify", "svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42,

@@ -10,7 +10,7 @@ from __future__ import annotations
 def pictures(analysis, calibration=None) -> tuple[list, list[str]]:
     """The pictures (`figures.Picture`) that apply to this analysis, and notes on what could not be drawn; a
     scheme with one symbolic parameter is drawn from its `calibration` (`designing.Calibration`) when it has one.
-    What the pictures draw comes computed (`report.check_pictures` passes the calibration)."""
+    What the pictures draw comes computed (`report.check.check_pictures` passes the calibration)."""
     s = analysis.scheme
     if not s.symbolic and s.K == 2 and analysis.decision is not None:
         from verifier.report.figures.decision_plot import decision_picture

@@ -24,7 +24,7 @@ def _array(values) -> np.ndarray:
 
 
 def surface_figure(s, title: str, fmt: str) -> bytes:
-    """The heat maps of a computed surface (`using.surface.Surface`: its parameters, grids and per-classifier
+    """The heat maps of a computed surface (`using.evaluate.cost_surface.Surface`: its parameters, grids and per-classifier
     grids of exact values) as SVG (deterministic text), PDF or PNG bytes."""
     count = max(1, len(s.classifiers))
     width = ONE_COLUMN[0] + EXTRA_COLUMN * (count - 1)

@@ -1,10 +1,40 @@
-"""What `verify decide` and `verify evaluate` say: the optimal sets and how ties were resolved (`decisions`),
-each classifier's scores and a sweep's curves (`scores`), the classifiers x measures table for a console or a
-paper (`score_table`), the paired comparisons and the Friedman test (`comparison`), and how these results show
-themselves in a notebook (`notebook`). Their pictures (cost curves, the critical difference diagram) are in
-`report.figures`.
+"""What `verify decide` and `verify evaluate` say: the optimal sets and how ties were resolved (`decisions`), each
+classifier's scores and a sweep's curves (`scores`), the classifiers x measures table for a console or a paper
+(`score_table`), the paired comparisons and the Friedman test (`comparison`), how these results show themselves
+in a notebook (`notebook`), and the pictures of an evaluation as files (`figures`). Their pictures (cost curves,
+the critical difference diagram) are in `report.figures`.
 
-Owns: the use report's text, JSON, CSV and tables. Decides nothing: every number comes from `using`.
-May import: `using` and everything below it, `report.figures` and `report`'s shared writers; never
-`designing` or `report.design`.
+Owns: the use report's text, JSON, CSV and tables. Decides nothing: every number comes from `using`. May import:
+`using` and everything below it, `report.figures`, `report.output` and `report.text`; never `designing` or
+`report.design`.
 """
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verifier.report.use.abstention import abstention_lines
+    from verifier.report.use.comparison import wrapped
+    from verifier.report.use.conditions import conditions_json, conditions_lines
+    from verifier.report.use.decisions import TIE_RULE, names
+    from verifier.report.use.extra_stats import extra_text
+    from verifier.report.use.figures import use_figures
+    from verifier.report.use.report_files import check_report, write_use_report
+
+_FROM = {"TIE_RULE": "decisions", "abstention_lines": "abstention", "check_report": "report_files",
+         "conditions_json": "conditions", "conditions_lines": "conditions", "extra_text": "extra_stats",
+         "names": "decisions", "use_figures": "figures", "wrapped": "comparison", "write_use_report": "report_files"}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
+    if name in _FROM:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded names too (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

@@ -1,7 +1,7 @@
 """What `--certainty` says: the certainty and doubt of each decision (Berenbeim et al.) as CSV columns, their
 distribution on standard error, and JSON. A tie for the top class is infinite doubt: "inf" in the CSV and in
 JSON (a string, JSON has no infinity), with a `tie` flag decided exactly. The values are floats (see
-`using.certainty`); what is exact is said so."""
+`using.certainty.rows`); what is exact is said so."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import textwrap
 
 import numpy as np
 
-from verifier.report.float_text import ShortestFloats
+from verifier.report.text import ShortestFloats
 from verifier.using.certainty import BlockCertainty
-from verifier.using.float_mean import exact_mean
+from verifier.using.exact import exact_mean
 
 HEADER = "top,min_certainty,max_doubt,doubt_cost,tie"
 RAW_HEADER = "top,min_raw_certainty,max_raw_doubt,raw_doubt_cost,tie"  # --logits: on the logits themselves
@@ -34,7 +34,7 @@ def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False
     """(header, %-format of the cells, one numpy array of values per column, the tie column's usual value and
     text) for the batch CSV; `cell` makes a
     class name spreadsheet-safe. The minimum certainty and the doubt cost in full (the shortest text that reads back
-    as the same float, `report.float_text`: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
+    as the same float, `report.text.float_text`: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
     reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
     values = [names[c.top], ShortestFloats(c.min_certainty), c.max_doubt, ShortestFloats(c.theta),
@@ -56,7 +56,7 @@ def quantiles(values: np.ndarray) -> dict[str, float | str]:
 
 def summary_json(c: BlockCertainty, raw: bool = False) -> dict:
     """The distribution of a block's certainty; `raw`: on logits (the keys stay, the note says raw). Each mean
-    is the exact mean of the rows' floats (the values printed per row), rounded once (`using.float_mean`)."""
+    is the exact mean of the rows' floats (the values printed per row), rounded once (`using.exact.float_mean`)."""
     finite = c.max_doubt[~c.tied]
     return {"rows": len(c), "ties": int(c.tied.sum()), "tie_share": int(c.tied.sum()) / len(c) if len(c) else 0.0,
             "min_certainty": {"mean": exact_mean(c.min_certainty),
@@ -104,7 +104,7 @@ def _f(x) -> str:
 
 
 def classifier_json(c, raw: bool = False) -> dict:
-    """One classifier of `evaluate --certainty` (`using.certainty_eval.ClassifierCertainty`)."""
+    """One classifier of `evaluate --certainty` (`using.evaluate.certainty_eval.ClassifierCertainty`)."""
     summary = summary_json(c.certainty, raw)
     if len(c.certainty):  # the exact minimum certainties' mean, rounded once (decide's batches: the floats')
         summary["min_certainty"]["mean"] = c.mean_min_certainty()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from verifier.using.conditions.evaluation import GRID, Conditions
+from verifier.using.operating import GRID, Conditions
 
 WIDTH = 110
 PAIRS_SHOWN = 3  # pairs said one by one by default (three classifiers); beyond, the cheapest at each gamma

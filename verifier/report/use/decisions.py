@@ -10,7 +10,7 @@ import numpy as np
 
 from verifier.errors import counted
 from verifier.formula.rounded import rounded
-from verifier.using.batch import BatchDecision, BatchSummary, CredalRow
+from verifier.using.decide import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
 

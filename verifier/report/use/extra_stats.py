@@ -1,4 +1,4 @@
-"""The text of `verify evaluate --extra-stats` (the optional extra `stats`, verifier.using.posthoc): each number
+"""The text of `verify evaluate --extra-stats` (the optional extra `stats`, verifier.using.compare.posthoc): each number
 labelled with the library and the method that gave it. Decides nothing."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def wrapped_pairs(pairs: list[dict]) -> list[str]:
 
 
 def all_pairs_text(record: dict | None) -> list[str]:
-    """Shaffer's and Bergmann-Hommel's adjusted p-values of every pair after Friedman (verifier.using.all_pairs)."""
+    """Shaffer's and Bergmann-Hommel's adjusted p-values of every pair after Friedman (verifier.using.compare.all_pairs)."""
     if not record:
         return []
     if not record["pairs"]:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from verifier.report.use import score_table
 from verifier.report.use.comparison import friedman_sentence
 from verifier.report.use.notebook_answer import answer_html, answer_markdown
-from verifier.report.notebook import box, details, e, fenced, items, md, md_table, pre, table
+from verifier.report.output.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use.scores import stretch_end
 
 ROWS_SHOWN = 20  # rows of a batch shown; all of them are in .record and .text
@@ -237,7 +237,7 @@ def _picture(r) -> str:
         return ""
     if len(svg) > PICTURE_BYTES:
         return f"<p>The picture ({len(svg) // 1000} kB) is left out here: UseReport.picture() draws it.</p>"
-    from verifier.report.figures.picture import inline_svg  # matplotlib is loaded already: the picture was drawn
+    from verifier.report.figures import inline_svg  # matplotlib is loaded already: the picture was drawn
 
     return f"<figure>{inline_svg(svg)}</figure>"
 

@@ -5,7 +5,7 @@ each data set in bold, before the scores and the pairs. Every number is the resu
 from __future__ import annotations
 
 from verifier.formula.rounded import rounded
-from verifier.report.notebook import e, md
+from verifier.report.output.notebook import e, md
 from verifier.report.use import rank_table
 from verifier.report.use.comparison import friedman_sentence
 

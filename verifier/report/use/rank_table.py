@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verifier.formula.rounded import rounded
-from verifier.report.safe_text import markdown_cell
+from verifier.report.text import markdown_cell
 from verifier.report.use.decisions import spreadsheet_safe
 from verifier.report.use.score_table import latex_escape
-from verifier.using.friedman import Friedman, ranks
+from verifier.using.compare import Friedman, ranks
 
 FORMATS = ("csv", "markdown", "latex")
 LEGEND = ("mean cost per data set, its rank within the data set in parentheses (1 = lowest mean cost; equal mean "

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 
-from verifier.report.files import prepare_directory, refuse_overwriting_inputs, stem_for, write_output
-from verifier.report.notebook import e
+from verifier.report.output import prepare_directory, refuse_overwriting_inputs, stem_for, write_output
+from verifier.report.output.notebook import e
 
 SUFFIXES = ("txt", "html", "json")
 

@@ -21,7 +21,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.using import Scores
 from verifier.formula import certified
 from verifier.report.use.decisions import spreadsheet_safe
-from verifier.report.safe_text import markdown_cell
+from verifier.report.text import markdown_cell
 
 FORMATS = ("csv", "markdown", "latex")
 

@@ -10,7 +10,7 @@ from verifier.formula.rounded import rounded
 from verifier.using import Crossing, Scores, Sweep
 from verifier.errors import counted
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
-from verifier.report.text_grid import grid
+from verifier.report.text import grid
 
 
 WIDTH = 110

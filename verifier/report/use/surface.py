@@ -14,7 +14,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.errors import counted
 from verifier.formula.notation import paper_text
 from verifier.report.use.decisions import TIE_RULE
-from verifier.using.surface import Surface, SurfaceGrid, cheapest, lowest
+from verifier.using.evaluate import Surface, SurfaceGrid, cheapest, lowest
 
 WIDTH = 100
 SHOWN_POINTS = 3  # points named where the lowest mean cost is reached; the count says how many in all

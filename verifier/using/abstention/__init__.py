@@ -3,10 +3,44 @@ into the best abstention window (l, u) for every false-positive cost μ and abst
 cost (their Eq. 7), how much it abstains, the volume under the abstention cost curve (VACC), and the difference
 between two classifiers.
 
-Owns: the staircase of a classifier's scores (`staircase`), the optimal windows and their costs (`windows`), the
+Owns: the staircase of a classifier's scores (`score_staircase`), the optimal windows and their costs (`windows`), the
 exact VACC and its grid bounds (`volume`), the independent O(n)-per-scenario re-check (`recheck`), the reading
 of a scores file (`scores_file`), a two-class spec's costs mapped to the normal form (`normal_form`) and the
 whole evaluation (`curves`). Everything that decides is exact: counts are integers, costs rationals.
 
-May import: the rest of `using` (readers of the truth, exact numbers), scheme, spec, formula and errors.
+May import: `using.compare` and everything below it in `using` (readers of the truth, exact numbers), scheme,
+spec, formula and errors.
 """
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verifier.using.abstention.batch import optimal_windows
+    from verifier.using.abstention.curves import (AbstentionCurves, ClassifierCurves, Difference, TRIVIAL,
+                                                  abstention_curves)
+    from verifier.using.abstention.normal_form import SETS, SINGLE, located, scenarios
+    from verifier.using.abstention.score_staircase import Hull, Staircase, staircase
+    from verifier.using.abstention.scores_file import Scores, read_scores
+    from verifier.using.abstention.volume import Volume
+    from verifier.using.abstention.windows import window_cost
+
+_FROM = {"AbstentionCurves": "curves", "ClassifierCurves": "curves", "Difference": "curves",
+         "Hull": "score_staircase", "SETS": "normal_form", "SINGLE": "normal_form", "Scores": "scores_file",
+         "Staircase": "score_staircase", "TRIVIAL": "curves", "Volume": "volume", "abstention_curves": "curves",
+         "located": "normal_form", "optimal_windows": "batch", "read_scores": "scores_file",
+         "scenarios": "normal_form", "staircase": "score_staircase", "window_cost": "windows"}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
+    if name in _FROM:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded names too (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier import limits
-from verifier.using.abstention.staircase import Hull, Staircase
+from verifier.using.abstention.score_staircase import Hull, Staircase
 from verifier.using.abstention.windows import Window, pays, window_cost
 
 SURE = 1e-9  # gap, relative to the size of the terms, beyond which a float comparison is certain (errors ~1e-15)

@@ -18,7 +18,7 @@ from verifier.errors import UsageError
 from verifier.using.abstention.normal_form import Scenario
 from verifier.using.abstention.recheck import Recheck, recheck
 from verifier.using.abstention.scores_file import Scores
-from verifier.using.abstention.staircase import Hull, Staircase, staircase
+from verifier.using.abstention.score_staircase import Hull, Staircase, staircase
 from verifier.using.abstention.volume import Volume, exact_volume, grid_volume
 from verifier.using.abstention.batch import optimal_windows
 from verifier.using.abstention.windows import Window

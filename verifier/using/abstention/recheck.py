@@ -13,7 +13,7 @@ from math import lcm
 
 import numpy as np
 
-from verifier.using.abstention.staircase import Staircase
+from verifier.using.abstention.score_staircase import Staircase
 from verifier.using.abstention.windows import Window, pays
 
 BUDGET = 8_000_000  # cuts x scenarios re-checked; beyond it an even sample of the scenarios

@@ -17,8 +17,8 @@ import numpy as np
 
 from verifier import numbers
 from verifier.errors import UsageError, few_of
-from verifier.using.csv_text import csv_rows, excerpt, regular_file
-from verifier.using.data import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
+from verifier.using.inputs import csv_rows, excerpt, regular_file
+from verifier.using.inputs import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
 
 NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*")
 HOW = "one number per classifier column (and the true class, and the data set, where those columns are given)"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verifier import limits
-from verifier.using.abstention.staircase import Hull, Staircase
+from verifier.using.abstention.score_staircase import Hull, Staircase
 from verifier.using.abstention.windows import Window, optimal_window, window_cost
 
 MAX_EXACT_WORK = 4_000_000  # events x hull edges beyond which the volume is bounded from a grid instead

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifier.using.abstention.staircase import Hull, Staircase
+from verifier.using.abstention.score_staircase import Hull, Staircase
 
 
 @dataclass(frozen=True)

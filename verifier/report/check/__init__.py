@@ -1,0 +1,37 @@
+"""The check report of one spec (`verify SPEC`): what it says in every format.
+
+Owns: evidence in plain words (`words`), the two facts about each set (`set_facts`), the rows Markdown and HTML
+share (`tables`), one line per verdict (`brief`), the default console report (`compact`) and the full one
+(`console`), Markdown (`markdown`), the HTML page with the pictures that apply (`html`, chosen with their
+calibration by `check_pictures`), JSON (`json_record`), JUnit for CI (`junit`), many specs at a glance
+(`summary_table`) and class sweeps (`sweep`, `every_k`).
+
+May import: `report.figures`, `report.text`, `designing` (a one-parameter family's calibration, for
+`check_pictures`), `analysis` and everything below it. Never `report.output`, `report.design` or `report.use`.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verifier.report.check.check_pictures import pictures, why_none
+    from verifier.report.check.html import SCOPED_CSS, page
+    from verifier.report.check.json_record import to_json
+    from verifier.report.check.junit import to_junit
+
+_FROM = {"SCOPED_CSS": "html", "page": "html", "pictures": "check_pictures", "to_json": "json_record",
+         "to_junit": "junit", "why_none": "check_pictures"}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
+    if name in _FROM:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded names too (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,297 @@
+"""The JSON report (DESIGN.md §4): exact values as strings, beside each its correctly rounded float."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from math import comb
+
+from verifier import limits
+from verifier.version import __version__
+from verifier.report.check import words
+from verifier.report.text import Streamed
+from verifier.analysis.pipeline import Analysis
+from verifier.analysis.remedy import how_to_fit
+from verifier.properties.settings import TABLE_VIII
+from verifier.verdict import Comparison, SetOptimality, SetPossibility, Truth
+
+
+def _exact(value) -> str | list[str]:
+    if isinstance(value, tuple):
+        return [_exact(v) for v in value]
+    return words.exact(value)
+
+
+def _decimal(value) -> float | list[float] | None:
+    if isinstance(value, tuple):
+        return [_decimal(v) for v in value]
+    return None if value.free_symbols else words.float_of(value)
+
+
+def to_json(a: Analysis, streamed: bool = False) -> dict:
+    """The JSON record; `streamed`: its per-set lists are made as `json_writer` writes them (nothing shared)."""
+    s = a.scheme
+    remedies = how_to_fit(a)
+    made: dict | None = None if streamed else {}  # one rendering per set's optimality, shared by both lists
+    large = len(s.all_sets) > MATRIX_SYMBOLIC_SETS  # witnesses list their nonzero classes only
+    a.optimality  # decided (on first use) before the matrix's texts exist: their peaks never add up
+
+    def listed(items: Callable[[], Iterable]) -> list | Streamed:
+        return Streamed(items) if streamed else list(items())
+
+    return {
+        "spec": a.spec.path,
+        "name": a.spec.name,
+        "description": a.spec.description or None,
+        "source": a.spec.source or None,
+        "setting": a.spec.setting or None,
+        "verify_version": __version__,
+        "classes": list(s.classes),
+        **({"predictions": s.spec.predictions.record(s.K)} if s.family_restricted else {}),
+        "parameters": _parameters(a),
+        "assumptions": [text for _, text in s.assumptions],
+        "symbolic": a.symbolic is not None,
+        "notes": list(s.notes),
+        "symmetry": ({"sets": s.orbits.sets_represented(), "representatives": len(s.orbits.sets),
+                      "moves_parameters": s.orbits.moves_parameters, "statement": s.orbits.describe()}
+                     if s.orbits is not None else None),
+        "power_mean": ({"exponent": str(s.lemma.exponent), "sets": 2 ** s.K - s.K - 1,
+                        "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
+                       if s.lemma is not None else None),
+        "matrix": listed(lambda: _matrix(s)),
+        "possibility": listed(lambda: (
+            _possibility(s, e, large) | _node(s, e.members)
+            | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
+            for e in a.possibility)) if a.symbolic is None else [
+            {"Y": _names(s, e.members), "status": e.status,
+             "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
+             "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
+            for e in a.symbolic.possibility],
+        "optimality": listed(lambda: ({"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made, large)
+                                      | _orbit(s, m) for m, e in a.optimality.items())),
+        "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
+        "properties": {r.property.id: _property(a, r) for r in a.results},
+        "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
+                            "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
+                            "levels": TABLE_VIII[name],
+                            "how_to_fit": _how_to_fit(remedies.get(name), a.scheme.orbits is not None)} for name, fit in a.settings.items()},
+        "decision": None if a.decision is None else {
+            "variable": a.decision.variable,
+            "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}
+                        for r in a.decision.regions]},
+        "expect": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
+                   for e in a.expectations},
+        "expectations_met": a.expectations_met,
+        "cross_check": [{"property": c.property_id, "reported": c.first, "second": c.second,
+                         "agrees": None if c.second is None else not c.disagrees, "method": c.method,
+                         "note": c.note or None, "cut": c.cut or None} for c in a.cross_checks],
+        "notation": words.NOTATION,
+        "seconds": round(a.seconds, 3),
+    }
+
+
+def streamed(a: Analysis) -> dict | None:
+    """The record with `Streamed` per-set lists beyond `limits.STREAMED_FROM_CELLS` cells; None below."""
+    return to_json(a, streamed=True) if len(a.scheme.all_sets) * a.scheme.K > limits.STREAMED_FROM_CELLS else None
+
+
+MATRIX_SYMBOLIC_SETS = 1023  # beyond: rational cells from the arrays, irrational ones by their defining form
+
+
+def _matrix(s) -> Iterator[dict]:
+    """Every row, exact; the decimals of a fast-path matrix come from its certified enclosures (one float
+    format per cell instead of one exact evaluation), the exact interpreter's cells from the exact values."""
+    cells = s.cells
+    index = getattr(s.rows, "index", None)
+    if cells is not None and index is not None and len(s.all_sets) > MATRIX_SYMBOLIC_SETS:
+        yield from _large_matrix(s, cells, index)
+        return
+    for m in s.all_sets:
+        row = s.rows[m]
+        if cells is None or index is None:
+            decimals = [_decimal(v) for v in row]
+        else:
+            k = index[m]
+            decimals = [_enclosed_decimal(cells.rows.lo[k, y], cells.rows.hi[k, y], v) for y, v in enumerate(row)]
+        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": [_exact(v) for v in row], "decimal": decimals,
+                                                   "from": s.origin[m]}
+
+
+def _large_matrix(s, cells, index) -> Iterator[dict]:
+    """Thousands of rows: a rational cell is written from the arrays' exact numerator (no sympy, each distinct
+    text once); an irrational one is null, its decimal read off the certified enclosure (its exact value is the
+    spec's formula at that set: `verify` and the Python API evaluate it on demand)."""
+    rows = cells.rows
+    num, den, exact = rows.num, rows.den, rows.exact
+    texts: dict = {}
+    numbers: dict = {}  # each distinct nonzero decimal one float object (8 bytes a cell, not 32)
+    for m in s.all_sets:
+        k = index[m]
+        costs = []
+        for y in range(s.K):
+            key = int(num[k, y]) if exact[k, y] else None  # None: irrational, its decimal from the enclosure
+            if key is not None and key not in texts:
+                texts[key] = (str(Fraction(key, den)), float(Fraction(key, den)))  # text, correctly rounded float
+            costs.append(texts[key] if key is not None else (None, None))
+        lo, hi = rows.lo[k], rows.hi[k]
+        decimals = [_shared(numbers, c[1] if c[0] is not None else _enclosed_decimal(lo[y], hi[y], None))
+                    for y, c in enumerate(costs)]
+        costs = [c[0] for c in costs]
+        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]}
+
+
+def _shared(numbers: dict, value: float | None):
+    """One object per distinct value (zeros kept as they are: 0.0 and -0.0 are equal keys but print apart)."""
+    if not value:
+        return value
+    return numbers.setdefault(value, value)
+
+
+def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
+    """The correctly rounded float of a value certified to lie in [lo, hi]: that float when the enclosure is
+    one point, else from the exact value; with none at hand (an irrational cell of thousands of sets, its exact
+    text null), a display rounding: 4 significant digits, read off the enclosure when both ends print alike."""
+    if lo == hi or value is not None:
+        return (float(lo) or 0.0) if lo == hi else _decimal(value)
+    low, high = f"{lo:.4g}", f"{hi:.4g}"
+    return float(low) or 0.0 if low == high else float(f"{(lo + hi) / 2:.4g}")
+
+
+def _node(s, members) -> dict:
+    """Over a hierarchy, the node's name beside its classes (null for an unnamed node or a single class)."""
+    return {"node": s.node(members)} if s.hierarchy is not None else {}
+
+
+def _orbit(s, members) -> dict:
+    """By symmetry, one entry stands for every set of its size: how many share its status."""
+    if s.orbits is None:
+        return {}
+    return {"sets_of_this_size": comb(s.K, len(members)), "same_status_as_every_set_of_this_size": True,
+            "certificate_sets_stand_for": "every set with as many classes and as many of them in Y, in equal "
+                                          "shares (the mixture averaged over the relabellings that fix Y)"}
+
+
+def _names(s, members) -> list[str]:
+    return [s.classes[i] for i in sorted(members)]
+
+
+def _parameters(a: Analysis) -> dict[str, str]:
+    """Fixed values exactly; symbolic parameters as "symbolic"."""
+    out = {}
+    for name, value in a.scheme.parameters.items():
+        values = value if isinstance(value, tuple) else (value,)
+        names = [f"{name}[{c}]" for c in a.scheme.classes] if isinstance(value, tuple) else [name]
+        out.update({n: "symbolic" if v.is_Symbol else str(v) for n, v in zip(names, values)})
+    return out
+
+
+def _values(values: dict | None) -> dict[str, str] | None:
+    return None if values is None else {k: str(v) for k, v in values.items()}
+
+
+def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
+    out = {"Y": _names(s, e.members),
+           "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
+           "method": e.method}
+    if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
+        margin = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
+        shown = words.float_of(margin) if margin is not None else e.margin_decimal()
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0},
+                          "margin": None if margin is None else words.exact(margin),
+                          "margin_decimal": shown if shown is not None else float(words.decimal(e.margin))}
+    elif e.witness is not None:
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)},
+                          "margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin)}
+    if e.certificate is not None:
+        out["certificate"] = {"lambda": {s.classes[h]: str(v) for h, v in sorted(e.certificate.items())}}
+    if e.reason:
+        out["reason"] = e.reason
+    return out
+
+
+def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = None, large: bool = False) -> dict:
+    """DESIGN §6 `optimal`: alone / tied / never with witness p or mixture certificate, or unknown. With `made`,
+    a set's rendering is made once and its parts shared (a witness over 1,000 classes is a dict of 1,000).
+    `large` (beyond 1,023 sets): a witness lists its nonzero classes only, as the possibility witnesses do."""
+    if e is None:
+        return {"status": "unknown", "reason": reason or "computed for numeric schemes only (fixed parameter values)"}
+    if made is not None:
+        if id(e) not in made:
+            made[id(e)] = (e, _optimal(s, e, large=large))  # e kept beside its id: the id cannot be reused meanwhile
+        return made[id(e)][1]
+    out: dict = {"status": e.status}
+    if e.witness is not None:
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0 or not large}}
+        if e.margin is not None:
+            out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
+                               "margin_is_lower_bound": e.margin_is_bound}
+    if e.tied_with:
+        out["tied_with"] = [_names(s, z) for z in e.tied_with]
+    if e.certificate:
+        out["certificate"] = {"mixture": [{"Y": _names(s, z), "weight": str(w)} for z, w in e.certificate.items()],
+                              "dominates": "strictly" if e.status == "never" else "weakly"}
+    if e.at:
+        out["at"] = {name: str(v) for name, v in e.at.items()}
+    if e.where is not None:
+        out["where"] = [{"low": None if lo is None else str(lo), "high": None if hi is None else str(hi),
+                         "status": status} for lo, hi, status in e.where]
+    if e.reason:
+        out["reason"] = e.reason
+    return out
+
+
+_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes, and across one parameter "
+             "bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
+             "value: for a numeric answer)")
+
+
+def _how_to_fit(remedy, representatives: bool) -> dict | None:
+    return None if remedy is None else {"condition": remedy.condition, "steps": remedy.steps,
+                                        "cells": remedy.cells, "cells_total": remedy.counts,
+                                        "cells_total_is_lower_bound": remedy.counts_are_lower_bounds,
+                                        "cells_are_representatives": representatives}
+
+
+def _comparison(c: Comparison) -> dict:
+    lhs, rhs = c.sides
+    return {"comparison": c.text, "truth": c.truth.value, "lhs": _exact(lhs.value), "rhs": _exact(rhs.value),
+            "lhs_decimal": _decimal(lhs.value), "rhs_decimal": _decimal(rhs.value)}
+
+
+def _property(a: Analysis, r) -> dict:
+    s, ev = a.scheme, r.evidence
+    out = {"name": r.property.name, "verdict": r.verdict.value, "says": r.property.plain,
+           "statement": r.property.statement(),
+           "explanation": words.explain(r, s), "reason": r.reason or None, "tight": r.tight,
+           "checked": r.checked, "check": r.check_note or None, "instances": ev.instances}
+    if ev.lemma is not None:
+        out["lemma"] = {"name": ev.lemma.name, "statement": ev.lemma.statement, "premises": list(ev.lemma.premises),
+                        "exponent": str(ev.lemma.exponent)}
+    if r.region or r.holds_at:
+        out["region"] = r.region
+        out["holds_at"] = _values(r.holds_at)
+    if ev.parameters is not None:
+        s = ev.concrete
+    if ev.binding is not None and ev.kind in ("counterexample", "witness"):
+        item: dict = {"Y": _names(s, ev.binding.members)} | _node(s, ev.binding.members)
+        if ev.parameters is not None:
+            item["parameters"] = _values(ev.parameters)
+        if ev.binding.y is not None:
+            item["y"] = s.classes[ev.binding.y]
+        if ev.binding.y2 is not None:
+            item["y2"] = s.classes[ev.binding.y2]
+        if r.property.id == "P1":
+            entry = next(e for e in ev.possibility if e.members == ev.binding.members)
+            item.update(_possibility(s, entry))
+        elif ev.comparisons:
+            main = _comparison(ev.comparisons[-1])
+            item.update({k: v for k, v in main.items() if k != "truth"})
+            item["comparisons"] = [_comparison(c) for c in ev.comparisons]
+        out["witness" if ev.kind == "witness" else "counterexample"] = item
+    if r.property.id == "P1" and ev.kind == "certificates":
+        out["counterexample"] = {"certificates": [_possibility(s, e) for e in ev.possibility]}
+        if ev.parameters is not None:
+            out["counterexample"]["parameters"] = _values(ev.parameters)
+    elif ev.parameters is not None and "counterexample" not in out:  # e.g. P9: no witness anywhere
+        out["counterexample"] = {"parameters": _values(ev.parameters)}
+    return out

@@ -1,0 +1,36 @@
+"""Certainty and doubt of each decision (Berenbeim et al., `--certainty`), from exact rows.
+
+Owns: each row's pairwise certainty, minimum certainty and doubt cost θ (`rows`), θ correctly rounded on every
+row (`doubt`: double words settle the rounding by Ziv's test, python-flint balls the rest), the double-word
+inputs of θ (`doubt_inputs`), and a two-class scheme's exact certainty margin (`margin`).
+
+May import: `using.exact`, scheme, formula and errors. Never the readers, deciders or scores of `using`.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verifier.using.certainty.doubt import doubt_costs
+    from verifier.using.certainty.doubt_inputs import logit_words, rational_word
+    from verifier.using.certainty.margin import two_class_margin
+    from verifier.using.certainty.rows import (BlockCertainty, block_certainty, doubt_cost, nothing_to_doubt, pairwise,
+                                               top_two)
+
+_FROM = {"BlockCertainty": "rows", "block_certainty": "rows", "doubt_cost": "rows", "doubt_costs": "doubt",
+         "logit_words": "doubt_inputs", "nothing_to_doubt": "rows", "pairwise": "rows",
+         "rational_word": "doubt_inputs", "top_two": "rows", "two_class_margin": "margin"}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
+    if name in _FROM:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded names too (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,40 @@
+"""Comparing set-valued classifiers statistically (`verify evaluate` with several classifiers or data sets).
+
+Owns: the comparison on one data set, pair by pair, and its driver (`comparison`), pairs compared in chunks
+(`pairs`), the Wilcoxon signed-rank test row by row (`signed_ranks`), two classifiers over several data sets
+(`over_datasets`), Friedman's test and its ranks (`friedman`), all pairwise comparisons after it (`all_pairs`),
+and the optional extra statistics (`posthoc`, `bayes_over_datasets`).
+
+May import: `using.evaluate` and everything below it in `using`, scheme, spec, formula and errors.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verifier.using.compare.comparison import (CI_METHOD, Comparison, NAMED, PairComparison, SIGN_TEST, check_pairs,
+                                                   compare, finish, holm)
+    from verifier.using.compare.friedman import Friedman, ranks
+    from verifier.using.compare.over_datasets import DatasetPair
+    from verifier.using.compare.posthoc import bayes_pairs, extra_statistics
+    from verifier.using.compare.signed_ranks import wilcoxon_rows
+
+_FROM = {"CI_METHOD": "comparison", "Comparison": "comparison", "DatasetPair": "over_datasets",
+         "Friedman": "friedman", "NAMED": "comparison", "PairComparison": "comparison", "SIGN_TEST": "comparison",
+         "bayes_pairs": "posthoc", "check_pairs": "comparison", "compare": "comparison",
+         "extra_statistics": "posthoc", "finish": "comparison", "holm": "comparison", "ranks": "friedman",
+         "wilcoxon_rows": "signed_ranks"}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
+    if name in _FROM:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily loaded names too (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

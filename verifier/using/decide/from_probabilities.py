@@ -1,0 +1,122 @@
+"""From a classifier's class probabilities to set predictions under the scheme: each row's optimal set, exactly
+as `verify decide` finds it (ties resolved by the stated rule: the smallest optimal set, then class order),
+ready to be scored.
+
+Probabilities come from a file (`DistributionFile`: a CSV with a header of class names, or an (N, K) `.npy`),
+or from Python: an (N, K) array or list of rows, each value read as the exact rational it is (a float is an
+exact binary rational), a row summing to 1 within 1e-6 divided by its exact sum, as the p-file does. A
+classifier's own class order (scikit-learn's `classes_`) is mapped onto the spec's by name, or by index
+when the labels are the integers 0..K-1; a spec class the classifier never saw has probability 0.
+
+Owns: `ProbabilityPredictions`, `rows_from_array`, `predict_sets`, `column_order`. May import: `using`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from verifier.using.decide.batch import BatchDecider
+from verifier.using.decide.logit_decide import LogitDecider
+from verifier.using.inputs import LogitRows
+from verifier.using.inputs import Predictions
+from verifier.using.inputs import ROW_TOLERANCE, total_text
+from verifier.using.inputs import MAX_ELEMENTS
+from verifier.errors import UsageError, few_of
+from verifier.numbers import shown
+from verifier.scheme import Scheme
+
+BLOCK_ROWS = 10_000
+
+
+@dataclass
+class ProbabilityPredictions:
+    predictions: Predictions
+    rows: int
+    rescaled: int  # rows within 1e-6 of summing to 1, divided by their exact sum
+    undecided: list[int]  # rows where some set was not separated exactly from the reported one
+    ties: int  # rows with several optimal sets (the stated rule picked one)
+    logits: bool = False  # the rows were logits, decided on their softmax
+
+
+def column_order(labels, classes: tuple[str, ...], where: str) -> list[int]:
+    """For each of a classifier's labels (its probability columns), the spec's class index."""
+    labels = list(labels)
+    names = [str(x) for x in labels]
+    if all(n in classes for n in names):
+        order = [classes.index(n) for n in names]
+    elif all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= int(x) < len(classes)
+             for x in labels):
+        order = [int(x) for x in labels]
+    else:
+        bad = next(n for n in names if n not in classes)
+        raise UsageError(f"{where}: the classifier's label {shown(bad)} is neither a class of the spec "
+                         f"({few_of(classes, bad)}) nor a class index 0..{len(classes) - 1}")
+    if len(set(order)) != len(order):
+        raise UsageError(f"{where}: two of the classifier's labels name the same class")
+    return order
+
+
+def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
+    """Exact, normalised rows from an (N, K') array or list of rows; column j goes to class order[j]."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"{where}: expected an (N, K) array of probabilities, got {shown(values)}") from None
+    width = K if order is None else len(order)
+    if array.ndim != 2 or array.shape[1] != width or array.shape[0] == 0:
+        raise UsageError(f"{where}: shape {array.shape}, expected (N, {width}) with N >= 1")
+    if array.size > MAX_ELEMENTS:
+        raise UsageError(f"{where}: {array.size:,} probabilities, more than the limit of {MAX_ELEMENTS:,}")
+    finite = np.isfinite(array).all(axis=1)
+    if not finite.all():
+        raise UsageError(f"{where}: row {int(np.flatnonzero(~finite)[0])} holds nan or inf")
+    order = list(range(K)) if order is None else order
+    rescaled = 0
+    for start in range(0, array.shape[0], BLOCK_ROWS):
+        block = []
+        for i, row in enumerate(array[start:start + BLOCK_ROWS].tolist(), start):
+            p = [Fraction(0)] * K
+            for j, x in zip(order, row):
+                p[j] = Fraction(x)  # exact: a float is a binary rational
+            total = sum(p, Fraction(0))
+            if any(x < 0 for x in p) or abs(total - 1) > ROW_TOLERANCE:
+                problem = "a negative probability" if any(x < 0 for x in p) else f"the row sums to {total_text(total)}"
+                raise UsageError(f"{where}: row {i}: {problem}; expected non-negative probabilities summing to 1 "
+                                 "(within 1e-6)")
+            if total != 1:
+                rescaled += 1
+                p = [x / total for x in p]
+            block.append(p)
+        yield block, rescaled
+
+
+def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str,
+                 batch: Callable[[], BatchDecider] | None = None) -> ProbabilityPredictions:
+    """The optimal set of every row (blocks of exact rows, or (block, rescaled so far) pairs, or blocks of
+    logits), with the truth. `batch`: makes the decider of rows of probabilities (default: `BatchDecider` of the
+    scheme; a restricted family's route decides without its matrix)."""
+    batch = batch or (lambda: BatchDecider(scheme))
+    decider, rescaled = None, 0
+    for block in blocks:
+        if isinstance(block, tuple):
+            block, rescaled = block
+        if decider is None:
+            decider = LogitDecider(scheme) if isinstance(block, LogitRows) else batch()
+        decider.add(block)
+    decider = decider or batch()
+    result = decider.result
+    n = len(result.predictions)
+    if n != len(truth):
+        raise UsageError(f"{where}: {n:,} rows of probabilities but {len(truth):,} true classes; one per instance is "
+                         "expected")
+    masks = np.zeros((n, scheme.K), dtype=bool)
+    for i, members in enumerate(result.predictions):
+        masks[i, sorted(members)] = True
+    ties = sum(1 for count in result.tied_optima if count > 1)
+    return ProbabilityPredictions(Predictions(name, np.asarray(truth, dtype=np.int64), masks), n, rescaled,
+                                  list(result.undecided), ties, isinstance(decider, LogitDecider))
+
