@@ -78,11 +78,14 @@ def test_random_three_class_power_means_agree_with_numeric_optimality(costs, exp
     _agrees(spec, "r")
 
 
-def test_two_parameters_say_why_there_is_no_answer():
+def test_two_parameters_are_decided_across_both():
+    """Issue 55: with two parameters the set is decided for every admissible value (it used to say that only
+    one parameter was handled), with the point of both where its witness holds."""
     text = ("name: two\nclasses: [a, b]\nparameters:\n  d: {}\n  e: {}\nassume: [\"d >= 0\", \"e >= 0\"]\n"
             "cost: \"0 if yhat == y else 1\"\nset_cost: \"(0 if y in Y else 1) + d * e\"\n")
     optimal = verifier.verify(text, cache=False).to_json()["possibility"][0]["optimal"]
-    assert optimal["status"] == "unknown" and "one symbolic parameter" in optimal["reason"]
+    assert optimal["status"] == "alone" and set(optimal["at"]) == {"d", "e"}
+    assert "checked exactly there" in optimal["reason"]
 
 
 @pytest.mark.parametrize("value", [Fraction(1, 2)])

@@ -341,7 +341,7 @@ def test_screenshots_in_light_and_dark_themes_differ(chromium):
 def _is_picture(p, fmt):
     import pickle
 
-    from verifier.report.picture_bytes import PictureBytes
+    from verifier.report.output import PictureBytes
 
     assert isinstance(p, PictureBytes) and isinstance(p, bytes) and p.format == fmt and p
     assert p.data == bytes(p) and type(p.data) is bytes and len(repr(p)) < 200 and "\n" not in repr(p)

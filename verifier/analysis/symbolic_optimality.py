@@ -35,7 +35,8 @@ from verifier.formula.enclose import Unsupported
 from verifier.scheme import Scheme, build_scheme
 from verifier.verdict import SetOptimality
 
-MAX_VALUES = 16  # exact values of θ at which every set is decided, before what is left stays unknown
+MAX_VALUES = 48  # exact values of θ at which every set is decided, before what is left stays unknown
+BOUNDARY_STEPS = 40  # narrowings of a piece where a set's status changes, looking for a rational point
 MAX_SETS = 31  # five classes: one LP per set at each value
 
 
@@ -93,6 +94,28 @@ class _Cover:
             return entry
         return SetOptimality(members, status, reason=f"{status} for every {self.theta} in the piece (proved by z3)")
 
+    def boundary(self, members, a, b):
+        """Where the set's status changes inside (a, b), when that point is rational: the simplest rational of
+        the part still mixed, narrowed until z3 proves the status the same on each side of it (then it is the
+        point itself, decided exactly as a cut). None when the change is irrational (no such point within
+        BOUNDARY_STEPS) or z3 cannot tell."""
+        if self.questions is None or a is None or b is None:
+            return None
+        low, high = a, b
+        for _ in range(BOUNDARY_STEPS):
+            middle = inside(low, high)
+            if not strictly_between(low, middle, high):
+                return None
+            try:
+                left = self.questions.on_piece(members, self.theta.name, low, middle)
+                right = self.questions.on_piece(members, self.theta.name, middle, high)
+            except Unsupported:
+                return None
+            if left is not None and right is not None:
+                return middle
+            low, high = (low, middle) if left is None else (middle, high)
+        return None
+
     def cover(self, low, high, cuts=(), ends: bool = True) -> list[tuple]:
         """[(low, high, {set: SetOptimality carried over the piece} or None, why, {set: SetOptimality at the
         value checked} or None, that value)] over [low, high]; points have low == high."""
@@ -140,6 +163,15 @@ class _Cover:
             whole = self.whole_piece(members, entry, a, b)
             if whole is not None:  # the same status on the whole piece: no cut needed for this set
                 carried[members] = whole
+                continue
+            point = self.boundary(members, a, b)
+            if point is not None:  # where its status changes: a cut, decided exactly, each side by z3
+                carried[members] = SetOptimality(members, "unknown", reason="its status changes inside the piece")
+                cuts.append(point)
+                continue
+            if self.questions is not None:  # z3 found no rational point where it changes: no cut walking to it
+                carried[members] = SetOptimality(members, "unknown", reason=f"its status changes inside the piece, "
+                                                 "at no rational point z3 could isolate")
                 continue
             inside_zeros, why = self._carried(members, entry, a, b)
             if inside_zeros is None:
