@@ -117,8 +117,8 @@ def test_an_alias_bomb_from_another_process_ends_with_exit_2(tmp_path):
 
 # -- item 11: the family bounds are what finishes, and running out of memory is a message ----------------------
 
-def _intervals(K: int) -> str:
-    return (f"name: intervals\nclasses: {K}\nparameters:\n  r: {{value: 0.5}}\ncost: \"abs(rank(yhat) - rank(y))\"\n"
+def _intervals(K: int, r: str = "0.5") -> str:
+    return (f"name: intervals\nclasses: {K}\nparameters:\n  r: {{value: {r}}}\ncost: \"abs(rank(yhat) - rank(y))\"\n"
             "set_cost: \"genmean(1 - r, [c(yh, y) for yh in Y])\"\npredictions: intervals\n")
 
 
@@ -145,7 +145,8 @@ def _capped(megabytes: int):
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
 def test_running_out_of_memory_under_the_default_cap_is_a_message(tmp_path):
     path = tmp_path / "intervals.yaml"
-    path.write_text(_intervals(215), encoding="utf-8")  # 5 million cells: about 2 GB, far over the cap
+    path.write_text(_intervals(215, r="0"), encoding="utf-8")  # 5 million cells: about 2 GB, far over the cap
+    # (r = 0: rational cells, built fast, so the cap is reached in seconds rather than a minute)
     before = _snapshot(tmp_path)
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600, preexec_fn=_capped(450),
@@ -159,7 +160,7 @@ def test_running_out_of_memory_under_the_default_cap_is_a_message(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limits: Linux")
 def test_an_explicit_memory_cap_names_the_option(tmp_path):
     path = tmp_path / "intervals.yaml"
-    path.write_text(_intervals(215), encoding="utf-8")
+    path.write_text(_intervals(215, r="0"), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "verifier", str(path), "--no-cache", "--memory", "450"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
                           env=dict(os.environ, PYTHONPATH=ROOT))

@@ -135,8 +135,8 @@ def test_the_command_line_checks_the_identities_on_the_breast_cancer_data(tmp_pa
     assert code == 0, err
     flat = " ".join(out.split())  # five classifiers: the identities in one sentence; each of them with -v
     assert "hold exactly for all 5 classifiers: L(inf) = Brier score; L(0) = mean absolute error" in flat
-    code, out, err = run([SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
-                          "--uncertainty", "inf", "-v"])
+    code, out, err = cli("evaluate", SPEC, "--scores", SCORES, "--threshold-choice", "score", "--uncertainty", "0",
+                         "--uncertainty", "inf", "-v")
     flat = " ".join(out.split())
     assert code == 0 and flat.count("holds exactly") == 10 and "DOES NOT HOLD" not in flat
     assert "cost-proportion-cost-curves-svm.svg" in os.listdir(tmp_path)

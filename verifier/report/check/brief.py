@@ -30,16 +30,17 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
         return "for every admissible parameter value (proof)"
     if ev.parameters is not None and verdict is Verdict.FAILS:
         at = words.values(ev.parameters)
-        where = f", {_where(ev.concrete, ev.binding)}" if ev.binding is not None and ev.concrete is not None else ""
+        where = (f", {words.binding_place(ev.concrete, ev.binding)}" if ev.binding is not None
+                 and ev.concrete is not None else "")
         return f"fails at {at}{where}{region}"
     if prop.id == "P1":
         if verdict is Verdict.HOLDS and ev.binding is not None:
             return f"{scheme.named(ev.binding.members)} is possible: some p makes it strictly cheaper than each member"
         return "no indeterminate set is possible (a Ville certificate for each)"
     if ev.kind == "counterexample" and ev.binding is not None:
-        return f"fails at {_where(scheme, ev.binding)}" + (f" ({_cells(ev)})" if _cells(ev) else "")
+        return f"fails at {words.binding_place(scheme, ev.binding)}" + (f" ({_cells(ev)})" if _cells(ev) else "")
     if ev.kind == "witness" and ev.binding is not None:
-        return f"witnessed at {_where(scheme, ev.binding)}"
+        return f"witnessed at {words.binding_place(scheme, ev.binding)}"
     if ev.instances == 0:
         return "holds vacuously: nothing to check"
     scope = (f"{scheme.orbits.sets_represented():,} sets by symmetry" if scheme.orbits is not None and
@@ -47,15 +48,6 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
     checked = f"{scope}, {ev.instances:,} instances checked exactly"
     return (checked if verdict is Verdict.HOLDS else f"fails everywhere: {checked}") + \
         (" (tight: equality everywhere)" if result.tight else "")
-
-
-def _where(scheme: Scheme, binding) -> str:
-    parts = [f"Y = {scheme.named(binding.members)}"]
-    if binding.y is not None:
-        parts.append(f"y = {scheme.classes[binding.y]}")
-    if binding.y2 is not None:
-        parts.append(f"y′ = {scheme.classes[binding.y2]}")
-    return ", ".join(parts)
 
 
 def _cells(ev) -> str:

@@ -171,7 +171,7 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
                     "sizes has a Ville certificate λ (listed with the sets); by symmetry so does every set")
         return (f"no indeterminate set is possible: each of the {len(ev.possibility):,} sets has a Ville "
                 "certificate λ (listed with the sets)")
-    where = _where(scheme, ev.binding) if ev.binding else ""
+    where = binding_place(scheme, ev.binding) if ev.binding else ""
     if ev.kind == "counterexample":
         if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == "exists":
             rows = "; ".join(comparison(c) for c in ev.comparisons[:6])
@@ -230,7 +230,8 @@ def _no_members_differ(scheme: Scheme) -> bool:
     return True
 
 
-def _where(scheme: Scheme, binding) -> str:
+def binding_place(scheme: Scheme, binding) -> str:
+    """'Y = {a, b}, y = c': where a counterexample binds its quantifiers."""
     parts = [f"Y = {scheme.named(binding.members)}"]
     if binding.y is not None:
         parts.append(f"y = {scheme.classes[binding.y]}")

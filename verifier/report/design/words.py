@@ -125,11 +125,6 @@ def region_json(c: Completion) -> list[dict]:
     return out
 
 
-def commented_spec(c: Completion) -> str:
-    header = "".join(("# " + line).rstrip() + "\n" for line in justification(c))
-    return header + "\n" + c.text
-
-
 def _interval(i: Interval) -> dict:
     return {"low": frac_text(i.low), "high": frac_text(i.high), "low_closed": i.low_closed, "high_closed": i.high_closed}
 

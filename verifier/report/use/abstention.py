@@ -28,12 +28,6 @@ def _at(curves: AbstentionCurves, s: int) -> str:
     return ", ".join(f"{name} = {_num(v, 3)}" for name, v in zip(curves.parameters, curves.scenarios[s].values))
 
 
-def _volume_text(v: Volume, what: str = "") -> str:
-    if v.exact:
-        return f"{float(v.low):.5f}{what} (exact: {v.low})" if v.low.denominator < 10 ** 12 else f"{float(v.low):.5f} (exact)"
-    return f"between {float(v.low):.5f} and {float(v.high):.5f} (exact bounds from a {v.method.split('(')[1]}"
-
-
 def _grid_text(curves: AbstentionCurves) -> str:
     parts = [f"{name} from {_num(g[0], 3)} to {_num(g[-1], 3)} ({len(g):,} points)"
              for name, g in zip(curves.parameters, curves.grids)]

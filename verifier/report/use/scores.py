@@ -31,27 +31,6 @@ def scores_json(s: Scores) -> dict:
             "f_beta": {b: str(v) for b, v in s.f_beta.items()}}
 
 
-def scores_text(scores: list[Scores]) -> list[str]:
-    lines = []
-    for s in scores:
-        mean = str(s.mean_cost) if s.mean_cost.is_Rational else f"{s.mean_cost} ≈ {s.mean_cost_float:.6g}"
-        lines += [f"{s.name} ({s.n:,} predictions)",
-                  f"  mean cost (Eq. 4, exact)      {mean}" + (f" ≈ {s.mean_cost_float:.4f}" if s.mean_cost.is_Rational
-                                                                and not s.mean_cost.is_Integer else ""),
-                  f"  {int(s.level * 100)}% bootstrap interval        " +
-                  (f"[{s.interval[0]:.4f}, {s.interval[1]:.4f}] (a statistical estimate)" if s.interval is not None
-                   else "not computed (cut by the time limit)"),
-                  f"  determinacy                   {s.determinacy} ≈ {float(s.determinacy):.4f}",
-                  f"  mean set size                 {s.mean_size} ≈ {float(s.mean_size):.4f}",
-                  "  single-set accuracy           " + ("n/a (no determinate prediction)" if s.single_accuracy
-                                                          is None else f"{float(s.single_accuracy):.4f}"),
-                  f"  set accuracy                  {float(s.set_accuracy):.4f}",
-                  f"  discounted accuracy           {float(s.discounted_accuracy):.4f}",
-                  f"  u65 / u80                     {float(s.u65):.4f} / {float(s.u80):.4f}"]
-        lines += [f"  F{b}".ljust(32) + f"{float(v):.4f}" for b, v in s.f_beta.items()]
-    return lines
-
-
 def sweep_json(s: Sweep) -> dict:
     return {"parameter": s.parameter, "grid": [str(x) for x in s.grid], "excluded": [str(x) for x in s.excluded],
             "band_level": s.level, "band_method": "percentile bootstrap, the same resamples at every grid point "
