@@ -100,13 +100,17 @@ def _optimal_vertex(grid: "RationalGrid", i: int, proposal) -> tuple[list[Fracti
 def canonical_mixture(grid: "RationalGrid", i: int, t: Fraction) -> dict[int, Fraction] | None:
     """The mixture (row -> weight, rows other than i) of least Σ u·λ with Σ_Z λ_Z (c_Z − c_i) <= t in every
     column, exact and proved the only optimum; None when there is none or uniqueness is not proved."""
+    known = grid.mixtures.get((i, t), False)  # asked twice for a set: to prove its optimum, then to print it
+    if known is not False:
+        return known
     others = [j for j in range(grid.n) if j != i]
     if not others or len(others) > len(MIX_WEIGHTS):
         return None
     mine = grid.num[i]
     D = [[grid.num[z][y] - mine[y] for y in range(grid.K)] for z in others]
     x = least_point(D, t * grid.den, MIX_WEIGHTS[:len(others)])
-    return None if x is None else {z: v for z, v in zip(others, x) if v}
+    grid.mixtures[(i, t)] = found = None if x is None else {z: v for z, v in zip(others, x) if v}
+    return found
 
 
 def canonical_tie(grid: "RationalGrid", i: int, members: Sequence[int] = ()) -> list[Fraction] | None:
@@ -127,6 +131,7 @@ class RationalGrid:
         self.num = numerators
         self.den = denominator
         self.n, self.K = len(numerators), len(numerators[0]) if numerators else 0
+        self.mixtures: dict = {}  # (row, t) -> its canonical mixture (`canonical_mixture`), made once
         self._mat = flint.fmpz_mat(self.n, self.K, [v for row in numerators for v in row])
 
     @classmethod

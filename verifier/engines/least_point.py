@@ -79,6 +79,8 @@ def _scaled(rows: list[list[int]]) -> tuple[np.ndarray, int]:
     integers beyond the floats' range still give a proposal), and that magnitude."""
     scale = max((abs(v) for row in rows for v in row), default=0) or 1
     width = len(rows[0]) if rows else 0
+    if scale < 2**53:  # every integer is a float exactly: numpy's division rounds each quotient correctly too
+        return (np.array(rows, dtype=float).reshape(len(rows), width) / scale), scale
     return np.array([[v / scale for v in row] for row in rows], dtype=float).reshape(len(rows), width), scale
 
 

@@ -30,6 +30,10 @@ from verifier.verdict import SetOptimality
 
 _DENOMINATORS = (1_000, 1_000_000, 10**12)
 _CHUNK = 256  # sample points evaluated at once
+# tie points and certificates by the exact rule (two LPs over every other set, per set) up to every subset of 10
+# classes; beyond (families batch by batch), the cutting-plane LP's own point and duals, rationalised and
+# confirmed exactly: HiGHS is deterministic (no BLAS), and the rule cost 8 times the whole optimality there
+CANONICAL_MAX_SETS = 1023
 
 
 def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = None) -> dict[ClassSet, SetOptimality]:
@@ -197,7 +201,7 @@ def _proposal(costs: ExpectedCosts, p, t: float) -> tuple[np.ndarray, float]:
 def _canonical_certificate(costs: ExpectedCosts, members: ClassSet, p, t: float):
     """The certificate the exact rule picks (`engines.canonical_mixture`): at the LP's exact optimum when it
     is negative (strict: `never`), else at 0; confirmed on the true matrix. (λ, strict) or (None, False)."""
-    grid = costs.grid()
+    grid = costs.grid() if len(costs.sets) <= CANONICAL_MAX_SETS else None
     if grid is None:
         return None, False
     i = costs.index[members]
@@ -246,7 +250,7 @@ def _tie_witness(costs: ExpectedCosts, members: ClassSet, p):
     """A p at which Y ties for the minimum, with the sets it ties with. For a rational scheme, the exact LP's
     point (least Σ w·p among the points where Y is a minimiser, `engines.canonical`), so that no solver path
     chooses it; otherwise the LP's point rationalised."""
-    grid = costs.grid() if costs.rational else None
+    grid = costs.grid() if costs.rational and len(costs.sets) <= CANONICAL_MAX_SETS else None
     if grid is not None:
         point = canonical_tie(grid, costs.index[members], sorted(members))
         if point is not None:
