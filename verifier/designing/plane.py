@@ -23,6 +23,7 @@ from verifier.analysis.pipeline import analyse
 from verifier.analysis.regions import readable_condition
 from verifier.designing.request import Request
 from verifier.errors import SpecError
+from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.properties.settings import TABLE_VIII
 from verifier.scheme import build_scheme
@@ -155,7 +156,24 @@ def _status(plane: PlaneMap, assumed, point) -> str:
 
 
 def _truth(condition, point) -> bool | None:
+    """A condition at a rational point, decided by certified signs (`formula.certified`), never by a float;
+    None when a comparison is not settled."""
     if condition is None:
         return None
-    value = condition.subs(point) if hasattr(condition, "subs") else condition
-    return True if value in (sp.true, True) else False if value in (sp.false, False) else None
+    if condition in (sp.true, True) or condition in (sp.false, False):
+        return bool(condition)
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [_truth(c, point) for c in condition.args]
+        if isinstance(condition, sp.And):
+            return False if False in parts else None if None in parts else True
+        return True if True in parts else None if None in parts else False
+    if isinstance(condition, sp.Not):
+        inner = _truth(condition.args[0], point)
+        return None if inner is None else not inner
+    if not isinstance(condition, sp.core.relational.Relational):
+        return None
+    sign = certified.compare(condition.lhs.subs(point), condition.rhs.subs(point)).value
+    if sign is None:
+        return None
+    return {">=": sign >= 0, ">": sign > 0, "<=": sign <= 0, "<": sign < 0, "==": sign == 0, "!=": sign != 0}[
+        condition.rel_op]
