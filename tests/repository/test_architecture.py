@@ -11,8 +11,32 @@ import pytest
 
 from conftest import ROOT
 
-LAYERS = ["spec", "formula", "scheme", "properties", "engines", "check", "analysis", "designing", "using", "report",
-          "report.figures", "report.design", "report.use", "api", "cli"]
+PACKAGES = sorted(info.name.removeprefix("verifier.") for info in
+                  pkgutil.walk_packages([os.path.join(ROOT, "verifier")], "verifier.") if info.ispkg)
+MAX_CODE_LINES = 300
+
+
+def code_lines(source: str) -> int:
+    """The lines that hold code: neither blank, nor comment only, nor inside a docstring. The cap counts these,
+    so that a module is split for cohesion, not squeezed by folding its explanations (issue 53)."""
+    import ast
+    import io
+    import tokenize
+
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    code = set()
+    skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+               tokenize.ENDMARKER, tokenize.ENCODING}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skipped:
+            code.update(range(token.start[0], token.end[0] + 1))
+    return len(code - docstrings)
 
 
 def test_import_contracts_hold():
@@ -44,22 +68,33 @@ def test_a_contract_violation_would_be_caught():
             assert not graph.chain_exists(f"verifier.report.figures.{module}", below), (module, below)
 
 
-@pytest.mark.parametrize("layer", LAYERS)
-def test_each_layer_says_what_it_owns_and_may_import(layer):
-    module = importlib.import_module(f"verifier.{layer}")
+def test_every_subpackage_is_seen():
+    """The list below is made from the tree, so a new subpackage is held to its docstring at once."""
+    assert {"spec", "engines", "using.decide", "report.check", "api.use", "cli"} <= set(PACKAGES)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_says_what_it_owns_and_may_import(package):
+    module = importlib.import_module(f"verifier.{package}")
     doc = module.__doc__ or ""
-    assert "Owns:" in doc and "May import" in doc, f"verifier.{layer} lacks its ownership docstring"
+    assert "Owns:" in doc and "May import" in doc, f"verifier.{package} lacks its ownership docstring"
 
 
 def test_modules_stay_small():
+    """At most 300 lines of code per module (blank lines, comments and docstrings not counted)."""
     big = []
     for info in pkgutil.walk_packages([os.path.join(ROOT, "verifier")], "verifier."):
         path = importlib.util.find_spec(info.name).origin
         with open(path, encoding="utf-8") as handle:
-            lines = sum(1 for _ in handle)
-        if lines > 300:
-            big.append(f"{info.name} ({lines} lines)")
+            lines = code_lines(handle.read())
+        if lines > MAX_CODE_LINES:
+            big.append(f"{info.name} ({lines} lines of code)")
     assert not big, big
+
+
+def test_code_lines_count_neither_docstrings_nor_comments():
+    source = '"""Module.\n\nMore."""\n\n# a comment\nx = (1,\n     2)  # trailing\n\n\ndef f():\n    """Doc."""\n    return """a\nb"""\n'
+    assert code_lines(source) == 5  # x = (1, / 2) / def f(): / return """a / b"""
 
 
 def test_the_standalone_checker_is_one_readable_file_of_the_standard_library():

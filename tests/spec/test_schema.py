@@ -1,5 +1,6 @@
 """The spec JSON Schema (verifier/spec/spec.schema.json): valid, accepts every bundled spec, rejects what the loader
-rejects for the cases an editor should flag, and stays in step with spec.py and properties.py."""
+rejects for the cases an editor should flag, and stays in step with verifier/spec/model.py and the properties as
+data (verifier/properties/)."""
 
 from __future__ import annotations
 

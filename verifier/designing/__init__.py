@@ -16,6 +16,8 @@ The names below load on first use (the solver behind `complete` loads scipy.opti
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.designing.complete import Completion, DesignCheckFailed
     from verifier.designing.pieces import Calibration, Piece, bounded_by, failing_cover, fit_test
@@ -25,18 +27,8 @@ if TYPE_CHECKING:
     from verifier.designing.spec_text import calibrated_text
     from verifier.designing.why_not import MAX_CONFLICTS, Diagnosis
 
-__all__ = ["MAX_CONFLICTS", "Calibration", "Completion", "DesignCheckFailed", "Diagnosis", "Piece", "Region",
-           "Request", "Undecided", "bounded_by", "calibrated_text", "failing_cover", "fit_test", "make_request"]
 _FROM = {"Completion": "complete", "DesignCheckFailed": "complete", "Calibration": "pieces", "Piece": "pieces",
          "bounded_by": "pieces", "failing_cover": "pieces", "fit_test": "pieces", "Region": "region",
          "Request": "request", "make_request": "request", "Undecided": "solve", "calibrated_text": "spec_text",
          "MAX_CONFLICTS": "why_not", "Diagnosis": "why_not"}
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.spec`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"verifier.designing.{_FROM[name]}"), name)
-    raise AttributeError(f"module 'verifier.designing' has no attribute {name!r}")
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

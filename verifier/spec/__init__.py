@@ -8,19 +8,12 @@ Owns: everything about the file format. May import: `formula` (to parse formulas
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.spec.model import MAX_CLASSES, TOP_KEYS, Parameter, Spec
     from verifier.spec.reader import load_spec, spec_from_data, spec_from_text
 
-__all__ = ["MAX_CLASSES", "TOP_KEYS", "Parameter", "Spec", "load_spec", "spec_from_data", "spec_from_text"]
 _FROM = {"MAX_CLASSES": "model", "TOP_KEYS": "model", "Parameter": "model", "Spec": "model",
          "load_spec": "reader", "spec_from_data": "reader", "spec_from_text": "reader"}
-
-
-def __getattr__(name: str):
-    """Loaded on first use, so that `verify schema` (which reads spec.schema.json only) does not load sympy."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"verifier.spec.{_FROM[name]}"), name)
-    raise AttributeError(f"module 'verifier.spec' has no attribute {name!r}")
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -24,6 +24,8 @@ from them: `from verifier.using.decide import decide`, `from verifier.using.comp
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.compare import Comparison, Friedman, PairComparison, check_pairs, finish
     from verifier.using.decide import (BatchDecider, BatchDecision, BatchSummary, CredalBatchDecider, CredalDecision,
@@ -44,13 +46,4 @@ _FROM = {"BatchDecider": "decide", "BatchDecision": "decide", "BatchSummary": "d
          "from_arrays": "inputs", "intervals": "inputs", "logit_rows": "inputs", "parse_sweep": "evaluate",
          "predict_sets": "decide", "raw_certainty": "inputs", "read_datasets": "inputs", "read_predictions": "inputs",
          "read_truth": "inputs", "rows_from_array": "decide", "score": "evaluate", "sweep": "evaluate"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.spec`: a name costs its own subpackage's module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"verifier.using.{_FROM[name]}"), name)
-    raise AttributeError(f"module 'verifier.using' has no attribute {name!r}")
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

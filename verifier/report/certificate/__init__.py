@@ -7,22 +7,10 @@ irrational cell's text). May import: `analysis` and everything below it; nothing
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.certificate.writer import certificate, refuse_before_analysis
 
 _FROM = {"certificate": "writer", "refuse_before_analysis": "writer"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

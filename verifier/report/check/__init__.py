@@ -12,6 +12,8 @@ May import: `report.figures`, `report.text`, `designing` (a one-parameter family
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.check.check_pictures import pictures, why_none
     from verifier.report.check.html import SCOPED_CSS, page
@@ -20,18 +22,4 @@ if TYPE_CHECKING:
 
 _FROM = {"SCOPED_CSS": "html", "page": "html", "pictures": "check_pictures", "to_json": "json_record",
          "to_junit": "junit", "why_none": "check_pictures"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -140,7 +140,7 @@ def to_json(c: Completion) -> dict:
            "objective": {"kind": c.objective.kind, "text": c.objective.text, "minimize": c.objective.minimize,
                          "rounded_targets": c.objective.rounded}}
     if not c.feasible:
-        return out  # `report.why_not.impossible_json` adds why
+        return out  # `report.design.why_not.impossible_json` adds why
     s = c.solution
     out["dropped_wishes"] = [{"property": d.pid, "holds": d.holds, "conflict": x.parts} for d, x in c.dropped]
     out["objective"] |= {"value": None if s.unbounded else frac_text(s.objective_value), "unbounded": s.unbounded,

@@ -25,6 +25,8 @@ picture never loads it.
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.figures.bayes_figures import bayes_pictures
     from verifier.report.figures.cd_plot import cd_figure
@@ -38,18 +40,4 @@ if TYPE_CHECKING:
 _FROM = {"LAYOUTS": "palette", "MAX_WIDTH": "palette", "MIN_WIDTH": "palette", "bayes_pictures": "bayes_figures",
          "calibration_picture": "interval_plot", "cd_figure": "cd_plot", "curve_figure": "curve_plot",
          "doubt_figure": "doubt_plot", "inline_svg": "picture", "surface_figure": "surface_plot"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

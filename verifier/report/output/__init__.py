@@ -11,6 +11,8 @@ and everything below `report`. Never `report.design` or `report.use`.
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.output.files import prepare_directory, stem_for, write_output, write_reports
     from verifier.report.output.paths import (figure_stem, planned_stems, refuse_overwriting_inputs,
@@ -21,18 +23,4 @@ _FROM = {"NoPicture": "picture_bytes", "PictureBytes": "picture_bytes", "figure_
          "planned_stems": "paths", "prepare_directory": "files", "refuse_overwriting_inputs": "paths",
          "refuse_reports_over_inputs": "paths", "reserved_for_others": "paths", "stem_for": "files",
          "why_no_use_picture": "picture_bytes", "write_output": "files", "write_reports": "files"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

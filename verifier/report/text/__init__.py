@@ -10,6 +10,8 @@ May import: formula, verdict, properties, errors and the standard libraries; not
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.text.float_text import ShortestFloats
     from verifier.report.text.json_writer import Streamed, json_text, write_json
@@ -22,18 +24,4 @@ _FROM = {"DEFAULT_WIDTH": "terminal", "PRINTER": "sympy_text", "ShortestFloats":
          "Streamed": "json_writer", "clean": "safe_text", "code_span": "safe_text", "grid": "text_grid",
          "json_text": "json_writer", "markdown_cell": "safe_text", "render_to_text": "terminal",
          "write_json": "json_writer"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

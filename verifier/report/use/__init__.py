@@ -11,6 +11,8 @@ Owns: the use report's text, JSON, CSV and tables. Decides nothing: every number
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.report.use.abstention import abstention_lines
     from verifier.report.use.comparison import wrapped
@@ -23,18 +25,4 @@ if TYPE_CHECKING:
 _FROM = {"TIE_RULE": "decisions", "abstention_lines": "abstention", "check_report": "report_files",
          "conditions_json": "conditions", "conditions_lines": "conditions", "extra_text": "extra_stats",
          "names": "decisions", "use_figures": "figures", "wrapped": "comparison", "write_use_report": "report_files"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -14,6 +14,8 @@ spec, formula and errors.
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.abstention.batch import optimal_windows
     from verifier.using.abstention.curves import (AbstentionCurves, ClassifierCurves, Difference, TRIVIAL,
@@ -29,18 +31,4 @@ _FROM = {"AbstentionCurves": "curves", "ClassifierCurves": "curves", "Difference
          "Staircase": "score_staircase", "TRIVIAL": "curves", "Volume": "volume", "abstention_curves": "curves",
          "located": "normal_form", "optimal_windows": "batch", "read_scores": "scores_file",
          "scenarios": "normal_form", "staircase": "score_staircase", "window_cost": "windows"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

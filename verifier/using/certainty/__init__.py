@@ -9,6 +9,8 @@ May import: `using.exact`, scheme, formula and errors. Never the readers, decide
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.certainty.doubt import doubt_costs
     from verifier.using.certainty.doubt_inputs import logit_words, rational_word
@@ -19,18 +21,4 @@ if TYPE_CHECKING:
 _FROM = {"BlockCertainty": "rows", "block_certainty": "rows", "doubt_cost": "rows", "doubt_costs": "doubt",
          "logit_words": "doubt_inputs", "nothing_to_doubt": "rows", "pairwise": "rows",
          "rational_word": "doubt_inputs", "top_two": "rows", "two_class_margin": "margin"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -10,6 +10,8 @@ May import: `using.evaluate` and everything below it in `using`, scheme, spec, f
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.compare.comparison import (CI_METHOD, Comparison, NAMED, PairComparison, SIGN_TEST, check_pairs,
                                                    compare, finish, holm)
@@ -23,18 +25,4 @@ _FROM = {"CI_METHOD": "comparison", "Comparison": "comparison", "DatasetPair": "
          "bayes_pairs": "posthoc", "check_pairs": "comparison", "compare": "comparison",
          "extra_statistics": "posthoc", "finish": "comparison", "holm": "comparison", "ranks": "friedman",
          "wilcoxon_rows": "signed_ranks"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -12,6 +12,8 @@ May import: `using.inputs`, `using.certainty`, `using.exact`, engines, scheme, s
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.decide.batch import BatchDecider, BatchDecision, BatchSummary, CredalBatchDecider
     from verifier.using.decide.credal import CredalDecision, CredalSet
@@ -28,18 +30,4 @@ _FROM = {"BatchDecider": "batch", "BatchDecision": "batch", "BatchSummary": "bat
          "ProbabilityPredictions": "from_probabilities", "alike_route": "family_decide",
          "column_order": "from_probabilities", "decide": "precise", "predict_sets": "from_probabilities",
          "rows_from_array": "from_probabilities", "singled_out": "family_decide"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

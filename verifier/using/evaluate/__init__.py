@@ -11,6 +11,8 @@ difference in a parameter), engines, scheme, spec, formula and errors.
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
                                                    percentile_intervals, resample_means)
@@ -30,18 +32,4 @@ _FROM = {"AlikeCosts": "cell_costs", "BOOTSTRAP": "bootstrap", "COUNTS_FROM": "b
          "paired_certainty": "certainty_eval", "parse_sweep": "curves", "parse_sweeps": "cost_surface",
          "percentile_intervals": "bootstrap", "resample_means": "bootstrap", "row_keys": "scores", "score": "scores",
          "surface": "cost_surface", "sweep": "curves"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -9,6 +9,8 @@ May import: formula, errors and numbers (below `using`); nothing else of `using`
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.exact.binary_sums import CHECK, RESCALED, fast_binary_rows
     from verifier.using.exact.exact_ratio import rounded_ratios
@@ -20,18 +22,4 @@ _FROM = {"CHECK": "binary_sums", "ExactRows": "exact_rows", "IntervalRows": "exa
          "TINY": "exact_rows", "U": "exact_rows", "binary_rows": "exact_rows", "decimal_row": "exact_rows",
          "exact_mean": "float_mean", "fast_binary_rows": "binary_sums", "interval_block": "exact_rows",
          "interval_rows": "exact_rows", "rational_rows": "exact_rows", "rounded_ratios": "exact_ratio"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -10,6 +10,8 @@ May import: `using.certainty` (the raw certainty of logits), `using.exact`, sche
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
     from verifier.using.inputs.data import (DATASET_COLUMNS, Predictions, TRUE_COLUMNS, frame_predictions, from_arrays,
@@ -29,18 +31,4 @@ _FROM = {"DATASET_COLUMNS": "data", "DistributionFile": "p_file", "IntervalsFile
          "logit_row": "logits", "logit_rows": "logits", "raw_certainty": "logits", "raw_pairwise": "logits",
          "read_datasets": "data", "read_predictions": "data", "read_truth": "data", "regular_file": "csv_text",
          "total_text": "probabilities"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -15,6 +15,8 @@ them in `using`, scheme, spec, formula and errors.
 
 from typing import TYPE_CHECKING
 
+from verifier.lazy_exports import lazy_exports
+
 if TYPE_CHECKING:
     from verifier.using.operating.evaluation import Conditions, GRID, conditions, conditions_of_rows
     from verifier.using.operating.lines import costs
@@ -24,18 +26,4 @@ if TYPE_CHECKING:
 
 _FROM = {"Conditions": "evaluation", "GRID": "evaluation", "METHODS": "methods", "Weight": "uncertainty",
          "affine_costs": "sets", "conditions": "evaluation", "conditions_of_rows": "evaluation", "costs": "lines"}
-__all__ = sorted(_FROM)
-
-
-def __getattr__(name: str):
-    """Loaded on first use, as in `verifier.using`: a name costs its own module only."""
-    if name in _FROM:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded names too (PEP 562)."""
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)
