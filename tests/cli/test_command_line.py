@@ -3,7 +3,6 @@ shared options are spelled and explained the same way everywhere; a misspelled o
 you mean"; help, version, explain and schema load none of the solvers; --format markdown and a directory's
 summary table."""
 
-import io
 import os
 import subprocess
 import sys
@@ -11,7 +10,6 @@ import sys
 import pytest
 
 from conftest import ROOT, SPECS
-from verifier.cli import check
 
 SUBCOMMANDS = [[], ["check"], ["design"], ["decide"], ["evaluate"], ["explain"], ["schema"]]
 

@@ -8,7 +8,6 @@ and the CI docs (tests/repository/test_docs.py).
 
 Origin: a newcomer's rough edges, issue 42; formerly test_newcomer_edges.py."""
 
-import io
 import os
 import subprocess
 import sys
@@ -16,7 +15,6 @@ import sys
 import pytest
 
 from conftest import ROOT, SPECS
-from verifier.cli import check
 
 DESIGN = os.path.join(SPECS, "design", "obstacle-open.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
@@ -218,10 +216,6 @@ def test_an_unmet_expect_names_the_property_in_the_directory_summary(tmp_path, c
 # -- item 6 (in part): --figures says when no picture applies --------------------------------------------------
 def test_figures_dir_says_when_no_picture_applies(tmp_path, cli):
     code, _, err = cli(os.path.join(SPECS, "ordinal-l1-9.yaml"), "--figures", str(tmp_path / "figs"), "--no-cache")
-    from verifier.report.output import PictureBytes
-    import verifier
-    import verifier
-    import verifier
     assert code == 0 and "verify: no figures for" in err and "this scheme has 9 classes" in err
     assert os.listdir(tmp_path / "figs") == []
 

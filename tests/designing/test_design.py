@@ -14,7 +14,6 @@ from conftest import SPECS
 from verifier.designing.complete import complete
 from verifier.designing import make_request
 from verifier.analysis.pipeline import analyse
-from verifier.cli import check
 from verifier.engines.witnesses import candidate_witnesses
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import verifier
 from conftest import SPECS
-from verifier.cli import check
 from verifier.engines.plane import HalfPlane, pieces, plane_condition
 
 HB_OPEN = os.path.join(SPECS, "design", "obstacle-hb-open.yaml")

@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import verifier
 from conftest import ROOT, SPECS
 from verifier.api.entry import load
-from verifier.cli import check
 from verifier.errors import SpecError, UsageError
 from verifier.scheme.exact import build_scheme
 
