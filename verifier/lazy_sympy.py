@@ -13,6 +13,7 @@ Owns: `sympy`, the proxy. May import: nothing of the package.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 
 class LazyModule:
@@ -32,4 +33,7 @@ class LazyModule:
         return f"<lazy module {self._name!r}>"
 
 
-sympy = LazyModule("sympy")
+if TYPE_CHECKING:  # type checkers read sympy itself, so that `sp.Expr` in an annotation names sympy's class
+    import sympy
+else:
+    sympy = LazyModule("sympy")

@@ -5,6 +5,7 @@ argument and what it takes, never an AttributeError or TypeError from deep insid
 from __future__ import annotations
 
 import os
+from typing import Literal, overload
 
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -30,6 +31,12 @@ def texts(value, name: str, takes: str) -> list[str]:
     if bad:
         raise UsageError(f"{name} takes a list of {takes}; {shown(bad[0])} is not text")
     return list(value)
+
+
+@overload
+def path(value, name: str, optional: Literal[False]) -> str: ...
+@overload
+def path(value, name: str, optional: bool = True) -> str | None: ...
 
 
 def path(value, name: str, optional: bool = True) -> str | None:

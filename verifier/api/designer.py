@@ -11,8 +11,10 @@ parameter, the exact parameter values for which it fits each setting, and a cali
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from verifier import limits, numbers
 from verifier.designing import (Calibration, Completion, DesignCheckFailed, Request, bounded_by, calibrated_text,
@@ -28,6 +30,9 @@ from verifier.errors import UsageError
 from verifier.report.output import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.output import notebook
+
+if TYPE_CHECKING:
+    from verifier.designing.plane import PlaneMap
 from verifier.report.design import why_not, words
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
@@ -44,7 +49,7 @@ class DesignReport:
     ranges: dict[str, str] = field(default_factory=dict)  # open cell -> its exact set of values
     completion: Completion | None = None
     calibration: Calibration | None = None
-    plane: object = None  # two parameters: where the scheme fits (`designing.plane.PlaneMap`)
+    plane: PlaneMap | None = None  # two parameters: where the scheme fits (`designing.plane.PlaneMap`)
     # when impossible: one minimal conflict, every one found (all of them when `conflicts_complete`), and the
     # parts whose removal leaves a matrix (checked; `correction_smallest` when no fewer parts can)
     conflict: list[str] = field(default_factory=list)
@@ -82,7 +87,8 @@ class DesignReport:
 
     @property
     def ok(self) -> bool:
-        return self.status in ("designed", "calibrated") or self.status == "mapped" and self.plane.fits_somewhere is True
+        mapped = self.status == "mapped" and self.plane is not None and self.plane.fits_somewhere is True
+        return self.status in ("designed", "calibrated") or mapped
 
     def to_json(self) -> dict:
         return self.record
@@ -97,10 +103,10 @@ class DesignReport:
         return notebook.design_markdown(self)
 
 
-def design(source: Source, *, setting: str = "filtering", with_: list[str] = (), without: list[str] = (),
-           free: list[str] = (), objective: str = "closest", to: str | None = None,
+def design(source: Source, *, setting: str = "filtering", with_: Sequence[str] = (), without: Sequence[str] = (),
+           free: Sequence[str] = (), objective: str = "closest", to: str | None = None,
            margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True,
-           region: list[str] = (), time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> DesignReport:
+           region: Sequence[str] = (), time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> DesignReport:
     """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand;
     `region` names two or three open cells ('h,b:n') whose feasible region to compute (by default every open
     cell when there are two or three; `DesignReport.picture()` draws it). `time_limit`: seconds for the whole
@@ -119,8 +125,8 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
     if any(p.value is None for p in spec.parameters.values()):
         if region:
             raise UsageError("--region applies to open cells; this spec calibrates a symbolic parameter instead")
-        free = [p for p in spec.parameters.values() if p.value is None]
-        if len(free) == 2 and not any(p.per_class for p in free):
+        unknown = [p for p in spec.parameters.values() if p.value is None]
+        if len(unknown) == 2 and not any(p.per_class for p in unknown):
             return _mapped(spec, request, timeout_ms, time_limit)
         return _calibrated(spec, request, timeout_ms, time_limit)
     from verifier.designing import Undecided
@@ -137,6 +143,7 @@ def design(source: Source, *, setting: str = "filtering", with_: list[str] = (),
         return _stopped(spec, request, f"the time limit of {time_limit:g} s (--time-limit) was reached")
     if not c.feasible:
         d = c.diagnosis
+        assert d is not None and c.conflict is not None  # an infeasible completion is always diagnosed
         return DesignReport("impossible", "", why_not.why_not_text(c), why_not.impossible_json(c), completion=c,
                             conflict=list(c.conflict.parts), conflicts=[[p.label for p in m] for m in d.conflicts],
                             conflicts_complete=d.complete, correction=None if d.correction is None else
@@ -264,6 +271,7 @@ def _pick(low, high, low_in, high_in) -> Fraction:
     if lo is None and hi is None:
         return Fraction(0)
     if lo is None:
+        assert hi is not None  # both None returned above
         return Fraction(int(hi.__floor__()) - 1)
     if hi is None:
         return Fraction(int(lo.__floor__()) + 1)

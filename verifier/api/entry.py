@@ -16,7 +16,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, TypeGuard, Union
 
 from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
@@ -167,12 +167,12 @@ def load_in_time(source: Source, seconds: float | None, open_cells: bool = False
         limits.stop_of(caught)  # anything but a stop is raised again as it was
         named = isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source)
         raise SpecError(f"reading the spec took longer than the time limit of {seconds:g} s (--time-limit)",
-                        file=os.fspath(source) if named else "<text>",
+                        file=os.fspath(source) if named else "<text>",  # type: ignore[arg-type]  # named: a path
                         expected="a smaller spec, or a larger --time-limit (time_limit=)") from None
     return spec, time.monotonic() - start
 
 
-def _usable(entry: dict | None, kind: str) -> bool:
+def _usable(entry: dict | None, kind: str) -> TypeGuard[dict]:
     return result_cache.usable(entry, kind)
 
 

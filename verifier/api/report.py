@@ -8,7 +8,7 @@ the outputs rendered before; anything else is made from a fresh analysis, run wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from verifier.lazy_sympy import sympy as sp
@@ -172,7 +172,7 @@ class Report(_Rendered):
         is added to it."""
         return write_reports(self.analysis, arguments.path(directory, "directory", False), taken)
 
-    def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"),
+    def figures(self, directory: str | None = None, formats: Sequence[str] = ("svg", "pdf"),
                 taken: set[str] | None = None) -> dict[str, bytes] | dict[str, str]:
         """Every picture of the report (those the HTML shows) as its own file, one column wide: names
         `<spec stem>-<picture>.<format>` (e.g. `ha-numeric-ternary.svg`), formats svg, pdf (fonts embedded) or
@@ -297,4 +297,5 @@ class EveryKReport(_Rendered):
     def _text(self, subject, width: int, color: bool) -> str:
         from verifier.report.check import every_k as every_k_report
 
-        return every_k_report.to_text(*subject, width, color)
+        spec, result = subject
+        return every_k_report.to_text(spec, result, width, color)
