@@ -35,6 +35,9 @@ from verifier.version import __version__
 
 @dataclass
 class DesignReport:
+    """What `design` returns: the status, the designed (or calibrated) spec, the text that justifies it and its JSON
+    record, the freedom left per open cell, and when impossible the conflicts and the smallest correction. Shown as HTML
+    or Markdown in a notebook."""
     status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "mapped" (two
     # parameters: where the scheme fits, `plane`); "stopped" (the
     # time bound came before any answer: what was decided is in `text` and `record`)
@@ -82,9 +85,13 @@ class DesignReport:
 
     @property
     def ok(self) -> bool:
-        return self.status in ("designed", "calibrated") or self.status == "mapped" and self.plane.fits_somewhere is True
+        """Whether the design answered: a matrix designed, a parameter calibrated, or a plane where the scheme fits
+        somewhere."""
+        return self.status in ("designed", "calibrated") or \
+            self.status == "mapped" and self.plane.fits_somewhere is True
 
     def to_json(self) -> dict:
+        """The JSON record (the dict itself, not a copy)."""
         return self.record
 
     def __repr__(self) -> str:  # one line: the status and its answer (the dataclass's own would be pages long)

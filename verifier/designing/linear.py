@@ -20,7 +20,6 @@ MARGIN = "margin"
 
 class NotLinear(Exception):
     """A condition is not linear in the cells and the margin, so the fast path cannot take it."""
-    pass
 
 
 @dataclass(frozen=True)
