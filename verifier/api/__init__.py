@@ -1,6 +1,6 @@
 """The Python API: `verify`, `verify_all`, `sweep_classes`, and the `Report` they return (with the cache of
-finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`; `decide` and `evaluate` (use a
-scheme: optimal set predictions, scores of set-valued classifiers) and their `UseReport`.
+finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`; `decide` and
+`evaluate` (use a scheme: optimal set predictions, scores of set-valued classifiers) and their `UseReport`.
 
 Owns: turning a spec source into a report, and caching it (`entry`, `report`, `cache`, `paths`, `arguments`);
 `design` (`designer`); using a scheme in `api/use/` (`decide`, `evaluate`, `UseReport`, `scorer`). May import

@@ -33,6 +33,7 @@ from verifier.version import __version__
 
 
 def directory() -> str | None:
+    """The cache directory: $VERIFY_CACHE_DIR, else ~/.cache/verify; None when $VERIFY_NO_CACHE is set (no caching)."""
     if os.environ.get("VERIFY_NO_CACHE"):
         return None
     return os.environ.get("VERIFY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "verify")
@@ -71,6 +72,8 @@ DECIDING = ("z3-solver", "highspy", "python-flint", "sympy", "numpy", "scipy", "
 
 @functools.lru_cache(maxsize=1)
 def library_versions() -> dict[str, str | None]:
+    """The installed version of each library whose results reach a verdict (None where it is not installed); part of
+    every cache key."""
     out: dict[str, str | None] = {}
     for name in DECIDING:
         try:

@@ -10,6 +10,7 @@ parameter, the exact parameter values for which it fits each setting, and a cali
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,9 @@ from verifier.version import __version__
 
 @dataclass
 class DesignReport:
+    """What `design` returns: the status, the designed (or calibrated) spec, the text that justifies it and its JSON
+    record, the freedom left per open cell, and when impossible the conflicts and the smallest correction. Shown as HTML
+    or Markdown in a notebook."""
     status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "mapped" (two
     # parameters: where the scheme fits, `plane`); "stopped" (the
     # time bound came before any answer: what was decided is in `text` and `record`)
@@ -87,11 +91,14 @@ class DesignReport:
 
     @property
     def ok(self) -> bool:
+        """Whether the design answered: a matrix designed, a parameter calibrated, or a plane where the scheme fits
+        somewhere."""
         mapped = self.status == "mapped" and self.plane is not None and self.plane.fits_somewhere is True
         return self.status in ("designed", "calibrated") or mapped
 
     def to_json(self) -> dict:
-        return self.record
+        """The JSON record: a copy, so that editing it never changes the report (as `Report.to_json`)."""
+        return copy.deepcopy(self.record)
 
     def __repr__(self) -> str:  # one line: the status and its answer (the dataclass's own would be pages long)
         return notebook.design_repr(self)

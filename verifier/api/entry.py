@@ -121,8 +121,8 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
 
         return EveryKReport.of(spec, analyse_every_k(spec, low, timeout_ms, progress))
     ks = parse_range(counts) if isinstance(counts, str) else _counts(counts)
-    options = {"timeout": timeout, "time_limit": time_limit, "counts": ks, "exact": exact, "symmetry": symmetry, "rlimit": limits.RLIMIT,
-               "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}
+    options = {"timeout": timeout, "time_limit": time_limit, "counts": ks, "exact": exact, "symmetry": symmetry,
+               "rlimit": limits.RLIMIT, "memory": limits.MEMORY_MB, "kind": "sweep", "path": spec.path}
     run = lambda: sweep(spec, ks, timeout_ms, progress, exact=exact, symmetry=symmetry,  # noqa: E731
                         time_limit_s=time_limit)
     key = result_cache.key(spec.content, options) if cache else None

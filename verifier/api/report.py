@@ -95,6 +95,8 @@ class Report(_Rendered):
 
     @classmethod
     def of(cls, analysis: Analysis, disagreements: list[str], **kwargs) -> "Report":
+        """The report of a fresh analysis: its summary (verdicts, evidence, why, fits, expectations) made now, every
+        output on demand."""
         a = analysis
         summary = {
             "kind": "report", "source": a.spec.path, "name": a.spec.name, "classes": list(a.scheme.classes),
@@ -113,18 +115,40 @@ class Report(_Rendered):
 
     @property
     def classes(self) -> tuple[str, ...]:
+        """The scheme's class names, in class order.
+
+        >>> verifier.verify("specs/ha-numeric.yaml").classes
+        ('a', 'b', 'c')
+        """
         return tuple(self.summary["classes"])
 
     @property
     def verdicts(self) -> dict[str, str]:
+        """Each property's verdict: P1..P10 -> "holds", "fails" or "unknown" (a fresh dict each time).
+
+        >>> verifier.verify("specs/ha-numeric.yaml").verdicts["P3"]
+        'fails'
+        """
         return dict(self.summary["verdicts"])
 
     @property
     def evidence(self) -> dict[str, str]:
+        """Why each verdict holds, in plain words: P1..P10 -> the witness, counterexample or reason, as the reports
+        state it (a fresh dict each time).
+
+        >>> verifier.verify("specs/ha-numeric.yaml").evidence["P1"][:25]
+        '{a, b} is possible: p = ('
+        """
         return dict(self.summary["evidence"])
 
     @property
     def fits(self) -> dict[str, bool | None]:
+        """The fit to each setting of the paper's Table VIII: "filtering" and "choice" -> True (fits), False (does not)
+        or None (undecided: a property it needs is unknown). A fresh dict each time.
+
+        >>> verifier.verify("specs/ha-numeric.yaml").fits
+        {'filtering': False, 'choice': False}
+        """
         return dict(self.summary["fits"])
 
     @property
@@ -150,6 +174,12 @@ class Report(_Rendered):
         return {tuple(s.classes[i] for i in sorted(m)): tuple(s.rows[m]) for m in s.all_sets}
 
     def to_markdown(self) -> str:
+        """The Markdown report (summary, verdicts with evidence, fit to each setting, each set's facts, notation), made
+        once and kept.
+
+        >>> verifier.verify("specs/ha-numeric.yaml").to_markdown().splitlines()[0]
+        "# Ha's class-selective rejection (numeric instance)"
+        """
         return self._output("markdown", markdown.markdown)
 
     def certificate(self) -> dict:
@@ -217,6 +247,7 @@ class ClassSweepReport(_Rendered):
 
     @classmethod
     def of(cls, result: Sweep, **kwargs) -> "ClassSweepReport":
+        """The report of a fresh class sweep: the verdicts per class count and each property's first failure."""
         summary = {
             "kind": "sweep", "source": result.spec.path, "name": result.spec.name, "counts": result.counts,
             "verdicts": {str(k): {r.property.id: r.verdict.value for r in result.analyses[k].results}
@@ -228,6 +259,7 @@ class ClassSweepReport(_Rendered):
 
     @property
     def counts(self) -> list[int]:
+        """The class counts checked, in increasing order."""
         return list(self.summary["counts"])
 
     @property
@@ -242,6 +274,7 @@ class ClassSweepReport(_Rendered):
 
     @property
     def sweep(self) -> Sweep:
+        """The sweep behind the report (run again when the report came from the cache)."""
         return self._subject_now()
 
     def __repr__(self) -> str:
@@ -266,6 +299,7 @@ class EveryKReport(_Rendered):
 
     @classmethod
     def of(cls, spec, result, **kwargs) -> "EveryKReport":
+        """The report of a fresh every-K result: each property's runs of K and its first failure."""
         summary = {
             "kind": "every_k", "source": spec.path, "name": spec.name, "low": result.low,
             "runs": {p.id: [[a, b, t.value] for a, b, t in result.runs(p.id)] for p in PROPERTIES},

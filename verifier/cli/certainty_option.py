@@ -15,6 +15,7 @@ def _format(path: str) -> str:
 
 
 def add_options(p) -> None:
+    """Add --certainty, --doubt-plot and --logits to the `verify evaluate` parser."""
     p.add_argument("--certainty", action="store_true", help="with --probabilities: the certainty and doubt of "
                    "each decision (Berenbeim et al.) per classifier, how they relate to being right, and a paired "
                    "test of the classifiers' per-row minimum certainty")

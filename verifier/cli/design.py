@@ -23,7 +23,8 @@ EXAMPLES = """\
   verify design specs/design/ha-delta.yaml --setting choice    # calibrate a family's parameter"""
 EXIT_CODES = """\
   0  designed (or calibrated; with two parameters: the scheme fits somewhere in their plane)
-  1  no design meets the firm demands (the reasons are printed), or --time-limit came first (what was decided and what was cut are printed)
+  1  no design meets the firm demands (the reasons are printed), or --time-limit came first \
+(what was decided and what was cut are printed)
   2  an invalid spec or option (a message says where)"""
 
 
@@ -59,6 +60,8 @@ def _parser() -> options.Parser:
 
 
 def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    """Run `verify design` on argv, print the justification (or why not) or the JSON, write -o and --plot; returns the
+    exit status."""
     parser = _parser()
     try:
         args = options.subcommand_args(parser, argv, stdout, "verify design SPEC [--setting filtering|choice] [-o OUT]")

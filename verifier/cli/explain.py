@@ -10,6 +10,7 @@ from verifier.errors import UsageError
 
 
 def explain_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    """Run `verify explain [PROPERTY]`: print every property in plain words, or one in full; returns the exit status."""
     parser = options.Parser(prog="verify explain", description="State the ten properties in plain words, or one "
                             "in full: its meaning, its formal statement, and how the filtering and choice settings "
                             "judge it (Table VIII).", examples="  verify explain\n  verify explain P4\n  verify "

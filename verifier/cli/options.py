@@ -19,6 +19,7 @@ MAX_RLIMIT = (1 << 32) - 1  # z3 reads its resource limit as an unsigned 32-bit 
 
 
 def seconds(text: str) -> float:
+    """An argparse type: seconds as a positive number up to the longest timeout allowed."""
     try:
         return numbers.positive_seconds(text, limits.MAX_TIMEOUT_S)
     except numbers.NumberError as exc:
@@ -58,6 +59,7 @@ def non_negative_number(text: str) -> float:
 
 
 def count(minimum: int, what: str, maximum: int):
+    """An argparse type for a whole number of `what` from `minimum` to `maximum`."""
     def parse(text: str) -> int:
         digits = text.strip()
         if not (digits.isascii() and digits.isdigit()):
@@ -93,6 +95,7 @@ class Parser(argparse.ArgumentParser):
             self.description, self.epilog = kept
 
     def error(self, message: str):
+        """Raise the usage error, with a suggestion for a mistyped option (argparse would exit)."""
         raise UsageError(message + self._suggestion(message))
 
     def _suggestion(self, message: str) -> str:

@@ -23,6 +23,8 @@ from verifier.version import __version__
 
 def run_all(paths: list[str], args, stdout: TextIO, stderr: TextIO, width: int, color: bool,
             show_progress: bool) -> list[Outcome]:
+    """Verify each spec in turn with a progress bar, printing each text report and its notes as it finishes; returns the
+    outcomes in order."""
     # report and figure names planned for the whole run (as the pre-check saw them): two specs never share one
     plan = planned_stems(paths, bool(args.report), bool(getattr(args, "figures", None)))
     outcomes = []
@@ -111,6 +113,8 @@ def _stepper(progress, task, name: str, index: int):
 
 
 def report_all(outcomes: list[Outcome], args, stdout: TextIO, stderr: TextIO, width: int, color: bool) -> int:
+    """Print the outcomes as the format asks (JSON, JUnit, Markdown, or the table of several specs) and the unmet
+    requirements; returns the exit status."""
     records = []
     for o in outcomes:
         record = dict(o.record)

@@ -14,6 +14,8 @@ from verifier.errors import SpecError, UsageError
 
 @dataclass
 class Outcome:
+    """One spec's run: its JSON record and console report, or the error, what it met and fitted, and the files
+    written."""
     path: str
     record: dict  # the JSON report (or {"spec", "error"})
     text: str = ""  # the console report

@@ -10,6 +10,7 @@ from verifier.errors import UsageError
 
 
 def schema_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    """Run `verify schema`: print the JSON Schema of the spec format; returns the exit status."""
     parser = options.Parser(prog="verify schema", description="Print the JSON Schema of the spec format (for "
                             "editors: yaml-language-server, VS Code).", examples="  verify schema > spec.schema.json",
                             exit_codes="  0  printed\n  2  a usage error")

@@ -199,7 +199,8 @@ def _pieces(points: dict, fuzzy: list, low, high, decide) -> list[Piece]:
         else:
             hi = sp.Rational(mark[1].numerator, mark[1].denominator)
             pieces.append(Piece(left, hi, None, f"a zero of a comparison deciding {', '.join(sorted(mark[2]))} is "
-                                                "only enclosed in this stretch (certified bisection: where in it, and how many, is not known)",
+                                                "only enclosed in this stretch (certified bisection: where in it, "
+                                                "and how many, is not known)",
                                 groups=mark[2], fuzzy=True))
             previous = hi
     if high is None or previous != high:

@@ -4,9 +4,9 @@ The designed matrix is written as a spec and verified by the ordinary checker be
 verdicts fill `expect:`, and a firm demand or kept wish that the checker does not confirm is a bug, raised.
 When no matrix meets the firm demands, `why_not` says which parts conflict and what lifts the conflict.
 
-Route: beyond 130 set cells (5 classes, or a prediction family as large; or with `method="fast"`) the optimum is found by the fast path
-(`fast.py`: HiGHS, every block's optimum confirmed exactly); what it cannot confirm, and every infeasible
-problem, goes to the exact z3 path (`solve.py`), and `route` says which one answered and why.
+Route: beyond 130 set cells (5 classes, or a prediction family as large; or with `method="fast"`) the optimum is
+found by the fast path (`fast.py`: HiGHS, every block's optimum confirmed exactly); what it cannot confirm, and
+every infeasible problem, goes to the exact z3 path (`solve.py`), and `route` says which one answered and why.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ class DesignCheckFailed(Exception):
 
 @dataclass
 class Completion:
+    """What `complete` returns: the designed spec and its check, or the conflict, its diagnosis and repair; the demands
+    kept and dropped, the freedom left per cell and the route taken."""
     spec: Spec
     request: Request
     objective: Objective

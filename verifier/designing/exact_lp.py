@@ -26,6 +26,7 @@ TIGHT = 1e-7
 
 @dataclass
 class Block:
+    """One small linear program: its variables, its rows (a·x <= b, or a·x == b) and the cost to minimise."""
     variables: list[str]
     rows: list[tuple[dict[int, Fraction], Fraction, bool]]  # (a, b, equality): a·x <= b or a·x == b
     cost: dict[int, Fraction]  # minimise cost·x
@@ -33,6 +34,7 @@ class Block:
 
 @dataclass
 class Answer:
+    """A block's answer: its status, and when optimal the exact values, the objective and what confirmed it."""
     status: str  # "optimal" | "infeasible" | "unbounded" | "unknown"
     values: dict[str, Fraction] | None = None
     objective: Fraction | None = None
@@ -40,6 +42,8 @@ class Answer:
 
 
 def solve_blocks(blocks: list[Block], timeout_ms: int) -> list[Answer]:
+    """Solve the blocks as one sparse HiGHS program and confirm each block's optimum exactly (a dual certificate); a
+    block not confirmed so is solved by z3. One answer per block, in order."""
     offsets, n = [], 0
     for b in blocks:
         offsets.append(n)

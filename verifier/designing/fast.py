@@ -38,6 +38,9 @@ class Unconfirmed(Exception):
 
 def fast_run(problem: DesignProblem, request: Request, objective: Objective, margin: Fraction | None,
              timeout_ms: int = 20_000) -> Phases:
+    """The fast path's phases: firm demands and every wish kept, the largest margin, then the optimum at the margin,
+    each decided by HiGHS and confirmed exactly. Raises `Unconfirmed` where it cannot decide, and `MarginTooLarge` for a
+    margin beyond the largest."""
     wants_p1 = any(d.pid == "P1" and d.holds for d in request.demands)
     if any(d.pid == "P1" and not d.holds for d in request.demands):
         raise Unconfirmed("'P1 fails' is only encoded by the exact path")
@@ -195,7 +198,8 @@ class _Checker:
         return self._gap(start, members, p) >= 0 and self._gap(end, members, p) >= margin
 
     def _row(self, values, members):
-        return [values.get(self.p.symbols[f"{sorted(members)}:{y}"].name, Fraction(0)) for y in range(len(self.p.spec.classes))]
+        return [values.get(self.p.symbols[f"{sorted(members)}:{y}"].name, Fraction(0))
+                for y in range(len(self.p.spec.classes))]
 
     def _gap(self, values, members, p) -> Fraction:
         det, row = self.p.determinate, self._row(values, members)

@@ -20,16 +20,19 @@ from verifier.engines.margins import Interval, bound, projection
 
 @dataclass
 class CellRange:
+    """The values one open cell can still take with the demands kept: exact intervals, or only their hull."""
     cell: Cell
     intervals: list[Interval]
     exact: bool  # False: the hull only
 
     @property
     def forced(self) -> bool:
+        """Whether the cell can take one value only."""
         return len(self.intervals) == 1 and self.intervals[0].low is not None and \
             self.intervals[0].low == self.intervals[0].high
 
     def text(self) -> str:
+        """The range as the report writes it (a union of intervals, a hull, or why it is unknown)."""
         if not self.exact and not self.intervals:
             return "unknown (z3 gave no answer within the time limit; raise --timeout)"
         shown = " ∪ ".join(i.text() for i in self.intervals) or "no value"
@@ -37,6 +40,8 @@ class CellRange:
 
 
 def freedom(problem: DesignProblem, conditions: list[z3.BoolRef], timeout_ms: int) -> list[CellRange]:
+    """The range of every open cell under the conditions, the other cells and the margin free: exact by projection, else
+    the hull."""
     body = conditions + [problem.margin > 0] + list(problem.t.side)
     variables = [problem.margin] + list(problem.t.variables.values())
     out = []

@@ -19,25 +19,29 @@ MARGIN = "margin"
 
 
 class NotLinear(Exception):
-    pass
+    """A condition is not linear in the cells and the margin, so the fast path cannot take it."""
 
 
 @dataclass(frozen=True)
 class Atom:
+    """One linear relation: Σ coefficient·variable + const == 0 (equality) or <= 0."""
     coeffs: tuple[tuple[str, Fraction], ...]  # (variable, coefficient), no zero coefficient
     const: Fraction
     equality: bool  # Σ + const == 0, else Σ + const <= 0
     z3form: z3.BoolRef | None = None
 
     def value(self, point: dict[str, Fraction]) -> Fraction:
+        """The left-hand side Σ coefficient·variable + const at the point (a missing variable counts as 0)."""
         return sum((a * point.get(v, Fraction(0)) for v, a in self.coeffs), self.const)
 
     def holds(self, point: dict[str, Fraction]) -> bool:
+        """Whether the relation holds at the point."""
         v = self.value(point)
         return v == 0 if self.equality else v <= 0
 
     @property
     def variables(self) -> list[str]:
+        """The relation's variables, in order."""
         return [v for v, _ in self.coeffs]
 
 

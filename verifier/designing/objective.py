@@ -38,6 +38,8 @@ ROUNDING = Fraction(1, 10**12)
 
 @dataclass
 class Objective:
+    """What the design optimises: the z3 expression, its direction, the side conditions it needs and the words for the
+    report."""
     kind: str  # closest | cautious | bold | minimize | maximize
     text: str  # what the report says
     expression: z3.ArithRef
@@ -47,6 +49,8 @@ class Objective:
 
 
 def make_objective(problem: DesignProblem, kind: str = "closest", to: str | None = None) -> Objective:
+    """The objective named by `kind` (closest, cautious, bold, 'minimize: EXPR' or 'maximize: EXPR'); closest is
+    measured to the scheme `to` (discounted by default). Raises UsageError for an unknown kind."""
     kind = kind.strip()
     if kind.startswith(("minimize:", "maximize:")):
         head, _, body = kind.partition(":")
@@ -143,7 +147,8 @@ def _linear(problem: DesignProblem, text: str) -> z3.ArithRef:
                 return a / b, ca
             raise UsageError(f"--objective {text!r} is not linear in the cells")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "cost" and \
-                len(node.args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args):
+                len(node.args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                            for a in node.args):
             members = tuple(sorted(names.get(p.strip(), -1) for p in node.args[0].value.strip("{}").split(",")))
             cell = cells.get((members, names.get(node.args[1].value.strip(), -1)))
             if cell is None or len(members) < 2:

@@ -18,6 +18,8 @@ from verifier.verdict import Verdict
 
 @dataclass
 class Piece:
+    """One stretch of the parameter's range (a point or an open interval) with the verdicts that hold all along it, or
+    why they are undecided there."""
     low: sp.Expr | None  # None: unbounded
     high: sp.Expr | None
     verdicts: dict[str, str] | None  # None: undecided here (an enclosed zero, or the formulas are undefined)
@@ -35,6 +37,7 @@ class Piece:
 
     @property
     def point(self) -> bool:
+        """Whether the piece is a single value."""
         return self.low is not None and self.low == self.high
 
     @property
@@ -45,11 +48,14 @@ class Piece:
 
     @property
     def high_in(self) -> bool:
+        """Whether the piece contains its high end (see `low_in`)."""
         return self.point or ((self.fuzzy or self.cut) and not self.open_high)
 
 
 @dataclass
 class Calibration:
+    """What `calibrate` returns: the verdicts piece by piece over the parameter's admissible values, the zeros only
+    enclosed, and how the verdicts were carried."""
     parameter: str
     pieces: list[Piece]  # in order: point, open interval, point, ... covering the admissible values
     enclosed: list[tuple[Fraction, Fraction]] = field(default_factory=list)  # zeros known only to lie within

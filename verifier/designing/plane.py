@@ -61,11 +61,14 @@ class PlaneMap:
         return [pid for pid in self.holds_where if self.kind(pid) == "region"]
 
     def counts(self) -> dict[str, int]:
+        """How many grid points have each status, in the order of STATUSES (absent statuses left out)."""
         flat = [s for row in self.grid for s in row]
         return {s: flat.count(s) for s in STATUSES if s in flat}
 
 
 def map_plane(spec: Spec, request: Request, timeout_ms: int, time_limit_s: float | None = None) -> PlaneMap:
+    """Decide where a two-parameter scheme fits the request's setting: each property's region, the exact grid of
+    statuses, and where it fits with and without warnings."""
     analysis = analyse(spec, timeout_ms, time_limit_s=time_limit_s)
     scheme = analysis.scheme
     x, y = scheme.symbols

@@ -33,6 +33,7 @@ from verifier.spec.model import Spec
 
 @dataclass(frozen=True)
 class Cell:
+    """One indeterminate cell c_A(y) of the extended matrix, fixed by the spec or open."""
     members: frozenset[int]
     y: int
     label: str  # "c_{h,b}(n)"
@@ -40,10 +41,13 @@ class Cell:
 
     @property
     def key(self) -> str:
+        """The cell's key in the problem's tables: the sorted members and the class, as "[0, 1]:2"."""
         return f"{sorted(self.members)}:{self.y}"
 
 
 class DesignProblem:
+    """The spec's extended matrix with every indeterminate cell a variable, and each demand as a z3 condition with one
+    shared margin for the strict relations. Raises SpecError when the spec is too large to design."""
     def __init__(self, spec: Spec):
         self.spec = spec
         K = len(spec.classes)
@@ -51,7 +55,8 @@ class DesignProblem:
         cells = family.count(K) * K
         if family.restricted and cells > MAX_DESIGN_CELLS:
             raise _spec_error(spec, "predictions", f"design works on at most {MAX_DESIGN_CELLS:,} set cells; the "
-                              f"family has {family.count(K):,} set rows of {K} cells", "a smaller family or fewer classes")
+                              f"family has {family.count(K):,} set rows of {K} cells",
+                              "a smaller family or fewer classes")
         if K > MAX_DESIGN_CLASSES and not family.restricted:
             raise _spec_error(spec, "classes", f"design works on at most {MAX_DESIGN_CLASSES:,} classes "
                               f"({2 ** K - K - 1:,} set rows here)", f"at most {MAX_DESIGN_CLASSES:,} classes, or a "
@@ -82,22 +87,29 @@ class DesignProblem:
 
     @property
     def open_cells(self) -> list[Cell]:
+        """The cells the spec leaves open (null)."""
         return [c for c in self.cells if c.given is None]
 
     @property
     def fixed_cells(self) -> list[Cell]:
+        """The cells the spec fixes."""
         return [c for c in self.cells if c.given is not None]
 
     def var(self, cell: Cell) -> z3.ArithRef:
+        """The z3 variable of the cell."""
         return self.t.var(self.symbols[cell.key].name)
 
     def value(self, x: Fraction) -> z3.ArithRef:
+        """The exact rational as a z3 value in the problem's context."""
         return z3.RealVal(f"{x.numerator}/{x.denominator}", self.ctx)
 
     def pinned(self, cell: Cell) -> z3.BoolRef:
+        """The equation that pins a fixed cell at its given value."""
         return self.var(cell) == self.value(cell.given)
 
     def condition(self, demand: Demand) -> z3.BoolRef:
+        """The demand as a z3 condition: the property's satisfaction (or violation) unrolled, with the margin for strict
+        relations; built once per demand."""
         key = (demand.pid, demand.holds)
         if key not in self._demands:
             prop = BY_ID[demand.pid]
@@ -111,6 +123,7 @@ class DesignProblem:
         return self._demands[key]
 
     def cell_values(self, model: z3.ModelRef) -> dict[str, Fraction]:
+        """Every cell's exact value in the z3 model, by cell key."""
         out = {}
         for cell in self.cells:
             v = model.eval(self.var(cell), model_completion=True)

@@ -24,6 +24,7 @@ MAX_REGION_CELLS = 3
 
 @dataclass
 class Region:
+    """The feasible region seen on two open cells: exact convex pieces in a frame, with the designed point."""
     x: Cell
     y: Cell
     pieces: list[Piece]
@@ -33,6 +34,7 @@ class Region:
 
     @property
     def bounded(self) -> bool:
+        """Whether every piece is bounded."""
         return all(p.bounded for p in self.pieces)
 
 
@@ -63,6 +65,8 @@ def pick_cells(problem: DesignProblem, names: list[str]) -> list[Cell]:
 
 def regions(problem: DesignProblem, conditions: list[z3.BoolRef], cells: list[Cell],
             chosen: dict[str, Fraction] | None, timeout_ms: int) -> list[Region]:
+    """The feasible region on each pair of the cells, the other cells and the margin free (one Region per pair, not
+    exact where quantifier elimination gave no answer)."""
     body = conditions + [problem.margin > 0] + list(problem.t.side)
     variables = [problem.margin] + list(problem.t.variables.values())
     out = []

@@ -18,6 +18,7 @@ from verifier.properties.settings import LEVELS, TABLE_VIII
 
 @dataclass(frozen=True)
 class Demand:
+    """One demand on the design: a property must hold or fail, firmly or if possible, and why."""
     pid: str
     holds: bool  # True: the property must hold; False: it must fail
     firm: bool  # firm demands make the design impossible when unmet; wishes are kept where they can be
@@ -25,29 +26,37 @@ class Demand:
 
     @property
     def label(self) -> str:
+        """The demand in words, as "P3 (name) holds"."""
         name = BY_ID[self.pid].name
         return f"{self.pid} ({name}) {'holds' if self.holds else 'fails'}"
 
 
 @dataclass
 class Request:
+    """What the design must do for a setting: its demands, firm ones and wishes."""
     setting: str
     demands: list[Demand] = field(default_factory=list)
 
     @property
     def firm(self) -> list[Demand]:
+        """The demands a design must meet."""
         return [d for d in self.demands if d.firm]
 
     @property
     def wishes(self) -> list[Demand]:
+        """The demands kept only where they can be."""
         return [d for d in self.demands if not d.firm]
 
     def describe(self) -> str:
+        """The request in one line: the setting and each demand (wishes marked "if possible")."""
         parts = [d.label + ("" if d.firm else " (if possible)") for d in self.demands]
         return f"{self.setting}: " + "; ".join(parts)
 
 
 def make_request(setting: str, with_: list[str] = (), without: list[str] = (), free: list[str] = ()) -> Request:
+    """The request for a setting from Table VIII, with --with, --without and --free applied: necessary and desirable
+    properties must hold, undesirable ones should fail. Raises UsageError for an unknown setting, a property named
+    twice, or a necessary one freed or refused."""
     if setting not in TABLE_VIII:
         raise UsageError(f"unknown setting {setting!r}; expected filtering or choice")
     levels = TABLE_VIII[setting]

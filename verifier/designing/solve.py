@@ -34,11 +34,14 @@ class Undecided(Exception):
 
 @dataclass
 class Conflict:
+    """Demands and fixed cells that cannot all hold together."""
     parts: list[str]  # plain words: demands and fixed cells that cannot all hold; each one is needed for that
 
 
 @dataclass
 class Solution:
+    """The designed matrix: each cell's exact value, the margin used and the largest one, and the objective's value and
+    bound."""
     values: dict[str, Fraction]  # cell key -> exact value
     margin: Fraction
     largest_margin: Bound
@@ -59,21 +62,26 @@ class Phases:
 
 
 class Solver:
+    """The exact design path: z3 decides whether the demands can hold, finds minimal conflicts and the optimum."""
     def __init__(self, problem: DesignProblem, timeout_ms: int):
         self.p, self.timeout_ms = problem, timeout_ms
         self.scale = max([abs(v) for row in problem.determinate for v in row] + [Fraction(0)]) or Fraction(1)
 
     # -- tracked feasibility ----------------------------------------------------------------------------
     def literals(self, demands: list[Demand], pinned: list[Cell]) -> dict[z3.BoolRef, tuple[z3.BoolRef, str]]:
+        """A tracking literal for each demand and pinned cell, mapped to (its condition, its words)."""
         out = {}
         for d in demands:
             out[z3.Bool(f"demand {d.pid} {'holds' if d.holds else 'fails'}", self.p.ctx)] = (
                 self.p.condition(d), f"{d.label} ({d.why})")
         for c in pinned:
-            out[z3.Bool(f"fixed {c.label}", self.p.ctx)] = (self.p.pinned(c), f"{c.label} = {c.given} (fixed in the spec)")
+            out[z3.Bool(f"fixed {c.label}", self.p.ctx)] = (self.p.pinned(c),
+                                                             f"{c.label} = {c.given} (fixed in the spec)")
         return out
 
     def check(self, literals: dict, chosen: list[z3.BoolRef]) -> z3.CheckSatResult:
+        """Whether the chosen literals' conditions can hold together with a positive margin (sat or unsat); keeps the
+        unsat core. Raises Undecided when z3 gives no answer."""
         s = z3.Solver(ctx=self.p.ctx)
         s.set("timeout", limits.question_ms(self.timeout_ms))
         s.add(self.p.margin > 0, *self.p.t.side)
@@ -98,6 +106,8 @@ class Solver:
 
     # -- the phases -------------------------------------------------------------------------------------
     def run(self, request: Request, objective: Objective, margin: Fraction | None) -> Phases:
+        """The exact path's phases: the firm demands (a conflict when they cannot hold), each wish kept where it can be,
+        then the optimum."""
         firm = self.literals(request.firm, self.p.fixed_cells)
         chosen = list(firm)
         if self.check(firm, chosen) == z3.unsat:
@@ -117,13 +127,17 @@ class Solver:
         return phases
 
     def optimise(self, conditions: list[z3.BoolRef], objective: Objective, margin: Fraction | None) -> Solution:
+        """The optimum of the objective under the conditions at the given margin (by default a hundredth of the largest
+        determinate cost, or less), with the largest margin and the bound with the margin free. Raises MarginTooLarge or
+        Undecided."""
         m = self.p.margin
         largest = self._optimum(conditions + [m > 0, m <= self.p.value(self.scale)], m, minimize=False)
         if margin is None:
             margin = min(self.scale / 100, largest.value)
             if margin == largest.value and not largest.attained:
                 margin = largest.value / 2
-        elif largest.value is not None and (margin > largest.value or (margin == largest.value and not largest.attained)):
+        elif largest.value is not None and (margin > largest.value
+                                            or (margin == largest.value and not largest.attained)):
             raise MarginTooLarge(margin, largest)
         fixed = conditions + objective.side + [m == self.p.value(margin)]
         opt = self._optimizer(fixed)
@@ -157,6 +171,7 @@ class Solver:
 
 
 class MarginTooLarge(UsageError):
+    """A --margin the strict relations do not allow (beyond the largest margin)."""
     def __init__(self, margin: Fraction, largest: Bound):
         self.margin, self.largest = margin, largest
         text = str(margin) if len(str(margin)) <= 40 else shown(str(margin))

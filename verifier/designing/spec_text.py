@@ -13,11 +13,14 @@ from verifier.designing.problem import DesignProblem
 
 
 def number(x: Fraction) -> str:
+    """An exact rational as the spec writes it: an integer, or a quoted "n/d"."""
     return str(x.numerator) if x.denominator == 1 else json.dumps(f"{x.numerator}/{x.denominator}")
 
 
 def spec_text(problem: DesignProblem, values: dict[str, Fraction], setting: str, how: str,
               expect: dict[str, str], notes: list[str]) -> str:
+    """The designed matrix as spec text: the determinate costs, every set cell's value, the setting and the expected
+    verdicts."""
     spec = problem.spec
     classes = spec.classes
     q = json.dumps

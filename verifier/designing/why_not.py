@@ -34,12 +34,14 @@ MAX_CALLS = 3000  # solver questions for each search, conflicts then correction 
 
 @dataclass(frozen=True)
 class Part:
+    """One part of a conflict: a demand or a fixed cell, and whether it may be removed."""
     label: str  # as `Solver.literals` words it
     demand: Demand | None = None
     cell: Cell | None = None
     removable: bool = True  # a necessary demand is not: no scheme without it fits the setting
 
     def advice(self) -> str:
+        """What lifts this part: leave the cell open, or the --free option for the demand."""
         if self.cell is not None:
             return f"leave {self.cell.label} open (null in the spec) instead of fixing it at {self.cell.given}"
         d = self.demand
@@ -49,6 +51,7 @@ class Part:
 
 @dataclass
 class Diagnosis:
+    """Why nothing fits: the minimal conflicts found, the smallest correction, and how far the search got."""
     conflicts: list[list[Part]]  # minimal conflicts found, the first being the solver's
     complete: bool  # every minimal conflict is listed
     more: bool  # more than MAX_CONFLICTS exist (that many were found)
@@ -116,6 +119,8 @@ class _Search:
 
 
 def diagnose(solver: Solver, request: Request, first: Conflict, budget: int | None = None) -> Diagnosis:
+    """Look for the minimal conflicts among the firm demands and fixed cells, starting from the solver's first, and for
+    the fewest parts whose removal leaves a matrix, within a budget of z3 calls."""
     budget = budget or MAX_CALLS
     literals = solver.literals(request.firm, solver.p.fixed_cells)
     parts = _parts(request, solver.p.fixed_cells, literals)
@@ -229,6 +234,7 @@ def _why_stopped(exc: Exception, search: _Search) -> str:
 # -- the least change of the fixed cells ----------------------------------------------------------------------
 @dataclass
 class Repair:
+    """The least change to the fixed cells that lets the firm demands hold: the cells moved and the repaired matrix."""
     least_change: Bound  # the infimum of the total change, margin free
     total: Fraction  # the total change of the repair below
     margin: Fraction

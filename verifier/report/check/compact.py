@@ -28,10 +28,13 @@ MAX_STEP_LINES = 3  # per remedy step; the full list is behind -v
 
 
 def to_text(analysis: Analysis, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    """The default console report of the analysis as text, `width` columns wide, with ANSI colours when `color`."""
     return render_to_text(lambda console: render(analysis, console), width, color)
 
 
 def render(a: Analysis, console: Console) -> None:
+    """Print the default console report to `console`: the name, the verdict table, the fit to each setting and the
+    expectations."""
     width = console.width - 1
     s = a.spec
     console.print(Text(brief.clip(clean(s.name), width), style="bold"), soft_wrap=True)

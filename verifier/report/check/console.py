@@ -28,10 +28,14 @@ VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.FAILS: "bold red", Verdict
 
 
 def to_text(analysis: Analysis, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    """The full console report (`verify -v`) of the analysis as text, `width` columns wide, with ANSI colours when
+    `color`."""
     return render_to_text(lambda console: render(analysis, console), width, color)
 
 
 def render(analysis: Analysis, console: Console) -> None:
+    """Print the full console report to `console`: the matrix, each set's facts, the verdicts, the fit to each setting,
+    the expectations and the cross-checks."""
     width = console.width
     console.print(_header(analysis))
     # the grids are already laid out to the width: printed without rich's line wrapping (seconds for 511 rows)

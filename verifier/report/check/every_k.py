@@ -24,6 +24,7 @@ _STYLE = {Truth.TRUE: "green", Truth.FALSE: "red", Truth.UNKNOWN: "yellow"}
 
 
 def runs_text(result: EveryKResult, pid: str) -> str:
+    """A property's verdicts over the class counts as runs, as "holds for K = 2..4; fails for every K ≥ 5"."""
     parts = []
     for first, last, truth in result.runs(pid):
         if last is None:
@@ -36,6 +37,7 @@ def runs_text(result: EveryKResult, pid: str) -> str:
 
 
 def how(result: EveryKResult) -> str:
+    """How the verdicts for every K were decided, in one paragraph (the console's and the JSON's "method")."""
     return (f"Each property is decided per set size: exactly for sizes 2 to {EXACT_SIZES} (further where a tail "
             f"stays open), and for every size from {TAIL} on by one z3 question over the size; a property's "
             "verdict at K follows from its quantifiers over the sizes 2..K. Re-checked set by set (the symmetry "
@@ -43,10 +45,12 @@ def how(result: EveryKResult) -> str:
 
 
 def to_text(spec: Spec, result: EveryKResult, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    """The every-K report as console text, `width` columns wide, with ANSI colours when `color`."""
     return render_to_text(lambda console: render(spec, result, console), width, color)
 
 
 def render(spec: Spec, result: EveryKResult, console: Console) -> None:
+    """Print the every-K table to `console`, then how it was decided and the counterexample at each first failing K."""
     table = Table(title=f"{clean(spec.name)}: verdicts for every class count K ≥ {result.low} (classes 1..K)",
                   title_justify="left", box=box.SIMPLE_HEAD)  # the box of the report's own tables
     table.add_column("property")
@@ -73,6 +77,7 @@ def render(spec: Spec, result: EveryKResult, console: Console) -> None:
 
 
 def to_json(spec: Spec, result: EveryKResult) -> dict:
+    """The every-K result as JSON data: each property's runs of K, its first failure and, when it stays unknown, why."""
     return {
         "spec": spec.path,
         "name": spec.name,

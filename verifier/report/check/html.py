@@ -81,7 +81,8 @@ def _html_table(headers, rows, classes=None) -> str:
     body = []
     shown = rows_shown(len(headers))
     for row in rows[:shown]:
-        cells = "".join(f"<td class=\"{(classes or {}).get(i, '')}\">{c if isinstance(c, _Raw) else html.escape(str(c))}</td>"
+        cells = "".join(f"<td class=\"{(classes or {}).get(i, '')}\">"
+                        f"{c if isinstance(c, _Raw) else html.escape(str(c))}</td>"
                         for i, c in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
     more = f"<p>… and {len(rows) - shown:,} more rows (all in the JSON report)</p>" if len(rows) > shown else ""
@@ -115,8 +116,10 @@ def fragment(a: Analysis) -> str:
 def _sections(a: Analysis) -> list[str]:
     s = a.scheme
     e = _e
-    verdict = lambda r: _Raw(f"<span class=\"{r.verdict.value}\">{r.verdict.value}</span>" + (" (tight)" if r.tight else ""))  # noqa: E731
-    parts = [f"<p>Spec <code>{e(a.spec.path)}</code>" + (f"; source: {e(a.spec.source)}" if a.spec.source else "") + "</p>"]
+    verdict = lambda r: _Raw(f"<span class=\"{r.verdict.value}\">{r.verdict.value}</span>"  # noqa: E731
+                             + (" (tight)" if r.tight else ""))
+    parts = [f"<p>Spec <code>{e(a.spec.path)}</code>" + (f"; source: {e(a.spec.source)}" if a.spec.source else "")
+             + "</p>"]
     parts += [f"<p>{e(line.replace('**', ''))}</p>" for line in summary(a)]
     parts.append("<section id=\"properties\"><h2>Properties</h2>" + _html_table(
         ["", "property", "says", "verdict", "evidence"],
@@ -154,6 +157,7 @@ def _sections(a: Analysis) -> list[str]:
     if a.expectations:
         parts.append("<section id=\"expectations\"><h2>Expectations</h2>" + _html_table(
             ["property", "expected", "actual", ""],
-            [[x.property_id, x.expected, x.actual, "met" if x.met else "NOT MET"] for x in a.expectations]) + "</section>")
+            [[x.property_id, x.expected, x.actual, "met" if x.met else "NOT MET"] for x in a.expectations])
+            + "</section>")
     # ≥ for >=, c<sub>a,b</sub> for c_{a, b}: on escaped text, never inside a picture's SVG
     return [p if p.startswith("<section id=\"plots\">") else markup(p) for p in parts]

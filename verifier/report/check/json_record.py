@@ -74,7 +74,8 @@ def to_json(a: Analysis, streamed: bool = False) -> dict:
         "settings": {name: {"fits": fit.fits, "failing_necessary": fit.failing_necessary,
                             "unknown_necessary": fit.unknown_necessary, "warnings": fit.warnings,
                             "levels": TABLE_VIII[name],
-                            "how_to_fit": _how_to_fit(remedies.get(name), a.scheme.orbits is not None)} for name, fit in a.settings.items()},
+                            "how_to_fit": _how_to_fit(remedies.get(name), a.scheme.orbits is not None)}
+                     for name, fit in a.settings.items()},
         "decision": None if a.decision is None else {
             "variable": a.decision.variable,
             "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}

@@ -22,6 +22,8 @@ def _md_table(headers, rows) -> list[str]:
 
 
 def markdown(a: Analysis) -> str:
+    """The analysis as a Markdown report: the summary, the verdicts with their evidence, the fit to each setting, each
+    set's facts and the notation."""
     s = a.scheme
     out = [f"# {' '.join(md(a.spec.name).split())}", "", f"Spec: {code_span(a.spec.path)}"
            + (f" — source: {md(a.spec.source)}" if a.spec.source else ""), ""]
@@ -53,5 +55,6 @@ def markdown(a: Analysis) -> str:
     if a.expectations:
         out += ["", "## Expectations", ""]
         out += _md_table(["property", "expected", "actual", ""],
-                         [[e.property_id, e.expected, e.actual, "met" if e.met else "**NOT MET**"] for e in a.expectations])
+                         [[e.property_id, e.expected, e.actual, "met" if e.met else "**NOT MET**"]
+                          for e in a.expectations])
     return markup("\n".join(out)) + "\n"  # ≥ for >=, c<sub>a,b</sub> for c_{a, b}, after escaping

@@ -118,6 +118,8 @@ def stands_for(s, members) -> str:
 
 
 def symbolic_rows(a: Analysis) -> list[list[str]]:
+    """One row [set, status, evidence] per set of a symbolic scheme: where it is possible or impossible, and where
+    optimal."""
     s = a.scheme
     out = []
     for e in a.symbolic.possibility:

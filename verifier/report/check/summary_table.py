@@ -54,6 +54,8 @@ def spec_line(summary: dict, path: str, width: int, stems: int = 0) -> str:
 
 
 def text(items: list[tuple[str, dict]], width: int) -> str:
+    """The summaries as one console table: a line per spec with a mark per property, the fit to each setting and the
+    expectations, then the legend."""
     ids = [p.id for p in PROPERTIES]
     stems = [_stem(path) for path, _ in items]
     name_width = min(stem_width([path for path, _ in items]), max(12, width - 4 * len(ids) - 30))
@@ -69,6 +71,8 @@ def text(items: list[tuple[str, dict]], width: int) -> str:
 
 
 def markdown(items: list[tuple[str, dict]], errors: list[tuple[str, str]] = ()) -> str:
+    """The summaries as Markdown (for `$GITHUB_STEP_SUMMARY`): the table, then for a single spec each property's verdict
+    and why, and the errors."""
     ids = [p.id for p in PROPERTIES]
     lines = ["## verify: " + (_md(items[0][1]['name']) if len(items) == 1 and not errors else
                               counted(len(items), "spec")), ""]

@@ -18,10 +18,13 @@ from verifier.verdict import Verdict
 
 
 def to_text(s: Sweep, width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    """The class sweep as console text, `width` columns wide, with ANSI colours when `color`."""
     return render_to_text(lambda console: render(s, console), width, color)
 
 
 def render(s: Sweep, console: Console) -> None:
+    """Print the sweep's table (verdicts per class count, first failure) to `console`, then the evidence at each first
+    failure."""
     table = Table(title=f"{clean(s.spec.name)}: verdicts for {s.counts[0]} to {s.counts[-1]:,} classes "
                         "(classes named 1..K)", title_justify="left", box=box.SIMPLE_HEAD)  # as the report's tables
     table.add_column("property")
@@ -43,6 +46,7 @@ def render(s: Sweep, console: Console) -> None:
 
 
 def to_json(s: Sweep) -> dict:
+    """The class sweep as JSON data: the verdicts per class count and each property's first failure."""
     return {
         "spec": s.spec.path,
         "name": s.spec.name,

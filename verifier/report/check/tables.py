@@ -33,6 +33,8 @@ class RowList(Sequence):
 
 
 def summary(a: Analysis) -> list[str]:
+    """The report's opening lines: the description, the classes and fit to each setting, the predictions, parameters,
+    assumptions and notes."""
     fits = ", ".join(f"{name}: **{fit.label}**" for name, fit in a.settings.items())
     lines = [a.spec.description.strip()] if a.spec.description else []
     lines.append(f"Classes: {', '.join(a.scheme.classes)}. Fit to the paper's Table VIII: {fits}.")
@@ -49,6 +51,7 @@ def summary(a: Analysis) -> list[str]:
 
 
 def parameter(name: str, value) -> str:
+    """A parameter and its value as the report writes it ("name (symbolic)" for a symbol)."""
     values = value if isinstance(value, tuple) else (value,)
     if any(getattr(v, "is_Symbol", False) for v in values):
         return f"{name} (symbolic)"
@@ -67,8 +70,10 @@ SYMMETRY_ROWS = ("The first class and one set per size: by symmetry every other 
 
 
 def matrix_rows(a: Analysis) -> RowList:
+    """The rows of the extended matrix (a set and its costs), one per representative set on the symmetry route."""
     s = a.scheme
-    return RowList(representatives(s) if s.orbits is not None else s.all_sets, lambda m: [s.named(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
+    return RowList(representatives(s) if s.orbits is not None else s.all_sets,
+                   lambda m: [s.named(m), *[words.number(v, short=s.K > 5) for v in s.rows[m]]])
 
 
 def fit_steps(a: Analysis) -> list[tuple[str, list[str]]]:

@@ -68,6 +68,8 @@ def _symbolic(value: sp.Expr) -> bool:
 
 
 def distribution(scheme: Scheme, values, over=None) -> str:
+    """A distribution over the classes `over` (all by default) as "(a: 1/2, b: 1/2)"; for many classes only the nonzero
+    values, a run of four or more equal neighbours said once."""
     over = list(range(scheme.K) if over is None else over)
     if len(over) <= 12:
         return "(" + ", ".join(f"{scheme.classes[i]}: {_text(values[k])}" for k, i in enumerate(over)) + ")"
@@ -96,12 +98,14 @@ def _text(value) -> str:
 
 
 def comparison(c: Comparison) -> str:
+    """A comparison in words: its text, whether it is true, false or undecided, and the value of each side."""
     parts = [f"{side.label} = {number(side.value)}" for side in c.sides]
     verdict = {Truth.TRUE: "true", Truth.FALSE: "false", Truth.UNKNOWN: "undecided"}[c.truth]
     return f"{c.text} is {verdict} ({'; '.join(parts)})"
 
 
 def possibility(scheme: Scheme, entry: SetPossibility) -> str:
+    """Whether a set is possible (Definition 4), in words: the witness p, the certificate λ, or why it is undecided."""
     if entry.status is Truth.TRUE:
         p = distribution(scheme, entry.witness)
         return f"possible: p = {p} gives E_p[c_Y] below every member by {number(entry.margin, short=True)}"
@@ -137,6 +141,7 @@ def _short(value: sp.Expr) -> str:
 
 
 def values(parameters: dict) -> str:
+    """Parameter values as "a = 1, b = 1/2"."""
     return ", ".join(f"{k} = {number(v)}" for k, v in parameters.items())
 
 

@@ -26,6 +26,8 @@ def _number(q: Fraction) -> str:
 
 
 def plane_lines(plane: PlaneMap, name: str) -> list[str]:
+    """The design map in words: where the scheme fits the setting with and without warnings, the boundaries and the
+    properties that do not change."""
     x, y = plane.parameters
     counts = plane.counts()
     lines = [f"{name}: where in the ({x}, {y}) plane the scheme fits the {plane.setting} setting (exact conditions "
@@ -50,6 +52,8 @@ def plane_lines(plane: PlaneMap, name: str) -> list[str]:
 
 
 def plane_json(plane: PlaneMap) -> dict:
+    """The design map as JSON data: the window, where it fits, the demands, each property's condition and the grid's
+    counts."""
     x, y = plane.parameters
     return {"parameters": [x, y],
             "window": {x: [_number(v) for v in plane.window[0]], y: [_number(v) for v in plane.window[1]]},

@@ -44,6 +44,7 @@ def why_not_text(c: Completion) -> str:
 
 
 def correction_lines(d: Diagnosis) -> list[str]:
+    """The smallest correction (or why none was established) in words, with what dropping each part alone does."""
     kept = "necessary demands are never dropped: no scheme without one fits the setting"
     if d.correction is None:
         if d.no_correction is not None:
@@ -84,6 +85,7 @@ def why_not_json(c: Completion) -> dict:
 
 
 def impossible_json(c: Completion) -> dict:
+    """An impossible design as JSON: the record of `to_json`, with why not and the repair."""
     r = c.repair
     repair = None if r is None else {
         "least_change": bound_json(r.least_change), "total": frac_text(r.total), "margin": frac_text(r.margin),

@@ -18,10 +18,12 @@ from verifier.properties.settings import TABLE_VIII
 
 
 def frac_text(x: Fraction | None) -> str | None:
+    """An exact rational as a JSON string ("3/8"), None kept."""
     return None if x is None else str(x)
 
 
 def bound_words(b: Bound, minimize: bool) -> str:
+    """An optimum's bound in words: its value and whether it is attained, or "unbounded"."""
     if b.value is None:
         return "unbounded"
     word = "attained" if b.attained else "not attained: strict inequalities only approach it"
@@ -29,6 +31,8 @@ def bound_words(b: Bound, minimize: bool) -> str:
 
 
 def justification(c: Completion) -> list[str]:
+    """The designed spec's justification, line by line: the demands, the objective and margin, the freedom left per cell
+    and the checker's verdicts."""
     s = c.solution
     lines = [f"verify design: {c.spec.name}, for the {c.request.setting} setting", ""]
     lines.append("Demands (the paper's Table VIII for this setting, and the options):")
@@ -109,6 +113,7 @@ def region_lines(c: Completion) -> list[str]:
 
 
 def region_json(c: Completion) -> list[dict]:
+    """The feasible regions on pairs of open cells as JSON data: each piece's bounds, vertices and edges."""
     out = []
     for r in c.regions:
         entry = {"cells": [r.x.label, r.y.label], "exact": r.exact, "chosen": None if r.chosen is None else
@@ -126,14 +131,18 @@ def region_json(c: Completion) -> list[dict]:
 
 
 def _interval(i: Interval) -> dict:
-    return {"low": frac_text(i.low), "high": frac_text(i.high), "low_closed": i.low_closed, "high_closed": i.high_closed}
+    return {"low": frac_text(i.low), "high": frac_text(i.high), "low_closed": i.low_closed,
+            "high_closed": i.high_closed}
 
 
 def bound_json(b: Bound) -> dict:
+    """A bound as JSON data: its value (a string, or null) and whether it is attained."""
     return {"value": frac_text(b.value), "attained": b.attained}
 
 
 def to_json(c: Completion) -> dict:
+    """The design as JSON data: the demands and objective, and when designed the values, margin, freedom per cell,
+    regions and the checker's verdicts."""
     out = {"spec": c.spec.path, "name": c.spec.name, "setting": c.request.setting,
            "status": "designed" if c.feasible else "impossible",
            "demands": [{"property": d.pid, "holds": d.holds, "firm": d.firm, "why": d.why} for d in c.request.demands],
@@ -178,6 +187,7 @@ def _exact(x) -> str:
 
 
 def run_text(low, high, low_in, high_in) -> str:
+    """A run of the parameter as an interval, "[a, b)" or "(a, +inf)", or "{a}" for a single point."""
     if low is not None and low == high:
         return f"{{{_end(low)}}}"  # a single point
     return ("[" if low_in else "(") + _end(low) + ", " + ("+inf" if high is None else _end(high)) + \
@@ -265,6 +275,8 @@ def _json_end(x):
 
 
 def calibration_json(cal, bounded) -> dict:
+    """The calibration as JSON data: where each property holds, where each setting is fitted (with and without
+    warnings), with exact ends."""
     def runs(test, setting=None):
         out = []
         for low, high, low_in, high_in in cal.where(test):

@@ -70,6 +70,7 @@ def colour_scales(curves, classifiers) -> dict[str, tuple[float, float]]:
 
 
 def axes_labels(ax, curves, y: bool = True) -> None:
+    """Name the axes of a map with the swept parameters (the y axis only when `y` and there are two)."""
     put(ax.set_xlabel, label=math(symbol(curves.parameters[0]), curves.parameters[0]))
     if y and len(curves.parameters) > 1:
         put(ax.set_ylabel, label=math(symbol(curves.parameters[1]), curves.parameters[1]))
@@ -87,6 +88,7 @@ def lemma_line(ax, curves, x, y) -> bool:
 
 
 def lemma_handle():
+    """The legend's handle for Lemma 1's line: a thin dashed white line with a dark edge."""
     return plt.Line2D([], [], color="white", lw=0.8, ls="--", path_effects=LEMMA_EDGE)
 
 

@@ -75,6 +75,8 @@ def _draw_curves(curves, c, width: float | None = None):
 
 
 def draw_difference(curves, d, width: float | None = None):
+    """Draw the differential picture of two classifiers (first minus second): a curve over one parameter, or a diverging
+    map over two."""
     differences = np.array([np.nan if v is None else float(v) for v in d.values])
     difference = f"cost of {d.first.name} − {d.second.name}"
     x = np.array([float(v) for v in curves.grids[0]])

@@ -1,8 +1,9 @@
 """The critical difference diagram of Demšar (2006, Fig. 1) for `verify evaluate` over several data sets: the
 average ranks on an axis (1 = lowest mean cost), Nemenyi's critical difference as a bar above it, and thick
 lines joining the classifiers whose average ranks lie within the critical difference of each other (drawn only
-after a significant Iman-Davenport test, see verifier.using.compare.friedman; otherwise one line joins them all). Drawn with matplotlib as SVG
-(deterministic text) or PNG; classifier names are plain text, never mathtext. The picture decides nothing."""
+after a significant Iman-Davenport test, see verifier.using.compare.friedman; otherwise one line joins them all).
+Drawn with matplotlib as SVG (deterministic text) or PNG; classifier names are plain text, never mathtext. The
+picture decides nothing."""
 
 from __future__ import annotations
 

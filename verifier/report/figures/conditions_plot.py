@@ -30,6 +30,8 @@ def certainty_scale(g) -> float:
 
 
 def pictures(result, grid, document: str = "", *, width: float | None = None) -> list[Picture]:
+    """The pictures of operating-condition uncertainty: each classifier's cost curves, then every classifier's loss by
+    certainty."""
     out = [Picture(f"cost-curves-{_file(c)}", c.label,
                    f"{c.label} ({METHODS.get(result.method, result.method)}): expected cost K({result.parameter}) "
                    f"at each true value of {result.parameter}, for each certainty gamma of the presumed value "
@@ -44,6 +46,7 @@ def pictures(result, grid, document: str = "", *, width: float | None = None) ->
 
 
 def draw_curves(result, c, grid, width: float | None = None):
+    """Draw one classifier's expected cost curves K(θ), one per certainty γ, over the grid."""
     fig, ax = plt.subplots(figsize=(width or ONE_COLUMN_WIDTH, 2.6), layout="constrained")
     x = [float(v) for v in grid]
     theta = symbol(result.parameter)
@@ -63,6 +66,7 @@ def draw_curves(result, c, grid, width: float | None = None):
 
 
 def draw_losses(result, width: float | None = None):
+    """Draw each classifier's expected loss L at each certainty γ computed, on the scale γ/(1 + γ)."""
     width = width or ONE_COLUMN_WIDTH
     fig, ax = plt.subplots(figsize=(width, 2.4), layout="constrained")
     positions = [certainty_scale(g) for g in result.gammas]

@@ -22,6 +22,7 @@ DECISION_TITLE = "Optimal prediction along the class probability"
 
 
 def decision_picture(analysis) -> Picture:
+    """The picture of the optimal prediction along p(y2) for two classes (the paper's Fig. 2)."""
     s, d = analysis.scheme, analysis.decision
     caption = (f"The optimal prediction as a function of {d.variable} (the paper's Fig. 2): exact regions of the "
                "lower envelope of the expected costs, with their exact boundaries; a triangle marks a "
@@ -30,6 +31,8 @@ def decision_picture(analysis) -> Picture:
 
 
 def decision_line(analysis):
+    """Draw the exact regions of the optimal prediction along p(y2), their boundaries, and a triangle where a set is
+    possible."""
     s, d = analysis.scheme, analysis.decision
     fig, ax = plt.subplots(figsize=(3.5, 1.25))
     colours = {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(s.all_sets)}

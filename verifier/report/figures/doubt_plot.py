@@ -19,6 +19,7 @@ def doubt_figure(curves: list[tuple[str, np.ndarray]], title: str, fmt: str) -> 
 
 
 def draw_doubt(curves: list[tuple[str, np.ndarray]], title: str):
+    """Draw the ECDF of each classifier's maximum doubt on a logarithmic axis, from (name, doubts) pairs."""
     fig, ax = plt.subplots(figsize=ONE_COLUMN)
     for k, (name, doubt) in enumerate(curves):
         n = len(doubt)

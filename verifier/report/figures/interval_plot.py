@@ -126,6 +126,8 @@ def _run(i: sp.Interval) -> tuple:
 
 
 def draw(rows, parameter: str, ends, fit_legend: bool):
+    """Draw the rows (label, runs, pieces) as coloured intervals on the parameter's axis, over a window around the
+    finite ends; a legend for settings' fit when `fit_legend`."""
     finite = sorted({v for v in (_float(e) for e in ends) if v is not None})
     low, high = (finite[0], finite[-1]) if finite else (0.0, 1.0)
     pad = (high - low) * 0.06 or 0.5

@@ -64,6 +64,7 @@ def _drawable(formula, symbols) -> bool:
 
 
 def region_picture(analysis, result) -> Picture:
+    """The picture of where one property holds over two parameters, from its exact region."""
     p = result.property
     caption = (f"Where {p.id} ({p.name}) holds over {', '.join(x.name for x in analysis.scheme.symbols)}: "
                f"exactly when {result.region}. The boundary curves are traced from this exact condition; "
@@ -152,6 +153,8 @@ def _simplified(ax, filled) -> None:
 
 
 def draw(analysis, result):
+    """Draw the region where the property holds over the two parameters, its boundary curves, and grey outside the
+    assumptions."""
     s = analysis.scheme
     x, y = s.symbols
     (x0, x1), (y0, y1) = window(analysis, x), window(analysis, y)

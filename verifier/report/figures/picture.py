@@ -96,4 +96,5 @@ class Picture:
     details: list[str] = field(default_factory=list)  # exact facts behind the picture, in words (HTML)
 
     def render(self, fmt: str) -> bytes:
+        """The picture drawn and written in `fmt` (svg, pdf or png), titled in the file's metadata."""
         return figure_bytes(self.draw(), fmt, f"{self.document}: {self.title}" if self.document else self.title)

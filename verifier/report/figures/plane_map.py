@@ -17,6 +17,7 @@ TITLE = "Where the scheme fits the setting"
 
 
 def plane_picture(plane, document: str) -> Picture:
+    """The picture of the design map: where in the plane the scheme fits the setting."""
     x, y = plane.parameters
     caption = (f"Where in the ({x}, {y}) plane the scheme fits the {plane.setting} setting, each point of the grid "
                "decided exactly from the properties' exact regions: fits, fits with warnings (a desirable property "

@@ -30,6 +30,7 @@ def spot_picture(analysis, results, windows) -> Picture:
 
 
 def draw(analysis, results, windows):
+    """Draw one panel per property: its exact verdict at each sample point of the two parameters' windows."""
     s = analysis.scheme
     found = analysis.spot_verdicts(results, windows, POINTS)
     columns = min(3, len(results))

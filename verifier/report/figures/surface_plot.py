@@ -24,8 +24,8 @@ def _array(values) -> np.ndarray:
 
 
 def surface_figure(s, title: str, fmt: str) -> bytes:
-    """The heat maps of a computed surface (`using.evaluate.cost_surface.Surface`: its parameters, grids and per-classifier
-    grids of exact values) as SVG (deterministic text), PDF or PNG bytes."""
+    """The heat maps of a computed surface (`using.evaluate.cost_surface.Surface`: its parameters, grids and
+    per-classifier grids of exact values) as SVG (deterministic text), PDF or PNG bytes."""
     count = max(1, len(s.classifiers))
     width = ONE_COLUMN[0] + EXTRA_COLUMN * (count - 1)
     fig, axes = plt.subplots(len(MEASURES), count, figsize=(width, ROW_HEIGHT * len(MEASURES) + 0.5),

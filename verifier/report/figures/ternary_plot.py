@@ -60,6 +60,8 @@ def _name(scheme, region) -> tuple[str, bool]:
 
 
 def draw(scheme, regions: list):
+    """Draw the exact decision regions on the probability simplex, each set in its colour, labelled where large
+    enough."""
     fig, ax = plt.subplots(figsize=ONE_COLUMN)
     handles, labels = [], []
     for region in regions:

@@ -71,6 +71,7 @@ def expression(expr: sp.Basic) -> str:
 
 @lru_cache(maxsize=4096)
 def parses(text: str) -> bool:
+    """Whether matplotlib's mathtext parses the label."""
     from matplotlib.mathtext import MathTextParser
 
     try:
@@ -87,6 +88,8 @@ def math(body: str, plain: str) -> tuple[str, bool]:
 
 
 def expression_label(expr: sp.Basic) -> tuple[str, bool]:
+    """(text, parse_math) for an exact expression: mathtext where it prints and parses, else the paper's plain
+    notation."""
     try:
         body = expression(expr)
     except Exception:  # noqa: BLE001 - a printer gap: the plain paper notation instead

@@ -65,6 +65,7 @@ def table(head: list[str], rows: list[list[object]], numeric: set[int] = frozens
 
 
 def md_table(head: list[str], rows: list[list[object]], numeric: set[int] = frozenset()) -> str:
+    """A Markdown table of the cells (escaped); the columns in `numeric` are right-aligned."""
     align = ["---:" if i in numeric else ":---" for i in range(len(head))]
     return "\n".join(["| " + " | ".join(md(h) for h in head) + " |", "|" + "|".join(align) + "|"]
                      + ["| " + " | ".join(md(c) for c in r) + " |" for r in rows])
@@ -102,6 +103,7 @@ def design_answer(r) -> str:
 
 
 def design_repr(r) -> str:
+    """A DesignReport's one-line repr: status, setting, answer and the spec's name."""
     return (f"<DesignReport {r.status} for {r.record.get('setting', '?')}: {design_answer(r)}; "
             f"{quoted(r.record.get('name', ''))}>")
 
@@ -122,6 +124,8 @@ def _conflicts(r) -> list[list[str]]:
 
 
 def design_html(r) -> str:
+    """A DesignReport as HTML for a notebook: the answer, the designed cells or the conflicts and correction, the text
+    and the spec."""
     parts = [f"<p><strong>{e(r.status)}</strong>: {e(design_answer(r))}</p>"]
     if r.status == "designed":
         head, rows = _cells(r)
@@ -140,6 +144,8 @@ def design_html(r) -> str:
 
 
 def design_markdown(r) -> str:
+    """A DesignReport as Markdown: the answer, the designed cells or the conflicts and correction, the text and the
+    spec."""
     parts = [f"### {md(_design_title(r))}", "", f"**{r.status}**: {md(design_answer(r))}", ""]
     if r.status == "designed":
         parts += [md_table(*_cells(r), {1}), ""]
@@ -163,6 +169,7 @@ def one_line(kind: str, name: str, answer: str) -> str:
 
 
 def first_failures(first: dict) -> str:
+    """Each property's first failing class count in one phrase, or "no property fails"."""
     failing = [f"{pid} at K = {k}" for pid, k in first.items() if k is not None]
     return "first failures: " + items(failing, 110) if failing else "no property fails"
 
@@ -203,6 +210,7 @@ def sweep_html(summary: dict) -> str:
 
 
 def sweep_markdown(summary: dict) -> str:
+    """A class sweep's summary as Markdown: the verdicts by class count as a table, and the first failures."""
     first = summary["first_failure"]
     if summary["kind"] == "every_k":
         title = f"{summary['name']}: every class count K ≥ {summary['low']}"

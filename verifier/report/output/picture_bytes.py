@@ -20,6 +20,7 @@ class PictureBytes(bytes):
     """A picture's bytes in its format (`format`: svg, pdf or png), displayed as the picture in a notebook."""
 
     def __new__(cls, data: bytes, fmt: str, title: str = ""):
+        """The bytes `data` of a picture in format `fmt`, with its title."""
         made = super().__new__(cls, data)
         made.format, made.title = fmt, title
         return made
@@ -55,7 +56,8 @@ class PictureBytes(bytes):
 
             return inline_svg(bytes(self))
         if self.format == "png":
-            return f'<img alt="{html.escape(self.title)}" src="data:image/png;base64,{base64.b64encode(self).decode()}">'
+            return (f'<img alt="{html.escape(self.title)}" '
+                    f'src="data:image/png;base64,{base64.b64encode(self).decode()}">')
         return f"<p>{html.escape(repr(self))}</p>"
 
 
@@ -63,6 +65,7 @@ class NoPicture(bytes):
     """Nothing to draw: empty bytes (false, so `if picture:` reads as before) and the reason (`reason`)."""
 
     def __new__(cls, reason: str):
+        """Empty bytes that carry why there is no picture."""
         made = super().__new__(cls, b"")
         made.reason = reason
         return made

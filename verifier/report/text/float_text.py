@@ -40,4 +40,5 @@ class ShortestFloats:
         return ShortestFloats(self.values[index])
 
     def tolist(self) -> list[str]:
+        """Each float as its shortest text."""
         return shortest_texts(self.values)

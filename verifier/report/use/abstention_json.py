@@ -1,8 +1,8 @@
 """`verify evaluate SPEC --scores FILE --format json`: the abstention cost curves as data. Grids are flat lists
 in scenario order (the first swept parameter varies slowest; `shape` gives the grid), exact values as strings
 ("3/8") beside floats; each scenario's normal form is mu, nu (abstaining on a P instance) and nu_n (on an N
-one, the same as nu unless the spec's set {P, N} costs differ by the truth); null where a scenario lies outside the spec's assumptions; thresholds "-inf" below every
-score and "inf" above every score."""
+one, the same as nu unless the spec's set {P, N} costs differ by the truth); null where a scenario lies outside
+the spec's assumptions; thresholds "-inf" below every score and "inf" above every score."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ def _float(x: Fraction | None) -> float | None:
 
 
 def abstention_json(curves: AbstentionCurves) -> dict:
+    """The abstention cost curves as JSON data: the grids, the scenarios, each classifier's curves and the
+    differences."""
     return {"method": "Friedel, Rückert & Kramer: optimal abstention windows, exact (ties: the narrowest window, "
                       "else the lowest threshold)",
             "parameters": curves.parameters, "shape": [len(g) for g in curves.grids],

@@ -34,8 +34,9 @@ def columns(classes: tuple[str, ...], c: BlockCertainty, cell, raw: bool = False
     """(header, %-format of the cells, one numpy array of values per column, the tie column's usual value and
     text) for the batch CSV; `cell` makes a
     class name spreadsheet-safe. The minimum certainty and the doubt cost in full (the shortest text that reads back
-    as the same float, `report.text.float_text`: with many classes θ differs from π/2 only in late digits); the maximum doubt, its
-    reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants (--logits)."""
+    as the same float, `report.text.float_text`: with many classes θ differs from π/2 only in late digits); the
+    maximum doubt, its reciprocal, to 6 significant digits ("inf" on a tie). `raw`: the columns are the raw variants
+    (--logits)."""
     names = np.array([cell(x) for x in classes], dtype=object)
     values = [names[c.top], ShortestFloats(c.min_certainty), c.max_doubt, ShortestFloats(c.theta),
               c.tied.astype(np.uint8)]  # lists block by block
@@ -112,6 +113,7 @@ def classifier_json(c, raw: bool = False) -> dict:
 
 
 def pair_json(p) -> dict:
+    """A paired comparison of two classifiers' minimum certainties (the Wilcoxon signed-rank test) as JSON data."""
     return {"first": p.first, "second": p.second, "rows": p.rows, "rows_differing": p.nonzero,
             "median_difference_first_minus_second": p.median_difference, "statistic": p.statistic,
             "p_value": p.p_value, "test_favours": p.favours, "test": p.test, "why_not": p.why_not or None}

@@ -76,6 +76,8 @@ def _friedman_json(f: Friedman) -> dict:
 
 
 def comparison_text(c: Comparison) -> list[str]:
+    """The comparison of the classifiers as text lines: the method, each pair's difference, interval and tests, and over
+    several data sets the Friedman test."""
     lines = ["", f"Comparison of the classifiers (level alpha = {c.alpha})"]
     if c.note:
         lines += _wrapped(f"{c.note[0].upper()}{c.note[1:]}.", 2)
@@ -210,9 +212,11 @@ def favours_text(favours: str | None, lower: str | None, where: str = "") -> str
     if favours is None:
         return "the Wilcoxon test's signed ranks favour neither"
     if lower is None or lower == favours:
-        return f"the Wilcoxon test's signed ranks favour {favours}" + ("" if lower is None else ", which has the lower mean cost" +
-                                                        (f" {where}" if where else "") + " too")
-    return (f"the Wilcoxon test's signed ranks favour {favours}, yet {lower} has the lower mean cost" + (f" {where}" if where else "")
+        return f"the Wilcoxon test's signed ranks favour {favours}" + ("" if lower is None else
+                                                                        ", which has the lower mean cost" +
+                                                                        (f" {where}" if where else "") + " too")
+    return (f"the Wilcoxon test's signed ranks favour {favours}, yet {lower} has the lower mean cost"
+            + (f" {where}" if where else "")
             + ": the test concerns the ranks of the differences, not their mean")
 
 

@@ -20,6 +20,7 @@ def _wrap(text: str, indent: int = 0) -> list[str]:
 
 
 def gamma_text(g) -> str:
+    """A certainty γ as text: "inf" for complete certainty (None), else the number."""
     return "inf" if g is None else f"{g:g}"
 
 
@@ -159,13 +160,16 @@ def pair_cell(cheaper: str | None, favours: str | None, p_holm: float | None) ->
 
 
 def conditions_json(r: Conditions) -> dict:
+    """The operating-condition result as JSON data: per classifier its losses and cost curves by γ and the identities
+    checked, and the pairs compared."""
     return {"method": r.method, "parameter": r.parameter,
             "weight": "uniform" if r.weight.uniform else {"beta": [str(r.weight.a), str(r.weight.b)]},
             "gammas": [gamma_text(g) for g in r.gammas], "grid": [str(x) for x in GRID],
             "paper_normalisation": r.paper,
             "classifiers": [{
                 "classifier": c.name, "dataset": c.dataset, "n": c.n,
-                "loss": {gamma_text(g): {"value": l.value, "exact": None if l.exact_value is None else str(l.exact_value),
+                "loss": {gamma_text(g): {"value": l.value,
+                                         "exact": None if l.exact_value is None else str(l.exact_value),
                                          "error": l.error, "method": l.method} for g, l in c.losses.items()},
                 "curve": {gamma_text(g): {"values": [str(v) if isinstance(v, Fraction) else v for v in values],
                                           "error_bound": bound} for g, (values, bound) in c.curves.items()},

@@ -16,6 +16,7 @@ from verifier.scheme import Scheme
 
 
 def names(scheme: Scheme, members) -> list[str]:
+    """The names of a set's classes, in class order."""
     return [scheme.classes[i] for i in sorted(members)]
 
 
@@ -33,6 +34,8 @@ def _p(scheme: Scheme, p) -> str:
 
 
 def decision_json(scheme: Scheme, d: Decision) -> dict:
+    """A decision for one distribution p as JSON data: the prediction, the tied optima, the undecided sets and the
+    expected costs."""
     return {"prediction": names(scheme, d.prediction), "optimal": [names(scheme, m) for m in d.optimal],
             **_node(scheme, d.prediction), "ties": len(d.optimal) > 1,
             "undecided": [names(scheme, m) for m in d.undecided],
@@ -41,6 +44,8 @@ def decision_json(scheme: Scheme, d: Decision) -> dict:
 
 
 def decision_text(scheme: Scheme, d: Decision) -> str:
+    """A decision for one distribution p in words: the prediction, any ties and undecided sets, and the expected costs
+    of the best candidates."""
     if d.undecided:  # optimal among the sets whose difference was decided; say so, never claim more
         lines = [f"Best prediction for p = {_p(scheme, d.p)} among the sets compared exactly: "
                  f"{scheme.named(d.prediction)}"]
@@ -60,6 +65,8 @@ def decision_text(scheme: Scheme, d: Decision) -> str:
 
 
 def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
+    """A decision under a credal set as JSON data: the prediction by its rule, the dominances and witnesses, and the
+    expected cost bounds."""
     prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
     out = {"rule": d.rule, "prediction": names(scheme, prediction), **_node(scheme, prediction),
            "credal_set": {"vertices": [[str(x) for x in v] for v in credal.vertices]}}
@@ -78,6 +85,8 @@ def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
 
 
 def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
+    """A decision under a credal set in words: its extreme points, the prediction by its rule and why each class is kept
+    or dominated."""
     prediction = d.prediction if isinstance(d.prediction, frozenset) else frozenset(d.prediction)
     lines = [f"Credal set with {len(credal.vertices):,} extreme points: " +
              "; ".join(_p(scheme, v) for v in credal.vertices)]
@@ -93,8 +102,9 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
                          f"{_p(scheme, c.at)}")
     elif d.rule == "interval-dominance":
         for c in d.dominances:
-            lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: the lower expected cost of "
-                         f"{scheme.classes[c.worse]} exceeds the upper one of {scheme.classes[c.better]} by {c.value}")
+            lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: the lower expected cost "
+                         f"of {scheme.classes[c.worse]} exceeds the upper one of {scheme.classes[c.better]} "
+                         f"by {c.value}")
     elif d.rule == "e-admissibility":
         for i, p in d.witnesses.items():
             lines.append(f"  {scheme.classes[i]} is optimal at {_p(scheme, p)} (re-checked exactly)")
@@ -121,6 +131,8 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
 
 
 def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSummary) -> dict:
+    """A batch of decisions as JSON data: each row's prediction, the ties and undecided rows, the route taken and the
+    summary."""
     shown: dict = {}  # a set's names, made once per distinct set (a million rows predict a few hundred sets)
     predictions = [shown[m] if m in shown else shown.setdefault(m, names(scheme, m)) for m in b.predictions]
     nodes = {",".join(names(scheme, m)): scheme.node(m) for m in shown} if _hierarchy(scheme) else None
@@ -144,8 +156,9 @@ def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, li
     leading apostrophe (OWASP's rule against CSV injection). `extra`:
     (header, %-format of its cells, one list or numpy array of values per column[, (v, text): the last column's
     usual value and its text]) appended to every line (the certainty columns; a block whose last column is v
-    throughout has the text in its format instead: the `tie` column, 0 but on a tie for the top class). Each line is one %-format of its values, block by block (no text per cell, no join per
-    line, and Python numbers made for one block at a time: a million rows)."""
+    throughout has the text in its format instead: the `tie` column, 0 but on a tie for the top class). Each line
+    is one %-format of its values, block by block (no text per cell, no join per line, and Python numbers made for
+    one block at a time: a million rows)."""
     head = "row,prediction,tied_optima,undecided"  # undecided 1: a set was not separated from it exactly
     n = len(b.predictions)
     cells = {m: _set_cell(scheme, m) for m in set(b.predictions)}  # each distinct set's cell, made once
@@ -180,6 +193,8 @@ def _set_cell(scheme: Scheme, members) -> str:
 
 def credal_batch_json(scheme: Scheme, rule: str, rows: list[CredalRow], lines: list[int],
                       summary: BatchSummary) -> dict:
+    """A batch of credal decisions as JSON data: each row's prediction, undecided classes and expected cost bounds, with
+    the summary."""
     detail = []
     for r, line in zip(rows, lines):
         item = {"line": line, "prediction": names(scheme, r.prediction),
@@ -206,6 +221,8 @@ def credal_batch_csv(scheme: Scheme, rule: str, rows: list[CredalRow]) -> str:
 
 
 def summary_json(scheme: Scheme, s: BatchSummary) -> dict:
+    """A batch's summary as JSON data: the sets predicted and how often, determinacy, mean set size, ties and undecided
+    rows."""
     return {"rows": s.rows, "predicted_sets": [{"set": names(scheme, m), "count": n}
                                                    | ({"node": scheme.node(m)} if _hierarchy(scheme) else {})
                                                    for m, n in s.predicted],

@@ -52,7 +52,8 @@ def wrapped_pairs(pairs: list[dict]) -> list[str]:
 
 
 def all_pairs_text(record: dict | None) -> list[str]:
-    """Shaffer's and Bergmann-Hommel's adjusted p-values of every pair after Friedman (verifier.using.compare.all_pairs)."""
+    """Shaffer's and Bergmann-Hommel's adjusted p-values of every pair after Friedman
+    (verifier.using.compare.all_pairs)."""
     if not record:
         return []
     if not record["pairs"]:

@@ -19,6 +19,8 @@ PICTURE_BYTES = 300_000  # a sweep's picture is inlined up to this size (else: U
 
 
 def kind(r) -> str:
+    """What an evaluation report answers: surface, abstention, conditions, sweep, scores, batch, credal batch, credal or
+    decision."""
     record = r.record
     if getattr(r, "surface", None) is not None:
         return "surface"
@@ -98,6 +100,7 @@ def _flips(s) -> str:
 
 
 def use_repr(r) -> str:
+    """A UseReport's one-line repr, with its answer, cut at 200 characters."""
     line = f"<UseReport {answer(r)}>"
     return line if len(line) < 200 else line[:196] + "…>"
 
@@ -174,8 +177,8 @@ def _scores_html(scores) -> str:
     return ("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join("<tr>" + "".join(cell(i, j, t) for j, t in enumerate(r)) + "</tr>" for i, r in enumerate(rows))
             + f"</tbody></table><p>Bold: {score_table.bold_scope(scores)}, compared exactly. CI: percentile "
-            "bootstrap interval of the mean cost (a statistical estimate)." + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}."
-                                                         if exact else "") + "</p>")
+            "bootstrap interval of the mean cost (a statistical estimate)."
+            + (f" Mean cost, exact (Eq. 4): {e('; '.join(exact))}." if exact else "") + "</p>")
 
 
 def _pairs(record) -> tuple[list[str], list[list[object]]]:
@@ -258,6 +261,7 @@ def _title(r) -> str:
 
 
 def use_html(r) -> str:
+    """A UseReport as HTML for a notebook, laid out by its kind (table, scores, curves or the text)."""
     k = kind(r)
     parts = []
     if k in ("decision", "credal", "batch", "credal batch"):
@@ -274,12 +278,14 @@ def use_html(r) -> str:
         parts.append(pre(r.text))
     else:
         head, rows = _curves(r)
-        parts += [f"<p>{e(_sentence(answer(r)))}.</p>", table(head, rows), "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _crossings(r)) + "</ul>"]
+        parts += [f"<p>{e(_sentence(answer(r)))}.</p>", table(head, rows),
+                  "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _crossings(r)) + "</ul>"]
     parts += [_picture(r), details("The full text", r.shown(verbose=True))]
     return box(e(_title(r)), "".join(parts))
 
 
 def use_markdown(r) -> str:
+    """A UseReport as Markdown, laid out by its kind (table, scores, curves or the text)."""
     k = kind(r)
     parts = [f"### {md(_title(r))}", ""]
     if k in ("decision", "credal", "batch", "credal batch"):
@@ -295,6 +301,7 @@ def use_markdown(r) -> str:
         parts += [fenced(r.shown(verbose=True)), "", "The pictures: `UseReport.picture()` and `UseReport.figures()`.",
                   ""]
     else:
-        parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + [f"- {md(x)}" for x in _crossings(r)] + [""]
+        parts += [md(_sentence(answer(r))) + ".", "", md_table(*_curves(r)), ""] + \
+            [f"- {md(x)}" for x in _crossings(r)] + [""]
         parts += ["The picture: `UseReport.picture()`.", ""]
     return "\n".join(parts)

@@ -26,6 +26,8 @@ LEGEND = ("mean cost per data set, its rank within the data set in parentheses (
 
 @dataclass
 class RankTable:
+    """The data sets x classifiers table: the exact mean costs, the ranks within each data set, the best marked and the
+    average ranks."""
     classifiers: list[str]
     datasets: list[str]
     costs: list[list]  # [data set][classifier] exact mean cost

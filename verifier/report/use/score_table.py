@@ -28,11 +28,13 @@ FORMATS = ("csv", "markdown", "latex")
 
 @dataclass(frozen=True)
 class Measure:
+    """One column of the scores table: its key, its header, and whether lower or higher is better."""
     key: str  # the record's and the CSV's column name
     title: str  # the header in the console, Markdown and LaTeX
     better: str | None  # "low", "high", or None for a descriptive measure
 
     def value(self, s: Scores):
+        """This measure's value in a classifier's scores."""
         if self.key == "mean_cost":
             return s.mean_cost
         if self.key.startswith("f_beta_"):
@@ -43,6 +45,7 @@ class Measure:
 
 
 def measures(scores: list[Scores]) -> list[Measure]:
+    """The measures of the scores table, in column order: the fixed ones, then each F-beta the scores have."""
     betas = list(dict.fromkeys(b for s in scores for b in s.f_beta))
     return [Measure("mean_cost", "mean cost", "low"), Measure("determinacy", "determinacy", None),
             Measure("mean_set_size", "mean set size", None), Measure("set_accuracy", "set accuracy", "high"),
@@ -213,6 +216,7 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def latex_escape(text: str) -> str:
+    """The text with LaTeX's special characters escaped."""
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 

@@ -22,6 +22,8 @@ def _frac(x: Fraction | None) -> str | None:
 
 
 def scores_json(s: Scores) -> dict:
+    """A classifier's scores as JSON data: mean cost (exact, and float) with its bootstrap interval, determinacy,
+    accuracies, u65, u80 and F-beta."""
     return {"classifier": s.name, "n": s.n, "mean_cost": str(s.mean_cost), "mean_cost_float": s.mean_cost_float,
             "bootstrap_interval": (None if s.interval is None else
                                    {"level": s.level, "low": s.interval[0], "high": s.interval[1]}),
@@ -32,10 +34,13 @@ def scores_json(s: Scores) -> dict:
 
 
 def sweep_json(s: Sweep) -> dict:
+    """A parameter sweep as JSON data: the grid, each classifier's exact mean cost curve with its values and band, and
+    the crossings."""
     return {"parameter": s.parameter, "grid": [str(x) for x in s.grid], "excluded": [str(x) for x in s.excluded],
             "band_level": s.level, "band_method": "percentile bootstrap, the same resamples at every grid point "
                                                   "(a statistical estimate)",
-            "curves": [{"classifier": c.name, "mean_cost": str(c.expression), "mean_cost_text": paper_text(c.expression),
+            "curves": [{"classifier": c.name, "mean_cost": str(c.expression),
+                        "mean_cost_text": paper_text(c.expression),
                         "values": c.values, "band": [None if b is None else list(b) for b in c.band]}
                        for c in s.curves],
             "crossings": [_crossing_json(c) for c in s.crossings]}

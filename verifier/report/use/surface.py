@@ -81,8 +81,10 @@ def surface_lines(s: Surface) -> list[str]:
     admitted = len(ga) * len(gb) - len(s.excluded) - len(s.undefined) - s.not_reached
     sets = ("each row's Bayes-optimal set, decided exactly at every grid point," if s.decided else
             "the set predictions as given")
-    lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} ({len(ga):,} points) and {b} from {gb[0]} to "
-                          f"{gb[-1]} ({len(gb):,} points); {s.rows:,} rows, {counted(admitted, 'admitted point')}:", WIDTH)
+    lines = textwrap.wrap(f"Mean cost (Eq. 4, exact) of {sets} as {a} goes from {ga[0]} to {ga[-1]} "
+                          f"({len(ga):,} points) and {b} from {gb[0]} to "
+                          f"{gb[-1]} ({len(gb):,} points); {s.rows:,} rows, "
+                          f"{counted(admitted, 'admitted point')}:", WIDTH)
     for g in s.classifiers:
         lines += _classifier_lines(s, g)
     if s.excluded:
