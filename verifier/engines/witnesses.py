@@ -25,6 +25,8 @@ MAX_HYPERPLANE_CHOICES = 200_000  # beyond this the enumeration is not worth it 
 
 
 class TooManyCandidates(Exception):
+    """The regions have too many hyperplanes to enumerate their vertices; the message says how many."""
+
     pass
 
 
