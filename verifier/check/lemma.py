@@ -20,6 +20,8 @@ from verifier.verdict import LemmaProof
 
 
 class LemmaUnconfirmed(Exception):
+    """A lemma's premise or the rows it speaks of could not be confirmed; the message says which."""
+
     pass
 
 
