@@ -22,8 +22,6 @@ from verifier.verdict import LemmaProof
 class LemmaUnconfirmed(Exception):
     """A lemma's premise or the rows it speaks of could not be confirmed; the message says which."""
 
-    pass
-
 
 def _sign(expr: sp.Expr) -> int:
     expr = sp.nsimplify(expr) if expr.is_Float else expr

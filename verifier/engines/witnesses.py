@@ -27,8 +27,6 @@ MAX_HYPERPLANE_CHOICES = 200_000  # beyond this the enumeration is not worth it 
 class TooManyCandidates(Exception):
     """The regions have too many hyperplanes to enumerate their vertices; the message says how many."""
 
-    pass
-
 
 def candidate_witnesses(det: list[list[Fraction]], members: frozenset[int]) -> list[tuple[Fraction, ...]]:
     """The vertices of the regions R_ŷ (ŷ ∈ Y) in the simplex, exactly; `det[h][y]` = c_h(y)."""
