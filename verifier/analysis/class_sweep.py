@@ -22,11 +22,14 @@ _DIGITS = 6  # a class count has at most this many digits (int() of 5,000 digits
 
 @dataclass
 class Sweep:
+    """A formula spec's analyses at every class count of a range, by K."""
+
     spec: Spec
     counts: list[int]
     analyses: dict[int, Analysis] = field(default_factory=dict)
 
     def first_failure(self, pid: str) -> int | None:
+        """The smallest class count at which the property fails, or None when it fails at none."""
         return next((k for k in self.counts if self.analyses[k].by_id[pid].verdict is Verdict.FAILS), None)
 
 
@@ -41,6 +44,8 @@ def open_range(text: str) -> int | None:
 
 
 def parse_range(text: str) -> list[int]:
+    """The class counts of a --classes range ('2..8', '2-8' or '5'), each between 2 and MAX_CLASSES; a UsageError
+    otherwise."""
     match = re.fullmatch(r"\s*([0-9]+)\s*(?:\.\.|-)\s*([0-9]+)\s*", text) or re.fullmatch(r"\s*([0-9]+)\s*", text)
     if not match:
         raise UsageError(f"--classes expects a range such as 2..8, or 2.. for every class count, got {shown(text)}")

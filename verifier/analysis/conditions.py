@@ -4,7 +4,8 @@ A region where a property holds, or the conjunction of several (where a scheme f
 formula over the parameters. Read raw it can be empty ("w < 1/3 and w = 1") or in sympy's syntax ("Eq(w, 1)").
 Here it is reduced exactly: with one parameter, to a set of reals intersected with the admissible values
 (empty, points, intervals: the same notation as `verify design`); with several, the conjunction is asked of z3
-under the assumptions, so that an empty one is said to be empty, and each relation is printed as = ≠ < ≤ > ≥, products with · (2·nu).
+under the assumptions, so that an empty one is said to be empty, and each relation is printed as = ≠ < ≤ > ≥,
+products with · (2·nu).
 Nothing here is decided in floating point.
 """
 

@@ -16,6 +16,8 @@ from verifier.scheme import Scheme
 
 @dataclass
 class Region:
+    """An open interval (low, high) of q with the rows of least expected cost throughout it."""
+
     low: sp.Expr
     high: sp.Expr
     optimal: list[frozenset[int]]  # the rows of minimal expected cost inside (low, high)
@@ -23,18 +25,24 @@ class Region:
 
 @dataclass
 class BinaryDecision:
+    """The decision regions of a two-class scheme along q = p(second class), in order."""
+
     variable: str  # e.g. "p(n)"
     regions: list[Region]
 
     def boundaries(self) -> list[sp.Expr]:
+        """The breakpoints between consecutive regions."""
         return [r.high for r in self.regions[:-1]]
 
 
 def expected_cost(scheme: Scheme, members: frozenset[int], q: sp.Expr) -> sp.Expr:
+    """E_q[c_Y] = (1 - q) c_Y(first class) + q c_Y(second class), exactly."""
     return (1 - q) * scheme.cost(members, 0) + q * scheme.cost(members, 1)
 
 
 def binary_decision(scheme: Scheme) -> BinaryDecision | None:
+    """The exact decision regions of a two-class scheme (the paper's Fig. 2), merged where the optimal rows are the
+    same; None for any other class count."""
     if scheme.K != 2:
         return None
     rows = scheme.all_sets

@@ -29,15 +29,20 @@ RECHECK_UP_TO = 6  # class counts re-checked by the symmetry route: LO..6, every
 
 @dataclass
 class EveryKResult:
+    """The verdicts at every class count from `low` on, with the analyses at the class counts re-checked and any
+    disagreement between the two routes."""
+
     low: int
     every: list[EveryK]
     rechecked: dict[int, Analysis] = field(default_factory=dict)
     disagreements: list[str] = field(default_factory=list)
 
     def by_id(self, pid: str) -> EveryK:
+        """The property's verdicts at every class count."""
         return next(e for e in self.every if e.property.id == pid)
 
     def first_failure(self, pid: str) -> int | None:
+        """The smallest class count from `low` on at which the property fails, or None when it fails at none."""
         e = self.by_id(pid)
         for K in range(self.low, e.last + 1):
             if e.at(K) is Truth.FALSE:
@@ -59,6 +64,8 @@ class EveryKResult:
 
 
 def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKResult:
+    """A verdict for every class count from `low` on (see the module docstring); refused (a SpecError) for a spec that
+    restricts the predictions, singles a class out, uses K, or has symbolic or per-class parameters."""
     if spec.predictions.restricted:
         raise _refused(spec, "predictions", "a verdict for every class count reasons about every subset of the "
                        "classes; this spec restricts the predictions to "

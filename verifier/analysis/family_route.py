@@ -80,6 +80,7 @@ def family_scheme(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reas
 
 
 def numeric_spec(spec: Spec) -> bool:
+    """Whether every parameter has a fixed value (none is symbolic)."""
     return all(p.value is not None for p in spec.parameters.values())
 
 

@@ -19,11 +19,15 @@ class Expectation:
 
     @property
     def met(self) -> bool:
+        """Whether the decided verdict is the expected one."""
         return self.expected == self.actual
 
 
 @dataclass
 class SettingFit:
+    """A scheme's fit to one setting of Table VIII: fits, does not fit, or undecided (a necessary property unknown),
+    with the failing and unknown necessary properties and warnings on the desirable and undesirable ones."""
+
     setting: str
     fits: bool | None  # None: no necessary property fails, but one is unknown
     failing_necessary: list[str] = field(default_factory=list)
@@ -32,10 +36,13 @@ class SettingFit:
 
     @property
     def label(self) -> str:
+        """The fit in words: 'fits', 'does not fit' or 'undecided'."""
         return {True: "fits", False: "does not fit", None: "undecided"}[self.fits]
 
 
 def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
+    """The fit of the verdicts to each setting of Table VIII: a necessary property that fails rules the setting out; one
+    that is unknown leaves it undecided."""
     by_id = {r.property.id: r for r in results}
     out = {}
     for setting, levels in TABLE_VIII.items():
@@ -50,8 +57,8 @@ def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
             elif level == "D" and r.verdict is Verdict.FAILS:
                 fit.warnings.append(f"{name} is desirable but fails")
             elif level == "U" and r.verdict is Verdict.HOLDS:
-                how = " (vacuously)" if r.evidence.kind == "exhaustive" and r.evidence.instances == 0 else (" (tight: only with equality)"
-                                                                         if r.tight else "")
+                how = " (vacuously)" if r.evidence.kind == "exhaustive" and r.evidence.instances == 0 else (
+                    " (tight: only with equality)" if r.tight else "")
                 fit.warnings.append(f"{name} is undesirable but holds{how}")
             elif level in ("D", "U") and r.verdict is Verdict.UNKNOWN:
                 fit.warnings.append(f"{name} could not be decided")
@@ -61,6 +68,8 @@ def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
 
 
 def mark_tight_and_vacuous(results: list[PropertyResult], K: int) -> None:
+    """Mark P6 and P7 vacuous at two classes (no class lies outside an indeterminate set) and tight when both hold at
+    more; in place."""
     by_id = {r.property.id: r for r in results}
     p6, p7 = by_id["P6"], by_id["P7"]
     if K == 2:  # no class lies outside an indeterminate set: P6 and P7 hold vacuously

@@ -40,6 +40,7 @@ def admits(condition, theta, value) -> bool | None:
 
 
 def strictly_between(a, x, b) -> bool:
+    """Whether a < x < b, certified (a or b None: unbounded on that side); False when a comparison is undecided."""
     return (a is None or certified.compare(a, x).value == -1) and (b is None or certified.compare(x, b).value == -1)
 
 
@@ -57,10 +58,14 @@ def inside(a, b) -> sp.Rational:
 
 
 def rational_above(x) -> sp.Rational:
+    """x when it is rational, else a rational near x from 30 significant digits, raised by 10^-25 (meant to lie above
+    x)."""
     return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) + sp.Rational(1, 10**25)
 
 
 def rational_below(x) -> sp.Rational:
+    """x when it is rational, else a rational near x from 30 significant digits, lowered by 10^-25 (meant to lie below
+    x)."""
     return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) - sp.Rational(1, 10**25)
 
 
@@ -92,6 +97,7 @@ def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | N
 
 
 def spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
+    """A SpecError at the spec's `key` (or at the file's start), with the message and what was expected."""
     mark = spec.marks.get(key) or spec.marks.get("")
     return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
                      column=mark.column if mark else None, expected=expected)

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
+    """Everything decided about one spec: the scheme, the verdicts re-checked, each set's possibility, the settings'
+    fit, the expectations, and what the reports draw and show."""
+
     spec: Spec
     scheme: Scheme
     results: list[PropertyResult]
@@ -55,6 +58,7 @@ class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
 
     @property
     def optimality(self) -> dict[frozenset[int], SetOptimality]:
+        """Every set's optimality (alone, tied or never), computed and re-checked on first read."""
         if self.optimality_data is None:
             source, self.optimality_source = self.optimality_source, None
             self.optimality_data = source() if source is not None else {}
@@ -84,14 +88,17 @@ class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
 
     @property
     def by_id(self) -> dict[str, PropertyResult]:
+        """The verdicts by property id."""
         return {r.property.id: r for r in self.results}
 
     @property
     def expectations_met(self) -> bool:
+        """Whether every verdict the spec expects is the one decided."""
         return all(e.met for e in self.expectations)
 
 
 def analyse_file(path: str, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS) -> Analysis:
+    """Load the spec file and analyse it."""
     return analyse(load_spec(path), timeout_ms)
 
 

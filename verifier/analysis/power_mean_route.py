@@ -43,6 +43,9 @@ class NotPowerMean(Exception):
 
 @dataclass
 class PowerMeanRoute:
+    """How the power-mean route decided a scheme: the class count, the exponent p, the set-cost formula as written, the
+    lemmas (None for a symbolic exponent) and whether every indeterminate set was built."""
+
     K: int
     exponent: sp.Expr
     written: str  # the set-cost formula
@@ -50,6 +53,7 @@ class PowerMeanRoute:
     every_set: bool = False  # every indeterminate set is built: what the lemmas leave open is decided on all
 
     def describe(self) -> str:
+        """The route in words, for the reports."""
         sets = 2 ** self.K - self.K - 1
         listed = (f"all {sets:,} indeterminate sets are built: a property no lemma settles is decided on every "
                   "indeterminate set, exactly, like any enumerated scheme; otherwise each property is a condition "
@@ -96,7 +100,8 @@ def build_power_mean_scheme(spec: Spec, classes: tuple[str, ...] | None = None,
         for y in range(K):
             if certified.compare(base.det(h, y), det[h][y]).value != 0:
                 raise NotPowerMean(f"the singleton row c_{base.classes[h]}({base.classes[y]}) = {base.det(h, y)} is "
-                                   f"not the cost c({base.classes[h]}, {base.classes[y]}) = {det[h][y]} the formula reads")
+                                   f"not the cost c({base.classes[h]}, {base.classes[y]}) = {det[h][y]} "
+                                   "the formula reads")
     try:
         lemmas = PowerMeanLemmas(p, det)
     except NotDecided as exc:

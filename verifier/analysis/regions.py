@@ -88,7 +88,8 @@ def _eliminate_witness(engine: SmtEngine, members) -> sp.Basic:
     for part in sp.And.make_args(formula):
         if isinstance(part, sp.Equality):
             continue  # Σ p = 1, used below to eliminate the last coordinate
-        expr = (part.lhs - part.rhs) if isinstance(part, (sp.StrictGreaterThan, sp.GreaterThan)) else (part.rhs - part.lhs)
+        expr = (part.lhs - part.rhs) if isinstance(part, (sp.StrictGreaterThan, sp.GreaterThan)) \
+            else (part.rhs - part.lhs)
         strict = isinstance(part, (sp.StrictGreaterThan, sp.StrictLessThan))
         constraints.append((sp.expand(expr.subs(last, 1 - sp.Add(*p[:-1]))), strict))
     for v in p[:-1]:

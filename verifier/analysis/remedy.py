@@ -30,6 +30,9 @@ MAX_CELLS = 6  # failing cells listed per property (the count says how many ther
 
 @dataclass
 class Remedy:
+    """How to make the scheme fit one setting: for a parametric scheme the condition on the parameters, for a numeric
+    one the failing cells per property (with their counts), and the steps in plain sentences."""
+
     setting: str
     condition: str | None = None  # parametric: where the scheme fits, as a condition on the parameters
     steps: list[str] = field(default_factory=list)  # plain sentences, one per failing property
@@ -82,15 +85,15 @@ def _parametric(analysis, setting: str, failing) -> Remedy:
         remedy.condition = text
         if empty:
             where = "; ".join(f"{r.property.id} holds exactly where {c}" for r, c in zip(failing, regions))
-            remedy.steps.insert(0, f"no admissible parameter value makes the scheme fit the {setting} setting ({where}: "
-                                   "never all at once); the formulas themselves must change")
+            remedy.steps.insert(0, f"no admissible parameter value makes the scheme fit the {setting} setting "
+                                   f"({where}: never all at once); the formulas themselves must change")
         else:
             remedy.steps.insert(0, f"the scheme fits the {setting} setting exactly for the admissible parameter "
                                    f"values where {text} (the other necessary properties hold for all of them)")
     elif _calibrates(analysis.spec):
         (name,) = [n for n, p in analysis.spec.parameters.items() if p.value is None]
-        remedy.steps.append(f"`verify design {shlex.quote(str(analysis.spec.path))} --setting {setting}` derives the exact values of "
-                            f"{name} where each property holds and where the scheme fits this setting")
+        remedy.steps.append(f"`verify design {shlex.quote(str(analysis.spec.path))} --setting {setting}` derives the "
+                            f"exact values of {name} where each property holds and where the scheme fits this setting")
     return remedy
 
 

@@ -48,6 +48,7 @@ class ArrayRepairs:
         self._truth: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def candidates(self, prop: Property):
+        """The sets at which the property does not hold, from the arrays (`VectorEngine.sets_not_holding`)."""
         return self.engine.sets_not_holding(prop)
 
     def plan(self, prop: Property, members) -> list[tuple[int, str | None]] | None:

@@ -30,6 +30,9 @@ from verifier.scheme import ClassSet, Scheme
 
 @dataclass(frozen=True)
 class SimplexRegion:
+    """The region of the simplex where a set is the optimal prediction: an exact convex polygon, its vertices
+    counter-clockwise."""
+
     sets: tuple[ClassSet, ...]  # the optimal set (several only when their rows are identical)
     vertices: tuple[tuple[sp.Expr, sp.Expr, sp.Expr], ...]  # exact distributions p, counter-clockwise
     exact: bool = True  # False: some sign could not be decided and was taken as a tie (drawing only)

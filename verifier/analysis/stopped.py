@@ -37,6 +37,7 @@ class Progress:
     symbolic: bool = False  # verdicts of the symbolic pipeline ('fails' re-checked in the engine already)
 
     def tell(self, text: str) -> None:
+        """Record the stage the analysis has reached and tell the listener, if any."""
         self.stage = text
         if self.listener is not None:
             self.listener(text)

@@ -45,6 +45,9 @@ class NotStructured(Exception):
 
 @dataclass
 class StructuredRoute:
+    """How the boolean-set encoding decided a scheme: each property's z3 outcome, the set-cost terms and the singleton
+    costs the questions used (for the checker), and the time taken."""
+
     K: int
     written: str  # the set-cost formula
     outcomes: dict  # property id -> engines.sets.boolean.QueryOutcome
@@ -55,6 +58,7 @@ class StructuredRoute:
     seconds: float = 0.0
 
     def describe(self) -> str:
+        """The route in words, for the reports."""
         sets = 2 ** self.K - self.K - 1
         asked = sum(o.questions for o in self.outcomes.values())
         return (f"By the boolean-set encoding: each of the {sets:,} indeterminate sets is {self.K} booleans "

@@ -40,6 +40,8 @@ class SymbolicPossibility:
 
     @property
     def status(self) -> str:
+        """The set's possibility over the admissible values, in words: always, never, depends, where sampled, or
+        undecided."""
         if self.undecided:
             return "undecided"
         if self.possible_at and self.impossible_at:
@@ -51,6 +53,9 @@ class SymbolicPossibility:
 
 @dataclass
 class SymbolicAnalysis:
+    """The symbolic pipeline's outcome: the verdicts, each set's possibility over the admissible values, whether any
+    value is admissible, and the values spot-checked."""
+
     results: list[PropertyResult]
     possibility: list[SymbolicPossibility] = field(default_factory=list)
     admissible: bool | None = True

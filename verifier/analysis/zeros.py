@@ -36,6 +36,8 @@ BUDGET = 20_000  # enclosure evaluations per difference on the fallback route
 
 
 def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[tuple[Fraction, Fraction]]]:
+    """The zeros of d(θ) in [low, high] (either may be None for a rational function): exact points, and enclosures [a,
+    b] of those only bracketed (see the module docstring for the routes)."""
     together = sp.together(d)
     numerator, denominator = sp.fraction(together)
     if together.is_rational_function(theta):

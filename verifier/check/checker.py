@@ -46,6 +46,8 @@ def check_results(scheme: Scheme, results: list[PropertyResult], checker: "Check
 
 
 class Checker:
+    """Re-checks the evidence of each result on one scheme, with its own arithmetic (see the module docstring)."""
+
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self._iv: dict[sp.Expr, object] = {}
@@ -53,6 +55,8 @@ class Checker:
 
     # -- results ---------------------------------------------------------------------------------------------
     def check(self, result: PropertyResult) -> str:
+        """Re-check a result's evidence: a note on what was re-checked, or _Unconfirmed with the reason it does not
+        survive."""
         prop, evidence = result.property, result.evidence
         if evidence.kind == "lemma":
             for entry in evidence.possibility:  # P1: the sets built still carry their own certificates
@@ -116,6 +120,7 @@ class Checker:
 
     # -- atoms -----------------------------------------------------------------------------------------------
     def atom(self, prop: Property, b: Binding) -> bool:
+        """The atom's truth at the binding, decided with the checker's arithmetic."""
         a = prop.atom
         if isinstance(a, Compare):
             return self.compare(a, b)
@@ -126,6 +131,8 @@ class Checker:
         raise _Unconfirmed(f"no check for atom {a!r}")
 
     def compare(self, atom: Compare, b: Binding) -> bool:
+        """The comparison's truth at the binding: the sign of the difference of its terms, or multiset equality for
+        sorted vectors."""
         y_l = b.y if atom.lhs.cls == "y" else b.y2
         y_r = b.y if atom.rhs.cls == "y" else b.y2
         if atom.lhs.kind == "sorted":
@@ -163,6 +170,9 @@ class Checker:
 
     # -- possibility certificates ------------------------------------------------------------------------------
     def check_possibility(self, entry: SetPossibility) -> None:
+        """Re-check one set's possibility evidence exactly: the witness p is a distribution under which the set beats
+        each member, or the certificate λ a mixture of its members that the set's row dominates; _Unconfirmed
+        otherwise."""
         s, members = self.scheme, entry.members
         if entry.status is Truth.TRUE:
             p = entry.witness
@@ -212,6 +222,8 @@ class Checker:
         return box
 
     def sign(self, expr: sp.Expr) -> int:
+        """The sign of an exact number: exact for a rational, else mpmath intervals at growing precision, 0 when
+        sympy.simplify gives 0; _Unconfirmed when none decides."""
         if expr.is_Rational:
             return (expr.p > 0) - (expr.p < 0)
         saved = iv.dps

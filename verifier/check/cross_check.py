@@ -26,6 +26,9 @@ from verifier.engines.smt.translate import Translator
 
 @dataclass
 class CrossCheck:
+    """One property's cross-check: the reported verdict, the second method's (None when skipped), which method, and why
+    it was skipped or cut short."""
+
     property_id: str
     first: str  # the reported verdict
     second: str | None  # the second method's verdict; None when skipped
@@ -35,6 +38,7 @@ class CrossCheck:
 
     @property
     def disagrees(self) -> bool:
+        """Whether both verdicts are decided (holds or fails) and differ."""
         decided = {"holds", "fails"}
         return self.second in decided and self.first in decided and self.second != self.first
 

@@ -20,7 +20,7 @@ from verifier.verdict import LemmaProof
 
 
 class LemmaUnconfirmed(Exception):
-    pass
+    """A lemma's premise or the rows it speaks of could not be confirmed; the message says which."""
 
 
 def _sign(expr: sp.Expr) -> int:

@@ -122,7 +122,8 @@ class _Table:
         s, members = self.scheme, entry.members
         weights = _rationals(list(entry.certificate.values())) if isinstance(entry.certificate, dict) else None
         lam = dict(zip(entry.certificate, weights)) if weights is not None else None
-        if not lam or members in lam or any(z not in s.rows for z in lam) or any(v < 0 for v in lam.values()) or sum(lam.values()) != 1:
+        if not lam or members in lam or any(z not in s.rows for z in lam) or any(v < 0 for v in lam.values()) \
+                or sum(lam.values()) != 1:
             raise _Unconfirmed(f"the certificate for {s.label(members)} is not a mixture of other sets")
         for y in range(s.K):
             terms = [(sp.Integer(1), s.rows[members][y])] + [(-k, s.rows[z][y]) for z, k in lam.items() if k]

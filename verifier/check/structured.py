@@ -25,6 +25,7 @@ SAMPLED_SETS = 12  # sets chosen here, besides the ones the route built
 
 
 def is_structured(proof: LemmaProof | None) -> bool:
+    """Whether the proof is the boolean-set encoding's (re-checked by `check_structured`)."""
     return proof is not None and proof.name == STRUCTURED_LEMMA
 
 

@@ -136,6 +136,7 @@ class RationalGrid:
 
     @classmethod
     def exact(cls, ints: flint.fmpz_mat, scale: int) -> "RationalGrid":
+        """The grid of an exact integer matrix over the common denominator `scale` (a rational scheme's costs)."""
         return cls([[int(ints[r, c]) for c in range(ints.ncols())] for r in range(ints.nrows())], scale)
 
     @classmethod

@@ -10,6 +10,8 @@ from verifier.scheme import Scheme
 
 
 def domain(scheme: Scheme, prop: Property, index: int, binding: dict) -> list:
+    """The values the property's quantifier at `index` ranges over, given the variables bound so far: the indeterminate
+    sets for Y, else the classes of its domain at the bound Y (one per symmetry orbit where that is sound)."""
     q = prop.quantifiers[index]
     if q.var == "Y":
         return scheme.indeterminate_sets

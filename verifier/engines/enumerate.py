@@ -21,6 +21,9 @@ MAX_DETAILS = 64  # comparisons kept for a failed inner "exists" (P2's evidence)
 
 @dataclass
 class Outcome:
+    """A walk's result: its truth, the deciding binding, the comparisons evaluated there, and how many instances were
+    walked."""
+
     truth: Truth
     binding: Binding | None = None
     comparisons: list[Comparison] = field(default_factory=list)
@@ -28,6 +31,9 @@ class Outcome:
 
 
 class EnumerationEngine:
+    """The exact engine: decides each property by enumerating its quantifiers over the scheme's sets and classes, with
+    exact comparisons and Kleene logic."""
+
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self.terms = TermValues(scheme)
@@ -35,14 +41,17 @@ class EnumerationEngine:
 
     @property
     def possibility(self) -> dict[frozenset[int], SetPossibility]:
+        """Definition 4 for every indeterminate set (the certified LP analysis), made on first use."""
         if self._possibility is None:
             self._possibility = analyse_possibility(self.scheme)
         return self._possibility
 
     def decide_all(self) -> list[PropertyResult]:
+        """The verdicts of the ten properties, in order."""
         return [self.decide(p) for p in PROPERTIES]
 
     def decide(self, prop: Property) -> PropertyResult:
+        """Decide one property by the exact walk of its quantifiers."""
         return self.result(prop, self._walk(prop, prop.quantifiers, {}, top=True))
 
     def walk_at(self, prop: Property, members: frozenset[int]) -> Outcome:
@@ -61,6 +70,8 @@ class EnumerationEngine:
         return self._atom(prop, binding)
 
     def result(self, prop: Property, outcome: Outcome) -> PropertyResult:
+        """The verdict and its evidence for a walk's outcome: the witness or counterexample where the outcome decides
+        the first quantifier, else the exhaustive record (P1: the possibility analysis)."""
         verdict = Verdict.of(outcome.truth)
         existential = prop.quantifiers[0].kind == "exists"
         if isinstance(prop.atom, Possible):

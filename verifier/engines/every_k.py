@@ -37,6 +37,9 @@ TOKEN = {"y": FIRST, "y2": SECOND}
 
 @dataclass
 class EveryK:
+    """A property's verdict at every class count: exactly for K = 2..last, and `beyond` for every larger K, with the
+    reasons why some size from TAIL on stayed open."""
+
     property: Property
     verdicts: dict[int, Truth]  # K = 2..last exactly
     beyond: Truth  # every K > last
@@ -44,6 +47,7 @@ class EveryK:
     tail_reasons: list[str] = field(default_factory=list)  # why some size from TAIL on stayed open
 
     def at(self, K: int) -> Truth:
+        """The verdict at K classes."""
         return self.verdicts.get(K, self.beyond)
 
 
@@ -142,6 +146,8 @@ class _Atoms:
 
 
 def certified_pick(values, kind):
+    """The min (kind 'min') or max of the values, chosen by certified comparison (sympy's Min or Max where the order
+    cannot be decided)."""
     from verifier.formula.arith import pick
 
     return pick(values, -1 if kind == "min" else 1)
@@ -213,6 +219,8 @@ def _truth(x) -> Truth:
 
 
 def decide_every_k(prop: Property, ev: SizeEvaluator, timeout_ms: int = 10000, atoms: _Atoms | None = None) -> EveryK:
+    """The property's verdict at every class count K >= 2 at once, for a class-blind scheme (see the module docstring);
+    `atoms` shares the per-size atom answers across properties."""
     atoms = atoms or _Atoms(ev, timeout_ms)
     for exact in (EXACT_SIZES, SEARCH_SIZES):
         verdicts = {K: _at(prop, atoms, K, exact) for K in range(2, exact + 2)}
@@ -229,6 +237,7 @@ def decide_every_k(prop: Property, ev: SizeEvaluator, timeout_ms: int = 10000, a
 
 
 def new_atoms(ev: SizeEvaluator, timeout_ms: int) -> _Atoms:
+    """A fresh cache of per-size atom answers, for `decide_every_k` to share across properties."""
     return _Atoms(ev, timeout_ms)
 
 

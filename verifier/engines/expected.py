@@ -22,6 +22,9 @@ from verifier.scheme import ClassSet, Scheme
 
 
 class ExpectedCosts:
+    """Expected costs E_p[c_Z] of every set Z with exact signs (see the module docstring): the matrix as integers for a
+    rational scheme, as certified enclosures otherwise, and as floats for the search."""
+
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self.sets: list[ClassSet] = scheme.all_sets
@@ -41,7 +44,8 @@ class ExpectedCosts:
         self.rational = all(v.is_Rational for row in cells for v in row)
         if self.rational:
             self.scale = lcm(*(int(v.q) for row in cells for v in row))
-            self.ints = flint.fmpz_mat(len(cells), K, [int(v.p) * (self.scale // int(v.q)) for row in cells for v in row])
+            self.ints = flint.fmpz_mat(len(cells), K,
+                                       [int(v.p) * (self.scale // int(v.q)) for row in cells for v in row])
         else:  # cell enclosures as float centre and radius (the radius absorbs the conversion of the centre)
             balls = [certified.ball(v) for row in cells for v in row]
             self.bounded = all(b is not None for b in balls)
@@ -184,7 +188,8 @@ class ExpectedCosts:
         if floored is not None:
             return floored, True
         rows = self.scheme.rows
-        forms = [[(x, rows[z][y]) for y, x in enumerate(p) if x] + [(-x, rows[members][y]) for y, x in enumerate(p) if x]
+        forms = [[(x, rows[z][y]) for y, x in enumerate(p) if x]
+                 + [(-x, rows[members][y]) for y, x in enumerate(p) if x]
                  for z in nearest]
         return margin_floor(forms)
 

@@ -10,6 +10,7 @@ import highspy
 
 
 def quiet_highs() -> highspy.Highs:
+    """A HiGHS solver with its output turned off, its banner kept off standard output while it is made."""
     try:
         sys.stdout.flush()
         saved = os.dup(1)

@@ -36,6 +36,9 @@ Box = tuple[tuple[Fraction, Fraction], ...]
 
 
 class IntervalEngine:
+    """The interval engine: decides properties whose terms z3 cannot express by exact checks at points and certified
+    bisection of the admissible parameter box."""
+
     def __init__(self, smt: SmtEngine):
         self.smt = smt
         self.scheme = smt.scheme
@@ -47,7 +50,8 @@ class IntervalEngine:
         """For each generalized-mean exponent p: is p <= 1 (or >= 1) for every admissible value? (z3)"""
 
         facts = {}
-        exponents = {g.args[0] for row in self.scheme.rows.values() for cell in row for g in cell.atoms(genmean_class())}
+        exponents = {g.args[0] for row in self.scheme.rows.values() for cell in row
+                     for g in cell.atoms(genmean_class())}
         for p in exponents:
             try:
                 x = self.smt.translator.expr(p)
@@ -78,6 +82,8 @@ class IntervalEngine:
         return tuple(bounds)
 
     def decide(self, prop: Property) -> PropertyResult:
+        """Decide the property on the admissible box: a failure at a corner or grid point is a counterexample; it holds
+        when bisection certifies every box; else unknown, naming the boxes left."""
         if self.box is None:
             return _unknown(prop, "the SMT encoding cannot express it and the parameters are not bounded by the "
                                   "assumptions, so no interval search is possible")
@@ -162,7 +168,8 @@ class IntervalEngine:
                 undecided.append(box)
                 continue
             middle = (lo + hi) / 2
-            work += [box[:widest] + ((lo, middle),) + box[widest + 1:], box[:widest] + ((middle, hi),) + box[widest + 1:]]
+            work += [box[:widest] + ((lo, middle),) + box[widest + 1:],
+                     box[:widest] + ((middle, hi),) + box[widest + 1:]]
         return _merge(undecided)
 
     def _env(self, box: Box) -> dict:

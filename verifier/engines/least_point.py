@@ -4,10 +4,11 @@
 
 D an integer matrix (variables × constraints), b exact, w distinct exact weights. Both canonical choices are
 this problem (`engines.canonical`): the certificate λ (variables: the other sets' rows, constraints: the
-classes) and the witness p on a face of optima (variables: the classes, constraints: the other sets). HiGHS proposes a vertex; the exact system on its support and |support| − 1 of its
-tight constraints gives x (python-flint), and exact duals prove it the only optimum: π_c <= 0 on the tight
-constraints and π_0 with w_v = Σ_c D[v][c] π_c + π_0 on the support and w_v > ... off it (every other
-variable's reduced cost positive), and the support determined by the constraints with π_c < 0 (full rank).
+classes) and the witness p on a face of optima (variables: the classes, constraints: the other sets). HiGHS
+proposes a vertex; the exact system on its support and |support| − 1 of its tight constraints gives x
+(python-flint), and exact duals prove it the only optimum: π_c <= 0 on the tight constraints and π_0 with
+w_v = Σ_c D[v][c] π_c + π_0 on the support and w_v > ... off it (every other variable's reduced cost positive),
+and the support determined by the constraints with π_c < 0 (full rank).
 Then any other feasible point costs more. Which π proves it does not matter (a float LP proposes it, rounded),
 so nothing of the float search reaches the point; at a degenerate vertex several tight constraints prove it
 together. None where no proof is found (a face of optima orthogonal to w): the caller falls back.

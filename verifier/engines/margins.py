@@ -57,6 +57,7 @@ class Bound:
     attained: bool
 
     def text(self) -> str:
+        """The optimum as text: the exact value, or 'unbounded'."""
         return "unbounded" if self.value is None else str(self.value)
 
 
@@ -89,12 +90,16 @@ def _summands(expr):
 
 @dataclass(frozen=True)
 class Interval:
+    """The exact set of values of one variable: an interval with rational ends (None: unbounded), each end open or
+    closed."""
+
     low: Fraction | None  # None: unbounded
     high: Fraction | None
     low_closed: bool
     high_closed: bool
 
     def text(self) -> str:
+        """The interval as text: '= v' for a point, else with brackets, e.g. '[0, 1/2)'."""
         if self.low is not None and self.low == self.high:
             return f"= {self.low}"
         left = "(-inf" if self.low is None else ("[" if self.low_closed else "(") + str(self.low)
@@ -102,6 +107,7 @@ class Interval:
         return f"{left}, {right}"
 
     def contains(self, x: Fraction) -> bool:
+        """Whether x lies in the interval."""
         above = self.low is None or x > self.low or (self.low_closed and x == self.low)
         below = self.high is None or x < self.high or (self.high_closed and x == self.high)
         return above and below

@@ -25,6 +25,9 @@ _REL = {"<": sp.Lt, "<=": sp.Le, ">=": sp.Ge, "==": sp.Eq, "!=": sp.Ne}
 
 @dataclass
 class Obligation:
+    """A property's definition unrolled over the scheme: a quantifier-free sympy formula for its violation or
+    satisfaction, with the existential auxiliaries (P1's p or λ)."""
+
     property: Property
     polarity: str  # "violation" or "satisfaction"
     formula: sp.Basic
@@ -32,6 +35,7 @@ class Obligation:
 
 
 def violation(scheme: Scheme, prop: Property) -> Obligation:
+    """The formula, satisfiable exactly when some admissible parameter value breaks the property."""
     return _Unroller(scheme, prop, holds=False).obligation()
 
 
@@ -75,6 +79,7 @@ def conjunction(parts: list) -> sp.Basic:
 
 
 def disjunction(parts: list) -> sp.Basic:
+    """Or, with false parts dropped and a true one deciding, built as is (see `conjunction`)."""
     return _lattice(sp.Or, [x for x in parts if x is not sp.false], sp.true, sp.false)
 
 
@@ -104,7 +109,8 @@ class _Unroller:
             return self._atom(binding)
         q = quants[0]
         index = len(self.prop.quantifiers) - len(quants)
-        parts = [self._unroll(quants[1:], {**binding, q.var: v}) for v in domain(self.scheme, self.prop, index, binding)]
+        parts = [self._unroll(quants[1:], {**binding, q.var: v})
+                 for v in domain(self.scheme, self.prop, index, binding)]
         conjunctive = (q.kind == "forall") == self.holds  # holds: ∀→And, ∃→Or; fails: ∀→Or, ∃→And
         return conjunction(parts) if conjunctive else disjunction(parts)
 

@@ -10,7 +10,8 @@ caller decides the set exactly at that θ (rational: the model's, or a rational 
 engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
 (exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
 
-Owns: `parametric_questions`, `piece_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
+Owns: `parametric_questions`, `piece_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`,
+`formula`.
 """
 
 from __future__ import annotations

@@ -32,16 +32,20 @@ class HalfPlane:
     equal: bool = False
 
     def value(self, p: Point) -> Fraction:
+        """a·x + b·y + c at the point p."""
         return self.a * p[0] + self.b * p[1] + self.c
 
     def closed_holds(self, p: Point) -> bool:
+        """Whether p lies in the closed half-plane (on the line, for an equality)."""
         v = self.value(p)
         return v == 0 if self.equal else v <= 0
 
     def tight(self, p: Point) -> bool:
+        """Whether p lies on the boundary line."""
         return self.value(p) == 0
 
     def text(self, x: str, y: str) -> str:
+        """The condition as text in the variables x and y, with a positive leading coefficient."""
         a, b, c = self.a, self.b, self.c
         if a < 0 or (a == 0 and b < 0):  # write it with a positive leading coefficient
             a, b, c, flip = -a, -b, -c, True

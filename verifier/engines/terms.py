@@ -16,12 +16,17 @@ _SYMBOL = {"<": "<", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}
 
 
 class TermValues:
+    """The property terms of a scheme at one set and class, exact and cached, and the comparisons that atoms make of
+    them."""
+
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self._mean: dict[tuple[frozenset, int], sp.Expr] = {}
         self._multiset: dict[tuple[frozenset, int], tuple] = {}
 
     def value(self, term: Term, members: frozenset[int], y: int):
+        """The term's exact value at (members, y): a number, None for a min or max that could not be decided, or the
+        members' costs for `sorted`."""
         s = self.scheme
         if term.kind == "cost":
             return s.cost(members, y)
@@ -45,6 +50,8 @@ class TermValues:
         return self._multiset[key]
 
     def compare(self, atom: Compare, binding: Binding) -> Comparison:
+        """Decide an atom's comparison at a binding, exactly: true, false, or unknown with the reason, with both
+        sides."""
         s = self.scheme
         y_of = {"y": binding.y, "y2": binding.y2}
         lhs_class, rhs_class = y_of[atom.lhs.cls], y_of[atom.rhs.cls]

@@ -25,7 +25,7 @@ MAX_HYPERPLANE_CHOICES = 200_000  # beyond this the enumeration is not worth it 
 
 
 class TooManyCandidates(Exception):
-    pass
+    """The regions have too many hyperplanes to enumerate their vertices; the message says how many."""
 
 
 def candidate_witnesses(det: list[list[Fraction]], members: frozenset[int]) -> list[tuple[Fraction, ...]]:

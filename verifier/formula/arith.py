@@ -23,6 +23,8 @@ SMALLER_NUMBERS = (f"exact numbers of at most {MAX_EXACT_BITS:,} bits (numerator
 
 
 class BuiltinError(Exception):
+    """A builtin or an operator refused its arguments; the message says why and `expected` what it would accept."""
+
     def __init__(self, message: str, expected: str | None = None):
         super().__init__(message)
         self.expected = expected
@@ -57,6 +59,9 @@ def collecting():
 
 
 def require(condition: sp.Basic, text: str) -> None:
+    """Demand `condition` (described by `text`): nothing when it holds, a BuiltinError when it fails, else (it depends
+    on parameters) a side condition for the symbolic engine, under the enclosing `guarded` branches; a BuiltinError when
+    nothing is `collecting`."""
     if condition is sp.true or condition is True:
         return
     if condition is sp.false or condition is False:
@@ -73,10 +78,13 @@ def require(condition: sp.Basic, text: str) -> None:
 
 
 def symbolic(*values) -> bool:
+    """Whether any of the values is a sympy expression with free symbols (it depends on a parameter)."""
     return any(isinstance(v, sp.Basic) and not v.is_Number and v.free_symbols for v in values)
 
 
 def numbers(values, what: str) -> list[sp.Expr]:
+    """The values, each checked to be a number (possibly symbolic), not a condition, class, set or list; `what` names
+    the caller in the error."""
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, sp.Expr):
@@ -108,6 +116,8 @@ def list_arg(args, name: str) -> list[sp.Expr]:
 
 
 def sign_of(x: sp.Expr) -> int:
+    """The certified sign (-1, 0 or 1) of a number (`formula.certified`); a BuiltinError when it cannot be decided
+    exactly."""
     s = certified.sign(x)
     if s.value is None:
         raise BuiltinError(f"cannot decide the sign of {x} exactly ({s.reason})")
@@ -115,6 +125,7 @@ def sign_of(x: sp.Expr) -> int:
 
 
 def divide(a, b):
+    """a / b, refusing division by zero; with a symbolic divisor, b != 0 becomes a side condition."""
     if symbolic(b):
         require(sp.Ne(b, 0), f"the divisor {b} is not 0")
         return a / b
@@ -124,6 +135,8 @@ def divide(a, b):
 
 
 def power(base, exponent):
+    """base ** exponent, refused where it is undefined or not real (0 to a negative power, a negative base to a
+    fractional power) or too large to compute exactly; with parameters, definedness becomes side conditions."""
     if symbolic(base, exponent):
         if exponent.is_Integer:
             if exponent < 0:

@@ -35,6 +35,9 @@ class NotBySize(Exception):
 
 @dataclass(frozen=True)
 class Token:
+    """A class as the size-wise evaluation sees it: a class the formula names ("first", "second") or G, any other member
+    of Y."""
+
     name: str  # "first", "second" (named classes) or "G" (any other member of Y)
 
 
@@ -43,11 +46,17 @@ G = Token("G")
 
 @dataclass(frozen=True)
 class SizedSet:
+    """A set Y known only by the named tokens inside it and its size n (an int, or TAIL + m: every size from TAIL
+    on)."""
+
     named: frozenset  # the named tokens inside Y
     n: object  # int or TAIL + m
 
 
 class SizeEvaluator:
+    """Evaluates a class-blind scheme's determinate and set-cost formulas by set size, for every class count at once;
+    `sides` collects the divisors that must be nonzero."""
+
     def __init__(self, cost, set_cost, params: dict, functions: dict[str, UserFunction]):
         self.cost, self.set_cost, self.functions = cost, set_cost, functions
         self.params = params  # name -> number or scalar symbol (per-class parameters are refused)
@@ -55,9 +64,11 @@ class SizeEvaluator:
 
     # -- the public questions ------------------------------------------------------------------------------
     def det(self, h: Token, y: Token) -> sp.Expr:
+        """The determinate cost c_h(y) of predicting class h when the truth is y."""
         return self._number(self.cost, {"yhat": h, "y": y})
 
     def row(self, named: frozenset, n, y: Token) -> sp.Expr:
+        """The set cost c_Y(y) of the set Y holding the tokens `named` and n members in all, when the truth is y."""
         return self._number(self.set_cost, {"Y": SizedSet(frozenset(named), _size(n)), "y": y})
 
     def singleton(self, h: Token, y: Token) -> sp.Expr:

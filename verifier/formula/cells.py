@@ -27,6 +27,9 @@ TRUE, FALSE, UNDECIDED = 1, 0, -1
 
 
 class Cells:
+    """An array of real numbers: a certified float enclosure [lo, hi] for every element and, where `exact` is set, its
+    exact value num/den (see the module docstring)."""
+
     __slots__ = ("lo", "hi", "num", "den", "exact")
 
     def __init__(self, lo, hi, num=None, den: int = 1, exact=None):
@@ -37,6 +40,7 @@ class Cells:
     # -- construction --------------------------------------------------------------------------------------
     @staticmethod
     def rational(value: Fraction | int, shape=()) -> "Cells":
+        """The exact rational `value` in every element of an array of `shape`."""
         value = Fraction(value)
         num = np.full(shape, 0, dtype=object if abs(value.numerator) >= SAFE else np.int64)
         num[...] = value.numerator
@@ -44,6 +48,8 @@ class Cells:
 
     @staticmethod
     def from_exact(num: np.ndarray, den: int, exact: np.ndarray | None = None) -> "Cells":
+        """The exact values num/den where `exact` is set (everywhere by default), with their enclosures; the other
+        elements have no value yet (an unbounded enclosure)."""
         num = np.asarray(num)
         exact = np.ones(num.shape, dtype=bool) if exact is None else exact
         if num.dtype == object and num.size and magnitude(num) < SAFE:
@@ -55,6 +61,7 @@ class Cells:
 
     @staticmethod
     def enclosure(lo, hi) -> "Cells":
+        """Values known only by an enclosure [lo, hi], with no exact value; a NaN bound becomes an infinite one."""
         lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
         return Cells(np.where(np.isnan(lo), -np.inf, lo), np.where(np.isnan(hi), np.inf, hi))
 
@@ -64,10 +71,12 @@ class Cells:
 
     @property
     def shape(self):
+        """The shape of the array (that of `lo` and `hi`)."""
         return self.lo.shape
 
     @property
     def all_exact(self) -> bool:
+        """Whether every element holds its exact value."""
         return bool(self.exact.all())
 
     def fraction(self, index) -> Fraction | None:
@@ -82,10 +91,12 @@ class Cells:
         return Cells(self.lo[index], self.hi[index], num, self.den, self.exact[index])
 
     def transpose(self) -> "Cells":
+        """The transposed array, keeping exactness."""
         num = None if self.num is None else self.num.T
         return Cells(self.lo.T, self.hi.T, num, self.den, self.exact.T)
 
     def broadcast(self, shape) -> "Cells":
+        """A read-only view broadcast to `shape`, keeping exactness."""
         num = None if self.num is None else np.broadcast_to(self.num, shape)
         return Cells(np.broadcast_to(self.lo, shape), np.broadcast_to(self.hi, shape), num, self.den,
                      np.broadcast_to(self.exact, shape))
@@ -148,14 +159,19 @@ class Cells:
         return out
 
     def square(self) -> "Cells":
+        """x * x, with the lower bound raised to 0 where the enclosure of x contains 0."""
         out = self * self
         nonneg = np.maximum(out.lo, 0.0)  # x*x >= 0 even where the enclosure of x contains 0
         return Cells(nonneg, out.hi, out.num, out.den, out.exact)
 
     def minimum(self, other: "Cells") -> "Cells":
+        """The elementwise minimum, chosen by certified comparison; where the order is undecided, the hull of both (not
+        exact)."""
         return _select(compare(self, "<=", other), self, other)
 
     def maximum(self, other: "Cells") -> "Cells":
+        """The elementwise maximum, chosen by certified comparison; where the order is undecided, the hull of both (not
+        exact)."""
         return _select(compare(self, ">=", other), self, other)
 
 

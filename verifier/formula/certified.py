@@ -22,6 +22,8 @@ PRECISIONS = (64, 256, 1024, 4096)
 
 @dataclass(frozen=True)
 class Sign:
+    """A certified sign: its `value` (None when undecided), the `method` that decided it, and why not when undecided."""
+
     value: int | None  # -1, 0, 1, or None when undecided
     method: str  # "rational", "interval", "exact-zero", or "undecided"
     reason: str = ""
@@ -163,6 +165,7 @@ def to_float(expr: sp.Expr) -> float:
 
 
 def certified_positive(expr: sp.Expr) -> bool:
+    """Whether the value is certified > 0 (False when it is <= 0 or undecided)."""
     return sign(expr).value == 1
 
 

@@ -19,7 +19,8 @@ class Origin(Protocol):
     """Where a formula came from: `locate(start, end)` gives (line, column, the file's line, [lo, hi) in that
     line) of the formula's characters [start, end) in the spec file, or None when it cannot say exactly."""
 
-    def locate(self, start: int, end: int) -> tuple[int, int, str, int, int] | None: ...
+    def locate(self, start: int, end: int) -> tuple[int, int, str, int, int] | None:
+        """The position in the spec file of the formula's characters [start, end), or None (see the class)."""
 
 
 def located_error(source: str, origin: Origin | None, where: dict, message: str, span: tuple[int, int] | None,

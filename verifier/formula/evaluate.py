@@ -23,6 +23,9 @@ MAX_STEPS = 6_000_000  # formula nodes evaluated per spec (about 15 s); a 12-cla
 
 
 class Evaluator:
+    """The exact interpreter of the formula language: evaluates a formula's tree to exact sympy values, within a step
+    budget shared by the whole spec."""
+
     def __init__(self, vocabulary: Vocabulary, max_steps: int | None = None):
         self.vocab = vocabulary
         self._class_index = {name: i for i, name in enumerate(vocabulary.classes)}
@@ -40,6 +43,8 @@ class Evaluator:
         return check_real(formula, formula.tree, value)
 
     def truth(self, formula: Formula, local: dict[str, object]) -> bool | sp.Basic:
+        """Evaluate a formula that must produce a condition: a bool, or a sympy condition where it depends on
+        parameters."""
         value = self._guarded(formula, local)
         if not isinstance(value, (bool, sp.logic.boolalg.Boolean)) or isinstance(value, sp.Expr):
             raise formula.error(f"the formula gives {kind(value)}, not a condition", expected="a condition")

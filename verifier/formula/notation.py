@@ -8,6 +8,8 @@ from sympy.printing.str import StrPrinter
 
 
 class PaperPrinter(StrPrinter):
+    """A sympy printer in the paper's notation: power means as M_p(...), powers with ^."""
+
     def _print_GenMean(self, expr) -> str:
         p, *values = expr.args
         return f"M_{{{self._print(p)}}}(" + ", ".join(self._print(v) for v in values) + ")"

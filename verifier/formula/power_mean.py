@@ -25,6 +25,8 @@ _NUMERIC_BUILTINS = {"abs", "sqrt", "log", "exp", "min", "max"}  # of numbers on
 
 @dataclass(frozen=True)
 class PowerMeanForm:
+    """A set-cost formula recognised as a power mean of the members' determinate costs, with its exponent E."""
+
     exponent: Formula  # E, evaluated with no set and no class bound
     written: str  # the formula's text, for the evidence
 

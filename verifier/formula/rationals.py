@@ -24,10 +24,12 @@ class CellsError(Exception):
 
 
 def down(x: np.ndarray) -> np.ndarray:
+    """The next float below each element (one ulp toward -inf)."""
     return np.nextafter(x, -np.inf)
 
 
 def up(x: np.ndarray) -> np.ndarray:
+    """The next float above each element (one ulp toward +inf)."""
     return np.nextafter(x, np.inf)
 
 
@@ -49,6 +51,7 @@ def enclose_ratio(num: np.ndarray, den: int):
 
 
 def big_ratio(n: int, d: int) -> float:
+    """n / d as a float, correctly rounded, saturating to +-inf beyond the float range."""
     try:
         return n / d  # Python divides big integers correctly rounded
     except OverflowError:
@@ -64,6 +67,7 @@ def common(a, b):
 
 
 def magnitude(num: np.ndarray) -> int:
+    """The largest absolute value of the numerators (0 for an empty array)."""
     if num.size == 0:
         return 0
     if num.dtype == object:
@@ -72,6 +76,7 @@ def magnitude(num: np.ndarray) -> int:
 
 
 def scale(num: np.ndarray, factor: int) -> np.ndarray:
+    """The numerators multiplied by `factor`, moving to Python ints (object arrays) when int64 could overflow."""
     if factor == 1:
         return num
     if num.dtype != object and factor < SAFE and magnitude(num) * factor < SAFE:
@@ -80,10 +85,12 @@ def scale(num: np.ndarray, factor: int) -> np.ndarray:
 
 
 def zeroed(c, exact) -> np.ndarray:
+    """The numerators of `c` where `exact` is set, 0 elsewhere."""
     return np.where(exact, c.num, 0)
 
 
 def add_exact(a, b, exact):
+    """The exact sum of two arrays where `exact` is set (0 elsewhere), as (numerators, common denominator)."""
     an, bn, den = common(a, b)
     an, bn = np.where(exact, an, 0), np.where(exact, bn, 0)
     if an.dtype != object and bn.dtype != object and magnitude(an) + magnitude(bn) >= SAFE:
@@ -100,6 +107,8 @@ def sized(num: np.ndarray) -> np.ndarray:
 
 
 def mul_exact(a, b, exact):
+    """The exact product of two arrays where `exact` is set (0 elsewhere), as (numerators, denominator), reduced by
+    their common gcd."""
     an, bn = zeroed(a, exact), zeroed(b, exact)
     if an.dtype != object and bn.dtype != object and magnitude(an) * magnitude(bn) >= SAFE:
         an = an.astype(object)
@@ -111,6 +120,7 @@ def mul_exact(a, b, exact):
 
 
 def gcd_all(num: np.ndarray, den: int) -> int:
+    """The gcd of the denominator and every numerator."""
     if num.dtype == object:
         g = den
         for v in num.flat:
@@ -122,6 +132,8 @@ def gcd_all(num: np.ndarray, den: int) -> int:
 
 
 def exact_sign(c) -> np.ndarray:
+    """The sign (-1, 0 or 1) of each exact numerator; 0 where there is none, so meaningful only where the element is
+    exact."""
     if c.num is None:
         return np.zeros(c.shape, np.int64)
     return np.sign(c.num).astype(np.int64) if c.num.dtype != object else np.vectorize(
@@ -129,6 +141,7 @@ def exact_sign(c) -> np.ndarray:
 
 
 def exact_nonzero(c) -> np.ndarray:
+    """Where the exact numerator is nonzero (False where there is none)."""
     return exact_sign(c) != 0
 
 

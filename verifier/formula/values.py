@@ -16,6 +16,8 @@ __all__ = ["ClassRef", "UserFunction", "Vocabulary", "check_real", "kind"]
 
 @dataclass(frozen=True)
 class ClassRef:
+    """A class as a formula value: its index among the spec's classes."""
+
     index: int
 
 
@@ -33,6 +35,8 @@ MAX_NUMBER_BITS = 3000  # beyond this, exact arithmetic on every cell would craw
 
 
 def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
+    """The formula's value once checked to be a finite real number of moderate size: rationals of at most
+    MAX_NUMBER_BITS bits, no infinity, no undefined or complex value; else a located error."""
     if value.is_Rational:
         if max(abs(int(value.p)).bit_length(), int(value.q).bit_length()) > MAX_NUMBER_BITS:
             raise f.error(f"the value has more than {MAX_NUMBER_BITS} bits", node,
@@ -46,6 +50,7 @@ def check_real(f: Formula, node: ast.AST, value: sp.Expr) -> sp.Expr:
 
 
 def kind(value) -> str:
+    """A value's kind in plain words ("a number", "a class", ...), for error messages."""
     if isinstance(value, bool):
         return "a condition"
     if isinstance(value, ClassRef):

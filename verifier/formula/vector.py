@@ -21,8 +21,8 @@ from fractions import Fraction
 import numpy as np
 
 from verifier.formula.cells import UNDECIDED, Cells, CellsError, TRUE, arb_map, compare, where
-from verifier.formula.vector_lists import (SET_Y, Cls, Lst, NotVectorised, REDUCERS, absolute, certain_sign, constant_exponent,
-                                          genmean, lift_all, power, stack, concat)
+from verifier.formula.vector_lists import (SET_Y, Cls, Lst, NotVectorised, REDUCERS, absolute, certain_sign,
+                                          constant_exponent, genmean, lift_all, power, stack, concat)
 from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
 
@@ -31,6 +31,9 @@ MAX_NODES = 200_000  # formula nodes walked per spec (each an array operation); 
 
 
 class VectorEvaluator:
+    """The vectorised interpreter of the formula language: evaluates a formula on whole grids of classes and sets at
+    once as `Cells`, or raises NotVectorised for the exact interpreter to take over."""
+
     def __init__(self, classes: tuple[str, ...], params: dict[str, Cells | tuple[Cells, ...]],
                  functions: dict[str, UserFunction], determinate: Cells | None = None):
         self.K = len(classes)
@@ -65,6 +68,7 @@ class VectorEvaluator:
             self.members = None
 
     def constant(self, formula: Formula) -> Cells:
+        """Evaluate a formula that reads no class and no set: one value."""
         return self._number(formula, {}, 0)
 
     def _number(self, formula: Formula, local: dict, rank: int) -> Cells:

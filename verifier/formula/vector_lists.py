@@ -59,10 +59,12 @@ def lift_all(local: dict) -> dict:
 
 
 def stack(values: tuple[Cells, ...]) -> Cells:
+    """Scalar values as one array along a new leading axis."""
     return concat([v.broadcast(()).take(np.newaxis) for v in values], axis=0)
 
 
 def concat(parts: list[Cells], axis: int) -> Cells:
+    """Arrays joined along `axis`, keeping exact values over their common denominator where there are any."""
     lo = np.concatenate([p.lo for p in parts], axis=axis)
     hi = np.concatenate([p.hi for p in parts], axis=axis)
     exact = np.concatenate([p.exact for p in parts], axis=axis)
@@ -146,6 +148,8 @@ def constant_exponent(value: Cells) -> Fraction:
 
 
 def power(base: Cells, exponent: Cells) -> Cells:
+    """base ** exponent for an exact rational exponent, the same in every cell, with numerator and denominator at most
+    1000; else NotVectorised."""
     e = constant_exponent(exponent)
     if abs(e.numerator) > 1000 or e.denominator > 1000:
         raise NotVectorised("a large exponent")
@@ -205,15 +209,18 @@ def _sole_where_single(lst: Lst, count: Cells, out: Cells) -> Cells:
 
 
 def certain_sign(x: Cells) -> bool:
+    """Whether every element's enclosure lies on one side of 0 (lo >= 0 or hi <= 0), so its sign is certain."""
     return bool(((x.lo >= 0) | (x.hi <= 0)).all())
 
 
 def absolute(x: Cells) -> Cells:
+    """The elementwise absolute value: a certified enclosure, exact where the value is."""
     lo = np.where(x.lo >= 0, x.lo, np.where(x.hi <= 0, -x.hi, 0.0))
     hi = np.maximum(np.abs(x.lo), np.abs(x.hi))
     out = Cells.enclosure(lo, hi)
     if x.num is not None and x.exact.any():
-        num = np.where(x.exact, np.abs(x.num) if x.num.dtype != object else np.vectorize(abs, otypes=[object])(x.num), 0)
+        num = np.where(x.exact,
+                       np.abs(x.num) if x.num.dtype != object else np.vectorize(abs, otypes=[object])(x.num), 0)
         return Cells(out.lo, out.hi, num, x.den, x.exact)
     return out
 

@@ -28,7 +28,8 @@ MEANING = {
     "P1": "Predicting a set must sometimes be the rational choice: for some indeterminate Ŷ there is a "
           "probability p under which Ŷ costs strictly less in expectation than each of its own members "
           "(Definition 4, 'Ŷ is possible'). If no set is possible, some member is always at least as good as "
-          "any set, so an expected-cost minimiser never needs to predict a set. Being possible says nothing about other sets: a possible Ŷ may still never "
+          "any set, so an expected-cost minimiser never needs to predict a set. Being possible says nothing about "
+          "other sets: a possible Ŷ may still never "
           "be the overall best prediction. By Ville's theorem Ŷ is impossible exactly when c_Ŷ dominates, "
           "element-wise, some mixture Σ λ_ŷ c_ŷ of its members' rows; the tool gives that λ as a certificate.",
     "P2": "No indeterminate row may be element-wise at least the mean of its members' rows, since such a set "
@@ -60,6 +61,7 @@ class Explanation(str):
     `_repr_markdown_`); its `repr` is one line naming the property."""
 
     def __new__(cls, text: str, property_id: str | None = None):
+        """The text, remembering the property it explains (None: the list of all ten)."""
         made = super().__new__(cls, text)
         made.property_id = property_id  # None: the list of all ten
         return made

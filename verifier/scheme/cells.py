@@ -1,9 +1,10 @@
 """The extended matrix of a numeric scheme as arrays, evaluated for all sets at once.
 
 `SchemeCells` holds the membership matrix of every allowed set (in the paper's table order: singletons,
-then by size, then in class order; with `predictions:` the family's sets only) and c_Y(y) as `Cells` (exact rationals where rational, certified
-enclosures otherwise). It is built by the vectorised interpreter, in chunks of sets so that a comprehension
-over Y never holds more than a few million elements. `NotVectorised` means: use the exact interpreter.
+then by size, then in class order; with `predictions:` the family's sets only) and c_Y(y) as `Cells` (exact
+rationals where rational, certified enclosures otherwise). It is built by the vectorised interpreter, in chunks
+of sets so that a comprehension over Y never holds more than a few million elements. `NotVectorised` means:
+use the exact interpreter.
 
 Owns: the array form of the matrix. May import: `formula`, `spec`.
 """
@@ -30,6 +31,9 @@ ASSEMBLE_CELLS = 1 << 21  # cells per chunk when the matrix is put over one deno
 
 @dataclass
 class SchemeCells:
+    """The extended matrix of a numeric scheme as arrays: the members of every allowed set, c_Y(y) for every set and
+    class, the determinate costs when `cost` or `cost_matrix` gives them, and which key made each row."""
+
     classes: tuple[str, ...]
     members: np.ndarray  # (S, K) bool, row s is the s-th set of the table order
     rows: Cells  # (S, K): c_Y(y)
@@ -38,10 +42,12 @@ class SchemeCells:
 
     @property
     def K(self) -> int:
+        """The number of classes."""
         return len(self.classes)
 
     @property
     def sizes(self) -> np.ndarray:
+        """The size of every set, in table order."""
         return self.members.sum(axis=1)
 
     @property
@@ -61,6 +67,8 @@ def table_order(K: int, family: Family = ALL) -> list[tuple[int, ...]]:
 
 
 def membership(K: int, family: Family = ALL) -> np.ndarray:
+    """The (sets, K) membership matrix of the family's sets in table order: row s is True at the members of the s-th
+    set."""
     sets = table_order(K, family)
     out = np.zeros((len(sets), K), dtype=bool)
     sizes = np.fromiter((len(c) for c in sets), dtype=np.int64, count=len(sets))

@@ -29,6 +29,9 @@ ClassSet = frozenset[int]
 
 @dataclass
 class Scheme:
+    """The extended cost matrix of a spec: one exact row (c_Y(y) for every class y) per set, where each row came from,
+    the parameters, assumptions and side conditions, and the companions of the fast path and of the reductions."""
+
     spec: Spec
     classes: tuple[str, ...]
     rows: dict[ClassSet, tuple[sp.Expr, ...]]
@@ -48,6 +51,7 @@ class Scheme:
 
     @property
     def K(self) -> int:
+        """The number of classes."""
         return len(self.classes)
 
     @cached_property
@@ -62,9 +66,11 @@ class Scheme:
 
     @property
     def symbolic(self) -> bool:
+        """Whether the scheme has symbolic parameters."""
         return bool(self.symbols)
 
     def label(self, members: ClassSet) -> str:
+        """The set as people read it, e.g. '{a, b}' (members in class order)."""
         text = self._labels.get(members)
         if text is None:
             text = self._labels[members] = "{" + ", ".join(self.classes[i] for i in sorted(members)) + "}"
@@ -102,6 +108,7 @@ class Scheme:
 
     @cached_property
     def indeterminate_sets(self) -> list[ClassSet]:
+        """The indeterminate sets (two classes or more), in table order."""
         return [s for s in self.all_sets if len(s) >= 2]
 
     def classes_for(self, domain: str, members: ClassSet, y: int | None = None, reduce: bool = False) -> list[int]:
@@ -115,9 +122,12 @@ class Scheme:
         return values if y is None else [c for c in values if c != y]
 
     def det(self, yhat: int, y: int) -> sp.Expr:
+        """The determinate cost c_ŷ(y): the singleton row of {ŷ}, as the properties use it (the set-cost formula may
+        have modified it)."""
         return self.rows[frozenset((yhat,))][y]
 
     def cost(self, members: ClassSet, y: int) -> sp.Expr:
+        """The cost c_Y(y) of predicting the set `members` when the truth is y."""
         return self.rows[members][y]
 
     def members_costs(self, members: ClassSet, y: int) -> tuple[sp.Expr, ...]:
@@ -129,6 +139,7 @@ class Scheme:
         return costs
 
     def mean(self, members: ClassSet, y: int) -> sp.Expr:
+        """The mean of the members' determinate costs, (1/|Y|) Σ_{ŷ in Y} c_ŷ(y)."""
         return sp.Add(*self.members_costs(members, y)) / len(members)
 
 

@@ -41,6 +41,7 @@ class ExactCells:
             vocab.determinate = self.determinate
 
     def determinate(self, h: int, y: int) -> sp.Expr:
+        """The determinate cost c_h(y) from `cost` or `cost_matrix`, evaluated once and kept."""
         key = (h, y)
         if key not in self._det:
             local = {"y": ClassRef(y), "yhat": ClassRef(h)}
@@ -50,6 +51,8 @@ class ExactCells:
         return self._det[key]
 
     def cell(self, members: ClassSet, y: int) -> sp.Expr:
+        """The exact cell c_Y(y), as the spec defines it (a `set_costs` entry, the set-cost formula, or a determinate
+        cost for a singleton), with a fresh step budget for the cell."""
         # the formulas' total work was bounded when the arrays were built; here the budget guards one cell
         self.evaluator.steps = 0
         spec = self.spec
@@ -84,6 +87,8 @@ class LazyRows(Mapping):
         return row
 
     def value(self, s: int, y: int, members: ClassSet | None = None) -> sp.Expr:
+        """The exact cell c_Y(y) of the s-th set: from the arrays where it is rational, else the power mean of the
+        members' exact costs or the exact interpreter."""
         exact = self.cells.rows.fraction((s, y))
         if exact is not None:
             return sp.Rational(exact.numerator, exact.denominator)
@@ -97,6 +102,7 @@ class LazyRows(Mapping):
         return value
 
     def members(self, s: int) -> ClassSet:
+        """The members of the s-th set of the table order."""
         return frozenset(np.flatnonzero(self.cells.members[s]).tolist())
 
     def __iter__(self) -> Iterator[ClassSet]:
@@ -197,6 +203,8 @@ def _notes(scheme: Scheme, cells: SchemeCells, exact: ExactCells, assumed: bool)
 
 
 def spec_modifies(scheme: Scheme) -> bool:
+    """Whether the singleton rows come from the set-cost formula or table (`set_cost`, `set_costs`) rather than from the
+    determinate costs, so that they may differ from them."""
     return any(scheme.origin[frozenset((h,))] in ("set_cost", "set_costs") for h in range(scheme.K))
 
 

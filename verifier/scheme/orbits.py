@@ -46,6 +46,9 @@ class NotSymmetric(Exception):
 
 @dataclass(frozen=True)
 class Orbits:
+    """The class symmetry of a scheme: whether it is proved (so one set per size and one or two classes per set stand
+    for all), whether per-class parameters move with the classes, and the family's size bound."""
+
     K: int
     symmetric: bool  # proved class-symmetric (False: only some sets are built, with no claim about the rest)
     moves_parameters: bool = False  # symbolic per-class parameters permute with the classes
@@ -53,6 +56,7 @@ class Orbits:
 
     @property
     def largest(self) -> int:
+        """The largest set size the family allows (K, or `top`)."""
         return self.K if self.top is None else min(self.top, self.K)
 
     @property
@@ -87,11 +91,14 @@ class Orbits:
         return depth < first_exists or all(k == "exists" for k in kinds[first_exists:])
 
     def sets_represented(self) -> int:
+        """How many indeterminate sets the representatives stand for: all 2^K - K - 1, or those of at most `top`
+        classes."""
         if self.top is None:
             return 2 ** self.K - self.K - 1
         return sum(comb(self.K, n) for n in range(2, self.largest + 1))
 
     def describe(self) -> str:
+        """The symmetry reduction in words, for reports."""
         head = (f"by symmetry (every permutation of the {self.K} classes leaves the scheme unchanged"
                 + (", moving the per-class parameters with the classes" if self.moves_parameters else "") + "), ")
         sets, sizes = self.sets_represented(), self.largest - 1
@@ -200,7 +207,8 @@ def rebuild_at(scheme: Scheme, values: dict[str, sp.Expr]) -> Scheme:
 
 def blind_formulas(spec: Spec, scheme: Scheme | None = None) -> str:
     """'' when facts 1 and 3 of the lemma hold for `spec` (its formulas cannot tell classes apart, and the
-    per-class parameters of the built `scheme`, when given, are one value for every class); else what singles a class out.
+    per-class parameters of the built `scheme`, when given, are one value for every class); else what singles a class
+    out.
     Fact 2 (the determinate costs) is the caller's to check, on whatever rows it built."""
     try:
         _syntactic(spec)

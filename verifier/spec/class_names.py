@@ -33,7 +33,8 @@ def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ..
             name = str(item.value).strip()
             if not re.fullmatch(r"[^,\s'\"]+( [^,\s'\"]+)*", name) or \
                     any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
-                raise fail("a class name may not be empty or contain commas, quotes or control characters", "classes", item, name)
+                raise fail("a class name may not be empty or contain commas, quotes or control characters",
+                           "classes", item, name)
             if name in names:
                 raise fail(f"duplicate class '{name}'", "classes", item, name, "distinct class names")
             names.append(name)

@@ -30,6 +30,9 @@ MAX_TREE_NODES = 10_000
 
 @dataclass(frozen=True)
 class Family:
+    """The sets a classifier may predict (`predictions:`): every set, intervals of consecutive classes, sets of at most
+    `max_size` classes, the nodes (or unions of nodes) of a class hierarchy, or listed sets."""
+
     kind: str = "all"
     max_size: int | None = None
     listed_sets: tuple[tuple[int, ...], ...] = ()  # hierarchy / sets: the indeterminate sets, table order
@@ -39,6 +42,7 @@ class Family:
 
     @property
     def restricted(self) -> bool:
+        """Whether the family allows some sets only (anything but every set)."""
         return self.kind != "all"
 
     def indeterminate(self, K: int) -> list[tuple[int, ...]]:
@@ -62,6 +66,8 @@ class Family:
         return len(self.listed_sets)
 
     def allows(self, members) -> bool:
+        """Whether the family allows the set `members`: every single class, and the family's indeterminate sets (the
+        empty set never)."""
         members = sorted(members)
         if len(members) <= 1:
             return len(members) == 1

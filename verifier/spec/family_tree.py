@@ -3,8 +3,8 @@
 The family keeps the leaf set of every node of two classes or more and the names the spec gave them; the
 nodes of a tree are nested or disjoint, so each node's children are the largest nodes strictly inside it and
 the classes no such node covers. A node with only classes below it is written as their list, one whose
-children are all named nodes or classes as a mapping (a class as `name: null`), any other as a list (a named child inside it as a one-key mapping); read back, the
-text allows the same sets, with the same names.
+children are all named nodes or classes as a mapping (a class as `name: null`), any other as a list (a named
+child inside it as a one-key mapping); read back, the text allows the same sets, with the same names.
 
 Owns: `tree_text`. May import: nothing of the package.
 """

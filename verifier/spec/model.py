@@ -36,6 +36,9 @@ Entry = Fraction | Formula  # a matrix cell as written: an exact number or a for
 
 @dataclass
 class Parameter:
+    """A declared parameter: its name, whether it is per-class, its fixed value (one per class when per-class) or None
+    when symbolic, its key in the file ('parameters.NAME') and its node there."""
+
     name: str
     per_class: bool
     value: Entry | tuple[Entry, ...] | None  # None: symbolic
@@ -45,6 +48,9 @@ class Parameter:
 
 @dataclass
 class Spec:
+    """A validated spec file: the classes, parameters, functions, assumptions, the costs (formulas or tables), the
+    prediction family and the expectations, with where each top-level key sits in the file."""
+
     path: str
     name: str
     classes: tuple[str, ...]

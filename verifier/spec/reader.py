@@ -58,7 +58,8 @@ class _Reader:
 
     def mapping(self, node: Located, key: str) -> dict[str, Located]:
         if not isinstance(node.value, dict):
-            raise self.fail(f"'{key or 'the file'}' must be a mapping", key, node, _show(node), "a mapping (key: value)")
+            raise self.fail(f"'{key or 'the file'}' must be a mapping", key, node, _show(node),
+                            "a mapping (key: value)")
         return node.value
 
     def string(self, node: Located, key: str) -> str:
@@ -162,7 +163,8 @@ class _Reader:
                             f"a list of {len(classes)} costs")
         if len(node.value) != len(classes):
             raise self.fail(f"the row has {len(node.value):,} entries", key, node, _show(node),
-                            f"{len(classes):,} entries, one per class" + (f" {listed(classes, '[', ']')}" if len(classes) <= FEW else ""))
+                            f"{len(classes):,} entries, one per class"
+                            + (f" {listed(classes, '[', ']')}" if len(classes) <= FEW else ""))
         return tuple(self.entry(item, f"{key}[{i}]") for i, item in enumerate(node.value))
 
     def cost_matrix(self, node: Located, classes) -> dict[int, tuple[Entry, ...]]:
@@ -228,7 +230,8 @@ class _Reader:
             fields = {} if decl.value is None else self.mapping(decl, key)
             for k, v in fields.items():
                 if k not in PARAM_KEYS:
-                    raise self.fail(f"unknown key '{k}'" + did_you_mean(k, PARAM_KEYS), f"{key}.{k}", v, k, "value, per_class or description")
+                    raise self.fail(f"unknown key '{k}'" + did_you_mean(k, PARAM_KEYS), f"{key}.{k}", v, k,
+                                    "value, per_class or description")
             per_class = bool(fields["per_class"].value) if "per_class" in fields else False
             value = None
             if "value" in fields:

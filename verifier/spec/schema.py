@@ -19,4 +19,5 @@ def schema_text() -> str:
 
 
 def schema() -> dict:
+    """The JSON Schema of the spec file, parsed."""
     return json.loads(schema_text())

@@ -48,6 +48,7 @@ class Located:
     start: int = -1  # where the node starts in the file's text (an index; -1 for data given to the API)
 
     def plain(self) -> Any:
+        """The value without positions: plain dicts, lists and scalars."""
         if isinstance(self.value, dict):
             return {k: v.plain() for k, v in self.value.items()}
         if isinstance(self.value, list):

@@ -103,7 +103,8 @@ def yaml_problem(exc: yaml.MarkedYAMLError) -> tuple[str, str | None]:
         return problem.replace("found undefined alias", "the alias *name refers to no anchor &name:"), \
             "an anchor &name defined before the alias"
     if "<block end>" in problem or "block mapping" in context or "block collection" in context:
-        return (f"the indentation or a stray character breaks the structure ({problem.replace('<block end>', 'the end of the block')})",
+        return (("the indentation or a stray character breaks the structure "
+                 f"({problem.replace('<block end>', 'the end of the block')})"),
                 "keys of one mapping at the same indentation, and no text after a closed list or mapping")
     if "end of stream" in problem:
         return "the file ends in the middle of a value", "the value to be completed"

@@ -31,6 +31,7 @@ class NotDecided(Exception):
 
 
 def same(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether a = b, decided exactly; NotDecided when it cannot be."""
     value = certified.compare(a, b).value
     if value is None:
         raise NotDecided(f"whether {a} equals {b} could not be decided exactly")
@@ -52,6 +53,8 @@ class Premises:
 
     @staticmethod
     def of(p: sp.Expr, det: list[list[sp.Expr]]) -> "Premises":
+        """The premises for the exponent p and the K x K determinate costs det[ŷ][y], each compared exactly (NotDecided
+        when some comparison cannot be settled)."""
         K = len(det)
         p_vs_1, p_sign = certified.compare(p, sp.Integer(1)).value, certified.sign(p).value
         if p_vs_1 is None or p_sign is None:
@@ -76,9 +79,10 @@ class Premises:
 
 POWER_MEAN = ("the power-mean inequality: M_p(x) < mean(x) for p < 1 and M_p(x) > mean(x) for p > 1 unless all "
               "x are equal, when every mean is that value")
-PAIR = ("with c_a(a) = c_b(b) = 0, x = c_b(a) > 0 and z = c_a(b) > 0, the distribution q_a = z/(x + z), q_b = x/(x + z) "
-        "gives both members the expected cost u = xz/(x + z), and the pair E_q[c_{a,b}] = q_a M_p(0, x) + q_b M_p(z, 0) "
-        "= 2^(1 - 1/p) u < u for 0 < p < 1 (0 for p = 0): {a, b} is possible for every 0 <= p < 1")
+PAIR = ("with c_a(a) = c_b(b) = 0, x = c_b(a) > 0 and z = c_a(b) > 0, the distribution q_a = z/(x + z), "
+        "q_b = x/(x + z) gives both members the expected cost u = xz/(x + z), and the pair E_q[c_{a,b}] = "
+        "q_a M_p(0, x) + q_b M_p(z, 0) = 2^(1 - 1/p) u < u for 0 < p < 1 (0 for p = 0): {a, b} is possible for "
+        "every 0 <= p < 1")
 BOUNDS = "a power mean lies between the least and the greatest of its values: min x <= M_p(x) <= max x"
 MULTISET = "a power mean depends only on the multiset of its values"
 

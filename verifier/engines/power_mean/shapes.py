@@ -30,6 +30,9 @@ VS_MEAN_RULES = {("forall", "not in Y", "<="), ("forall", "not in Y", ">="), ("f
 
 @dataclass(frozen=True)
 class Shape:
+    """The shape of a property's definition that a power-mean lemma speaks to (see the module docstring), with the
+    details the vs-mean and differs-in-Y rules need."""
+
     kind: str  # "bounds", "multiset", "vs-mean", "equal-in-Y", "differs-in-Y", "possible"
     op: str = ""  # vs-mean: how c_Y(y) compares with the mean
     domain: str = ""  # vs-mean: where y ranges ("in Y", "not in Y", "classes")

@@ -30,6 +30,9 @@ from verifier.properties import Both, Compare, Implies, Possible, Property
 
 @dataclass
 class QueryOutcome:
+    """The answer for one property over every indeterminate set: proved (unsat at every size), a model's set found, or
+    unknown (some size undecided), with the questions asked and the time taken."""
+
     status: str  # "proved": unsat at every size; "found": a model's set; "unknown": some size undecided
     members: frozenset[int] | None = None  # the model's set, when found
     questions: int = 0
@@ -38,6 +41,9 @@ class QueryOutcome:
 
 
 class BooleanSetQueries:
+    """Decides a property over every indeterminate set at once, one z3 question per set size (see the module
+    docstring)."""
+
     def __init__(self, encoding: SetCostEncoding, singletons: list[list[Fraction]], timeout_ms: int):
         self.enc, self.ctx, self.K = encoding, encoding.ctx, encoding.K
         self.b, self.n = encoding.b, encoding.n
@@ -46,6 +52,7 @@ class BooleanSetQueries:
         self._memo: dict = {}
 
     def decide(self, prop: Property) -> QueryOutcome:
+        """Ask the property's negation (or, for a 'some set' property, its instance) at every set size."""
         start = time.perf_counter()
         top, inner = prop.quantifiers[0], prop.quantifiers[1:]
         if top.var != "Y" or top.domain != "indeterminate" or any(q.var not in ("y", "y2") for q in inner):

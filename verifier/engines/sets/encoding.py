@@ -71,6 +71,7 @@ class SetCostEncoding:
         self._symbolic_memo: dict = {}
 
     def cost(self, y: int) -> z3.ArithRef:
+        """c_Y(y) as a z3 term over the booleans b and the size n, made once per class."""
         if y not in self._costs:
             value = self._enc(self.formula, self.formula.tree, {"Y": Y_SET, "y": ClassRef(y)}, 0)
             self._costs[y] = self.real(value, "the set cost")
@@ -88,6 +89,8 @@ class SetCostEncoding:
 
     # -- values -----------------------------------------------------------------------------------------------
     def real(self, value, what: str) -> z3.ArithRef:
+        """A value as a z3 real: exact rationals only; NotEncodable (naming `what`) for an irrational number or a
+        non-number."""
         if isinstance(value, z3.ArithRef):
             return value
         if isinstance(value, sp.Expr) and not isinstance(value, bool) and value.is_Rational:
@@ -98,6 +101,7 @@ class SetCostEncoding:
         raise NotEncodable(f"{what} is not a number here")
 
     def boolean(self, value, what: str) -> z3.BoolRef:
+        """A value as a z3 condition; NotEncodable (naming `what`) for anything else."""
         if isinstance(value, z3.BoolRef):
             return value
         if isinstance(value, bool) or value in (sp.true, sp.false):

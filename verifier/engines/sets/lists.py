@@ -39,6 +39,7 @@ def as_list(args: list) -> SymList:
 
 
 def length(value, enc) -> z3.ArithRef:
+    """len() of a list as a z3 term (the number of its present items); NotEncodable for anything but a list."""
     if isinstance(value, SymList):
         return value.count if isinstance(value.count, z3.ExprRef) else z3.RealVal(value.count, enc.ctx)
     raise NotEncodable("len() of something other than Y or a list")

@@ -29,6 +29,9 @@ Recheck = Callable[[Scheme, list[PropertyResult]], None]  # re-checks results in
 
 
 class SmtEngine:
+    """The symbolic engine: decides each property for every admissible parameter value with z3, in a fresh context per
+    scheme (see the module docstring)."""
+
     def __init__(self, scheme: Scheme, recheck: Recheck, timeout_ms: int = DEFAULT_TIMEOUT_MS):
         self.scheme = scheme
         self.recheck = recheck
@@ -43,7 +46,10 @@ class SmtEngine:
             self.unsupported_assumptions = str(exc)
 
     # -- solver plumbing ------------------------------------------------------------------------------------
-    def solve(self, *formulas: z3.BoolRef, extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+    def solve(self, *formulas: z3.BoolRef,
+              extra: list[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+        """Ask z3 whether the assumptions, the auxiliary variables' definitions, `extra` and `formulas` hold together:
+        (answer, a model when sat, z3's reason when unknown), within the time limit."""
         solver = z3.Solver(ctx=self.ctx)
         solver.set("timeout", limits.question_ms(self.timeout_ms))  # never past the overall bound
         if limits.RLIMIT:
@@ -64,6 +70,7 @@ class SmtEngine:
 
     # -- checks before any property ----------------------------------------------------------------------------
     def admissible(self) -> tuple[bool | None, str]:
+        """Whether some parameter value satisfies the assumptions: True, False (none does), or None with the reason."""
         if self.unsupported_assumptions:
             return None, f"the assumptions are beyond the SMT encoding ({self.unsupported_assumptions})"
         answer, _, reason = self.solve()
@@ -97,6 +104,8 @@ class SmtEngine:
 
     # -- properties ------------------------------------------------------------------------------------------------
     def decide(self, prop: Property) -> PropertyResult:
+        """Decide the property for every admissible value: holds when z3 proves no value violates it (unsat); a model's
+        exact values, re-checked, give fails; otherwise unknown, with the reason."""
         try:
             bad = obligations.violation(self.scheme, prop)
             formula = self.translator.boolean(bad.formula)
@@ -179,6 +188,7 @@ class SmtEngine:
         return equal
 
     def decide_all(self) -> list[PropertyResult]:
+        """The verdicts of the ten properties, in order."""
         return [self.decide(p) for p in PROPERTIES]
 
 

@@ -41,22 +41,27 @@ class Translator:
         self._aux = 0
 
     def var(self, name: str) -> z3.ArithRef:
+        """The solver's real variable of that name, made on first use."""
         if name not in self.variables:
             self.variables[name] = self.b.Real(name, self.ctx)
         return self.variables[name]
 
     def fresh(self, hint: str) -> z3.ArithRef:
+        """A new auxiliary real variable, named after `hint`."""
         self._aux += 1
         return self.b.Real(f"{hint}!{self._aux}", self.ctx)
 
     def real(self, value) -> z3.ArithRef:
+        """An exact rational as a solver constant."""
         f = Fraction(int(value.p), int(value.q)) if isinstance(value, sp.Rational) else Fraction(value)
         return self.b.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
 
     def expr(self, node: sp.Basic) -> z3.ArithRef:
+        """A sympy number expression as a solver term; Unsupported when it cannot be expressed."""
         return self._translate(node, _EXPR, "number")
 
     def boolean(self, node: sp.Basic) -> z3.BoolRef:
+        """A sympy condition as a solver formula; Unsupported when it cannot be expressed."""
         if node is sp.true or node is True:
             return self.b.BoolVal(True, self.ctx)
         if node is sp.false or node is False:

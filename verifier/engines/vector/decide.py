@@ -32,6 +32,9 @@ _TRUTH = {TRUE: Truth.TRUE, FALSE: Truth.FALSE, UNDECIDED: Truth.UNKNOWN}
 
 
 class VectorEngine:
+    """The fast path's engine: decides each property for all its instances at once on the scheme's arrays, with the
+    exact engine for undecided instances and the evidence (see the module docstring)."""
+
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self.exact = EnumerationEngine(scheme)  # exact instances and evidence
@@ -43,11 +46,14 @@ class VectorEngine:
 
     @property
     def possibility(self):
+        """Definition 4 for every indeterminate set by the array tests (`analyse_possibility_fast`), made on first use
+        and shared with the exact engine."""
         if self.exact._possibility is None:
             self.exact._possibility = analyse_possibility_fast(self.scheme, self.terms)
         return self.exact._possibility
 
     def decide(self, prop: Property) -> PropertyResult:
+        """Decide the property over all its instances at once; the verdict and its evidence are the exact engine's."""
         if isinstance(prop.atom, Possible):
             truth = np.array([_code(self.possibility[m].status) for m in self.sets], dtype=np.int8)
             domains: list[np.ndarray] = []

@@ -67,8 +67,8 @@ def _shape(prop: Property):
 
     def value(atom, case):
         if isinstance(atom, Compare):
-            if atom.op not in ("==", "!=") or atom.lhs.kind != atom.rhs.kind or atom.lhs.kind not in ("sorted", "cost") \
-                    or {atom.lhs.cls, atom.rhs.cls} != {"y", "y2"}:
+            if atom.op not in ("==", "!=") or atom.lhs.kind != atom.rhs.kind \
+                    or atom.lhs.kind not in ("sorted", "cost") or {atom.lhs.cls, atom.rhs.cls} != {"y", "y2"}:
                 raise ValueError
             same = case[0] if atom.lhs.kind == "sorted" else case[1]
             return same if atom.op == "==" else not same

@@ -35,6 +35,7 @@ class LazyWitness(SetPossibility):
 
     @property
     def margin(self):
+        """The exact margin of the witness, computed on first read (None when it cannot be)."""
         if self._margin is None and self._scheme is not None:
             self._margin = _rational_margin(self._scheme, self.members, self.witness)
             if self._margin is None:
@@ -131,6 +132,8 @@ def _best_minus(best: Fraction, terms: tuple) -> sp.Expr:
 
 
 def analyse_possibility_fast(scheme: Scheme, terms: TermArrays) -> dict[ClassSet, SetPossibility]:
+    """Definition 4 for every indeterminate set: the uniform tests on the arrays first, then a search, the block LP, and
+    the exact per-set analysis for what is left; in table order."""
     sets = scheme.indeterminate_sets
     witness, certificate = uniform_tests(terms)  # the uniform p, then the uniform λ (Proposition 1)
     out: dict[ClassSet, SetPossibility] = {}

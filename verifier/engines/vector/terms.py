@@ -25,6 +25,8 @@ BY_ROWS_CELLS = 1 << 17  # the same for a derived array's arithmetic: a dozen te
 
 
 class TermArrays:
+    """The property terms for every indeterminate set and class at once, as arrays [s, y] (see the module docstring)."""
+
     def __init__(self, cells: SchemeCells, same_cost: Callable[[int, int, int, int], bool]):
         """`same_cost(h, y, h2, y2)` decides exactly whether two determinate costs are equal (when the
         enclosures cannot)."""
@@ -39,6 +41,7 @@ class TermArrays:
 
     @property
     def count(self) -> int:
+        """The number of indeterminate sets."""
         return len(self.members)
 
     def value(self, kind: str) -> Cells:
