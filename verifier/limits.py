@@ -40,6 +40,10 @@ DEFAULT_CAP_MB: int | None = None  # the command's own cap (the machine's memory
 
 _deadline: float | None = None  # time.monotonic() at which the current spec's work must stop
 _limit_s: float | None = None
+# bounds whose `finally` is running: an alarm handled then is dropped, since a stop raised inside the clean-up
+# would skip the rest of it and leave the one-second repeating timer and this module's handler installed, to
+# fire later in code that never asked for a bound (seen as a pytest INTERNALERROR from a gc callback)
+_ending = 0
 
 
 class TimeLimitReached(BaseException):
@@ -164,6 +168,8 @@ REARM_S = 0.001  # how soon the timer fires again after a stop was dropped insid
 
 
 def _alarm(signum, frame) -> None:
+    if _ending:
+        return
     if _deadline is not None and time.monotonic() >= _deadline - 0.01:
         caller = _caller_of_z3(frame)
         if caller is None:
@@ -218,7 +224,7 @@ def _unraisable(hook):
 def time_limit(seconds: float | None, shown: float | None = None):
     """Bound the work inside the block to `seconds` (None: no bound). Nested bounds keep the earlier deadline.
     `shown`: the bound a stop names (the whole run's, when `seconds` is only what is left of it)."""
-    global _deadline, _limit_s
+    global _deadline, _limit_s, _ending
     if seconds is None:
         yield
         return
@@ -235,13 +241,23 @@ def time_limit(seconds: float | None, shown: float | None = None):
     try:
         yield
     finally:
-        if timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            if sys.gettrace() is _untraced:  # a stop waiting for z3 to return that never came
-                sys.settrace(None)
-            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
-            sys.unraisablehook = hook
-        _deadline, _limit_s = outer
-        if timer and _deadline is not None:  # an outer bound is still running: re-arm its timer
-            signal.signal(signal.SIGALRM, _alarm)
-            signal.setitimer(signal.ITIMER_REAL, max(0.001, _deadline - time.monotonic()), 1.0)
+        _ending += 1  # first, and with no call before it: no alarm is handled between here and the flag
+        try:
+            _end_bound(timer, previous, hook, outer)
+        finally:
+            _ending -= 1
+
+
+def _end_bound(timer: bool, previous, hook, outer) -> None:
+    """Stop this bound's timer and restore what it replaced; re-arm the outer bound's timer if one runs."""
+    global _deadline, _limit_s
+    if timer:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if sys.gettrace() is _untraced:  # a stop waiting for z3 to return that never came
+            sys.settrace(None)
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+        sys.unraisablehook = hook
+    _deadline, _limit_s = outer
+    if timer and _deadline is not None:  # an outer bound is still running: re-arm its timer
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, _deadline - time.monotonic()), 1.0)
