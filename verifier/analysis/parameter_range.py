@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
+
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.zeros import simplest
 from verifier.errors import SpecError
 from verifier.formula import certified
+from verifier.formula.certified import PRECISIONS
+from verifier.formula.enclose import Unsupported, enclose
 from verifier.scheme import Scheme
 from verifier.spec.model import Spec
 
@@ -52,21 +56,41 @@ def inside(a, b) -> sp.Rational:
         return sp.floor(b) - 1
     if b is None:
         return sp.floor(a) + 1
-    lo, hi = rational_below(b), rational_above(a)
-    middle = simplest(Fraction(int(hi.p), int(hi.q)), Fraction(int(lo.p), int(lo.q)))
-    return sp.Rational(middle.numerator, middle.denominator)
+    for precision in PRECISIONS:  # the ends' enclosures narrowed until they part
+        lo, hi = rational_below(b, precision), rational_above(a, precision)
+        if hi < lo:
+            middle = simplest(Fraction(int(hi.p), int(hi.q)), Fraction(int(lo.p), int(lo.q)))
+            return sp.Rational(middle.numerator, middle.denominator)
+    raise Unsupported(f"no rational was found certified between {a} and {b}")
 
 
-def rational_above(x) -> sp.Rational:
-    """x when it is rational, else a rational near x from 30 significant digits, raised by 10^-25 (meant to lie above
-    x)."""
-    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) + sp.Rational(1, 10**25)
+def rational_above(x, precision: int = PRECISIONS[0]) -> sp.Rational:
+    """x when it is rational, else a rational certified above x: the upper end of an interval enclosure."""
+    return x if isinstance(x, sp.Rational) else _bound(x, +1, precision)
 
 
-def rational_below(x) -> sp.Rational:
-    """x when it is rational, else a rational near x from 30 significant digits, lowered by 10^-25 (meant to lie below
-    x)."""
-    return x if isinstance(x, sp.Rational) else sp.Rational(str(sp.N(x, 30))) - sp.Rational(1, 10**25)
+def rational_below(x, precision: int = PRECISIONS[0]) -> sp.Rational:
+    """x when it is rational, else a rational certified below x: the lower end of an interval enclosure."""
+    return x if isinstance(x, sp.Rational) else _bound(x, -1, precision)
+
+
+def _bound(x, side: int, precision: int) -> sp.Rational:
+    """An end of an enclosure of x (side +1: above, -1: below), re-checked by a certified comparison; at higher
+    precisions when the first is too wide or fails. Raises Unsupported when x cannot be enclosed."""
+    for prec in [p for p in PRECISIONS if p >= precision]:
+        ball = enclose(x, prec)
+        if not ball.is_finite():
+            continue
+        try:
+            with flint.ctx.workprec(prec):  # the end rounded outward at this precision, not the context's 53 bits
+                mantissa, exponent = (ball.upper() if side > 0 else ball.lower()).man_exp()
+        except ValueError:  # not an exact dyadic end: try a finer enclosure
+            continue
+        mantissa, exponent = int(mantissa), int(exponent)
+        end = sp.Integer(mantissa * 2**exponent) if exponent >= 0 else sp.Rational(mantissa, 2**-exponent)
+        if certified.compare(end, x).value == side:
+            return end
+    raise Unsupported(f"{x} could not be bounded by a certified rational")
 
 
 def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | None]:
@@ -86,14 +110,24 @@ def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | N
         if not isinstance(solved, sp.Interval):
             raise spec_error(scheme.spec, "assume", f"the assumption {text!r} does not give one interval of {theta}",
                          "bounds such as 'r >= 0' and 'r <= 1'")
-        if solved.start.is_finite and (low is None or solved.start > low):
+        if solved.start.is_finite and (low is None or _above(scheme, solved.start, low)):
             low = solved.start
-        if solved.end.is_finite and (high is None or solved.end < high):
+        if solved.end.is_finite and (high is None or _above(scheme, high, solved.end)):
             high = solved.end
-    if low is not None and high is not None and low > high:
+    if low is not None and high is not None and _above(scheme, low, high):
         raise spec_error(scheme.spec, "assume", f"the assumptions admit no value of {theta} (they bound it below by "
                          f"{low} and above by {high})", f"assumptions that some value of {theta} meets")
     return low, high
+
+
+def _above(scheme: Scheme, a, b) -> bool:
+    """a > b between two bounds of the assumptions, by certified signs (never sympy's own comparison, which may
+    fall back to floats); bounds too close to order are refused with the spec's location."""
+    sign = certified.compare(a, b).value
+    if sign is None:
+        raise spec_error(scheme.spec, "assume", f"the bounds {a} and {b} of the assumptions could not be ordered",
+                         "bounds that differ by more than 2^-4096, or rational bounds")
+    return sign > 0
 
 
 def spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:

@@ -44,7 +44,10 @@ def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[
         if sp.Poly(numerator, theta).is_zero:
             return [], []
         roots = set(sp.Poly(numerator, theta).real_roots()) | set(sp.Poly(denominator, theta).real_roots())
-        return [r for r in roots if (low is None or r >= low) and (high is None or r <= high)], []
+        # certified, and a root kept unless it is proved outside: an extra breakpoint costs an exact point check,
+        # a missing one would hide a change of sign
+        return [r for r in roots if (low is None or certified.compare(r, low).value != -1)
+                and (high is None or certified.compare(r, high).value != 1)], []
     if low is None or high is None:
         raise Unsupported(f"{theta} appears beyond rational functions ({d}); calibrating it needs assumptions that "
                           f"bound {theta} on both sides")
@@ -69,7 +72,7 @@ def _power_sums(pair, theta, lo: Fraction, hi: Fraction) -> sp.Expr | None:
     the two means, and at e = 0 an extra zero is only an extra breakpoint (points are decided exactly)."""
     exponent, A, B = pair
     ends = [exponent.subs(theta, sp.Rational(x.numerator, x.denominator)) for x in (lo, hi)]
-    if any(e < 0 for e in ends):
+    if any(certified.sign(e).value in (-1, None) for e in ends):  # not proved >= 0: the general route
         return None
     return sp.Add(*[v**exponent for v in A if v != 0]) - sp.Add(*[v**exponent for v in B if v != 0])
 

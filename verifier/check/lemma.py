@@ -24,7 +24,7 @@ class LemmaUnconfirmed(Exception):
 
 
 def _sign(expr: sp.Expr) -> int:
-    expr = sp.nsimplify(expr) if expr.is_Float else expr
+    expr = sp.Rational(expr) if expr.is_Float else expr  # its exact binary value: the checker never guesses
     if expr.is_Rational:
         return (int(expr.p) > 0) - (int(expr.p) < 0)
     if sp.simplify(expr) == 0:
