@@ -35,7 +35,8 @@ BITS = (64, 256, 1024)  # precisions tried in turn to separate irrational values
 # one matrix (as the tool writes them); the bundled specs need 90 digits, powers 4, roots 3, 23 nodes, depth 6
 MAX_DIGITS, MAX_BITS, MAX_POWER, MAX_ROOT, MAX_NODES, MAX_DEPTH, MAX_EXP = 1000, 12000, 1000, 100, 1000, 40, 8000
 MAX_CELLS, FAMILIES = 100_000, ("all", "intervals", "max_size", "hierarchy", "sets")
-LIMIT, DEADLINE, PLACE = 1 << MAX_BITS, [math.inf], ["certificate"]  # the time budget (--time-limit) and the place being checked
+# the time budget (--time-limit) and the place being checked
+LIMIT, DEADLINE, PLACE = 1 << MAX_BITS, [math.inf], ["certificate"]
 
 # Yang, Destercke & Masson (2017), Properties 2-10, for indeterminate Y of the family: (quantifier of Y,
 # quantifiers of y and y2 (y2 != y) with their domains, atom). Atom terms: cost = c_Y(y); mean, min, max of

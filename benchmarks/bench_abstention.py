@@ -49,7 +49,8 @@ def timed(argv: list[str], runs: int) -> tuple[float, float, dict]:
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "verifier", "evaluate", *argv], capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run([sys.executable, "-m", "verifier", "evaluate", *argv], capture_output=True, text=True,
+                              cwd=ROOT)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

@@ -91,7 +91,8 @@ def main() -> None:
     pairs_spec(pairs)
     distributions(rows)
     cases = [("intervals, K = 100", ["specs/large/ordinal-intervals-100.yaml"], 10.0),
-             ("intervals, K = 100, --format json", ["specs/large/ordinal-intervals-100.yaml", "--format", "json"], 10.0),
+             ("intervals, K = 100, --format json", ["specs/large/ordinal-intervals-100.yaml", "--format", "json"],
+              10.0),
              ("hierarchy of 1,000 leaves", [tree], 30.0),
              ("max_size 2, K = 200", [pairs], 30.0),
              ("decide 10,000 rows, intervals K = 100", ["decide", "specs/large/ordinal-intervals-100.yaml", "--p-file",

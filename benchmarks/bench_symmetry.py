@@ -9,8 +9,8 @@
 
 Each measurement is a fresh child process (imports included) running `verify --symmetry --format json`; the table gives
 wall time, peak resident memory and the verdicts, then the target as a ratio (>= 1 met). Target (2-core
-machine): Ha with symbolic delta and eta at K = 64 and the ordinal p-discounted scheme at K = 40 under 60 s; then `verify --classes 2..` (every class count at
-once) on the bundled 0/1 schemes, target under 10 s each.
+machine): Ha with symbolic delta and eta at K = 64 and the ordinal p-discounted scheme at K = 40 under 60 s; then
+`verify --classes 2..` (every class count at once) on the bundled 0/1 schemes, target under 10 s each.
 """
 
 from __future__ import annotations

@@ -78,10 +78,19 @@ def frac(x) -> F:
 # -- the brute force, straight from the §2 table ---------------------------------------------------------------
 def brute_verdicts(K, det, rows) -> dict[str, str]:
     sets, classes = list(rows), range(K)
-    c = lambda Y, y: rows[Y][y]
-    col = lambda Y, y: [det[h][y] for h in sorted(Y)]  # C_Y(y) before sorting
-    mean = lambda Y, y: sum(col(Y, y)) / len(Y)
-    pairs = lambda dom: [(y, z) for y in dom for z in dom if y != z]
+
+    def c(Y, y):
+        return rows[Y][y]
+
+    def col(Y, y):  # C_Y(y) before sorting
+        return [det[h][y] for h in sorted(Y)]
+
+    def mean(Y, y):
+        return sum(col(Y, y)) / len(Y)
+
+    def pairs(dom):
+        return [(y, z) for y in dom for z in dom if y != z]
+
     truth = {
         "P2": all(any(c(Y, y) < mean(Y, y) for y in classes) for Y in sets),
         "P3": all(c(Y, y) < mean(Y, y) for Y in sets for y in Y),
@@ -104,7 +113,10 @@ def lp_possible(K, det, row, Y) -> bool:
     when a free t is split as t+ − t-.
     """
     M = 1 + sum(abs(v) for v in row) + sum(abs(v) for r in det for v in r)
-    R = lambda v: sp.Rational(v.numerator, v.denominator)
+
+    def R(v):
+        return sp.Rational(v.numerator, v.denominator)
+
     A = [[R(row[y] - det[h][y]) for y in range(K)] + [1] for h in sorted(Y)]
     optimum, _ = linprog([0] * K + [-1], A=A, b=[R(M)] * len(A), A_eq=[[1] * K + [0]], b_eq=[1])
     return -optimum - M > 0

@@ -33,8 +33,9 @@ EXAMPLES = {"ci": 1.0, "dev": 0.1}
 
 # Markers (registered in pyproject.toml), set here so that nobody forgets one. A test is `install`, `kernel` or
 # `browser` when its own code, a helper of its module it calls or a fixture it uses does that (read from their
-# source, so a new test is marked as it is written), or when it uses the session's install; each of those is also `slow`, as is every test in tests/slow_tests.txt (measured over
-# about 2 s, setup included; benchmarks/slow_tests.py refreshes the list from a `--durations=0` run).
+# source, so a new test is marked as it is written), or when it uses the session's install; each of those is also
+# `slow`, as is every test in tests/slow_tests.txt (measured over about 2 s, setup included; benchmarks/slow_tests.py
+# refreshes the list from a `--durations=0` run).
 KINDS = {
     "install": re.compile(r'"-m", "venv"|"-m", "build"|"try-repo"'),
     "kernel": re.compile(r"\bjupyter_client\b|\bipykernel\b|KernelManager"),

@@ -278,7 +278,8 @@ def test_credal_rules_on_a_family_never_crash_and_say_when_the_classes_are_not_a
 
 def test_cross_check_skips_what_is_beyond_its_budget_and_says_so():
     out = io.StringIO()
-    assert check(["--cross-check", "--format", "json", "--no-cache", str(SPECS / "large" / "ordinal-intervals-100.yaml")], out,
+    assert check(["--cross-check", "--format", "json", "--no-cache",
+                  str(SPECS / "large" / "ordinal-intervals-100.yaml")], out,
                  io.StringIO()) == 0
     notes = {c["property"]: c["note"] for c in json.loads(out.getvalue())["cross_check"]}
     assert notes["P1"].startswith("skipped: 100 classes") and "beyond the brute force's budget" in notes["P5"]

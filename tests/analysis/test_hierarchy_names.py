@@ -53,7 +53,8 @@ def test_decide_names_the_predicted_node(tmp_path, cli):
     code, text, _ = cli("decide", ANIMALS, "--p", p)
     assert code == 0 and "birds {sparrow, eagle}" in text
     rows = tmp_path / "p.csv"
-    rows.write_text("cat,dog,horse,sparrow,eagle,salmon,trout,shark,eel\n0,0,0,0.5,0.5,0,0,0,0\n1,0,0,0,0,0,0,0,0\n0.3,0.3,0.4,0,0,0,0,0,0\n", encoding="utf-8")
+    rows.write_text("cat,dog,horse,sparrow,eagle,salmon,trout,shark,eel\n0,0,0,0.5,0.5,0,0,0,0\n1,0,0,0,0,0,0,0,0\n"
+                    "0.3,0.3,0.4,0,0,0,0,0,0\n", encoding="utf-8")
     code, out, _ = cli("decide", ANIMALS, "--p-file", rows, "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["predictions"][0] == ["sparrow", "eagle"]

@@ -28,7 +28,8 @@ TREE = "{left: {ab: [a, b], c: null}, right: [d, {ef: [e, f]}]}"
 
 def _spec(c, tree: str = TREE) -> str:
     return (f"name: t\nclasses: [a, b, c, d, e, f]\ncost: '0 if y == yhat else 1'\n"
-            f"set_cost: '(0 if y in Y else 1) + 0.15 * (len(Y) - 1)'\npredictions: {{hierarchy: {tree}, unions: {c}}}\n")
+            f"set_cost: '(0 if y in Y else 1) + 0.15 * (len(Y) - 1)'\n"
+            f"predictions: {{hierarchy: {tree}, unions: {c}}}\n")
 
 
 def _brute(nodes: list[frozenset], K: int, c: int) -> set[frozenset]:

@@ -135,7 +135,8 @@ fractions = st.fractions(min_value=Fraction(1, 16), max_value=Fraction(8), max_d
 
 
 @settings(max_examples=25, deadline=None)
-@given(eta=st.tuples(fractions, fractions, fractions), share=st.fractions(Fraction(1, 32), Fraction(31, 32), max_denominator=32))
+@given(eta=st.tuples(fractions, fractions, fractions),
+       share=st.fractions(Fraction(1, 32), Fraction(31, 32), max_denominator=32))
 def test_ha_numeric_agrees_with_symbolic(eta, share):
     delta = share * min(eta) / 2  # 0 < delta < eta(y)/2 for every y
     values = {"delta": sp.Rational(delta), **{f"eta[{c}]": sp.Rational(e) for c, e in zip("abc", eta)}}

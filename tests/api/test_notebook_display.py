@@ -191,7 +191,8 @@ def test_names_from_specs_and_data_are_escaped(tmp_path):
     assert "<i>" not in decision._repr_html_() and "&lt;i&gt;" in decision._repr_html_()
     assert "<i>" in repr(decision) and "<i>" not in decision._repr_markdown_()
     path = tmp_path / "pred.csv"
-    path.write_text('true,predicted,classifier\n<i>,<i>,<img src=x onerror=alert(1)>\nb&c,"<i>,b&c",<img src=x onerror=alert(1)>\n'
+    path.write_text('true,predicted,classifier\n<i>,<i>,<img src=x onerror=alert(1)>\n'
+                    'b&c,"<i>,b&c",<img src=x onerror=alert(1)>\n'
                     '<i>,b&c,x|y\nb&c,b&c,x|y\n')
     scores = verifier.evaluate(spec, predictions=str(path))
     markup = scores._repr_html_()
@@ -199,7 +200,8 @@ def test_names_from_specs_and_data_are_escaped(tmp_path):
     assert "x\\|y" in scores._repr_markdown_()  # a '|' in a name does not split the Markdown table
     report = verifier.verify(spec, cache=False)
     assert "<script>" not in report._repr_html_() and len(repr(report)) < 200
-    open_cells = {key: value for key, value in spec.items() if key != "set_cost"} | {"set_costs": {"<i>,b&c": [None, None]}}
+    open_cells = ({key: value for key, value in spec.items() if key != "set_cost"}
+                  | {"set_costs": {"<i>,b&c": [None, None]}})
     design = verifier.design(open_cells)
     assert design.status == "designed" and "<script>" not in design._repr_html_() and "<i>" not in design._repr_html_()
     assert "&lt;script&gt;" in design._repr_html_() and len(repr(design)) < 200
@@ -218,13 +220,15 @@ def test_explain_is_still_the_text_and_shows_itself_rendered():
     line, markup, markdown = repr(text), text._repr_html_(), text._repr_markdown_()
     assert line == "<Explanation P4 non-dominance: necessary for filtering, necessary for choice>"
     shown = text_of(markup)
-    assert "P4 non-dominance" in shown and "<pre><code>∀ indeterminate Ŷ, ∀ y ∈ Ω: c_Y(y) ≥ min_ŷ∈Y c_ŷ(y)</code></pre>" \
+    assert "P4 non-dominance" in shown and \
+        "<pre><code>∀ indeterminate Ŷ, ∀ y ∈ Ω: c_Y(y) ≥ min_ŷ∈Y c_ŷ(y)</code></pre>" \
         in markup and markup.count("<tr>") == 3  # the header and one row per setting of Table VIII
     assert markdown.startswith("### P4 non-dominance") and "```text\n∀ indeterminate Ŷ" in markdown
     assert "| filtering | necessary |" in markdown and "| choice | necessary |" in markdown
     every = verifier.explain()
     assert every.startswith("The ten properties") and len(repr(every)) < 200 and "\n" not in repr(every)
-    assert text_of(every._repr_html_()).count("necessary") == 8 and "| P10 | upper boundedness |" in every._repr_markdown_()
+    assert text_of(every._repr_html_()).count("necessary") == 8 and \
+        "| P10 | upper boundedness |" in every._repr_markdown_()
 
 
 # -- the report in a browser, inside a notebook's own styles --------------------------------------------------
@@ -232,11 +236,13 @@ def test_explain_is_still_the_text_and_shows_itself_rendered():
 # right-aligned, tables centred, striped rows. They come after the report here, so only specificity can win.
 NOTEBOOK_CSS = """
 body{margin:0;font-family:sans-serif;font-size:13px}
-.rendered_html table{margin-left:auto;margin-right:auto;border:none;border-collapse:collapse;color:black;font-size:12px;table-layout:fixed}
+.rendered_html table{margin-left:auto;margin-right:auto;border:none;border-collapse:collapse;color:black;\
+font-size:12px;table-layout:fixed}
 .rendered_html tr,.rendered_html th,.rendered_html td{text-align:right;vertical-align:middle;padding:.5em;border:none}
 .rendered_html tbody tr:nth-child(odd){background:#f5f5f5}
 .rendered_html tbody tr:hover{background:rgba(66,165,245,.2)}
-.jp-RenderedHTMLCommon tr,.jp-RenderedHTMLCommon th,.jp-RenderedHTMLCommon td{text-align:right;vertical-align:middle;padding:.5em;border:none}
+.jp-RenderedHTMLCommon tr,.jp-RenderedHTMLCommon th,.jp-RenderedHTMLCommon td{\
+text-align:right;vertical-align:middle;padding:.5em;border:none}
 .jp-RenderedHTMLCommon table{margin-left:auto;margin-right:auto;table-layout:fixed}
 .jp-RenderedHTMLCommon tbody tr:nth-child(odd){background:var(--jp-layout-color0,#eee)}
 .jp-RenderedHTMLCommon :not(pre)>code{background-color:#eee;padding:1px 5px}

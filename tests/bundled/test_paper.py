@@ -68,7 +68,9 @@ def test_table_iii_u65_entries_exact():
 
 
 def test_table_iii_paper_rounds_8_15_wrongly_as_0_54():
-    g = lambda x: R(-6, 10) * x**2 + R(16, 10) * x  # Eq. 8
+    def g(x):  # Eq. 8
+        return R(-6, 10) * x**2 + R(16, 10) * x
+
     assert g(R(1, 2)) == R(65, 100)
     assert 1 - g(R(1, 3)) == R(8, 15)
     assert round(8 / 15, 2) == 0.53 != 0.54  # the paper prints 0.54: a rounding error

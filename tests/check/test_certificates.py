@@ -146,7 +146,8 @@ def test_a_dropped_instance_is_refuted(tmp_path):
     assert lines(check(tmp_path, cert))["matrix"] == "refuted: certificate.matrix: the all family lacks set {a,c}"
     cert = certificate("ha-numeric.yaml")  # a count that does not match the enumeration
     cert["properties"]["P4"]["evidence"]["instances"] -= 1
-    assert lines(check(tmp_path, cert))["P4"] == "refuted: the certificate counts 11 instances, the checker enumerated 12"
+    assert lines(check(tmp_path, cert))["P4"] == \
+        "refuted: the certificate counts 11 instances, the checker enumerated 12"
     cert = certificate("ha-numeric.yaml")
     cert["set_facts"].pop(3)
     assert lines(check(tmp_path, cert))["sets"] == "refuted: no set fact for {a,b}"
@@ -193,7 +194,8 @@ def test_the_command_writes_and_checks_a_certificate_and_never_overwrites_the_sp
     run = subprocess.run([sys.executable, "-m", "verifier", str(spec), "--certificate", str(spec)], env=env,
                          capture_output=True, text=True, timeout=170, cwd=tmp_path)
     assert run.returncode == 2 and "--certificate would write" in run.stderr
-    assert spec.read_text() == open(os.path.join(SPECS, "table-vi.yaml")).read() and sorted(os.listdir(tmp_path)) == before
+    assert spec.read_text() == open(os.path.join(SPECS, "table-vi.yaml")).read() and \
+        sorted(os.listdir(tmp_path)) == before
     out = tmp_path / "s.cert.json"
     run = subprocess.run([sys.executable, "-m", "verifier", str(spec), "--certificate", str(out)], env=env,
                          capture_output=True, text=True, timeout=170, cwd=tmp_path)
@@ -224,7 +226,8 @@ def test_the_checker_states_the_same_ten_properties_as_the_catalogue():
 
     def atom(a):
         if isinstance(a, Compare):
-            return (a.op, a.lhs.kind + ("2" if a.lhs.cls == "y2" else ""), a.rhs.kind + ("2" if a.rhs.cls == "y2" else ""))
+            return (a.op, a.lhs.kind + ("2" if a.lhs.cls == "y2" else ""),
+                    a.rhs.kind + ("2" if a.rhs.cls == "y2" else ""))
         return ("implies" if isinstance(a, Implies) else "and", atom(a.premise if isinstance(a, Implies) else a.first),
                 atom(a.conclusion if isinstance(a, Implies) else a.second))
 
@@ -285,7 +288,8 @@ def test_a_family_given_by_a_rule_is_recounted(tmp_path):
         "refuted: certificate.matrix: the intervals family lacks set {3,4,5}"
     cert = certificate("ordinal-intervals-10.yaml")
     cert["family"] = {"kind": "max_size", "max_size": 2}  # a relabelled family: its rule rejects a row
-    assert lines(check(tmp_path, cert))["matrix"] == "refuted: certificate.matrix: the max_size family has no set {1,2,3}"
+    assert lines(check(tmp_path, cert))["matrix"] == \
+        "refuted: certificate.matrix: the max_size family has no set {1,2,3}"
     cert = certificate("hierarchy-animals.yaml")  # a hierarchy comes from the spec: said to be given
     assert lines(check(tmp_path, cert))["family"].startswith("given: hierarchy: 13 sets as the certificate lists them")
 

@@ -199,7 +199,8 @@ def _verify(tmp_path, *args):
 def test_an_output_named_twice_in_one_run_is_refused_before_anything_is_written(tmp_path, certificate, report):
     shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "s.yaml")
     before = sorted(os.listdir(tmp_path))
-    for args in (("--certificate", certificate, "--report", report), ("--report", report, "--certificate", certificate)):
+    for args in (("--certificate", certificate, "--report", report),
+                 ("--report", report, "--certificate", certificate)):
         run = _verify(tmp_path, "s.yaml", *args)
         assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr, run.stderr
         assert f"--certificate writes {certificate!r} and --report {report!r} writes" in run.stderr

@@ -232,7 +232,8 @@ set_cost: "0 if y in Y else 1"
 @pytest.mark.parametrize("cost, nearest", [("(2 if y == 'abc' else 1)", None), ("1", None)])
 def test_a_message_about_a_class_names_a_few_and_the_count(cost, nearest, tmp_path, cli):
     spec = tmp_path / "k.yaml"
-    spec.write_text(THOUSAND.replace("COST", cost).replace('["1", "2"]', '["1", "2000"]' if cost == "1" else '["1", "2"]'))
+    spec.write_text(THOUSAND.replace("COST", cost).replace('["1", "2"]',
+                                                           '["1", "2000"]' if cost == "1" else '["1", "2"]'))
     code, out, err = cli(str(spec))
     assert code == 2 and not out and "Traceback" not in err
     assert "the 1,000 classes 1 .. 1000" in err and "500" not in err.split("1 .. 1000", 1)[1]

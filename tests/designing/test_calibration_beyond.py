@@ -82,8 +82,8 @@ def test_every_piece_agrees_with_the_pipeline_at_sampled_values(rows, exponent, 
                            "set_cost": f"genmean({formula}, [c(yh, y) for yh in Y])"})
     cal = calibrate(spec)
     lo, hi = sp.Rational(low), sp.Rational(high)
-    samples = {lo, hi, lo + (hi - lo) / 7, (lo + hi) / 2, hi - (hi - lo) / 100} | {v for v in map(sp.Rational, "0 1/2 1".split())
-                                                                                 if lo <= v <= hi}
+    samples = ({lo, hi, lo + (hi - lo) / 7, (lo + hi) / 2, hi - (hi - lo) / 100}
+               | {v for v in map(sp.Rational, "0 1/2 1".split()) if lo <= v <= hi})
     for x in samples:
         piece, found = _piece_at(cal, x), _at(spec, x)
         if found is None:  # undefined there (a negative exponent over a zero cost): no verdict claimed

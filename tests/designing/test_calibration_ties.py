@@ -203,6 +203,9 @@ def test_calibration_reads_a_chained_assumption():
             "cost: 'abs(rank(yhat) - rank(y))'\nset_cost: 'genmean(1 - r, [c(yh, y) for yh in Y])'\n")
     chained = calibrate(spec_from_text(text))
     split = calibrate(spec_from_text(text.replace("'0 <= r <= 1'", "['r >= 0', 'r <= 1']")))
-    ends = lambda c: (c.pieces[0].low, c.pieces[-1].high)
+
+    def ends(c):
+        return (c.pieces[0].low, c.pieces[-1].high)
+
     assert ends(chained) == ends(split) == (0, 1)
     assert [p.verdicts for p in chained.pieces] == [p.verdicts for p in split.pieces]

@@ -297,7 +297,8 @@ def test_a_transcendental_breakpoint_is_enclosed_never_printed_as_exact():
 
 
 @pytest.mark.parametrize("text, needle", [
-    ("name: a\nclasses: [a, b]\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_costs:\n  \"a,b\": [null, d]\n",
+    ("name: a\nclasses: [a, b]\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\n"
+     "set_costs:\n  \"a,b\": [null, d]\n",
      "calibrated through a 'set_cost' formula"),
     ("name: c\nclasses: 13\nparameters: {d: {}}\ncost: \"0 if yhat == y else 1\"\nset_cost: \"d\"\n",
      "at most 12 classes"),

@@ -96,7 +96,8 @@ def test_an_infeasible_problem_is_explained_by_an_exact_conflict_even_when_the_f
 def test_exact_lp_confirms_by_dual_certificate_and_never_trusts_an_infeasible_float_answer():
     # min x + y subject to x + y >= 1/3, x - y <= 1/7, y <= 1 (rational optimum 1/3, a face of optima)
     third = Fraction(1, 3)
-    rows = [({0: Fraction(-1), 1: Fraction(-1)}, -third, False), ({0: Fraction(1), 1: Fraction(-1)}, Fraction(1, 7), False),
+    rows = [({0: Fraction(-1), 1: Fraction(-1)}, -third, False),
+            ({0: Fraction(1), 1: Fraction(-1)}, Fraction(1, 7), False),
             ({1: Fraction(1)}, Fraction(1), False)]
     bad = [({0: Fraction(1)}, Fraction(0), False), ({0: Fraction(-1)}, Fraction(-1, 10**12), False)]
     good, impossible = solve_blocks([Block(["x", "y"], rows, {0: Fraction(1), 1: Fraction(1)}),

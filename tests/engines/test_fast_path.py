@@ -361,7 +361,8 @@ def test_the_vectorised_interpreter_agrees_with_the_exact_one(formula, cost):
 
 
 def test_a_closed_standard_output_is_no_crash():
-    done = subprocess.run(["bash", "-c", f"'{sys.executable}' -m verifier specs/ha-numeric.yaml --no-cache --format json >&-"],
+    done = subprocess.run(["bash", "-c",
+                           f"'{sys.executable}' -m verifier specs/ha-numeric.yaml --no-cache --format json >&-"],
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "Traceback" not in done.stderr and "internal error" not in done.stderr
 

@@ -179,7 +179,8 @@ def test_beyond_a_thousand_sets_every_interval_is_decided_and_beyond_the_bound_t
     huge = SimpleNamespace(all_sets=range(100_001), K=2, family_restricted=True)
     assert "done for up to 100,000 sets and 2,000,000 cells" in optimality_route.why_not_decided(huge)
     assert "this scheme has 100,001 sets" in optimality_route.why_not_decided(huge)
-    wide = SimpleNamespace(all_sets=range(23_220), K=215, family_restricted=True)  # intervals of 215 classes: the family's cell bound
+    # intervals of 215 classes: the family's cell bound
+    wide = SimpleNamespace(all_sets=range(23_220), K=215, family_restricted=True)
     assert "this scheme has 23,220 sets, 4,992,300 cells" in optimality_route.why_not_decided(wide)
     every = SimpleNamespace(all_sets=range(2047), K=11, family_restricted=False)  # `all` at 11 classes
     assert "done for up to 1,023 sets of every subset" in optimality_route.why_not_decided(every)

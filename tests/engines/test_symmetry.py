@@ -166,7 +166,8 @@ def test_a_scheme_failing_only_from_five_classes_is_found_at_five(tmp_path):
     assert code == 0, err
     record = json.loads(out)["every_k"]
     assert record["P3"]["first_failure"] == 5 and record["P2"]["first_failure"] == 5  # delta < 1/K fails at 5
-    assert record["P3"]["runs"] == [{"from": 2, "to": 4, "verdict": "holds"}, {"from": 5, "to": None, "verdict": "fails"}]
+    assert record["P3"]["runs"] == [{"from": 2, "to": 4, "verdict": "holds"},
+                                    {"from": 5, "to": None, "verdict": "fails"}]
     assert record["P1"]["runs"] == [{"from": 2, "to": None, "verdict": "holds"}]
     assert record["P7"]["first_failure"] == 3 and record["P9"]["first_failure"] == 2
 

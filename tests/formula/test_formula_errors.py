@@ -20,7 +20,8 @@ from verifier.formula.parse import parse_formula
 
 HEAD = 'name: t\nclasses: [cat, dog]\ncost: "0 if yhat == y else 1"\n'  # set_cost goes on line 4
 PARAMS = "parameters:\n  delta: {value: 0.2}\n  eta: {per_class: true, value: [1, 2]}\n"
-PROBLEM = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): invalid spec at key '(?P<key>[^']*)': (?P<rest>.*)$")
+PROBLEM = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): "
+                     r"invalid spec at key '(?P<key>[^']*)': (?P<rest>.*)$")
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -169,7 +170,8 @@ def test_a_per_class_value_with_wrong_keys_is_shown_as_a_mapping(tmp_path):
     ('"sqrt(len(Y), 2)"', "sqrt() takes 1 argument, got 2", "sqrt(len(Y), 2)", 12),
     ('"genmean(1)"', "genmean() takes 2 arguments, got 1", "genmean(1)", 12),
     ('"c(y)"', "c() takes 2 arguments, got 1", "c(y)", 12),
-    ('"sum([1 for v in [1, 2]])"', "comprehensions may only run over the predicted set Y, not over a list", "[1, 2]", 28),
+    ('"sum([1 for v in [1, 2]])"', "comprehensions may only run over the predicted set Y, not over a list",
+     "[1, 2]", 28),
     ('"len(Y) +"', "it ends in the middle of an expression", "+", 19),
     ("\"y == 'cat\"", "the quote ' is never closed", "'", 17),
 ])
@@ -234,9 +236,11 @@ def test_windows_line_ends_are_one_line_break(tmp_path):
 
 def test_a_formula_in_a_list_or_a_flow_sequence_is_placed_too(tmp_path):
     text = ('name: t\nclasses: [cat, dog]\nparameters:\n  delta: {value: 0.2}\nassume:\n  - "delta > 0"\n'
-            '  - "dleta < 1"\ncost_matrix:\n  cat: [0, "1 + dleta"]\n  dog: [1, 0]\nset_costs:\n  "cat,dog": [0.5, 0.5]\n')
+            '  - "dleta < 1"\ncost_matrix:\n  cat: [0, "1 + dleta"]\n  dog: [1, 0]\n'
+            'set_costs:\n  "cat,dog": [0.5, 0.5]\n')
     problems = _problems(_both(_write(tmp_path, text)), text)
-    assert [(p["line"], p["column"], p["key"]) for p in problems] == [(7, 6, "assume[1]"), (9, 17, "cost_matrix.cat[1]")]
+    assert [(p["line"], p["column"], p["key"]) for p in problems] == [
+        (7, 6, "assume[1]"), (9, 17, "cost_matrix.cat[1]")]
     assert all(p["underlined"] == "dleta" and p["in_file"] for p in problems)
 
 
@@ -266,7 +270,8 @@ def test_parse_formula_reports_every_construct_outside_the_whitelist():
     with pytest.raises(verifier.SpecError) as caught:
         parse_formula("len(Y) ^ 2 + a.b + (lambda: 1)", "t.yaml", "set_cost", None)
     assert [p.message.split(";")[0] for p in caught.value.problems] == [
-        "`^` is not a power in formulas", "attribute access ('.') not allowed in formulas", "lambda not allowed in formulas"]
+        "`^` is not a power in formulas", "attribute access ('.') not allowed in formulas",
+        "lambda not allowed in formulas"]
 
 
 def test_the_caret_line_keeps_long_formulas_readable():
@@ -279,10 +284,12 @@ def test_the_caret_line_keeps_long_formulas_readable():
 
 
 def test_valid_formulas_using_every_kind_of_name_are_accepted(tmp_path):
-    text = ('name: t\nclasses: [cat, dog]\nparameters:\n  delta: {value: 0.2}\n  eta: {per_class: true, value: [1, 2]}\n'
+    text = ('name: t\nclasses: [cat, dog]\nparameters:\n  delta: {value: 0.2}\n'
+            '  eta: {per_class: true, value: [1, 2]}\n'
             '  r: {value: "1 / K"}\nfunctions:\n  g(x): "x * delta + h(x)"\n  h(y): "y / 2"\nassume: ["eta[y] > 0"]\n'
             'cost: "0 if yhat == y else eta[y] * g(1)"\n'
-            "set_cost: \"mean([c(yh, y) for yh in Y if yh != 'cat' or True]) + r * len(Y) if y in Y else eta['dog']\"\n")
+            "set_cost: \"mean([c(yh, y) for yh in Y if yh != 'cat' or True]) + r * len(Y) "
+            "if y in Y else eta['dog']\"\n")
     report = verifier.verify(_write(tmp_path, text).read_text(), cache=False)
     assert report.verdicts
 

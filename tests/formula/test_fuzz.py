@@ -52,7 +52,8 @@ def test_random_text_only_ever_raises_spec_error(text):
 # -- generated valid formulas: an independent Fraction oracle and a round trip --------------------------------
 def _formulas():
     leaves = st.one_of(
-        st.fractions(min_value=-20, max_value=20, max_denominator=8).map(lambda f: (str(f.numerator) if f.denominator == 1 else f"({f.numerator}/{f.denominator})", f)),
+        st.fractions(min_value=-20, max_value=20, max_denominator=8).map(
+            lambda f: (str(f.numerator) if f.denominator == 1 else f"({f.numerator}/{f.denominator})", f)),
         st.sampled_from([("len(Y)", Fraction(2)), ("K", Fraction(3)), ("r", Fraction(1, 2)), ("rank(y)", Fraction(1)),
                          ("c('a', y)", Fraction(1)), ("sum([c(yh, y) for yh in Y])", Fraction(2))]),
     )

@@ -1,7 +1,7 @@
 """Every float of the check report beside an exact value is that value correctly rounded (DESIGN.md §9, issue
 51): each matrix cell's `decimal` (rational, and the power means of ordinal-l1-9, ordinal-intervals-10 and
-obstacle-p-discounted-averse), each witness's `margin_decimal`, each comparison's `lhs_decimal`/`rhs_decimal`, against an
-independent rounding (sympy's 60 digits, read back by Python's correctly rounded decimal parser); and the text's
+obstacle-p-discounted-averse), each witness's `margin_decimal`, each comparison's `lhs_decimal`/`rhs_decimal`, against
+an independent rounding (sympy's 60 digits, read back by Python's correctly rounded decimal parser); and the text's
 4-digit decimals are 4 digits of that float. Irrational margins and sides are read back from their exact text by
 the test (the tool's own output, never input)."""
 

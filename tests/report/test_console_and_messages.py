@@ -61,7 +61,8 @@ def test_independent_mistakes_are_all_reported_at_once_with_did_you_mean(tmp_pat
 
 def test_a_misspelled_function_gets_did_you_mean(tmp_path, cli):
     spec = tmp_path / "f.yaml"
-    spec.write_text('name: f\nclasses: [a, b]\ncost: "0 if y == yhat else 1"\nset_cost: "meen([c(yh, y) for yh in Y])"\n')
+    spec.write_text('name: f\nclasses: [a, b]\ncost: "0 if y == yhat else 1"\n'
+                    'set_cost: "meen([c(yh, y) for yh in Y])"\n')
     code, _, err = cli(str(spec))
     assert code == 2 and "unknown function 'meen'; did you mean 'mean'?" in err and "f.yaml:4:" in err
 

@@ -87,6 +87,7 @@ def test_evaluate_decide_abstention_and_certainty_print_counts_with_separators(b
                            str(Path(ROOT) / "examples/breast-cancer/scores.csv"), "--sweep", "mu=0:1:41", "--sweep",
                            "nu=0:1:41", "-v"),
     }
-    assert "(1,200 instances)" in outputs["evaluate -v"] and "1,600 cost scenarios" in " ".join(outputs["abstention"].split())
+    assert "(1,200 instances)" in outputs["evaluate -v"] and \
+        "1,600 cost scenarios" in " ".join(outputs["abstention"].split())
     found = [f"{name}: {hit}" for name, text in outputs.items() for hit in bare_counts(text)]
     assert not found, found[:10]

@@ -71,7 +71,9 @@ def test_html_has_its_sections_and_is_self_contained(fresh, stem):
 def test_markdown_and_json_agree(fresh):
     record = json.loads((fresh / "ha-numeric.json").read_text())
     md = (fresh / "ha-numeric.md").read_text()
-    assert record["properties"]["P3"]["verdict"] == "fails" and "| P3 | reward rightful cautiousness | a set containing the truth costs strictly less than the mean of its members' costs | **fails** |" in md
+    assert record["properties"]["P3"]["verdict"] == "fails" and \
+        ("| P3 | reward rightful cautiousness | a set containing the truth costs strictly less than the mean of its "
+         "members' costs | **fails** |") in md
     assert "seconds" not in record  # report files are deterministic
 
 

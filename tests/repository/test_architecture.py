@@ -93,7 +93,8 @@ def test_modules_stay_small():
 
 
 def test_code_lines_count_neither_docstrings_nor_comments():
-    source = '"""Module.\n\nMore."""\n\n# a comment\nx = (1,\n     2)  # trailing\n\n\ndef f():\n    """Doc."""\n    return """a\nb"""\n'
+    source = ('"""Module.\n\nMore."""\n\n# a comment\nx = (1,\n     2)  # trailing\n\n\ndef f():\n'
+              '    """Doc."""\n    return """a\nb"""\n')
     assert code_lines(source) == 5  # x = (1, / 2) / def f(): / return """a / b"""
 
 

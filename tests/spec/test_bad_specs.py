@@ -122,7 +122,8 @@ BAD_DOCUMENTS = {  # id: (text, key named in the message, line number expected)
     "one class": ('name: t\nclasses: [a]\ncost: "0"\n', "classes", 2),
     "one class as int": ('name: t\nclasses: 1\ncost: "0"\n', "classes", 2),
     "65 classes": ('name: t\nclasses: 65\ncost: "0 if yhat == y else 1"\nset_cost: "1"\n', "classes", 2),
-    "17 classes, not symmetric": ('name: t\nclasses: 17\ncost: "abs(rank(yhat) - rank(y))"\nset_cost: "log(len(Y)) + min([c(v, y) for v in Y])"\n', "classes", 2),
+    "17 classes, not symmetric": ('name: t\nclasses: 17\ncost: "abs(rank(yhat) - rank(y))"\n'
+                                  'set_cost: "log(len(Y)) + min([c(v, y) for v in Y])"\n', "classes", 2),
     "nan cost": (GOOD.replace("[0.5, 0.5]", "[.nan, 0.5]"), "set_costs.a,b[0]", 7),
     "inf cost": (GOOD.replace("[0.5, 0.5]", "[0.5, .inf]"), "set_costs.a,b[1]", 7),
     "-inf cost": (GOOD.replace("[1, 0]", "[-.Inf, 0]"), "cost_matrix.b[0]", 5),

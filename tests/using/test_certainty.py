@@ -77,7 +77,8 @@ def test_equal_floats_of_different_decimals_are_no_tie(tmp_path, cli):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].endswith(",top,min_certainty,max_doubt,doubt_cost,tie")
-    assert lines[1].split(",")[-5:] == ['"b"', "1e-20", "1e+20", shortest_texts([math.pi / 2 - 2 * math.atan(1e-20 * 0.05)])[0],
+    assert lines[1].split(",")[-5:] == ['"b"', "1e-20", "1e+20",
+                                          shortest_texts([math.pi / 2 - 2 * math.atan(1e-20 * 0.05)])[0],
                                           "0"]
     assert lines[3].split(",")[-5:] == ['"h"', "0.0", "inf", repr(math.pi / 2), "1"]  # the same digits
     assert "ties for the top class (infinite doubt): 1" in err

@@ -1,7 +1,8 @@
 """The certainty floats against their exact values (issue 51): θ the correctly rounded exact value on every
 row, including rows whose floats cancel (logits 8, 8.0000000000000001, -2.9: no tie, so θ is not π/2), rows near
-ξ = 1 (θ near 0), near one-hot rows, ties and rows near midpoints between floats; the exact route correctly rounded; the maximum doubt of an exact
-gap of 10^-15 is 1e15; the paired Wilcoxon test on minimum certainty ranks the exact differences."""
+ξ = 1 (θ near 0), near one-hot rows, ties and rows near midpoints between floats; the exact route correctly rounded;
+the maximum doubt of an exact gap of 10^-15 is 1e15; the paired Wilcoxon test on minimum certainty ranks the exact
+differences."""
 
 from __future__ import annotations
 

@@ -163,7 +163,8 @@ def test_every_pair_at_once_equals_one_pair_at_a_time_by_hand(tmp_path):
 def test_rows_of_the_vectorised_wilcoxon_are_scipys_one_dimensional_calls():
     rng = np.random.default_rng(5)
     for n in (12, 20):  # ties and zeros: a permutation test (n <= 13) or the normal approximation; else exact
-        d = np.concatenate([rng.integers(-3, 4, size=(30, n)) / 3, rng.normal(size=(30, n)) * (rng.random((30, n)) < 0.7),
+        d = np.concatenate([rng.integers(-3, 4, size=(30, n)) / 3,
+                            rng.normal(size=(30, n)) * (rng.random((30, n)) < 0.7),
                             rng.normal(size=(5, n)), np.zeros((2, n))])  # the last: nothing to test
         statistic, p, methods, favours, _ = wilcoxon_rows(d)
         for row, w, pv, method, side in zip(d, statistic, p, methods, favours):

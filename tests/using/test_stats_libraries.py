@@ -63,7 +63,8 @@ def test_demsar_table_6_uncorrected_is_the_papers_and_corrected_is_scipys():
     assert "without the tie correction (Demšar's formula, which Iman-Davenport's F_F uses)" in text
     record = comparison_json(Comparison(0.05, 0.95, [], 0, f, None))["friedman"]
     assert record["statistic"] == pytest.approx(scipy_result.statistic) and record["printed"].startswith("tie-corr")
-    assert record["uncorrected"]["statistic_exact"] == str(f.chi2) and record["tie_correction_factor"] == str(f.tie_factor)
+    assert record["uncorrected"]["statistic_exact"] == str(f.chi2) and \
+        record["tie_correction_factor"] == str(f.tie_factor)
 
 
 def test_demsar_table_2_signed_ranks_of_c45_m_against_c45():
@@ -137,7 +138,8 @@ def test_a_handful_of_pairs_with_ties_gets_the_exact_permutation_p_value_not_the
     expected = stats.wilcoxon(d)  # scipy's own 'auto': the permutation distribution
     normal = stats.wilcoxon(d, method="asymptotic")
     assert pair["method"] == "permutation" and pair["zero_method"] == "wilcox"
-    assert pair["p_value"] == pytest.approx(expected.pvalue, rel=1e-12) and pair["p_value"] != pytest.approx(normal.pvalue)
+    assert pair["p_value"] == pytest.approx(expected.pvalue, rel=1e-12) and \
+        pair["p_value"] != pytest.approx(normal.pvalue)
     assert "exact permutation distribution over all 2^n sign assignments" in pair["test"]
     assert "Wilcoxon (exact permutation distribution, as scipy's method='auto' chooses)" in result.text
 

@@ -137,7 +137,8 @@ def test_batch_file_csv_and_npy(tmp_path, cli):
     npy = tmp_path / "p.npy"
     np.save(npy, np.array([[0.1, 0.3, 0.6], [0.7, 0.1, 0.2]]))
     code, out, _ = cli("decide", OBSTACLE, "--p-file", str(npy))
-    assert code == 0 and out.splitlines()[0] == "row,prediction,tied_optima,undecided" and out.splitlines()[1] == '0,"b",1,0'
+    assert code == 0 and out.splitlines()[0] == "row,prediction,tied_optima,undecided" and \
+        out.splitlines()[1] == '0,"b",1,0'
 
 
 def test_decide_json_contract(cli):

@@ -126,7 +126,8 @@ def test_figure_files_are_distinct_for_every_name(tmp_path):
     # 5 classifiers with the trivial one, 4 x 3 / 2 + 4 pairs: 15 pictures, one file each
     assert len(files) == 15, sorted(files)
     assert {"friedel-abstention-symbolic-abstention-a_2f_b.svg", "friedel-abstention-symbolic-abstention-a_2d_b.svg",
-            "friedel-abstention-symbolic-abstention-+a.svg", "friedel-abstention-symbolic-abstention-a.svg"} <= set(files)
+            "friedel-abstention-symbolic-abstention-+a.svg",
+            "friedel-abstention-symbolic-abstention-a.svg"} <= set(files)
 
 
 def test_a_classifier_named_trivial_is_refused(tmp_path):
