@@ -40,6 +40,12 @@ class SpecError(Exception):
         if not self.line:  # 0 is "no position" (data given to the Python API)
             self.line = self.column = None
 
+    @classmethod
+    def at(cls, message: str, mark: Mark | None, **fields) -> "SpecError":
+        """The error placed at `mark` (its line and column; no position when `mark` is None or has line 0), with
+        the other fields (`file`, `key`, `text`, `expected`, ...) as given."""
+        return cls(message, line=mark.line if mark else None, column=mark.column if mark else None, **fields)
+
     def located(self, **where) -> "SpecError":
         """Fill in location fields that are still unknown (inner code knows less than outer code)."""
         for name, value in where.items():

@@ -52,9 +52,8 @@ class _Reader:
         self.parsed: list[Formula] = []  # every formula read, checked against the whitelist and its scope at the end
 
     def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
-        return SpecError(message, file=self.path, key=key, line=at.mark.line if at and at.mark else None,
-                         column=at.mark.column if at and at.mark else None, text=None if text is None else str(text),
-                         expected=expected)
+        return SpecError.at(message, at.mark if at else None, file=self.path, key=key,
+                            text=None if text is None else str(text), expected=expected)
 
     def mapping(self, node: Located, key: str) -> dict[str, Located]:
         if not isinstance(node.value, dict):
