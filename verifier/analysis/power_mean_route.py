@@ -28,7 +28,7 @@ from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form
 from verifier.formula.values import Vocabulary
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, PropertyResult, Verdict
@@ -136,7 +136,7 @@ def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[Property
     out = []
     for result in results:
         prop = result.property
-        universal = prop.quantifiers[0].kind == "forall"
+        universal = prop.quantifiers[0].kind == QuantifierKind.FORALL
         settled = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
         proof = route.lemmas.proof(prop.id)
         if settled:

@@ -33,7 +33,7 @@ from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_sc
 from verifier.check.structured import STRUCTURED_LEMMA
 from verifier.errors import UsageError
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict
@@ -138,7 +138,7 @@ def merge_structured(scheme: Scheme, results: list[PropertyResult]) -> list[Prop
     out = []
     for result in results:
         prop = result.property
-        universal = prop.quantifiers[0].kind == "forall"
+        universal = prop.quantifiers[0].kind == QuantifierKind.FORALL
         settled = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
         outcome = route.outcomes[prop.id]
         possibility = result.evidence.possibility

@@ -23,14 +23,16 @@ if TYPE_CHECKING:
     from verifier.designing.request import Request, make_request
     from verifier.designing.solve import Undecided
     from verifier.designing.spec_text import calibrated_text
+    from verifier.designing.status import DesignStatus
     from verifier.designing.why_not import MAX_CONFLICTS, Diagnosis
 
-__all__ = ["MAX_CONFLICTS", "Calibration", "Completion", "DesignCheckFailed", "Diagnosis", "Piece", "Region",
-           "Request", "Undecided", "bounded_by", "calibrated_text", "failing_cover", "fit_test", "make_request"]
+__all__ = ["MAX_CONFLICTS", "Calibration", "Completion", "DesignCheckFailed", "DesignStatus", "Diagnosis", "Piece",
+           "Region", "Request", "Undecided", "bounded_by", "calibrated_text", "failing_cover", "fit_test",
+           "make_request"]
 _FROM = {"Completion": "complete", "DesignCheckFailed": "complete", "Calibration": "pieces", "Piece": "pieces",
          "bounded_by": "pieces", "failing_cover": "pieces", "fit_test": "pieces", "Region": "region",
          "Request": "request", "make_request": "request", "Undecided": "solve", "calibrated_text": "spec_text",
-         "MAX_CONFLICTS": "why_not", "Diagnosis": "why_not"}
+         "MAX_CONFLICTS": "why_not", "Diagnosis": "why_not", "DesignStatus": "status"}
 
 
 def __getattr__(name: str):

@@ -26,6 +26,7 @@ from verifier.designing.problem import Cell, DesignProblem
 from verifier.designing.request import Demand, Request
 from verifier.designing.solve import Conflict, Solver, Undecided
 from verifier.engines.margins import Bound
+from verifier.properties import Level
 from verifier.properties.settings import TABLE_VIII
 
 MAX_CONFLICTS = 8  # enumerated in full up to this many; the search stops at one more ("more exist")
@@ -153,7 +154,7 @@ def diagnose(solver: Solver, request: Request, first: Conflict, budget: int | No
 def _parts(request: Request, fixed: list[Cell], literals: dict) -> list[Part]:
     labels = [label for _, label in literals.values()]
     levels = TABLE_VIII[request.setting]
-    demands = [Part(label, demand=d, removable=levels[d.pid] != "N") for d, label in zip(request.firm, labels)]
+    demands = [Part(label, demand=d, removable=levels[d.pid] != Level.N) for d, label in zip(request.firm, labels)]
     return demands + [Part(label, cell=c) for c, label in zip(fixed, labels[len(request.firm):])]
 
 

@@ -31,6 +31,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
 from verifier.scheme.exact import ClassSet, Scheme, build_scheme
+from verifier.properties import QuantifierKind
 from verifier.spec.model import Spec
 
 
@@ -83,8 +84,8 @@ class Orbits:
         after a "some"."""
         if not self.symmetric:
             return False
-        first_exists = kinds.index("exists") if "exists" in kinds else len(kinds)
-        return depth < first_exists or all(k == "exists" for k in kinds[first_exists:])
+        first_exists = kinds.index(QuantifierKind.EXISTS) if QuantifierKind.EXISTS in kinds else len(kinds)
+        return depth < first_exists or all(k == QuantifierKind.EXISTS for k in kinds[first_exists:])
 
     def sets_represented(self) -> int:
         if self.top is None:

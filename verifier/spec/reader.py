@@ -20,6 +20,7 @@ from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
 from verifier.spec.yaml_nodes import paused_collector
+from verifier.verdict import Verdict
 
 
 def load_spec(path: str, open_cells: bool = False) -> Spec:
@@ -122,7 +123,7 @@ class _Reader:
                                     "'cost' or 'cost_matrix', and/or 'set_cost'"))
         if "setting" in top:
             spec.setting = (attempt(self.string, top["setting"], "setting") or "").strip().lower() or None
-            if spec.setting and spec.setting not in ("filtering", "choice"):
+            if spec.setting and spec.setting not in tuple(properties.Setting):
                 errors.append(self.fail("unknown setting" + did_you_mean(spec.setting, ("filtering", "choice")),
                                         "setting", top["setting"], spec.setting, "filtering or choice"))
         spec.expect = attempt(self.expect, top.get("expect")) or {}
@@ -287,7 +288,7 @@ class _Reader:
                                         f"expect.{name}", verdict, name,
                                         "P1..P10 or a property name such as 'reward rightful cautiousness'"))
                 continue
-            if text not in ("holds", "fails", "unknown"):
+            if text not in (Verdict.HOLDS, Verdict.FAILS, Verdict.UNKNOWN):
                 errors.append(self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")),
                                         f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown"))
                 continue

@@ -19,7 +19,7 @@ from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
 from verifier import limits
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import PROPERTIES, Property
+from verifier.properties import PROPERTIES, Property, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Verdict
@@ -135,7 +135,7 @@ class SmtEngine:
         except SpecError as exc:
             return _unknown(prop, f"the solver's values {values} are not admissible on substitution: {exc}")
         result = EnumerationEngine(concrete).decide(prop)
-        if partial_only(concrete) and prop.quantifiers[0].kind == "exists":
+        if partial_only(concrete) and prop.quantifiers[0].kind == QuantifierKind.EXISTS:
             return _unknown(prop, f"at {values} the per-class values differ, so the representative sets do not "
                                   "speak for every set")
         self.recheck(concrete, [result])
