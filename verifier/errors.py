@@ -2,7 +2,8 @@
 
 `SpecError` is the one error type a spec can cause: it always names file, key, position, text and expectation.
 `UsageError` is a bad command line or API argument. Both end in exit status 2 at the command line. This module
-imports nothing from the package (every layer may raise these).
+imports nothing from the package (every layer may raise these). `DoesNotApply` and `Unsettled` are the bases of
+the internal signals "this route does not apply" and "not decided", which never reach a user.
 """
 
 from __future__ import annotations
@@ -88,6 +89,18 @@ class SpecError(Exception):
 
 class UsageError(ValueError):
     """A bad command line (exit 2)."""
+
+
+class DoesNotApply(Exception):
+    """Internal signal, never shown as such: a route, a fast path, an encoding or a lemma does not apply to this
+    input (the message says why), and the caller takes the next way or reports the reason. Each route keeps its
+    own subclass (`NotSymmetric`, `NotVectorised`, `Unsupported`, ...) beside the code that raises it."""
+
+
+class Unsettled(Exception):
+    """Internal signal, never shown as such: a question was asked and not decided (a solver's unknown, a
+    budget spent, evidence that could not be confirmed exactly); the caller reports it as undecided or tries an
+    exact path. Never a time limit or a resource stop: those are `limits.STOPS`, which these bases do not catch."""
 
 
 SNIPPET_WIDTH = 100

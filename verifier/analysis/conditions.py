@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 RELATION_SIGNS = {sp.Eq: "=", sp.Ne: "≠", sp.StrictLessThan: "<", sp.LessThan: "≤",
@@ -68,7 +69,7 @@ def one_parameter_set(scheme, formula: sp.Basic) -> sp.Set | None:
     return found if _exact_set(found) else None
 
 
-class _NotExact(Exception):
+class _NotExact(DoesNotApply):
     pass
 
 

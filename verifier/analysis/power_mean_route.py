@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
@@ -37,7 +38,7 @@ from verifier.verdict import Evidence, PropertyResult, Verdict
 EVERY_SET_MAX_CLASSES = 6  # up to 57 indeterminate sets: all of them are built, and decide what lemmas do not
 
 
-class NotPowerMean(Exception):
+class NotPowerMean(DoesNotApply):
     """The route does not apply; the message says why."""
 
 

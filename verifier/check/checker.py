@@ -16,6 +16,7 @@ from mpmath import iv
 from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
 from verifier.check.structured import check_structured, is_structured
+from verifier.errors import Unsettled
 from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, EvidenceKind, PropertyResult, SetPossibility, Truth, Verdict
@@ -23,7 +24,7 @@ from verifier.verdict import Binding, EvidenceKind, PropertyResult, SetPossibili
 _DIGITS = (30, 120, 1300)  # up to ~4300 bits, as far as the engines go
 
 
-class _Unconfirmed(Exception):
+class _Unconfirmed(Unsettled):
     pass
 
 

@@ -15,10 +15,12 @@ from fractions import Fraction
 
 import z3
 
+from verifier.errors import DoesNotApply
+
 MARGIN = "margin"
 
 
-class NotLinear(Exception):
+class NotLinear(DoesNotApply):
     pass
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
@@ -29,7 +30,7 @@ from verifier.formula.values import UserFunction
 M = sp.Symbol("m", integer=True, nonnegative=True)  # n = TAIL + m: every size from TAIL on
 
 
-class NotBySize(Exception):
+class NotBySize(DoesNotApply):
     """The formula uses something the size-wise evaluation cannot follow; the message says what."""
 
 

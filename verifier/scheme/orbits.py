@@ -26,12 +26,13 @@ from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
-from verifier.scheme.exact import ClassSet, Scheme, build_scheme
 from verifier.properties import QuantifierKind
+from verifier.scheme.exact import ClassSet, Scheme, build_scheme
 from verifier.spec.model import Spec
 
 
@@ -41,7 +42,7 @@ def partial_only(scheme: Scheme) -> bool:
     return scheme.orbits is not None and not scheme.orbits.symmetric
 
 
-class NotSymmetric(Exception):
+class NotSymmetric(DoesNotApply):
     """The scheme could not be proved class-symmetric; the message says what singles a class out."""
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from verifier.errors import Unsettled
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.shapes import shape_of
@@ -26,7 +27,7 @@ from verifier.properties import BY_ID
 from verifier.verdict import LemmaProof
 
 
-class NotDecided(Exception):
+class NotDecided(Unsettled):
     """An exact comparison the lemmas need could not be settled; the message says which."""
 
 
