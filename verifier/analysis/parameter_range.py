@@ -93,5 +93,4 @@ def admissible_range(scheme: Scheme, theta) -> tuple[sp.Expr | None, sp.Expr | N
 
 def spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key) or spec.marks.get("")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

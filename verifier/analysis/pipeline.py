@@ -281,5 +281,4 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
 
 def _too_many(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key) or spec.marks.get("classes")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

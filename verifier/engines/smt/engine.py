@@ -89,10 +89,9 @@ class SmtEngine:
                 values = ", ".join(f"{k} = {v}" for k, v in self.parameters_of(model).items())
                 spec = self.scheme.spec
                 mark = spec.marks.get("assume") or spec.marks.get("")
-                raise SpecError(f"a formula is undefined for some admissible parameter values ({text} fails at "
-                                f"{values})", file=spec.path, key="assume", line=mark.line if mark else None,
-                                column=mark.column if mark else None,
-                                expected="assumptions that keep every formula defined")
+                raise SpecError.at(f"a formula is undefined for some admissible parameter values ({text} fails at "
+                                   f"{values})", mark, file=spec.path, key="assume",
+                                   expected="assumptions that keep every formula defined")
         return unsettled
 
     # -- properties ------------------------------------------------------------------------------------------------
