@@ -11,7 +11,6 @@ from __future__ import annotations
 import html as _html
 import re
 
-from verifier.designing import DesignStatus
 from verifier.report.check import SCOPED_CSS
 from verifier.report.text.safe_text import clean, markdown as _md_clean
 
@@ -85,6 +84,7 @@ def items(values: list[str], limit: int = 160) -> str:
 # -- design ------------------------------------------------------------------------------------------------
 def design_answer(r) -> str:
     """The main answer of a `DesignReport`, in a few words."""
+    from verifier.designing import DesignStatus  # loaded by a design report only
     record = r.record
     if r.status == DesignStatus.DESIGNED:
         filled = sum(not c.get("fixed", False) for c in record.get("cells", {}).values())
@@ -123,6 +123,7 @@ def _conflicts(r) -> list[list[str]]:
 
 
 def design_html(r) -> str:
+    from verifier.designing import DesignStatus  # loaded by a design report only
     parts = [f"<p><strong>{e(r.status)}</strong>: {e(design_answer(r))}</p>"]
     if r.status == DesignStatus.DESIGNED:
         head, rows = _cells(r)
@@ -142,6 +143,7 @@ def design_html(r) -> str:
 
 
 def design_markdown(r) -> str:
+    from verifier.designing import DesignStatus  # loaded by a design report only
     parts = [f"### {md(_design_title(r))}", "", f"**{r.status}**: {md(design_answer(r))}", ""]
     if r.status == DesignStatus.DESIGNED:
         parts += [md_table(*_cells(r), {1}), ""]
