@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
-from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
 from verifier.engines.power_mean.search import sets_worth_building
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form

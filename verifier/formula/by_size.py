@@ -20,9 +20,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.arith import pick
 from verifier.formula.values import UserFunction

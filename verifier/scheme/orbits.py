@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
-from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
 from verifier.properties import QuantifierKind
