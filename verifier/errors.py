@@ -2,7 +2,8 @@
 
 `SpecError` is the one error type a spec can cause: it always names file, key, position, text and expectation.
 `UsageError` is a bad command line or API argument. Both end in exit status 2 at the command line. This module
-imports nothing from the package (every layer may raise these).
+imports nothing from the package (every layer may raise these). `DoesNotApply` and `Unsettled` are the bases of
+the internal signals "this route does not apply" and "not decided", which never reach a user.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ class SpecError(Exception):
     def __post_init__(self) -> None:
         if not self.line:  # 0 is "no position" (data given to the Python API)
             self.line = self.column = None
+
+    @classmethod
+    def at(cls, message: str, mark: Mark | None, **fields) -> "SpecError":
+        """The error placed at `mark` (its line and column; no position when `mark` is None or has line 0), with
+        the other fields (`file`, `key`, `text`, `expected`, ...) as given."""
+        return cls(message, line=mark.line if mark else None, column=mark.column if mark else None, **fields)
 
     def located(self, **where) -> "SpecError":
         """Fill in location fields that are still unknown (inner code knows less than outer code)."""
@@ -82,6 +89,18 @@ class SpecError(Exception):
 
 class UsageError(ValueError):
     """A bad command line (exit 2)."""
+
+
+class DoesNotApply(Exception):
+    """Internal signal, never shown as such: a route, a fast path, an encoding or a lemma does not apply to this
+    input (the message says why), and the caller takes the next way or reports the reason. Each route keeps its
+    own subclass (`NotSymmetric`, `NotVectorised`, `Unsupported`, ...) beside the code that raises it."""
+
+
+class Unsettled(Exception):
+    """Internal signal, never shown as such: a question was asked and not decided (a solver's unknown, a
+    budget spent, evidence that could not be confirmed exactly); the caller reports it as undecided or tries an
+    exact path. Never a time limit or a resource stop: those are `limits.STOPS`, which these bases do not catch."""
 
 
 SNIPPET_WIDTH = 100

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.properties import Property
 
 
-class Truth(Enum):
+class Truth(StrEnum):
+    """Kleene's three truth values of one instance (a `str`: the JSON writes the value)."""
+
     TRUE = "true"
     FALSE = "false"
     UNKNOWN = "unknown"
@@ -35,7 +37,9 @@ class Truth(Enum):
         return {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}[self]
 
 
-class Verdict(Enum):
+class Verdict(StrEnum):
+    """What a property's check concludes (a `str`: the JSON and the reports write the value)."""
+
     HOLDS = "holds"
     FAILS = "fails"
     UNKNOWN = "unknown"
@@ -43,6 +47,27 @@ class Verdict(Enum):
     @staticmethod
     def of(truth: Truth) -> "Verdict":
         return {Truth.TRUE: Verdict.HOLDS, Truth.FALSE: Verdict.FAILS, Truth.UNKNOWN: Verdict.UNKNOWN}[truth]
+
+
+class Optimal(StrEnum):
+    """`SetOptimality.status`: whether a set minimises E_p[c_Y] over all sets for some p (DESIGN.md section 6)."""
+
+    ALONE = "alone"  # the unique minimiser at some p (its decision region has interior)
+    TIED = "tied"  # a minimiser at some p, but only together with another set
+    NEVER = "never"  # a minimiser at no p (certificate)
+    UNKNOWN = "unknown"  # not decided
+
+
+class EvidenceKind(StrEnum):
+    """`Evidence.kind`: what a verdict rests on."""
+
+    COUNTEREXAMPLE = "counterexample"  # one instance that breaks the statement
+    WITNESS = "witness"  # one instance that makes an existential statement true
+    EXHAUSTIVE = "exhaustive"  # every instance decided
+    CERTIFICATES = "certificates"  # one certificate per set (P1: Ville's λ)
+    PROOF = "proof"  # a symbolic proof (z3, intervals) over every admissible value
+    LEMMA = "lemma"  # a named lemma from premises the checker re-derives
+    NONE = "none"  # nothing to show (unknown)
 
 
 @dataclass
@@ -98,7 +123,7 @@ class SetOptimality:
     some p. Unlike Definition 4, this compares the set with every other set, not only with its own members."""
 
     members: frozenset[int]
-    status: str  # "alone" | "tied" | "never" | "unknown"
+    status: Optimal
     witness: tuple[sp.Rational, ...] | None = None  # alone: Y is the unique minimiser at p; tied: a minimiser
     tied_with: tuple[frozenset[int], ...] = ()  # tied: the other minimisers at the witness
     certificate: dict[frozenset[int], sp.Rational] | None = None  # λ over other sets: Σ λ_Z c_Z ≤ c_Y
@@ -108,6 +133,9 @@ class SetOptimality:
     reason: str = ""
     at: dict | None = None  # one symbolic parameter: the value where the witness (or tie) was found
     where: list | None = None  # one symbolic parameter: (low, high, status) over the admissible range
+
+    def __post_init__(self) -> None:
+        self.status = Optimal(self.status)  # engines may name it by its value
 
 
 @dataclass(frozen=True)
@@ -125,7 +153,7 @@ class LemmaProof:
 
 @dataclass
 class Evidence:
-    kind: str  # "counterexample" | "witness" | "exhaustive" | "certificates" | "proof" | "lemma" | "none"
+    kind: EvidenceKind
     binding: Binding | None = None
     comparisons: list[Comparison] = field(default_factory=list)
     possibility: list[SetPossibility] = field(default_factory=list)
@@ -133,6 +161,9 @@ class Evidence:
     parameters: dict[str, sp.Expr] | None = None  # symbolic schemes: the admissible values of a counterexample
     concrete: object = None  # the numeric Scheme at those values (the counterexample lives there)
     lemma: LemmaProof | None = None  # kind "lemma": what proves it
+
+    def __post_init__(self) -> None:
+        self.kind = EvidenceKind(self.kind)  # engines may name it by its value
 
 
 @dataclass

@@ -23,7 +23,7 @@ from verifier.analysis.parameter_range import rational_above, rational_below
 from verifier.analysis.zeros import zeros
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported
-from verifier.properties import Possible
+from verifier.properties import Possible, QuantifierKind
 from verifier.verdict import PropertyResult, Truth, Verdict
 
 Cell = Callable[[frozenset, int], sp.Expr]  # c_Y(y) as an expression in θ
@@ -34,7 +34,7 @@ def deciding_differences(result: PropertyResult, possibility, cell: Cell, K: int
     >= 0 for a certificate, where the verdict was found); None when the verdict rests on every instance (a
     "for every set" property that holds, a "some set" one that fails, except Property 1's certificates, which
     count only when `possibility` has one for each of the `sets` indeterminate sets)."""
-    universal = result.property.quantifiers[0].kind == "forall"
+    universal = result.property.quantifiers[0].kind == QuantifierKind.FORALL
     decisive = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
     evidence = result.evidence
     if isinstance(result.property.atom, Possible):

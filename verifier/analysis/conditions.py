@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 RELATION_SIGNS = {sp.Eq: "=", sp.Ne: "≠", sp.StrictLessThan: "<", sp.LessThan: "≤",
@@ -69,7 +70,7 @@ def one_parameter_set(scheme, formula: sp.Basic) -> sp.Set | None:
     return found if _exact_set(found) else None
 
 
-class _NotExact(Exception):
+class _NotExact(DoesNotApply):
     pass
 
 

@@ -119,8 +119,7 @@ def analyse_every_k(spec: Spec, low: int, timeout_ms: int, step=None) -> EveryKR
 
 def _refused(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key.split(".")[0]) or spec.marks.get("set_cost") or spec.marks.get("classes")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)
 
 
 def _recheck(spec: Spec, result: EveryKResult, timeout_ms: int, step) -> None:

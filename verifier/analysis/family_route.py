@@ -110,5 +110,4 @@ def fast_orbits(spec: Spec, classes: tuple[str, ...] | None) -> Scheme | None:
 
 def _refused(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key) or spec.marks.get("predictions")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

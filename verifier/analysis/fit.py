@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verifier.properties import BY_ID
+from verifier.properties import BY_ID, Level
 from verifier.properties.settings import TABLE_VIII
-from verifier.verdict import PropertyResult, Verdict
+from verifier.verdict import EvidenceKind, PropertyResult, Verdict
 
 
 @dataclass
@@ -50,17 +50,17 @@ def judge(results: list[PropertyResult]) -> dict[str, SettingFit]:
         for pid, level in levels.items():
             r = by_id[pid]
             name = f"{pid} ({r.property.name})"
-            if level == "N" and r.verdict is Verdict.FAILS:
+            if level == Level.N and r.verdict is Verdict.FAILS:
                 fit.failing_necessary.append(pid)
-            elif level == "N" and r.verdict is Verdict.UNKNOWN:
+            elif level == Level.N and r.verdict is Verdict.UNKNOWN:
                 fit.unknown_necessary.append(pid)
-            elif level == "D" and r.verdict is Verdict.FAILS:
+            elif level == Level.D and r.verdict is Verdict.FAILS:
                 fit.warnings.append(f"{name} is desirable but fails")
-            elif level == "U" and r.verdict is Verdict.HOLDS:
-                how = " (vacuously)" if r.evidence.kind == "exhaustive" and r.evidence.instances == 0 else (
-                    " (tight: only with equality)" if r.tight else "")
+            elif level == Level.U and r.verdict is Verdict.HOLDS:
+                how = " (vacuously)" if r.evidence.kind == EvidenceKind.EXHAUSTIVE and r.evidence.instances == 0 \
+                    else (" (tight: only with equality)" if r.tight else "")
                 fit.warnings.append(f"{name} is undesirable but holds{how}")
-            elif level in ("D", "U") and r.verdict is Verdict.UNKNOWN:
+            elif level in (Level.D, Level.U) and r.verdict is Verdict.UNKNOWN:
                 fit.warnings.append(f"{name} could not be decided")
         fit.fits = False if fit.failing_necessary else (None if fit.unknown_necessary else True)
         out[setting] = fit

@@ -22,7 +22,7 @@ from verifier.errors import SpecError
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme, build_scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 NEARBY = (10, 100, 1_000, 10**6, 10**12)  # denominators of the rationals tried near an algebraic model value
 
@@ -52,7 +52,7 @@ def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "_Point
         return SetOptimality(members, wanted, witness=entry.witness, margin=entry.margin,
                              margin_is_bound=entry.margin_is_bound, tied_with=entry.tied_with,
                              certificate=entry.certificate, at=point, reason=_REASONS[wanted].format(where=where))
-    if wanted == "never" and example is None:  # no admissible point was ever found, so none to show a λ at
+    if wanted == Optimal.NEVER and example is None:  # no admissible point was ever found, so none to show a λ at
         return SetOptimality(members, "never", reason=_REASONS["never"].split(";")[0])
     return SetOptimality(members, "unknown", reason=f"z3 says {_SAYS[answer.status]}, but no rational parameter "
                                                     "point near its model confirmed it exactly")

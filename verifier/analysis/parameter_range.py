@@ -133,5 +133,4 @@ def _above(scheme: Scheme, a, b) -> bool:
 def spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     """A SpecError at the spec's `key` (or at the file's start), with the message and what was expected."""
     mark = spec.marks.get(key) or spec.marks.get("")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

@@ -27,7 +27,7 @@ from verifier.analysis.family_route import family_scheme
 from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
 from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.spec import Spec, load_spec
-from verifier.verdict import PropertyResult, SetOptimality, SetPossibility
+from verifier.verdict import Optimal, PropertyResult, SetOptimality, SetPossibility
 
 if TYPE_CHECKING:
     from verifier.analysis.symbolic import SymbolicAnalysis
@@ -83,7 +83,7 @@ class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
         certificate is a mixture of indeterminate rows only, each costing no more in every column, so
         E_p[c_y] >= Σ λ_Z E_p[c_Z] >= min over indeterminate Z of E_p[c_Z] at every p."""
         singles = [e for m, e in self.optimality.items() if len(m) == 1]
-        return bool(singles) and all(e.status in ("tied", "never") and e.certificate
+        return bool(singles) and all(e.status in (Optimal.TIED, Optimal.NEVER) and e.certificate
                                      and all(len(z) > 1 for z in e.certificate) for e in singles)
 
     @property
@@ -288,5 +288,4 @@ def _enumerated(spec: Spec, classes: tuple[str, ...] | None, exact: bool, reason
 
 def _too_many(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key) or spec.marks.get("classes")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

@@ -24,11 +24,12 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
 from verifier.engines.power_mean.search import sets_worth_building
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form
 from verifier.formula.values import Vocabulary
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, PropertyResult, Verdict
@@ -37,7 +38,7 @@ from verifier.verdict import Evidence, PropertyResult, Verdict
 EVERY_SET_MAX_CLASSES = 6  # up to 57 indeterminate sets: all of them are built, and decide what lemmas do not
 
 
-class NotPowerMean(Exception):
+class NotPowerMean(DoesNotApply):
     """The route does not apply; the message says why."""
 
 
@@ -141,7 +142,7 @@ def merge_lemmas(scheme: Scheme, results: list[PropertyResult]) -> list[Property
     out = []
     for result in results:
         prop = result.property
-        universal = prop.quantifiers[0].kind == "forall"
+        universal = prop.quantifiers[0].kind == QuantifierKind.FORALL
         settled = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
         proof = route.lemmas.proof(prop.id)
         if settled:

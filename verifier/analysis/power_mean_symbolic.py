@@ -27,9 +27,9 @@ from verifier.analysis.power_mean_route import build_power_mean_scheme
 from verifier.check.checker import check_results
 from verifier.engines.power_mean.shapes import shape_of
 from verifier.engines.smt.translate import Translator, Unsupported, model_value
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme
-from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict
+from verifier.verdict import Evidence, EvidenceKind, LemmaProof, PropertyResult, Verdict
 
 CASES: tuple[tuple[str, Callable[[sp.Expr], sp.Basic]], ...] = (
     ("p < 0", lambda p: sp.Lt(p, 0)), ("p = 0", lambda p: sp.Eq(p, 0)),
@@ -79,7 +79,7 @@ def analyse_power_mean_symbolic(scheme: Scheme, timeout_ms: int,
     empty = tuple(text for text, values in points if values is None)
     out = []
     for prop in PROPERTIES:
-        universal = prop.quantifiers[0].kind == "forall"
+        universal = prop.quantifiers[0].kind == QuantifierKind.FORALL
         failing = [c for c in cases if c[3][prop.id].verdict is Verdict.FAILS]
         if failing:
             text, values, concrete, results = failing[0]
@@ -96,7 +96,7 @@ def analyse_power_mean_symbolic(scheme: Scheme, timeout_ms: int,
             out.append(found)
             continue
         proofs = [(c[0], c[3][prop.id].evidence.lemma, c[2]) for c in cases
-                  if c[3][prop.id].verdict is Verdict.HOLDS and c[3][prop.id].evidence.kind == "lemma"]
+                  if c[3][prop.id].verdict is Verdict.HOLDS and c[3][prop.id].evidence.kind == EvidenceKind.LEMMA]
         if universal and cases and not undecided and len(proofs) == len(cases):
             proof = LemmaProof("power mean, by cases of p", "in each case of p the assumptions allow, the "
                                "lemma holds: " + "; ".join(f"{t}: the {lp.name} lemma" for t, lp, _ in proofs),

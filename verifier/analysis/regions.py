@@ -16,6 +16,7 @@ from verifier.analysis.conditions import formula_text, one_parameter_set, relati
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported
 from verifier.engines.smt.engine import SmtEngine
+from verifier.errors import DoesNotApply
 from verifier.properties import Possible, Property
 
 MAX_REGION_ATOMS = 12
@@ -35,7 +36,7 @@ def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
         else:
             formula = obligations.satisfaction(engine.scheme, prop).formula
         simplified = _simplify(engine, formula)
-    except (Unsupported, _CannotEliminate, z3.Z3Exception):
+    except (DoesNotApply, z3.Z3Exception):  # Unsupported, _CannotEliminate
         return None
     if simplified is None:
         return None
@@ -48,7 +49,7 @@ def region(engine: SmtEngine, prop: Property) -> tuple[str, sp.Basic] | None:
     return _readable(engine, simplified), simplified
 
 
-class _CannotEliminate(Exception):
+class _CannotEliminate(DoesNotApply):
     pass
 
 

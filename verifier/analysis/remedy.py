@@ -21,7 +21,7 @@ from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
 from verifier.formula import certified
 from verifier.formula.rounded import rounded
 from verifier.limits import MAX_DESIGN_CLASSES
-from verifier.properties import Implies, Possible, Property
+from verifier.properties import Implies, Possible, Property, QuantifierKind
 from verifier.verdict import Binding, Truth
 
 MAX_LISTED = 1023  # beyond this many sets, the first this many failing cells are listed (with the total)
@@ -161,7 +161,7 @@ def _lemma_condition(s, pid: str) -> str:
 def _candidates(s, prop: Property, repairs: ArrayRepairs | None) -> tuple[list, int, bool]:
     """The sets to repair and the number of failing instances the arrays certify: on the fast path, the sets
     its arrays do not certainly clear (the exact check below still decides each); otherwise every set."""
-    if repairs is None or prop.quantifiers[0].kind != "forall" or len(prop.quantifiers) != 2:
+    if repairs is None or prop.quantifiers[0].kind != QuantifierKind.FORALL or len(prop.quantifiers) != 2:
         return s.indeterminate_sets, 0, False
     return repairs.candidates(prop)
 
@@ -213,7 +213,7 @@ def _fixes(s, terms: TermValues, prop: Property, members) -> list[str]:
     quantifiers = prop.quantifiers[1:]
     ys = _domain(s, quantifiers[0].domain, members)
     atom = prop.atom
-    if quantifiers[0].kind == "exists":  # P2: one class where the set is below the mean is enough
+    if quantifiers[0].kind == QuantifierKind.EXISTS:  # P2: one class where the set is below the mean is enough
         gaps = [(terms.value(atom.lhs, members, y) - terms.value(atom.rhs, members, y), y) for y in ys]
         gap = _least([g for g, _ in gaps])
         y = next(y for g, y in gaps if g is gap)

@@ -20,7 +20,7 @@ import numpy as np
 from verifier.engines.terms import term_label
 from verifier.engines.vector import VectorEngine
 from verifier.formula.cells import FALSE, TRUE
-from verifier.properties import Compare, Property
+from verifier.properties import Compare, Property, QuantifierKind
 
 # A side of a comparison: its exact value when rational, else a certified enclosure (lo, hi) of an irrational
 Side = tuple[Fraction | None, float, float]
@@ -56,8 +56,8 @@ class ArrayRepairs:
         the exact path's order, each with its sentence when the arrays settle it (None: decide it exactly).
         None for a property of another shape."""
         atom = prop.atom
-        if len(prop.quantifiers) != 2 or prop.quantifiers[1].kind != "forall" or not isinstance(atom, Compare) \
-                or atom.lhs.kind == "sorted" or atom.op not in ("<", "<=", ">="):
+        if len(prop.quantifiers) != 2 or prop.quantifiers[1].kind != QuantifierKind.FORALL \
+                or not isinstance(atom, Compare) or atom.lhs.kind == "sorted" or atom.op not in ("<", "<=", ">="):
             return None
         if prop.id not in self._truth:
             self._truth[prop.id] = self.engine.instance_truth(prop)

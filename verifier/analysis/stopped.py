@@ -47,10 +47,9 @@ def stopped_analysis(spec, state: Progress, stop: limits.TimeLimitReached, finis
     """The analysis as far as it got (a located SpecError when not even the matrix was built)."""
     if state.scheme is None:
         mark = spec.marks.get("set_cost") or spec.marks.get("classes")
-        raise SpecError(f"{stop}: building the extended matrix did not finish", file=spec.path,
-                        key="set_cost" if spec.set_cost is not None else "classes",
-                        line=mark.line if mark else None, column=mark.column if mark else None,
-                        expected="a larger --time-limit, or formulas that take less work") from None
+        raise SpecError.at(f"{stop}: building the extended matrix did not finish", mark, file=spec.path,
+                           key="set_cost" if spec.set_cost is not None else "classes",
+                           expected="a larger --time-limit, or formulas that take less work") from None
     scheme = state.scheme
     reason = f"{stop} {_stage(state.stage)}, before this property was decided"
     kept = state.checked if state.checked is not None else _recheck(scheme, state, stop.seconds)

@@ -31,15 +31,15 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme
 from verifier.check.structured import STRUCTURED_LEMMA
-from verifier.errors import UsageError
+from verifier.errors import DoesNotApply, UsageError
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict
 
 
-class NotStructured(Exception):
+class NotStructured(DoesNotApply):
     """The route does not apply; the message says why."""
 
 
@@ -73,7 +73,7 @@ def asked_route(spec: Spec, classes: tuple[str, ...] | None, lemmas: bool, timeo
     """The power-mean route (`lemmas`) or this one, at any class count; UsageError saying why it does not apply."""
     try:
         return build_power_mean_scheme(spec, classes) if lemmas else build_structured_scheme(spec, classes, timeout_ms)
-    except (NotPowerMean, NotStructured) as exc:
+    except DoesNotApply as exc:  # NotPowerMean or NotStructured
         route = "the power-mean route (--lemmas)" if lemmas else "the boolean-set encoding (structured=True)"
         raise UsageError(f"{spec.path}: {route} does not apply: {exc}") from None
 
@@ -142,7 +142,7 @@ def merge_structured(scheme: Scheme, results: list[PropertyResult]) -> list[Prop
     out = []
     for result in results:
         prop = result.property
-        universal = prop.quantifiers[0].kind == "forall"
+        universal = prop.quantifiers[0].kind == QuantifierKind.FORALL
         settled = result.verdict is (Verdict.FAILS if universal else Verdict.HOLDS)
         outcome = route.outcomes[prop.id]
         possibility = result.evidence.possibility

@@ -19,7 +19,7 @@ from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.interval import IntervalEngine
 from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.analysis.regions import region
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
@@ -150,7 +150,7 @@ def _spot_check(scheme: Scheme, result: PropertyResult, samples) -> tuple[bool |
         except SpecError:  # not computable exactly at this value (e.g. a huge power): no sample there
             continue
         numeric = EnumerationEngine(concrete).decide(result.property)
-        if partial_only(concrete) and result.property.quantifiers[0].kind == "exists":
+        if partial_only(concrete) and result.property.quantifiers[0].kind == QuantifierKind.EXISTS:
             continue  # a "some set" property on some sets only: a failure there proves nothing
         if numeric.verdict is Verdict.FAILS:
             return None, (f"the solver proved it, but the exact engine finds it failing at {values}: "

@@ -33,7 +33,7 @@ from verifier.formula import certified
 from verifier.formula.arith import collecting
 from verifier.formula.enclose import Unsupported
 from verifier.scheme import Scheme, build_scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 MAX_VALUES = 48  # exact values of θ at which every set is decided, before what is left stays unknown
 BOUNDARY_STEPS = 40  # narrowings of a piece where a set's status changes, looking for a rational point
@@ -48,7 +48,7 @@ def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     pieces = _by_pieces(scheme)
     if across is None:
         return pieces
-    return {m: (replace(e, where=pieces[m].where) if e.status != "unknown" else pieces[m]) if m in pieces else e
+    return {m: (replace(e, where=pieces[m].where) if e.status != Optimal.UNKNOWN else pieces[m]) if m in pieces else e
             for m, e in across.items()}
 
 
@@ -192,11 +192,11 @@ class _Cover:
     def _carried(self, members, entry: SetOptimality, a, b) -> tuple[list | None, str]:
         rows, K = self.scheme.rows, self.scheme.K
         with collecting():
-            if entry.status == "alone":
+            if entry.status == Optimal.ALONE:
                 p = entry.witness
                 differences = [sp.Add(*[p[y] * (rows[z][y] - rows[members][y]) for y in range(K) if p[y]])
                                for z in self.scheme.all_sets if z != members]
-            elif entry.status == "never":
+            elif entry.status == Optimal.NEVER:
                 differences = [rows[members][y] - sp.Add(*[w * rows[z][y] for z, w in entry.certificate.items()])
                                for y in range(K)]
             else:
@@ -223,18 +223,18 @@ def _summary(scheme: Scheme, theta, members, pieces) -> SetOptimality:
              for lo, hi, carried, why, _, _ in pieces if why != "outside the assumptions"]
     checked = [(found[members], value) for _, _, _, _, found, value in pieces if found and members in found]
     statuses = {status for _, _, status in where}
-    alone = next(((e, v) for e, v in checked if e.status == "alone"), None)
+    alone = next(((e, v) for e, v in checked if e.status == Optimal.ALONE), None)
     if alone is not None:  # alone at an exact admissible value: that value and p are the evidence
         entry, value = alone
         return SetOptimality(members, "alone", witness=entry.witness, margin=entry.margin,
                              margin_is_bound=entry.margin_is_bound, where=where, at={str(theta): value})
-    if statuses == {"never"}:
+    if statuses == {Optimal.NEVER}:
         return SetOptimality(members, "never", certificate=checked[0][0].certificate, where=where,
                              reason=f"never a minimiser, for every admissible {theta}: on each of the {len(where)} "
                                     "pieces and points of its range a mixture of other rows is cheaper in every "
                                     "column, checked exactly and carried where none of its comparisons vanishes")
-    tied = next(((e, v) for e, v in checked if e.status == "tied"), None)
-    if tied is not None and statuses <= {"never", "tied"}:
+    tied = next(((e, v) for e, v in checked if e.status == Optimal.TIED), None)
+    if tied is not None and statuses <= {Optimal.NEVER, Optimal.TIED}:
         entry, value = tied
         return SetOptimality(members, "tied", witness=entry.witness, tied_with=entry.tied_with,
                              certificate=entry.certificate, where=where, at={str(theta): value},

@@ -18,8 +18,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from verifier import limits, numbers
-from verifier.designing import (Calibration, Completion, DesignCheckFailed, Request, bounded_by, calibrated_text,
-                             make_request)
+from verifier.designing import (Calibration, Completion, DesignCheckFailed, DesignStatus, Request, bounded_by,
+                             calibrated_text, make_request)
 from verifier.designing.calibrate import calibrate
 from verifier.designing.complete import complete
 from verifier.analysis.zeros import simplest
@@ -28,6 +28,7 @@ from verifier.analysis.stopped import GRACE_S
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load_in_time
 from verifier.errors import UsageError
+from verifier.properties import Level
 from verifier.report.output import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.output import notebook
@@ -44,8 +45,8 @@ class DesignReport:
     """What `design` returns: the status, the designed (or calibrated) spec, the text that justifies it and its JSON
     record, the freedom left per open cell, and when impossible the conflicts and the smallest correction. Shown as HTML
     or Markdown in a notebook."""
-    status: str  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration); "mapped" (two
-    # parameters: where the scheme fits, `plane`); "stopped" (the
+    status: DesignStatus  # "designed" | "impossible" (completion); "calibrated" | "no fit" (calibration);
+    # "mapped" (two parameters: where the scheme fits, `plane`); "stopped" (the
     # time bound came before any answer: what was decided is in `text` and `record`)
     spec_text: str  # the designed spec ("" when impossible)
     text: str  # what the command prints about it
@@ -93,8 +94,8 @@ class DesignReport:
     def ok(self) -> bool:
         """Whether the design answered: a matrix designed, a parameter calibrated, or a plane where the scheme fits
         somewhere."""
-        mapped = self.status == "mapped" and self.plane is not None and self.plane.fits_somewhere is True
-        return self.status in ("designed", "calibrated") or mapped
+        mapped = self.status == DesignStatus.MAPPED and self.plane is not None and self.plane.fits_somewhere is True
+        return self.status in (DesignStatus.DESIGNED, DesignStatus.CALIBRATED) or mapped
 
     def to_json(self) -> dict:
         """The JSON record: a copy, so that editing it never changes the report (as `Report.to_json`)."""
@@ -151,11 +152,12 @@ def design(source: Source, *, setting: str = "filtering", with_: Sequence[str] =
     if not c.feasible:
         d = c.diagnosis
         assert d is not None and c.conflict is not None  # an infeasible completion is always diagnosed
-        return DesignReport("impossible", "", why_not.why_not_text(c), why_not.impossible_json(c), completion=c,
+        return DesignReport(DesignStatus.IMPOSSIBLE, "", why_not.why_not_text(c), why_not.impossible_json(c),
+                            completion=c,
                             conflict=list(c.conflict.parts), conflicts=[[p.label for p in m] for m in d.conflicts],
                             conflicts_complete=d.complete, correction=None if d.correction is None else
                             [p.label for p in d.correction], correction_smallest=d.smallest)
-    return DesignReport("designed", c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),
+    return DesignReport(DesignStatus.DESIGNED, c.text, "\n".join(words.justification(c)) + "\n", words.to_json(c),
                         {r.cell.label: r.text() for r in c.ranges}, completion=c)
 
 
@@ -166,7 +168,7 @@ def _stopped(spec, request: Request, stop: str) -> DesignReport:
             "answered whole). Raise --time-limit (time_limit=) to let it finish.")
     record = {"spec": spec.path, "name": spec.name, "setting": request.setting, "status": "stopped",
               "stopped": text}
-    return DesignReport("stopped", "", text + "\n", record)
+    return DesignReport(DesignStatus.STOPPED, "", text + "\n", record)
 
 
 MARGIN_DIGITS = 100  # a spec reads number literals of at most 300 digits; the cells add the costs' own
@@ -201,7 +203,7 @@ def _mapped(spec, request: Request, timeout_ms: int, time_limit: float | None = 
         return _stopped(spec, request, str(limits.stop_of(caught)))
     record = {"spec": spec.path, "name": spec.name, "setting": request.setting, "status": "mapped",
               "map": plane_json(plane)}
-    return DesignReport("mapped", "", "\n".join(plane_lines(plane, spec.name)) + "\n", record, plane=plane)
+    return DesignReport(DesignStatus.MAPPED, "", "\n".join(plane_lines(plane, spec.name)) + "\n", record, plane=plane)
 
 
 def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | None = None) -> DesignReport:
@@ -209,7 +211,7 @@ def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | Non
     cal = calibrate(spec, timeout_ms, time_limit)
 
     def bounded(low, high, low_in, high_in, setting):
-        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == "N"]
+        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == Level.N]
         return (bounded_by(cal, low, high, necessary, True, low_in) if low is not None else [],
                 bounded_by(cal, low, high, necessary, False, high_in) if high is not None else [])
 
@@ -243,7 +245,7 @@ def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | Non
         record["status"] = "stopped"
         lines.append(f"Stopped: the time limit was reached before {cal.parameter} = {value} (the simplest value in "
                      f"{words.run_text(*runs[0])}) was checked; no calibrated spec. Raise --time-limit.")
-        return DesignReport("stopped", "", "\n".join(lines) + "\n", record, calibration=cal)
+        return DesignReport(DesignStatus.STOPPED, "", "\n".join(lines) + "\n", record, calibration=cal)
     verdicts = {r.property.id: r.verdict.value for r in analysis.results}
     if not firm(verdicts):
         raise DesignCheckFailed(f"the checker does not confirm the firm demands at {cal.parameter} = {value}")
@@ -253,7 +255,7 @@ def _calibrated(spec, request: Request, timeout_ms: int, time_limit: float | Non
                  f"{request.setting} setting met; checked)" + (", among the pieces decided before the time limit"
                                                                  if cal.stopped else "") + ".")
     record |= {"status": "calibrated", "value": str(value), "verdicts": verdicts, "spec_text": text}
-    return DesignReport("calibrated", text, "\n".join(lines) + "\n", record, calibration=cal)
+    return DesignReport(DesignStatus.CALIBRATED, text, "\n".join(lines) + "\n", record, calibration=cal)
 
 
 def _rational_end(x, inward: int) -> Fraction:

@@ -16,14 +16,15 @@ from mpmath import iv
 from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
 from verifier.check.structured import check_structured, is_structured
-from verifier.properties import Both, Compare, Implies, Possible, Property
+from verifier.errors import Unsettled
+from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.scheme import Scheme
-from verifier.verdict import Binding, PropertyResult, SetPossibility, Truth, Verdict
+from verifier.verdict import Binding, EvidenceKind, PropertyResult, SetPossibility, Truth, Verdict
 
 _DIGITS = (30, 120, 1300)  # up to ~4300 bits, as far as the engines go
 
 
-class _Unconfirmed(Exception):
+class _Unconfirmed(Unsettled):
     pass
 
 
@@ -58,7 +59,7 @@ class Checker:
         """Re-check a result's evidence: a note on what was re-checked, or _Unconfirmed with the reason it does not
         survive."""
         prop, evidence = result.property, result.evidence
-        if evidence.kind == "lemma":
+        if evidence.kind == EvidenceKind.LEMMA:
             for entry in evidence.possibility:  # P1: the sets built still carry their own certificates
                 self.check_possibility(entry)
             try:
@@ -67,7 +68,8 @@ class Checker:
                 return check_lemma(self.scheme, evidence.lemma, self._premises)
             except LemmaUnconfirmed as exc:
                 raise _Unconfirmed(str(exc)) from None
-        if evidence.kind in ("exhaustive", "certificates") and result.verdict is not Verdict.UNKNOWN:
+        if evidence.kind in (EvidenceKind.EXHAUSTIVE, EvidenceKind.CERTIFICATES) \
+                and result.verdict is not Verdict.UNKNOWN:
             try:  # the power-mean route builds a few sets: a verdict on all of them needs all of them
                 check_every_set(self.scheme)
             except LemmaUnconfirmed as exc:
@@ -83,9 +85,9 @@ class Checker:
             if result.verdict is Verdict.FAILS and any(e.status is not Truth.FALSE for e in evidence.possibility):
                 raise _Unconfirmed("P1 fails, yet some set is not certified impossible")
             return f"re-checked {len(evidence.possibility):,} possibility certificates exactly"
-        if evidence.kind in ("counterexample", "witness"):
-            want = evidence.kind == "witness"
-            if len(prop.quantifiers) > 1 and prop.quantifiers[1].kind == "exists" and not want:
+        if evidence.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS):
+            want = evidence.kind == EvidenceKind.WITNESS
+            if len(prop.quantifiers) > 1 and prop.quantifiers[1].kind == QuantifierKind.EXISTS and not want:
                 self._fits(prop, evidence.binding, depth=1)
                 return self._check_inner_exists(prop, evidence.binding)
             self._fits(prop, evidence.binding)

@@ -19,7 +19,7 @@ from verifier import limits
 from verifier.engines import obligations
 from verifier.formula.enclose import Unsupported
 from verifier.check.checker import Checker, _Unconfirmed
-from verifier.properties import Possible, Property, Quantifier
+from verifier.properties import Possible, Property, Quantifier, QuantifierKind
 from verifier.verdict import Binding, PropertyResult, Truth, Verdict
 from verifier.engines.smt.translate import Translator
 
@@ -128,7 +128,7 @@ def _walk(checker: Checker, prop: Property, quants: tuple[Quantifier, ...], bind
         if q.var == "y2":
             values = [v for v in values if v != binding["y"]]
     results = (_walk(checker, prop, rest, {**binding, q.var: v}) for v in values)
-    return all(results) if q.kind == "forall" else any(results)
+    return all(results) if q.kind == QuantifierKind.FORALL else any(results)
 
 
 # -- numeric P1: cvc5 on each set's ∃p encoding ---------------------------------------------------------------------

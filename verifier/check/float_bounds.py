@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import math
 
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 _MAX_POWER = 64
 _EXACT_INT = 2 ** 53
 
 
-class _Unsupported(Exception):
+class _Unsupported(DoesNotApply):
     pass
 
 

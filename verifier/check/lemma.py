@@ -15,11 +15,12 @@ from itertools import combinations
 import mpmath
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.errors import Unsettled
 from verifier.scheme import Scheme
 from verifier.verdict import LemmaProof
 
 
-class LemmaUnconfirmed(Exception):
+class LemmaUnconfirmed(Unsettled):
     """A lemma's premise or the rows it speaks of could not be confirmed; the message says which."""
 
 

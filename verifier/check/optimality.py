@@ -19,7 +19,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.check.float_bounds import float_bounds
 from verifier.scheme import Scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 _UNIT = 2.0 ** -52
 
@@ -28,7 +28,7 @@ def check_optimality(scheme: Scheme, entries: dict[frozenset[int], SetOptimality
                      checker: Checker | None = None) -> None:
     """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason."""
     table = _Table(scheme, checker or Checker(scheme))
-    settled = table.alone_at_once([e for e in entries.values() if e.status == "alone"])
+    settled = table.alone_at_once([e for e in entries.values() if e.status == Optimal.ALONE])
     for members, entry in entries.items():
         if members in settled:
             continue
@@ -103,20 +103,20 @@ class _Table:
 
     def check(self, entry: SetOptimality) -> None:
         s, members = self.scheme, entry.members
-        if entry.status in ("alone", "tied"):
+        if entry.status in (Optimal.ALONE, Optimal.TIED):
             p = _rationals(entry.witness)
             if p is None or len(p) != s.K or any(x.p < 0 for x in p) or sum(map(_fraction, p)) != 1:
                 raise _Unconfirmed(f"the witness for {s.label(members)} is not a probability distribution")
             signs = self.signs(p, members)  # its own entry is 0
-            if entry.status == "alone" and signs.count(1) != len(signs) - 1:
+            if entry.status == Optimal.ALONE and signs.count(1) != len(signs) - 1:
                 raise _Unconfirmed(f"{s.label(members)} is not the unique minimiser at its witness")
-            if entry.status == "tied":
+            if entry.status == Optimal.TIED:
                 if min(signs) < 0:
                     raise _Unconfirmed(f"{s.label(members)} is not a minimiser at its witness")
                 if not entry.tied_with or any(signs[self.index[z]] != 0 for z in entry.tied_with):
                     raise _Unconfirmed(f"the sets said to tie with {s.label(members)} do not tie")
-        if entry.status in ("tied", "never"):
-            self._certificate(entry, strict=entry.status == "never")
+        if entry.status in (Optimal.TIED, Optimal.NEVER):
+            self._certificate(entry, strict=entry.status == Optimal.NEVER)
 
     def _certificate(self, entry: SetOptimality, strict: bool) -> None:
         s, members = self.scheme, entry.members

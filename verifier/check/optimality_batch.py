@@ -20,7 +20,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.scheme import Scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 _U = 2.0 ** -52
 
@@ -30,7 +30,7 @@ def check_optimality_batch(scheme: Scheme, entries: dict[frozenset[int], SetOpti
     """Re-check in place; an entry whose evidence fails is downgraded to `unknown` with the reason. `table`
     (from `batch_table`, for many batches of one scheme): the arrays' views and per-row bounds, made once."""
     table = table or _Arrays(scheme, checker or Checker(scheme))
-    settled = table.alone_at_once([e for e in entries.values() if e.status == "alone"])
+    settled = table.alone_at_once([e for e in entries.values() if e.status == Optimal.ALONE])
     for members, entry in list(entries.items()):
         if members in settled:
             continue
@@ -116,27 +116,27 @@ class _Arrays:
 
     def check(self, entry: SetOptimality) -> None:
         s, members = self.scheme, entry.members
-        if entry.status == "unknown":
+        if entry.status == Optimal.UNKNOWN:
             return
         if members not in self.index:
             raise _Unconfirmed(f"{s.label(members)} is not an allowed set")
-        if entry.status in ("alone", "tied"):
+        if entry.status in (Optimal.ALONE, Optimal.TIED):
             p = _distribution(entry.witness, s.K)
             if p is None:
                 raise _Unconfirmed(f"the witness for {s.label(members)} is not a probability distribution")
             signs = self.signs(p, members)
             i = self.index[members]
             others = np.delete(signs, i)
-            if entry.status == "alone" and not (others == 1).all():
+            if entry.status == Optimal.ALONE and not (others == 1).all():
                 raise _Unconfirmed(f"{s.label(members)} is not the unique minimiser at its witness")
-            if entry.status == "tied":
+            if entry.status == Optimal.TIED:
                 if (others < 0).any():
                     raise _Unconfirmed(f"{s.label(members)} is not a minimiser at its witness")
                 if not entry.tied_with or any(z not in self.index or z == members or signs[self.index[z]] != 0
                                               for z in entry.tied_with):
                     raise _Unconfirmed(f"the sets said to tie with {s.label(members)} do not tie")
-        if entry.status in ("tied", "never"):
-            self._certificate(entry, strict=entry.status == "never")
+        if entry.status in (Optimal.TIED, Optimal.NEVER):
+            self._certificate(entry, strict=entry.status == Optimal.NEVER)
 
     def signs(self, p: list[Fraction], members) -> np.ndarray:
         """The exact sign of E_p[c_Z] − E_p[c_Y] for every allowed set Z."""

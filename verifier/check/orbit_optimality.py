@@ -16,7 +16,7 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
 from verifier.scheme import Scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 _ALL_J = 400  # (m, j) pairs compared one by one; beyond, the two extremes of each size
 
@@ -48,9 +48,9 @@ def _gap(scheme: Scheme, n: int, m: int, j: int, inside, outside) -> list[tuple[
 def _check(scheme: Scheme, checker: Checker, entry: SetOptimality) -> None:
     K, members, top = scheme.K, entry.members, scheme.orbits.largest
     n, label = len(members), scheme.label(members)
-    if entry.status == "unknown":
+    if entry.status == Optimal.UNKNOWN:
         return
-    if entry.status in ("alone", "tied"):
+    if entry.status in (Optimal.ALONE, Optimal.TIED):
         p = entry.witness
         if p is None or len(p) != K or any(not isinstance(x, sp.Rational) or x < 0 for x in p) or sum(p) != 1:
             raise _Unconfirmed(f"the witness for {label} is not a probability distribution")
@@ -61,15 +61,15 @@ def _check(scheme: Scheme, checker: Checker, entry: SetOptimality) -> None:
         u, v = inside.pop(), (outside.pop() if outside else sp.Integer(0))
         pairs = _pairs(K, n, top)
         signs = {pair: checker.sign_sum(_gap(scheme, n, *pair, u, v)) for pair in pairs}
-        if entry.status == "alone" and any(x != 1 for x in signs.values()):
+        if entry.status == Optimal.ALONE and any(x != 1 for x in signs.values()):
             raise _Unconfirmed(f"{label} is not the unique minimiser at its witness")
-        if entry.status == "tied":
+        if entry.status == Optimal.TIED:
             if min(signs.values()) < 0:
                 raise _Unconfirmed(f"{label} is not a minimiser at its witness")
             kinds = [_kind(members, z, top) for z in entry.tied_with]
             if not kinds or any(k is None or checker.sign_sum(_gap(scheme, n, *k, u, v)) != 0 for k in kinds):
                 raise _Unconfirmed(f"the sets said to tie with {label} do not tie")
-    if entry.status in ("tied", "never"):
+    if entry.status in (Optimal.TIED, Optimal.NEVER):
         lam = entry.certificate or {}
         weights = list(lam.values())
         if not lam or any(not isinstance(w, sp.Rational) or w < 0 for w in weights) or sum(weights) != 1:
@@ -82,7 +82,7 @@ def _check(scheme: Scheme, checker: Checker, entry: SetOptimality) -> None:
         for u, v in ends:  # p uniform off Y, then on Y: the averaged mixture's two distinct columns
             terms = [(w * k, x) for w, kind in zip(weights, kinds) for k, x in _gap(scheme, n, *kind, u, v)]
             sign = checker.sign_sum(terms)
-            if sign > 0 or (entry.status == "never" and sign == 0):
+            if sign > 0 or (entry.status == Optimal.NEVER and sign == 0):
                 raise _Unconfirmed(f"the certificate for {label} fails")
 
 

@@ -25,10 +25,11 @@ if TYPE_CHECKING:
     from verifier.designing.request import Request, make_request
     from verifier.designing.solve import Undecided
     from verifier.designing.spec_text import calibrated_text
+    from verifier.designing.status import DesignStatus
     from verifier.designing.why_not import MAX_CONFLICTS, Diagnosis
 
 _FROM = {"Completion": "complete", "DesignCheckFailed": "complete", "Calibration": "pieces", "Piece": "pieces",
          "bounded_by": "pieces", "failing_cover": "pieces", "fit_test": "pieces", "Region": "region",
          "Request": "request", "make_request": "request", "Undecided": "solve", "calibrated_text": "spec_text",
-         "MAX_CONFLICTS": "why_not", "Diagnosis": "why_not"}
+         "MAX_CONFLICTS": "why_not", "Diagnosis": "why_not", "DesignStatus": "status"}
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

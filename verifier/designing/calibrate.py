@@ -38,7 +38,7 @@ from verifier.analysis.power_mean_route import NotPowerMean
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
-from verifier.errors import SpecError
+from verifier.errors import DoesNotApply, SpecError
 from verifier import limits
 from verifier.formula import certified
 from verifier.limits import MAX_DESIGN_CLASSES
@@ -115,7 +115,7 @@ def _more_decided(spec: Spec, timeout_ms: int, listed: Calibration) -> Calibrati
     open), a power-mean set cost may be settled by its lemmas instead: that answer is taken when it is complete."""
     try:
         lemmas = calibrate_power_mean(spec, timeout_ms)
-    except (NotPowerMean, Unsupported, NotImplementedError):
+    except (DoesNotApply, NotImplementedError):  # NotPowerMean, Unsupported
         return listed
     return lemmas if _complete(lemmas) else listed
 

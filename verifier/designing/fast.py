@@ -28,11 +28,12 @@ from verifier.designing.problem import DesignProblem
 from verifier.designing.request import Request
 from verifier.designing.solve import MarginTooLarge, Phases, Solution
 from verifier.engines.margins import Bound
+from verifier.errors import Unsettled
 
 M = linear.MARGIN
 
 
-class Unconfirmed(Exception):
+class Unconfirmed(Unsettled):
     """The fast path could not decide this exactly; the exact path must."""
 
 

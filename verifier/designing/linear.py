@@ -15,10 +15,12 @@ from fractions import Fraction
 
 import z3
 
+from verifier.errors import DoesNotApply
+
 MARGIN = "margin"
 
 
-class NotLinear(Exception):
+class NotLinear(DoesNotApply):
     """A condition is not linear in the cells and the margin, so the fast path cannot take it."""
 
 

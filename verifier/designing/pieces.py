@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.properties import Level
 from verifier.verdict import Verdict
 
 
@@ -119,7 +120,7 @@ def settle(pieces: list[Piece], p1_listed: bool = True) -> None:
                 verdicts[pid] = None
             elif pid == "P1" and not p1_listed:  # no candidate witness was watched: nothing says it is kept
                 verdicts[pid] = None
-            elif pid == "P1" and verdict == "holds":
+            elif pid == "P1" and verdict == Verdict.HOLDS:
                 verdicts[pid] = verdict if possible - wavering else None
             elif pid == "P1":
                 verdicts[pid] = None if wavering else verdict
@@ -174,9 +175,10 @@ def fit_test(setting: str, clean: bool = False):
 
     def test(verdicts: dict[str, str]) -> bool:
         for pid, level in levels.items():
-            if level == "N" and verdicts[pid] != "holds":
+            if level == Level.N and verdicts[pid] != Verdict.HOLDS:
                 return False
-            if clean and ((level == "D" and verdicts[pid] != "holds") or (level == "U" and verdicts[pid] != "fails")):
+            if clean and ((level == Level.D and verdicts[pid] != Verdict.HOLDS)
+                          or (level == Level.U and verdicts[pid] != Verdict.FAILS)):
                 return False
         return True
 
@@ -192,7 +194,7 @@ def bounded_by(calibration: Calibration, low, high, test_pids: list[str], at_low
         if piece.point and piece.low == end:
             j = i if not included else (i - 1 if at_low else i + 1)
             if 0 <= j < len(pieces) and pieces[j].verdicts is not None:
-                return [pid for pid in test_pids if pieces[j].verdicts[pid] == "fails"]
+                return [pid for pid in test_pids if pieces[j].verdicts[pid] == Verdict.FAILS]
     return []
 
 

@@ -25,9 +25,11 @@ from verifier.designing.request import Request
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
+from verifier.properties import Level
 from verifier.properties.settings import TABLE_VIII
 from verifier.scheme import build_scheme
 from verifier.spec.model import Spec
+from verifier.verdict import Verdict
 
 GRID = 48  # points per side of the drawn map (each decided exactly)
 STATUSES = ("fits", "fits with warnings", "does not fit", "undecided", "inadmissible")
@@ -75,14 +77,15 @@ def map_plane(spec: Spec, request: Request, timeout_ms: int, time_limit_s: float
     holds_where, texts = {}, {}
     for r in analysis.results:
         pid, verdict = r.property.id, r.verdict.value
-        holds_where[pid] = (sp.true if verdict == "holds" else sp.false if verdict == "fails" and r.holds_nowhere
-                            else r.region_formula if verdict == "fails" else None)
-        texts[pid] = ("every admissible value" if verdict == "holds" else "no admissible value"
+        holds_where[pid] = (sp.true if verdict == Verdict.HOLDS
+                            else sp.false if verdict == Verdict.FAILS and r.holds_nowhere
+                            else r.region_formula if verdict == Verdict.FAILS else None)
+        texts[pid] = ("every admissible value" if verdict == Verdict.HOLDS else "no admissible value"
                       if holds_where[pid] is sp.false else r.region or "unknown")
         if holds_where[pid] is not None and holds_where[pid] not in (sp.true, sp.false):  # simplest form
             texts[pid], holds_where[pid] = readable_condition(scheme, holds_where[pid], timeout_ms)
     levels = TABLE_VIII[request.setting]
-    firm = [(d.pid, d.holds) for d in request.demands if levels.get(d.pid) == "N" or d.why.startswith("asked")]
+    firm = [(d.pid, d.holds) for d in request.demands if levels.get(d.pid) == Level.N or d.why.startswith("asked")]
     wishes = [(d.pid, d.holds) for d in request.demands if (d.pid, d.holds) not in firm]
     window = (_window(scheme, x), _window(scheme, y))
     plane = PlaneMap(request.setting, (x.name, y.name), window, holds_where, texts, firm, wishes)

@@ -138,7 +138,7 @@ class _State:
                 reasons[pid] = f"unknown to the checker at {self.theta} = {value} ({r.reason or 'no reason given'})"
             elif (shape is not None and shape.exact) or (lemmas is not None and lemmas.proof(pid) is not None):
                 pass  # the lemmas: the same verdict wherever p has the same signs
-            elif isinstance(r.property.atom, Possible) and verdict == "holds" and lemmas is not None \
+            elif isinstance(r.property.atom, Possible) and verdict == Verdict.HOLDS and lemmas is not None \
                     and lemmas.possible_pair() is not None:
                 pass  # the balanced-pair lemma: a pair is possible for every 0 <= p < 1
             else:

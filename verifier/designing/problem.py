@@ -182,5 +182,4 @@ def _fixed_rows(spec: Spec) -> dict[frozenset[int], dict[int, Fraction]]:
 
 def _spec_error(spec: Spec, key: str, message: str, expected: str) -> SpecError:
     mark = spec.marks.get(key.split(".")[0]) or spec.marks.get("")
-    return SpecError(message, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(message, mark, file=spec.path, key=key, expected=expected)

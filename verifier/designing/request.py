@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from verifier.errors import UsageError
-from verifier.properties import BY_ID, resolve
+from verifier.properties import BY_ID, Level, resolve
 from verifier.properties.settings import LEVELS, TABLE_VIII
 
 
@@ -68,7 +68,7 @@ def make_request(setting: str, with_: list[str] = (), without: list[str] = (), f
             if pid in seen and seen[pid] != option:
                 raise UsageError(f"{pid} is named by both {seen[pid]} and {option}; name it once")
             seen[pid] = option
-            if levels[pid] == "N" and option != "--with":
+            if levels[pid] == Level.N and option != "--with":
                 raise UsageError(f"{pid} ({BY_ID[pid].name}) is necessary in the {setting} setting (Table VIII), "
                                  f"so {option} {pid} would design a scheme that cannot fit it")
     demands = []
@@ -78,9 +78,9 @@ def make_request(setting: str, with_: list[str] = (), without: list[str] = (), f
             continue
         if option in ("--with", "--without"):
             demands.append(Demand(pid, option == "--with", True, f"asked with {option}"))
-        elif level in ("N", "D"):
+        elif level in (Level.N, Level.D):
             demands.append(Demand(pid, True, True, f"{LEVELS[level]} in the {setting} setting"))
-        elif level == "U":
+        elif level == Level.U:
             demands.append(Demand(pid, False, False, f"undesirable in the {setting} setting"))
     return Request(setting, demands)
 

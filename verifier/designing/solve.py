@@ -24,11 +24,11 @@ from verifier.designing.objective import Objective
 from verifier.designing.problem import Cell, DesignProblem
 from verifier.designing.request import Demand, Request
 from verifier.engines.margins import Bound, bound
-from verifier.errors import UsageError
+from verifier.errors import Unsettled, UsageError
 from verifier.numbers import shown
 
 
-class Undecided(Exception):
+class Undecided(Unsettled):
     """z3 gave no answer within the time limit."""
 
 

@@ -26,6 +26,8 @@ from verifier.designing.problem import Cell, DesignProblem
 from verifier.designing.request import Demand, Request
 from verifier.designing.solve import Conflict, Solver, Undecided
 from verifier.engines.margins import Bound
+from verifier.errors import Unsettled
+from verifier.properties import Level
 from verifier.properties.settings import TABLE_VIII
 
 MAX_CONFLICTS = 8  # enumerated in full up to this many; the search stops at one more ("more exist")
@@ -65,7 +67,7 @@ class Diagnosis:
     calls: int = 0
 
 
-class _Budget(Exception):
+class _Budget(Unsettled):
     pass
 
 
@@ -134,17 +136,17 @@ def diagnose(solver: Solver, request: Request, first: Conflict, budget: int | No
         for i in found[0]:
             out.lifted_alone[parts[i].label] = search.sat([j for j in everything if j != i])
         out.complete, out.more = _enumerate(search, len(parts), found)
-    except (_Budget, Undecided) as exc:
+    except Unsettled as exc:
         out.stopped = _why_stopped(exc, search)
     search.budget = search.calls + budget
     try:
         _correct(search, everything, removable, found, out)
-    except (_Budget, Undecided) as exc:
+    except Unsettled as exc:
         out.stopped = out.stopped or _why_stopped(exc, search)
         search.budget = search.calls + len(removable) + 2  # enough for a minimal correction, part by part
         try:
             _minimal_correction(search, everything, removable, out)
-        except (_Budget, Undecided):
+        except Unsettled:
             pass
     found[1:] = sorted(found[1:], key=lambda mus: (len(mus), mus))  # the solver's first, then the smallest
     out.conflicts = [[parts[i] for i in mus] for mus in found]
@@ -158,7 +160,7 @@ def diagnose(solver: Solver, request: Request, first: Conflict, budget: int | No
 def _parts(request: Request, fixed: list[Cell], literals: dict) -> list[Part]:
     labels = [label for _, label in literals.values()]
     levels = TABLE_VIII[request.setting]
-    demands = [Part(label, demand=d, removable=levels[d.pid] != "N") for d, label in zip(request.firm, labels)]
+    demands = [Part(label, demand=d, removable=levels[d.pid] != Level.N) for d, label in zip(request.firm, labels)]
     return demands + [Part(label, cell=c) for c, label in zip(fixed, labels[len(request.firm):])]
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from verifier.engines.domains import domain
 from verifier.engines.possibility import analyse_possibility
-from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property, Quantifier
+from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.engines.terms import TermValues
 from verifier.verdict import Binding, Comparison, Evidence, PropertyResult, SetPossibility, Truth, Verdict
@@ -73,7 +73,7 @@ class EnumerationEngine:
         """The verdict and its evidence for a walk's outcome: the witness or counterexample where the outcome decides
         the first quantifier, else the exhaustive record (P1: the possibility analysis)."""
         verdict = Verdict.of(outcome.truth)
-        existential = prop.quantifiers[0].kind == "exists"
+        existential = prop.quantifiers[0].kind == QuantifierKind.EXISTS
         if isinstance(prop.atom, Possible):
             evidence = self._possibility_evidence(outcome)
         elif (verdict is Verdict.HOLDS) == existential and verdict is not Verdict.UNKNOWN:
@@ -88,7 +88,7 @@ class EnumerationEngine:
         if not quants:
             return self._atom(prop, binding)
         q, rest = quants[0], quants[1:]
-        universal = q.kind == "forall"
+        universal = q.kind == QuantifierKind.FORALL
         first_unknown: Outcome | None = None
         details: list[Comparison] = []
         count = 0

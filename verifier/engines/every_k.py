@@ -25,7 +25,7 @@ from verifier.engines.smt.translate import Translator
 from verifier.formula import certified
 from verifier.formula.by_size import M, NotBySize, SizeEvaluator, Token
 from verifier.formula.enclose import Unsupported
-from verifier.properties import Both, Compare, Implies, Possible, Property
+from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.verdict import Truth
 
 EXACT_SIZES = 16
@@ -229,9 +229,9 @@ def decide_every_k(prop: Property, ev: SizeEvaluator, timeout_ms: int = 10000, a
             break
     kinds = {q.kind for q in prop.quantifiers}
     # an instance found at K exists at every larger K: a "for every" failure and a "some" success persist
-    if beyond is Truth.UNKNOWN and kinds == {"forall"} and Truth.FALSE in verdicts.values():
+    if beyond is Truth.UNKNOWN and kinds == {QuantifierKind.FORALL} and Truth.FALSE in verdicts.values():
         beyond = Truth.FALSE
-    if beyond is Truth.UNKNOWN and kinds == {"exists"} and Truth.TRUE in verdicts.values():
+    if beyond is Truth.UNKNOWN and kinds == {QuantifierKind.EXISTS} and Truth.TRUE in verdicts.values():
         beyond = Truth.TRUE
     return EveryK(prop, verdicts, beyond, exact + 1, list(dict.fromkeys(atoms.reasons)))
 
@@ -269,7 +269,7 @@ def _classes(prop: Property, atoms: _Atoms, depth: int, where: tuple, n, outside
 
 
 def _fold(kind: str, truths: list[Truth]) -> Truth:
-    if kind == "forall":
+    if kind == QuantifierKind.FORALL:
         out = Truth.TRUE
         for t in truths:
             out = out & t

@@ -28,7 +28,7 @@ from verifier.engines.automorphisms import class_automorphisms, orbits
 from verifier.engines.family_witnesses import SHAPES, Screen, exact_point, shape_point
 from verifier.engines.optimality import _confirm_alone, _decide, _fraction, _moved, _search
 from verifier.scheme import ClassSet, Scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 _NEAR = 8  # sets tried as a single dominating row, the cheapest at the set's uniform distribution
 
@@ -85,8 +85,8 @@ class FamilyOptimality:
             decided.update(batch)
             yield batch
         moved = {m: self._moved(m, decided[orbit[m][0]], orbit[m][1]) for m in rest if orbit[m][1] is not None}
-        retry = [self.index[m] for m, e in moved.items() if e is None or e.status == "unknown"]
-        done = {m: e for m, e in moved.items() if e is not None and e.status != "unknown"}
+        retry = [self.index[m] for m, e in moved.items() if e is None or e.status == Optimal.UNKNOWN]
+        done = {m: e for m, e in moved.items() if e is not None and e.status != Optimal.UNKNOWN}
         for start in range(0, len(done), self.batch):
             yield dict(list(done.items())[start:start + self.batch])
         for start in range(0, len(retry), self.batch):
@@ -100,7 +100,7 @@ class FamilyOptimality:
 
     def _moved(self, members: ClassSet, start: SetOptimality, sigma) -> SetOptimality | None:
         """The representative's answer along σ, confirmed exactly (None: the set goes to its own LP)."""
-        if start.status == "alone":
+        if start.status == Optimal.ALONE:
             witness = [Fraction(0)] * self.scheme.K
             for y, x in enumerate(start.witness):
                 witness[int(sigma[y])] = _fraction(x)

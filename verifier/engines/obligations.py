@@ -17,8 +17,9 @@ from sympy.core.basic import Basic
 from verifier.engines.domains import domain
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported
-from verifier.properties import Both, Compare, Implies, Possible, Property, Quantifier, Term
+from verifier.properties import Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind, Term
 from verifier.scheme import Scheme
+from verifier.verdict import Truth
 
 _REL = {"<": sp.Lt, "<=": sp.Le, ">=": sp.Ge, "==": sp.Eq, "!=": sp.Ne}
 
@@ -111,7 +112,7 @@ class _Unroller:
         index = len(self.prop.quantifiers) - len(quants)
         parts = [self._unroll(quants[1:], {**binding, q.var: v})
                  for v in domain(self.scheme, self.prop, index, binding)]
-        conjunctive = (q.kind == "forall") == self.holds  # holds: ∀→And, ∃→Or; fails: ∀→Or, ∃→And
+        conjunctive = (q.kind == QuantifierKind.FORALL) == self.holds  # holds: ∀→And, ∃→Or; fails: ∀→Or, ∃→And
         return conjunction(parts) if conjunctive else disjunction(parts)
 
     def _atom(self, b: dict) -> sp.Basic:
@@ -167,9 +168,9 @@ def multiset_equal(first, second) -> sp.Basic:
         from verifier.engines.terms import same_multiset
 
         truth = same_multiset(a, b).value
-        if truth == "unknown":
+        if truth == Truth.UNKNOWN:
             raise Unsupported("undecidable equality of two cost multisets")
-        return sp.true if truth == "true" else sp.false
+        return sp.true if truth == Truth.TRUE else sp.false
     for uniform, other in ((a, b), (b, a)):
         if all(v == uniform[0] for v in uniform):  # one value repeated: every other entry must equal it
             return sp.And(*[sp.Eq(v, uniform[0]) for v in other])

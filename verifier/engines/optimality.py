@@ -26,7 +26,7 @@ from verifier.engines.canonical import canonical_mixture
 from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
 from verifier.formula import certified
 from verifier.scheme import ClassSet, Scheme
-from verifier.verdict import SetOptimality
+from verifier.verdict import Optimal, SetOptimality
 
 _DENOMINATORS = (1_000, 1_000_000, 10**12)
 _CHUNK = 256  # sample points evaluated at once
@@ -59,7 +59,7 @@ def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = Non
         start, sigma = orbit[members]
         if sigma is None:
             continue
-        if out[start].status == "alone":  # its exact witness, relabelled: only the confirmation is left
+        if out[start].status == Optimal.ALONE:  # its exact witness, relabelled: only the confirmation is left
             witness = [Fraction(0)] * scheme.K
             for y, x in enumerate(out[start].witness):
                 witness[int(sigma[y])] = _fraction(x)
@@ -67,7 +67,7 @@ def analyse_optimality(scheme: Scheme, hints: dict[ClassSet, tuple] | None = Non
         else:
             moved = _moved(costs, solutions.get(start), sigma)
             result = _decide(costs, members, *moved) if moved is not None else None
-        if result is None or result.status == "unknown":
+        if result is None or result.status == Optimal.UNKNOWN:
             retry.append(members)
         else:
             out[members] = result

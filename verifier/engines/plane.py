@@ -17,6 +17,7 @@ from itertools import combinations
 import z3
 
 from verifier.engines.margins import eliminate
+from verifier.errors import DoesNotApply
 
 Point = tuple[Fraction, Fraction]
 MAX_PIECES = 400  # a disjunctive form larger than this is not drawn (the ranges per cell still stand)
@@ -106,7 +107,7 @@ def plane_condition(conditions: list[z3.BoolRef], x: z3.ArithRef, y: z3.ArithRef
         return None
 
 
-class _TooLarge(Exception):
+class _TooLarge(DoesNotApply):
     pass
 
 

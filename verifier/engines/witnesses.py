@@ -19,12 +19,13 @@ from itertools import combinations
 from math import comb
 
 import flint
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 MAX_HYPERPLANE_CHOICES = 200_000  # beyond this the enumeration is not worth it (about K = 6 with |Y| = 6)
 
 
-class TooManyCandidates(Exception):
+class TooManyCandidates(DoesNotApply):
     """The regions have too many hyperplanes to enumerate their vertices; the message says how many."""
 
 

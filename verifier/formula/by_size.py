@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.arith import pick
 from verifier.formula.values import UserFunction
@@ -29,7 +30,7 @@ from verifier.formula.values import UserFunction
 M = sp.Symbol("m", integer=True, nonnegative=True)  # n = TAIL + m: every size from TAIL on
 
 
-class NotBySize(Exception):
+class NotBySize(DoesNotApply):
     """The formula uses something the size-wise evaluation cannot follow; the message says what."""
 
 

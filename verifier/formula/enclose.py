@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import flint
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 
 
-class Unsupported(Exception):
+class Unsupported(DoesNotApply):
     """The expression contains something we cannot enclose (a free symbol, an unknown function, ...)."""
 
 

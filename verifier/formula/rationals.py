@@ -11,13 +11,14 @@ import math
 import flint
 import numpy as np
 
+from verifier.errors import DoesNotApply
 from verifier.limits import MAX_EXACT_BITS
 
 SAFE = 2**62  # int64 magnitudes kept below this; beyond, exact numerators become Python ints (object arrays)
 MAX_DEN_BITS = 4000  # a common denominator larger than this stops being exact (the enclosure remains)
 
 
-class CellsError(Exception):
+class CellsError(DoesNotApply):
     """An operation the fast path cannot carry out soundly (e.g. a divisor whose enclosure contains 0).
 
     The caller falls back to the exact interpreter, which decides or reports a located error."""

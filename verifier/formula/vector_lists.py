@@ -12,11 +12,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from verifier.errors import DoesNotApply
 from verifier.formula.cell_sums import masked_sum
 from verifier.formula.cells import UNDECIDED, Cells, CellsError, FALSE, TRUE, compare, where
 
 
-class NotVectorised(Exception):
+class NotVectorised(DoesNotApply):
     """This formula (here) needs the exact cell-by-cell interpreter; the message says why."""
 
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import re
 
-from verifier.properties.statement import Both, Compare, Implies, Possible, Property, Quantifier, Term
+from verifier.properties.statement import (Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind,
+                                           Term)
 
 
 def _all(var, domain):
-    return Quantifier("forall", var, domain)
+    return Quantifier(QuantifierKind.FORALL, var, domain)
 
 
 def _some(var, domain):
-    return Quantifier("exists", var, domain)
+    return Quantifier(QuantifierKind.EXISTS, var, domain)
 
 
 COST, MEAN, MIN, MAX, SORTED = Term("cost"), Term("mean"), Term("min"), Term("max"), Term("sorted")

@@ -6,6 +6,25 @@ property holds; a failing desirable or a holding undesirable property is a warni
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class Setting(StrEnum):
+    """The two settings of Table VIII (a `str`: reports and JSON write the value)."""
+
+    FILTERING = "filtering"
+    CHOICE = "choice"
+
+
+class Level(StrEnum):
+    """How a setting judges a property in Table VIII."""
+
+    N = "N"  # necessary: the scheme fits the setting only if it holds
+    D = "D"  # desirable: a warning when it fails
+    A = "A"  # the analyst's choice
+    U = "U"  # undesirable: a warning when it holds
+
+
 LEVELS = {"N": "necessary", "D": "desirable", "A": "analyst's choice", "U": "undesirable"}
 SETTINGS = {
     "filtering": "the set prediction filters the classes before a costlier procedure decides among them, so it "

@@ -13,6 +13,7 @@ Y always ranges over indeterminate sets (|Y| >= 2).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,19 @@ class Possible:
 Atom = Compare | Implies | Both | Possible
 
 
+class QuantifierKind(StrEnum):
+    """`Quantifier.kind`: for every, or for some."""
+
+    FORALL = "forall"
+    EXISTS = "exists"
+
+
 @dataclass(frozen=True)
 class Quantifier:
     """One quantifier of a property's prefix: for every or there exists, over Y (the indeterminate sets) or a class
     variable y, y′ (all classes, those in Y, or those outside Y)."""
 
-    kind: str  # "forall" | "exists"
+    kind: QuantifierKind
     var: str  # "Y" | "y" | "y2"
     domain: str  # for Y: "indeterminate"; for y, y2: "classes" | "in Y" | "not in Y"
 
@@ -95,7 +103,7 @@ class Quantifier:
         v = {"Y": "Ŷ", "y": "y", "y2": "y′"}[self.var]
         where = {"indeterminate": "indeterminate Ŷ", "classes": "Ω", "in Y": "Ŷ", "not in Y": "Ω∖Ŷ"}[self.domain]
         distinct = " (y′ ≠ y)" if self.var == "y2" else ""
-        q = "∀" if self.kind == "forall" else "∃"
+        q = "∀" if self.kind == QuantifierKind.FORALL else "∃"
         return f"{q} {v} ∈ {where}{distinct}" if self.var != "Y" else f"{q} {where}"
 
 

@@ -225,9 +225,8 @@ def _build_rows(spec: Spec, evaluator: Evaluator, vocab: Vocabulary, params, K: 
         shown = ", ".join('"' + ",".join(spec.classes[i] for i in sorted(s)) + '"' for s in missing[:12])
         more = f" and {len(missing) - 12:,} more" if len(missing) > 12 else ""
         mark = spec.marks.get("set_costs") or spec.marks.get("")
-        raise SpecError(f"no costs for the set(s) {shown}{more}", file=spec.path, key="set_costs",
-                        line=mark.line if mark else None, column=mark.column if mark else None,
-                        expected="a row in 'set_costs' for every indeterminate set, or a 'set_cost' formula")
+        raise SpecError.at(f"no costs for the set(s) {shown}{more}", mark, file=spec.path, key="set_costs",
+                           expected="a row in 'set_costs' for every indeterminate set, or a 'set_cost' formula")
     scheme = Scheme(spec, spec.classes, rows, origin, params, partial=only is not None, given=determinate)
     if determinate is not None:
         scheme.notes.extend(_modified_costs(scheme, determinate))

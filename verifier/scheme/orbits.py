@@ -28,8 +28,10 @@ from math import comb
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
 
+from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
+from verifier.properties import QuantifierKind
 from verifier.scheme.exact import ClassSet, Scheme, build_scheme
 from verifier.spec.model import Spec
 
@@ -40,7 +42,7 @@ def partial_only(scheme: Scheme) -> bool:
     return scheme.orbits is not None and not scheme.orbits.symmetric
 
 
-class NotSymmetric(Exception):
+class NotSymmetric(DoesNotApply):
     """The scheme could not be proved class-symmetric; the message says what singles a class out."""
 
 
@@ -87,8 +89,8 @@ class Orbits:
         after a "some"."""
         if not self.symmetric:
             return False
-        first_exists = kinds.index("exists") if "exists" in kinds else len(kinds)
-        return depth < first_exists or all(k == "exists" for k in kinds[first_exists:])
+        first_exists = kinds.index(QuantifierKind.EXISTS) if QuantifierKind.EXISTS in kinds else len(kinds)
+        return depth < first_exists or all(k == QuantifierKind.EXISTS for k in kinds[first_exists:])
 
     def sets_represented(self) -> int:
         """How many indeterminate sets the representatives stand for: all 2^K - K - 1, or those of at most `top`

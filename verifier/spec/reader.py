@@ -20,6 +20,7 @@ from verifier.spec.source import Located, load_yaml, located_from_data
 from verifier.spec.source import kind_of as _kind, shown as _show
 from verifier.spec.text import read_text
 from verifier.spec.yaml_nodes import paused_collector
+from verifier.verdict import Verdict
 
 
 def load_spec(path: str, open_cells: bool = False) -> Spec:
@@ -52,9 +53,8 @@ class _Reader:
         self.parsed: list[Formula] = []  # every formula read, checked against the whitelist and its scope at the end
 
     def fail(self, message: str, key: str, at: Located | None, text=None, expected=None) -> SpecError:
-        return SpecError(message, file=self.path, key=key, line=at.mark.line if at and at.mark else None,
-                         column=at.mark.column if at and at.mark else None, text=None if text is None else str(text),
-                         expected=expected)
+        return SpecError.at(message, at.mark if at else None, file=self.path, key=key,
+                            text=None if text is None else str(text), expected=expected)
 
     def mapping(self, node: Located, key: str) -> dict[str, Located]:
         if not isinstance(node.value, dict):
@@ -124,7 +124,7 @@ class _Reader:
                                     "'cost' or 'cost_matrix', and/or 'set_cost'"))
         if "setting" in top:
             spec.setting = (attempt(self.string, top["setting"], "setting") or "").strip().lower() or None
-            if spec.setting and spec.setting not in ("filtering", "choice"):
+            if spec.setting and spec.setting not in tuple(properties.Setting):
                 errors.append(self.fail("unknown setting" + did_you_mean(spec.setting, ("filtering", "choice")),
                                         "setting", top["setting"], spec.setting, "filtering or choice"))
         spec.expect = attempt(self.expect, top.get("expect")) or {}
@@ -291,7 +291,7 @@ class _Reader:
                                         f"expect.{name}", verdict, name,
                                         "P1..P10 or a property name such as 'reward rightful cautiousness'"))
                 continue
-            if text not in ("holds", "fails", "unknown"):
+            if text not in (Verdict.HOLDS, Verdict.FAILS, Verdict.UNKNOWN):
                 errors.append(self.fail("unknown verdict" + did_you_mean(text or "", ("holds", "fails", "unknown")),
                                         f"expect.{name}", verdict, _show(verdict), "holds, fails or unknown"))
                 continue

@@ -21,12 +21,13 @@ from itertools import combinations
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.shapes import shape_of
+from verifier.errors import Unsettled
 from verifier.formula import certified
 from verifier.properties import BY_ID
 from verifier.verdict import LemmaProof
 
 
-class NotDecided(Exception):
+class NotDecided(Unsettled):
     """An exact comparison the lemmas need could not be settled; the message says which."""
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verifier.properties import Both, Compare, Implies, Possible, Property, Term
+from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind, Term
 
 COST, MEAN, MIN, MAX, SORTED = Term("cost"), Term("mean"), Term("min"), Term("max"), Term("sorted")
 COST2, SORTED2 = Term("cost", "y2"), Term("sorted", "y2")
@@ -50,26 +50,27 @@ def shape_of(prop: Property) -> Shape | None:
     q, atom = prop.quantifiers, prop.atom
     if not q or q[0].var != "Y" or q[0].domain != "indeterminate":
         return None
-    every_set, rest = q[0].kind == "forall", q[1:]
+    every_set, rest = q[0].kind == QuantifierKind.FORALL, q[1:]
     kinds = {x.kind for x in rest}
     domains = {x.domain for x in rest}
     if not rest:
         return Shape("possible") if not every_set and isinstance(atom, Possible) else None
     if every_set and len(rest) == 1 and isinstance(atom, Compare) and atom.lhs == COST:
         y = rest[0]
-        if y.kind == "forall" and y.domain == "classes" and (atom.op, atom.rhs) in ((">=", MIN), ("<=", MAX)):
+        if y.kind == QuantifierKind.FORALL and y.domain == "classes" \
+                and (atom.op, atom.rhs) in ((">=", MIN), ("<=", MAX)):
             return Shape("bounds")
         if atom.rhs == MEAN and (y.kind, y.domain, atom.op) in VS_MEAN_RULES:
             return Shape("vs-mean", atom.op, y.domain, y.kind)
         return None
     if len(rest) != 2:
         return None
-    if (every_set and kinds == {"forall"} and domains == {"classes"} and isinstance(atom, Implies)
+    if (every_set and kinds == {QuantifierKind.FORALL} and domains == {"classes"} and isinstance(atom, Implies)
             and atom.premise == Compare("==", SORTED, SORTED2) and atom.conclusion == Compare("==", COST, COST2)):
         return Shape("multiset")
-    if every_set and kinds == {"forall"} and domains == {"in Y"} and atom == Compare("==", COST, COST2):
+    if every_set and kinds == {QuantifierKind.FORALL} and domains == {"in Y"} and atom == Compare("==", COST, COST2):
         return Shape("equal-in-Y")
-    if not every_set and kinds == {"exists"} and domains == {"in Y"}:
+    if not every_set and kinds == {QuantifierKind.EXISTS} and domains == {"in Y"}:
         parts = (atom.first, atom.second) if isinstance(atom, Both) else (atom,)
         if Compare("!=", COST, COST2) in parts and all(
                 c in (Compare("!=", COST, COST2), Compare("!=", SORTED, SORTED2)) for c in parts):

@@ -25,7 +25,7 @@ import z3
 
 from verifier import limits
 from verifier.engines.sets.encoding import SetCostEncoding
-from verifier.properties import Both, Compare, Implies, Possible, Property
+from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 
 
 @dataclass
@@ -58,12 +58,12 @@ class BooleanSetQueries:
         if top.var != "Y" or top.domain != "indeterminate" or any(q.var not in ("y", "y2") for q in inner):
             return QueryOutcome("unknown", reason="its quantifiers are not over one set and its classes")
         if isinstance(prop.atom, Possible):
-            if top.kind != "exists" or inner:
+            if top.kind != QuantifierKind.EXISTS or inner:
                 return QueryOutcome("unknown", reason="'possible' is encoded only as 'some set is possible'")
             outcome = self._ask(lambda k: self._possible(k))
         else:
             body = self._unroll(prop, inner, {})
-            question = body if top.kind == "exists" else z3.Not(body)
+            question = body if top.kind == QuantifierKind.EXISTS else z3.Not(body)
             outcome = self._ask(lambda k: z3.substitute(question, (self.n, self._real(k))))
         outcome.seconds = time.perf_counter() - start
         return outcome
@@ -96,7 +96,7 @@ class BooleanSetQueries:
     def _unroll(self, prop: Property, quants, binding: dict) -> z3.BoolRef:
         if not quants:
             return self._atom(prop.atom, binding)
-        q, universal = quants[0], quants[0].kind == "forall"
+        q, universal = quants[0], quants[0].kind == QuantifierKind.FORALL
         parts = []
         for v in range(self.K):
             if q.var == "y2" and v == binding["y"]:

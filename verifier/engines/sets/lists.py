@@ -7,7 +7,7 @@ by the set's size n (a number in each question) or by the literal's length; min 
 an item when it is present and better than every later one present. The interpreter gives no sum, mean, min or
 max of an empty list, so one of a list that some set could leave empty (a filter) is refused (`NotEncodable`).
 
-Owns: `SymList`, `NotEncodable`, `as_list`, `length`, `aggregate`. May import: z3.
+Owns: `SymList`, `NotEncodable`, `as_list`, `length`, `aggregate`. May import: z3, `errors`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from dataclasses import dataclass
 
 import z3
 
+from verifier.errors import DoesNotApply
 
-class NotEncodable(Exception):
+
+class NotEncodable(DoesNotApply):
     """The formula uses something the boolean encoding cannot express; the message says what."""
 
 

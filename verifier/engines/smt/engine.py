@@ -19,7 +19,7 @@ from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import SpecError
 from verifier import limits
 from verifier.limits import DEFAULT_TIMEOUT_MS
-from verifier.properties import PROPERTIES, Property
+from verifier.properties import PROPERTIES, Property, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Verdict
@@ -96,10 +96,9 @@ class SmtEngine:
                 values = ", ".join(f"{k} = {v}" for k, v in self.parameters_of(model).items())
                 spec = self.scheme.spec
                 mark = spec.marks.get("assume") or spec.marks.get("")
-                raise SpecError(f"a formula is undefined for some admissible parameter values ({text} fails at "
-                                f"{values})", file=spec.path, key="assume", line=mark.line if mark else None,
-                                column=mark.column if mark else None,
-                                expected="assumptions that keep every formula defined")
+                raise SpecError.at(f"a formula is undefined for some admissible parameter values ({text} fails at "
+                                   f"{values})", mark, file=spec.path, key="assume",
+                                   expected="assumptions that keep every formula defined")
         return unsettled
 
     # -- properties ------------------------------------------------------------------------------------------------
@@ -144,7 +143,7 @@ class SmtEngine:
         except SpecError as exc:
             return _unknown(prop, f"the solver's values {values} are not admissible on substitution: {exc}")
         result = EnumerationEngine(concrete).decide(prop)
-        if partial_only(concrete) and prop.quantifiers[0].kind == "exists":
+        if partial_only(concrete) and prop.quantifiers[0].kind == QuantifierKind.EXISTS:
             return _unknown(prop, f"at {values} the per-class values differ, so the representative sets do not "
                                   "speak for every set")
         self.recheck(concrete, [result])

@@ -20,9 +20,9 @@ from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 from verifier.formula import certified
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED, compare
 from verifier.formula.symmetry import member_cost_symmetric
-from verifier.properties import Both, Compare, Implies, Possible, Property
+from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.scheme import Scheme
-from verifier.verdict import PropertyResult, Truth
+from verifier.verdict import PropertyResult, Truth, Verdict
 
 RESOLVE_LIMIT = 20_000  # instances decided one by one exactly, per property, before the answer is `unknown`
 DENSE_GRID_MAX = 100_000_000  # beyond, a grid of sets x K x K would not fit in memory: `unknown`, with why
@@ -74,7 +74,7 @@ class VectorEngine:
         if self.over_limit and self.scheme.K <= EXACT_WALK_CLASSES:  # too many ties for one by one: the exact
             return self.exact.decide(prop)  # engine's own walk, so the answer is the exact path's
         result = self.exact.result(prop, self._outcome(prop, truth, domains))
-        if self.over_limit and result.verdict.value == "unknown":
+        if self.over_limit and result.verdict is Verdict.UNKNOWN:
             result.reason = (f"{self.over_limit:,} instances lie too close for certified float enclosures and are "
                              f"more than the {RESOLVE_LIMIT:,} that are decided one by one exactly")
         return result
@@ -164,7 +164,7 @@ class VectorEngine:
         if not undecided.any():
             return truth
         sub = self._fold(prop, truth, domains)[0]
-        decisive = FALSE if prop.quantifiers[0].kind == "forall" else TRUE
+        decisive = FALSE if prop.quantifiers[0].kind == QuantifierKind.FORALL else TRUE
         stop = _first(sub == decisive, len(sub))
         pending = undecided & (np.arange(len(sub)) < stop).reshape((-1,) + (1,) * (truth.ndim - 1))
         pending &= (sub == UNDECIDED).reshape((-1,) + (1,) * (truth.ndim - 1))
@@ -193,7 +193,7 @@ class VectorEngine:
     def _outcome(self, prop: Property, truth: np.ndarray, domains: list[np.ndarray]) -> Outcome:
         sub, counts = self._fold(prop, truth, domains)
         top = prop.quantifiers[0].kind
-        decisive = FALSE if top == "forall" else TRUE
+        decisive = FALSE if top == QuantifierKind.FORALL else TRUE
         first = _first(sub == decisive, len(sub))
         if first < len(sub):
             before = int(counts[:first].sum())
@@ -210,7 +210,7 @@ class VectorEngine:
                 outcome = Outcome(Truth.UNKNOWN, outcome.binding, outcome.comparisons, total)
             outcome.instances = total
             return outcome
-        return Outcome(Truth.TRUE if top == "forall" else Truth.FALSE, None, [], total)
+        return Outcome(Truth.TRUE if top == QuantifierKind.FORALL else Truth.FALSE, None, [], total)
 
 
 def _fold_sets(prop: Property, truth: np.ndarray, domains: list[np.ndarray]):
@@ -223,12 +223,12 @@ def _fold_sets(prop: Property, truth: np.ndarray, domains: list[np.ndarray]):
 
 
 def _reduce(truth: np.ndarray, counts: np.ndarray, mask: np.ndarray, kind: str, axis: int):
-    decisive = FALSE if kind == "forall" else TRUE
+    decisive = FALSE if kind == QuantifierKind.FORALL else TRUE
     hit = mask & (truth == decisive)
     unknown = (mask & (truth == UNDECIDED)).any(axis=axis)
     any_hit = hit.any(axis=axis)
-    settled = FALSE if kind == "forall" else TRUE
-    other = TRUE if kind == "forall" else FALSE
+    settled = FALSE if kind == QuantifierKind.FORALL else TRUE
+    other = TRUE if kind == QuantifierKind.FORALL else FALSE
     folded = np.where(any_hit, settled, np.where(unknown, UNDECIDED, other)).astype(np.int8)
     cumulative = np.cumsum(np.where(mask, counts, 0), axis=axis)
     first = np.argmax(hit, axis=axis)

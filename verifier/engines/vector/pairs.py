@@ -18,7 +18,7 @@ import numpy as np
 from verifier.engines.enumerate import Outcome
 from verifier.engines.vector.terms import CHUNK_CELLS, chunked, member_lists
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED
-from verifier.properties import Both, Compare, Implies, Property
+from verifier.properties import Both, Compare, Implies, Property, QuantifierKind
 from verifier.verdict import Truth
 
 _CASES = [(c, v) for c in (True, False) for v in (True, False)]  # (equal multisets, equal costs)
@@ -44,11 +44,11 @@ def decide_pairs(engine, prop: Property) -> Outcome | None:
     equal_both = _pairs_in_groups(D, multiset * (int(cost.max(initial=0)) + 1) + cost)
     count = {(True, True): equal_both, (True, False): equal_c - equal_both, (False, True): equal_v - equal_both,
              (False, False): n * (n - 1) - equal_c - equal_v + equal_both}
-    decisive = FALSE if inner == "forall" else TRUE
+    decisive = FALSE if inner == QuantifierKind.FORALL else TRUE
     hits = sum(count[case] for case in _CASES if truth_of[case] == bool(decisive))
     sub = np.where(hits > 0, decisive, 1 - decisive).astype(np.int8)
     sub[unresolved] = UNDECIDED
-    top = FALSE if prop.quantifiers[0].kind == "forall" else TRUE
+    top = FALSE if prop.quantifiers[0].kind == QuantifierKind.FORALL else TRUE
     first = int(np.argmax(sub == top)) if (sub == top).any() else S
     if first < S:
         return _evidence(engine, prop, first, D[first], multiset[first], cost[first], truth_of, decisive,

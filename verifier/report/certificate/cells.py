@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.errors import UsageError
+from verifier.errors import DoesNotApply, UsageError
 from verifier.lazy_sympy import sympy as sp
 
 DIGITS = 40  # the enclosure's precision; the checker derives its own bounds and checks they lie inside it
 
 
-class NotEncodable(Exception):
+class NotEncodable(DoesNotApply):
     """A cell outside the certificate grammar."""
 
 

@@ -14,8 +14,9 @@ import copy
 
 from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
+from verifier.properties import QuantifierKind
 from verifier.report.certificate.cells import cell, rational
-from verifier.verdict import SetOptimality, SetPossibility, Truth, Verdict
+from verifier.verdict import EvidenceKind, Optimal, SetOptimality, SetPossibility, Truth, Verdict
 from verifier.version import __version__
 
 FORMAT, VERSION = "verify-certificate", 1
@@ -112,16 +113,17 @@ def _numeric(result, s, reduced: bool, not_covered: list) -> dict:
     if verdict is Verdict.UNKNOWN:
         out["evidence"] = {"kind": "none", "reason": result.reason}
         return out
-    universal = result.property.quantifiers[0].kind == "forall"
+    universal = result.property.quantifiers[0].kind == QuantifierKind.FORALL
     if pid == "P1":
         out["evidence"] = _p1(result, s)
-    elif e.kind in ("counterexample", "witness") and e.binding is not None:
-        out["evidence"] = {"kind": e.kind, **_instance(s, e.binding, pid != "P2" or e.kind != "counterexample")}
+    elif e.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS) and e.binding is not None:
+        out["evidence"] = {"kind": e.kind,
+                           **_instance(s, e.binding, pid != "P2" or e.kind != EvidenceKind.COUNTEREXAMPLE)}
     elif (verdict is Verdict.HOLDS) == universal and not reduced:
         out["evidence"] = {"kind": "enumerated", "instances": instances(result.property, s)}
     else:
         out["evidence"] = {"kind": "none", "reason": f"rests on {e.kind} evidence over a reduced scheme"}
-    if out["evidence"]["kind"] == "none":
+    if out["evidence"]["kind"] == EvidenceKind.NONE:
         not_covered.append({"claim": pid, "reason": f"{pid} {verdict.value}: " + (
             f"decided by the lemma '{e.lemma.name}' over the K x K costs, not by listing sets" if e.lemma else
             out["evidence"]["reason"])})
@@ -189,14 +191,14 @@ def _possible(s, entry: SetPossibility | None) -> dict:
 
 
 def _optimal(s, entry: SetOptimality | None) -> dict:
-    if entry is None or entry.status == "unknown":
+    if entry is None or entry.status == Optimal.UNKNOWN:
         return {"status": "unknown", "reason": (entry.reason if entry else "") or "not decided"}
     out: dict = {"status": entry.status}
-    if entry.status in ("alone", "tied"):
+    if entry.status in (Optimal.ALONE, Optimal.TIED):
         out["p"] = _distribution(entry.witness)
-    if entry.status == "tied":
+    if entry.status == Optimal.TIED:
         out["tied_with"] = [_names(s, z) for z in entry.tied_with]
-    if entry.status in ("tied", "never"):
+    if entry.status in (Optimal.TIED, Optimal.NEVER):
         out["lambda"] = [{"set": _names(s, z), "weight": rational(v)} for z, v in entry.certificate.items()]
     return out
 
@@ -231,7 +233,7 @@ def _holding_points(a: Analysis, points: list[dict]) -> list[dict]:
             continue
         there = EnumerationEngine(concrete).decide(r.property)
         evidence = _numeric(there, concrete, False, [])["evidence"]
-        if there.verdict is Verdict.HOLDS and evidence["kind"] != "none":
+        if there.verdict is Verdict.HOLDS and evidence["kind"] != EvidenceKind.NONE:
             out.append({"property": r.property.id, "verdict": "holds", "at": _point(points, r.holds_at, concrete),
                         "evidence": evidence})
     return out
@@ -247,7 +249,7 @@ def _points(a: Analysis, not_covered: list) -> tuple[list[dict], dict]:
         e = r.evidence
         out = {"verdict": r.verdict.value}
         concrete = e.concrete
-        universal = r.property.quantifiers[0].kind == "forall"
+        universal = r.property.quantifiers[0].kind == QuantifierKind.FORALL
         # a failing verdict is existential over the parameters: one exact point decides it; a holding one is not
         if r.verdict is Verdict.FAILS and concrete is not None and not getattr(concrete, "symbolic", True):
             out["at"] = _point(points, e.parameters, concrete)

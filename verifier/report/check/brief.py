@@ -7,7 +7,7 @@ from __future__ import annotations
 from verifier.errors import counted
 from verifier.report.check import words
 from verifier.scheme import Scheme
-from verifier.verdict import PropertyResult, Verdict
+from verifier.verdict import EvidenceKind, PropertyResult, Verdict
 
 MARK = {Verdict.HOLDS: "✓", Verdict.FAILS: "✗", Verdict.UNKNOWN: "?"}
 
@@ -18,7 +18,7 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
     region = f"; holds exactly where {result.region}" if result.region else ""
     if verdict is Verdict.UNKNOWN:
         return "undecided: " + (result.reason or "no method decided it")
-    if ev.kind == "lemma" and ev.parameters is None:
+    if ev.kind == EvidenceKind.LEMMA and ev.parameters is None:
         if getattr(scheme, "structured", None) is not None:
             found = "counterexample" if verdict is Verdict.HOLDS else "set that has it"
             return (f"{'holds' if verdict is Verdict.HOLDS else 'fails'} for every set: z3 finds no {found} over "
@@ -26,7 +26,7 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
         lemma = ev.lemma.name if ev.lemma is not None else "a lemma"
         return (f"{'holds' if verdict is Verdict.HOLDS else 'fails'} for every set, by the {lemma} lemma "
                 f"(premises checked on the {scheme.K} x {scheme.K} costs)")
-    if ev.kind == "proof" and verdict is Verdict.HOLDS:
+    if ev.kind == EvidenceKind.PROOF and verdict is Verdict.HOLDS:
         return "for every admissible parameter value (proof)"
     if ev.parameters is not None and verdict is Verdict.FAILS:
         at = words.values(ev.parameters)
@@ -37,9 +37,9 @@ def reason(result: PropertyResult, scheme: Scheme) -> str:
         if verdict is Verdict.HOLDS and ev.binding is not None:
             return f"{scheme.named(ev.binding.members)} is possible: some p makes it strictly cheaper than each member"
         return "no indeterminate set is possible (a Ville certificate for each)"
-    if ev.kind == "counterexample" and ev.binding is not None:
+    if ev.kind == EvidenceKind.COUNTEREXAMPLE and ev.binding is not None:
         return f"fails at {words.binding_place(scheme, ev.binding)}" + (f" ({_cells(ev)})" if _cells(ev) else "")
-    if ev.kind == "witness" and ev.binding is not None:
+    if ev.kind == EvidenceKind.WITNESS and ev.binding is not None:
         return f"witnessed at {words.binding_place(scheme, ev.binding)}"
     if ev.instances == 0:
         return "holds vacuously: nothing to check"

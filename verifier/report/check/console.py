@@ -19,7 +19,7 @@ from verifier.report.text.math_text import console as math
 from verifier.report.text import clean
 from verifier.report.text import DEFAULT_WIDTH, render_to_text
 from verifier.report.text import grid
-from verifier.verdict import Verdict
+from verifier.verdict import EvidenceKind, Verdict
 
 MAX_COLUMNS = 48  # classes shown as columns of the matrix on the console (all of them in JSON and --report)
 
@@ -150,7 +150,8 @@ def _properties(a: Analysis) -> Table:
     for r in a.results:
         verdict = Text(r.verdict.value + (" (tight)" if r.tight else ""), style=VERDICT_STYLE[r.verdict])
         evidence = math(words.explain(r, a.scheme))
-        if r.checked and r.evidence.kind in ("counterexample", "witness", "certificates"):
+        if r.checked and r.evidence.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS,
+                                             EvidenceKind.CERTIFICATES):
             evidence += " [re-checked independently]"
         table.add_row(r.property.id, r.property.name, verdict,
                       Text.assemble(("says: ", "dim"), math(r.property.plain) + "\n", ("found: ", "dim"), evidence))

@@ -13,7 +13,7 @@ from verifier.report.text import Streamed
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
-from verifier.verdict import Comparison, SetOptimality, SetPossibility, Truth
+from verifier.verdict import Comparison, EvidenceKind, Optimal, SetOptimality, SetPossibility, Truth
 
 
 def _exact(value) -> str | list[str]:
@@ -230,7 +230,7 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
         out["tied_with"] = [_names(s, z) for z in e.tied_with]
     if e.certificate:
         out["certificate"] = {"mixture": [{"Y": _names(s, z), "weight": str(w)} for z, w in e.certificate.items()],
-                              "dominates": "strictly" if e.status == "never" else "weakly"}
+                              "dominates": "strictly" if e.status == Optimal.NEVER else "weakly"}
     if e.at:
         out["at"] = {name: str(v) for name, v in e.at.items()}
     if e.where is not None:
@@ -273,7 +273,7 @@ def _property(a: Analysis, r) -> dict:
         out["holds_at"] = _values(r.holds_at)
     if ev.parameters is not None:
         s = ev.concrete
-    if ev.binding is not None and ev.kind in ("counterexample", "witness"):
+    if ev.binding is not None and ev.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS):
         item: dict = {"Y": _names(s, ev.binding.members)} | _node(s, ev.binding.members)
         if ev.parameters is not None:
             item["parameters"] = _values(ev.parameters)
@@ -288,8 +288,8 @@ def _property(a: Analysis, r) -> dict:
             main = _comparison(ev.comparisons[-1])
             item.update({k: v for k, v in main.items() if k != "truth"})
             item["comparisons"] = [_comparison(c) for c in ev.comparisons]
-        out["witness" if ev.kind == "witness" else "counterexample"] = item
-    if r.property.id == "P1" and ev.kind == "certificates":
+        out["witness" if ev.kind == EvidenceKind.WITNESS else "counterexample"] = item
+    if r.property.id == "P1" and ev.kind == EvidenceKind.CERTIFICATES:
         out["counterexample"] = {"certificates": [_possibility(s, e) for e in ev.possibility]}
         if ev.parameters is not None:
             out["counterexample"]["parameters"] = _values(ev.parameters)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from verifier.verdict import Verdict
 
 # XML 1.0 forbids most control characters even when escaped; spec text quoted in messages could carry them.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -47,7 +48,7 @@ def _case(suite: ET.Element, path: str, pid: str, prop: dict, expect: dict | Non
         _sub(case, "failure", _details(prop, expected), type="unmet expectation",
              message=f"expected {expected}, got {actual}: {explanation}")
         return "failure"
-    if verdict == "unknown":
+    if verdict == Verdict.UNKNOWN:
         _sub(case, "skipped", message=f"unknown: {prop.get('reason') or explanation}")
         _sub(case, "system-out", _details(prop, expected))
         return "skipped"

@@ -9,9 +9,11 @@ from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.notation import paper_text
 from verifier.formula.rounded import rounded
+from verifier.properties import QuantifierKind
 from verifier.report.text import PRINTER
 from verifier.scheme import Scheme
-from verifier.verdict import Comparison, PropertyResult, SetOptimality, SetPossibility, Truth, Verdict
+from verifier.verdict import (Comparison, EvidenceKind, Optimal, PropertyResult, SetOptimality, SetPossibility, Truth,
+                              Verdict)
 
 MAX_EXACT_CHARS = 28
 
@@ -118,18 +120,18 @@ def possibility(scheme: Scheme, entry: SetPossibility) -> str:
 
 def optimality(scheme: Scheme, entry: SetOptimality) -> str:
     """Whether the set is a best prediction over all sets for some p, with its evidence."""
-    if entry.status == "alone":
+    if entry.status == Optimal.ALONE:
         p = distribution(scheme, entry.witness)
         by = "by at least" if entry.margin_is_bound else "by"
         gap = f", {by} {_short(entry.margin)} over the next best set" if entry.margin is not None else ""
         return f"the unique best prediction at p = {p}{gap}"
     mixture = " + ".join(f"{number(w, short=True)}·{scheme.named(z)}" for z, w in (entry.certificate or {}).items())
-    if entry.status == "tied":
+    if entry.status == Optimal.TIED:
         p = distribution(scheme, entry.witness)
         others = ", ".join(scheme.named(z) for z in entry.tied_with)
         return (f"a best prediction only in ties: at p = {p} it ties with {others}; it is never the unique best, "
                 f"since {mixture} costs no more whatever the true class")
-    if entry.status == "never":
+    if entry.status == Optimal.NEVER:
         return f"never a best prediction: {mixture} costs strictly less whatever the true class"
     return f"undecided: {entry.reason}"
 
@@ -150,9 +152,9 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
     ev, verdict = result.evidence, result.verdict
     region = f"; it holds exactly where {result.region}" if result.region else (
         f"; it holds at other admissible values, e.g. {values(result.holds_at)}" if result.holds_at else "")
-    if ev.kind == "lemma" and ev.parameters is None:
+    if ev.kind == EvidenceKind.LEMMA and ev.parameters is None:
         return _by_lemma(result, scheme)
-    if ev.kind == "proof" and verdict is Verdict.HOLDS:
+    if ev.kind == EvidenceKind.PROOF and verdict is Verdict.HOLDS:
         return "holds for every admissible parameter value (" + (result.check_note or result.reason) + ")"
     if ev.parameters is not None and verdict is Verdict.FAILS:
         concrete = PropertyResult(result.property, verdict, replace(ev, parameters=None), reason="")
@@ -177,14 +179,14 @@ def explain(result: PropertyResult, scheme: Scheme) -> str:
         return (f"no indeterminate set is possible: each of the {len(ev.possibility):,} sets has a Ville "
                 "certificate λ (listed with the sets)")
     where = binding_place(scheme, ev.binding) if ev.binding else ""
-    if ev.kind == "counterexample":
-        if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == "exists":
+    if ev.kind == EvidenceKind.COUNTEREXAMPLE:
+        if len(ev.comparisons) > 1 and prop.quantifiers[1].kind == QuantifierKind.EXISTS:
             rows = "; ".join(comparison(c) for c in ev.comparisons[:6])
             if len(ev.comparisons) > 6:  # many classes: every comparison is in the JSON report
                 rows += f"; and {len(ev.comparisons) - 6:,} more classes alike"
             return f"fails at {where}: no class y satisfies it — {rows}"
         return f"fails at {where}: {comparison(ev.comparisons[-1])}"
-    if ev.kind == "witness":
+    if ev.kind == EvidenceKind.WITNESS:
         return f"holds, witnessed at {where}: " + "; ".join(comparison(c) for c in ev.comparisons)
     if ev.instances == 0:
         return "holds vacuously: no class lies outside any indeterminate set, so there is nothing to check"

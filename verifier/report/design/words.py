@@ -13,8 +13,9 @@ from verifier.designing import Completion, failing_cover, fit_test
 from verifier.errors import counted
 from verifier.formula.rounded import rounded
 from verifier.engines.margins import Bound, Interval
-from verifier.properties import BY_ID, PROPERTIES
+from verifier.properties import BY_ID, PROPERTIES, Level
 from verifier.properties.settings import TABLE_VIII
+from verifier.verdict import Verdict
 
 
 def frac_text(x: Fraction | None) -> str | None:
@@ -214,7 +215,7 @@ def calibration_lines(cal, name: str, bounded) -> list[str]:
     # cut short by the time bound, "no admissible value" would claim what was never decided
     none = f"no value of {p} decided before the time limit" if cal.stopped else f"no admissible {p}"
     for prop in PROPERTIES:
-        runs = cal.where(lambda v, pid=prop.id: v[pid] == "holds")
+        runs = cal.where(lambda v, pid=prop.id: v[pid] == Verdict.HOLDS)
         lines.append(f"  {prop.id:<4} {prop.name:<34} " + (f"holds {where_text(p, runs)}" if runs else
                                                               f"holds for {none}"))
     for setting in ("filtering", "choice"):
@@ -249,7 +250,7 @@ def no_fit(cal, setting: str, firm, stopped: bool = False) -> tuple[str, dict]:
     `stopped`: the time bound cut the calibration, so only "none found among the decided pieces" is claimed."""
     order = [prop.id for prop in PROPERTIES]
     demands = sorted(((d.pid, d.holds) for d in firm), key=lambda d: order.index(d[0]))
-    necessary = [d for d in demands if TABLE_VIII[setting][d[0]] == "N"]
+    necessary = [d for d in demands if TABLE_VIII[setting][d[0]] == Level.N]
     chosen, undecided = failing_cover(cal, [necessary, [d for d in demands if d not in necessary]])
     p = cal.parameter
     parts = [f"{pid} ({BY_ID[pid].name}) " + ("fails " if holds else "holds, and it is asked to fail, ") +
@@ -287,7 +288,7 @@ def calibration_json(cal, bounded) -> dict:
         return out
 
     return {"parameter": cal.parameter, "method": cal.route,
-            "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == "holds") for prop in PROPERTIES},
+            "holds": {prop.id: runs(lambda v, pid=prop.id: v[pid] == Verdict.HOLDS) for prop in PROPERTIES},
             "fits": {s: runs(fit_test(s), s) for s in ("filtering", "choice")},
             "fits_without_warnings": {s: runs(fit_test(s, clean=True)) for s in ("filtering", "choice")},
             "undecided": [{"low": _text_end(piece.low), "high": _text_end(piece.high), "low_closed": piece.low_in,

@@ -16,11 +16,12 @@ from fractions import Fraction
 from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
-from verifier.properties import PROPERTIES
+from verifier.properties import PROPERTIES, Level
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.figures.palette import BLUISH_GREEN, VERMILION
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import exact_ticks, math, put, symbol
+from verifier.verdict import Verdict
 
 TITLE = "Where each property holds and each setting fits"
 HOLDS = BLUISH_GREEN  # the verdict colours of every figure (spot_plot's marks): holds, fails, undecided
@@ -53,13 +54,14 @@ def calibration_picture(cal, document: str) -> Picture:
 
     def fit(setting, test):
         """fits: "holds"; a necessary property fails: "fails"; else (one is undecided) None."""
-        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == "N"]
-        return lambda v: ("holds" if test(v) else "fails" if any(v[pid] == "fails" for pid in necessary) else None)
+        necessary = [pid for pid, level in TABLE_VIII[setting].items() if level == Level.N]
+        return lambda v: ("holds" if test(v) else "fails" if any(v[pid] == Verdict.FAILS for pid in necessary)
+                          else None)
 
     rows = []
     for prop in PROPERTIES:
-        rows.append((f"{prop.id} {prop.name}", cal.where(lambda v, pid=prop.id: v[pid] == "holds"),
-                     pieces(lambda v, pid=prop.id: v[pid] if v[pid] in ("holds", "fails") else None)))
+        rows.append((f"{prop.id} {prop.name}", cal.where(lambda v, pid=prop.id: v[pid] == Verdict.HOLDS),
+                     pieces(lambda v, pid=prop.id: v[pid] if v[pid] in (Verdict.HOLDS, Verdict.FAILS) else None)))
     for setting, test in fits.items():
         rows.append((f"{setting} fits", cal.where(test), pieces(fit(setting, test))))
     ends = [cal.pieces[0].low, cal.pieces[-1].high] if cal.pieces else []  # the admissible range

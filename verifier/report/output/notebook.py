@@ -85,19 +85,20 @@ def items(values: list[str], limit: int = 160) -> str:
 # -- design ------------------------------------------------------------------------------------------------
 def design_answer(r) -> str:
     """The main answer of a `DesignReport`, in a few words."""
+    from verifier.designing import DesignStatus  # loaded by a design report only
     record = r.record
-    if r.status == "designed":
+    if r.status == DesignStatus.DESIGNED:
         filled = sum(not c.get("fixed", False) for c in record.get("cells", {}).values())
         return f"{filled:,} open cell{'s' * (filled != 1)} filled"
-    if r.status == "calibrated":
+    if r.status == DesignStatus.CALIBRATED:
         return f"{r.calibration.parameter} = {record.get('value')}"
-    if r.status == "impossible":
+    if r.status == DesignStatus.IMPOSSIBLE:
         n = len(r.conflicts) or 1
         found = f"{n} minimal conflict{'s' * (n != 1)}" + (" (all)" if r.conflicts_complete else "")
         fix = "" if r.correction is None else \
             f", smallest correction {len(r.correction)} part{'s' * (len(r.correction) != 1)}"
         return found + fix
-    if r.status == "stopped":  # the time bound came first: nothing is claimed about what was not decided
+    if r.status == DesignStatus.STOPPED:  # the time bound came first: nothing is claimed about what was not decided
         return "the time limit was reached before an answer (see the text for what was decided)"
     return f"no value of {r.calibration.parameter} meets the firm demands" if r.calibration is not None else r.status
 
@@ -126,11 +127,12 @@ def _conflicts(r) -> list[list[str]]:
 def design_html(r) -> str:
     """A DesignReport as HTML for a notebook: the answer, the designed cells or the conflicts and correction, the text
     and the spec."""
+    from verifier.designing import DesignStatus  # loaded by a design report only
     parts = [f"<p><strong>{e(r.status)}</strong>: {e(design_answer(r))}</p>"]
-    if r.status == "designed":
+    if r.status == DesignStatus.DESIGNED:
         head, rows = _cells(r)
         parts.append(table(head, rows, {1}))
-    if r.status == "impossible":
+    if r.status == DesignStatus.IMPOSSIBLE:
         complete = " (every one: the search is complete)" if r.conflicts_complete else ""
         parts.append(f"<p>Minimal conflicts{e(complete)}: the parts of each cannot all hold together.</p><ol>"
                      + "".join("<li>" + "; ".join(e(part) for part in c) + "</li>" for c in _conflicts(r)) + "</ol>")
@@ -139,17 +141,19 @@ def design_html(r) -> str:
                          + ": without " + "; ".join(e(part) for part in r.correction) + "</p>")
     parts.append(f"<h3>Why</h3>{pre(r.text)}")
     if r.spec_text:
-        parts.append(f"<h3>The {'designed' if r.status == 'designed' else 'calibrated'} spec</h3>{pre(r.spec_text)}")
+        shown = "designed" if r.status == DesignStatus.DESIGNED else "calibrated"
+        parts.append(f"<h3>The {shown} spec</h3>{pre(r.spec_text)}")
     return box(e(_design_title(r)), "".join(parts))
 
 
 def design_markdown(r) -> str:
     """A DesignReport as Markdown: the answer, the designed cells or the conflicts and correction, the text and the
     spec."""
+    from verifier.designing import DesignStatus  # loaded by a design report only
     parts = [f"### {md(_design_title(r))}", "", f"**{r.status}**: {md(design_answer(r))}", ""]
-    if r.status == "designed":
+    if r.status == DesignStatus.DESIGNED:
         parts += [md_table(*_cells(r), {1}), ""]
-    if r.status == "impossible":
+    if r.status == DesignStatus.IMPOSSIBLE:
         parts += ["Minimal conflicts" + (" (every one: the search is complete)" if r.conflicts_complete else "")
                   + ":", ""] + [f"{i}. " + "; ".join(md(p) for p in c) for i, c in enumerate(_conflicts(r), 1)] + [""]
         if r.correction is not None:

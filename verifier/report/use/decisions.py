@@ -13,6 +13,7 @@ from verifier.formula.rounded import rounded
 from verifier.using.decide import BatchDecision, BatchSummary, CredalRow
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
+from verifier.using.decide.credal import Rule
 
 
 def names(scheme: Scheme, members) -> list[str]:
@@ -77,7 +78,7 @@ def credal_json(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> dict:
     out["e_admissible_at"] = {scheme.classes[i]: [str(x) for x in p] for i, p in d.witnesses.items()}
     out["undecided"] = [scheme.classes[i] for i in d.undecided]
     out["expected_costs"] = {scheme.label(m): {"lower": str(lo), "upper": str(hi)} for m, (lo, hi) in d.bounds.items()}
-    if d.rule == "gamma-maximin":
+    if d.rule == Rule.GAMMA_MAXIMIN:
         out["ties"] = [names(scheme, m) for m in d.ties]
     if scheme.family_restricted:
         out["in_family"] = len(prediction) == 1 or prediction in scheme.rows
@@ -95,17 +96,17 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
         lines.append("  Note: this set of undominated classes is not an allowed prediction of the spec's family "
                      f"({scheme.spec.predictions.describe(scheme.K).split(':')[0]}); gamma-maximin chooses among "
                      "the allowed sets")
-    if d.rule == "maximality":
+    if d.rule == Rule.MAXIMALITY:
         for c in d.dominances:
             lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: lower expectation of "
                          f"c_{scheme.classes[c.worse]} − c_{scheme.classes[c.better]} is {c.value} > 0, reached at "
                          f"{_p(scheme, c.at)}")
-    elif d.rule == "interval-dominance":
+    elif d.rule == Rule.INTERVAL_DOMINANCE:
         for c in d.dominances:
             lines.append(f"  {scheme.classes[c.better]} dominates {scheme.classes[c.worse]}: the lower expected cost "
                          f"of {scheme.classes[c.worse]} exceeds the upper one of {scheme.classes[c.better]} "
                          f"by {c.value}")
-    elif d.rule == "e-admissibility":
+    elif d.rule == Rule.E_ADMISSIBILITY:
         for i, p in d.witnesses.items():
             lines.append(f"  {scheme.classes[i]} is optimal at {_p(scheme, p)} (re-checked exactly)")
         for i in d.undecided:
@@ -124,7 +125,7 @@ def credal_text(scheme: Scheme, credal: CredalSet, d: CredalDecision) -> str:
         for row in rows:
             lines.append("    " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                             for i, (v, w) in enumerate(zip(row, widths))))
-    if d.rule != "gamma-maximin" and prediction in d.bounds:
+    if d.rule != Rule.GAMMA_MAXIMIN and prediction in d.bounds:
         lo, hi = d.bounds[prediction]
         lines.append(f"Expected cost of {scheme.named(prediction)} over the credal set: [{lo}, {hi}] (exact)")
     return "\n".join(lines) + "\n"
@@ -200,7 +201,7 @@ def credal_batch_json(scheme: Scheme, rule: str, rows: list[CredalRow], lines: l
         item = {"line": line, "prediction": names(scheme, r.prediction),
                 "undecided": [scheme.classes[i] for i in r.undecided],
                 "expected_cost": None if r.cost is None else {"lower": str(r.cost[0]), "upper": str(r.cost[1])}}
-        if rule == "gamma-maximin":
+        if rule == Rule.GAMMA_MAXIMIN:
             item["ties"] = [names(scheme, m) for m in r.ties]
         detail.append(item)
     out = {"rule": rule, "predictions": [d["prediction"] for d in detail], "rows": detail,

@@ -47,8 +47,7 @@ def located(scheme: Scheme, keys: tuple[str, ...], text: str, expected: str) -> 
     spec = scheme.spec
     key = next((k for k in keys if k in spec.marks), keys[0])
     mark = spec.marks.get(key)
-    return SpecError(text, file=spec.path, key=key, line=mark.line if mark else None,
-                     column=mark.column if mark else None, expected=expected)
+    return SpecError.at(text, mark, file=spec.path, key=key, expected=expected)
 
 
 SINGLE = ("cost_matrix", "cost", "classes")  # where a spec writes the costs of single classes

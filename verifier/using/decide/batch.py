@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.decide.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, SchemeRows, _admissible_at
+from verifier.using.decide.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, Rule, SchemeRows, _admissible_at
 from verifier.using.decide.credal_batch import CredalRow, decide_rows, prediction_costs, undominated
 from verifier.using.decide.precise import decide
 from verifier.using.decide.family_decide import FamilyRoute, route_for
@@ -166,7 +166,7 @@ class CredalBatchDecider:
 
     def add(self, sets: IntervalRows | list[list[tuple[Fraction, Fraction]]]) -> None:
         block = sets if isinstance(sets, IntervalRows) else interval_rows(sets, self.scheme.K)
-        if self.rule != "e-admissibility":
+        if self.rule != Rule.E_ADMISSIBILITY:
             rows, exact = decide_rows(block, self.rule, self.shared.det, list(self.scheme.all_sets), self.shared.row)
             self.rows += rows
             self.exact_comparisons += exact

@@ -21,13 +21,24 @@ if TYPE_CHECKING:
     import z3
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from itertools import product
 
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
 
-RULES = ("maximality", "interval-dominance", "e-admissibility", "gamma-maximin")
+
+class Rule(StrEnum):
+    """The rules a credal set decides by (`--rule`), in the order the command lists them."""
+
+    MAXIMALITY = "maximality"  # the classes no other dominates by a positive lower expectation of the difference
+    INTERVAL_DOMINANCE = "interval-dominance"  # the classes whose lower expected cost is below every upper one
+    E_ADMISSIBILITY = "e-admissibility"  # the classes optimal for some distribution of the set
+    GAMMA_MAXIMIN = "gamma-maximin"  # the set of least upper expected cost (Γ-minimax)
+
+
+RULES = tuple(Rule)
 MAX_CREDAL_CLASSES = 12  # the vertices of an interval credal set number up to K·2^(K-1)
 
 
@@ -147,7 +158,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows
     rows = rows if rows is not None else SchemeRows(scheme)
     K, det = scheme.K, rows.det
     out = CredalDecision(rule, [])
-    if rule == "gamma-maximin":
+    if rule == Rule.GAMMA_MAXIMIN:
         for members in scheme.all_sets:
             row = rows.row(members)
             out.bounds[members] = (credal.lower(row)[0], credal.upper(row)[0])
@@ -155,7 +166,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows
         out.ties = sorted((m for m, (_, u) in out.bounds.items() if u == best), key=lambda m: (len(m), sorted(m)))
         out.prediction = out.ties[0]
         return out
-    if rule == "e-admissibility":
+    if rule == Rule.E_ADMISSIBILITY:
         for i in range(K):
             p = _admissible_at(credal, det, i, rows.context)
             if p == "unknown":
@@ -168,7 +179,7 @@ def decide_credal(scheme: Scheme, credal: CredalSet, rule: str, rows: SchemeRows
             for j in range(K):
                 if i == j:
                     continue
-                if rule == "maximality":  # i ≻ j iff the lower expectation of c_j − c_i is positive
+                if rule == Rule.MAXIMALITY:  # i ≻ j iff the lower expectation of c_j − c_i is positive
                     value, at = credal.lower([b - a for a, b in zip(det[i], det[j])])
                 else:  # interval dominance: i ≻ j iff the lower expectation of c_j exceeds the upper of c_i
                     value, at = credal.lower(det[j])[0] - credal.upper(det[i])[0], None

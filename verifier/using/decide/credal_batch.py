@@ -27,6 +27,7 @@ from math import lcm
 
 import numpy as np
 
+from verifier.using.decide.credal import Rule
 from verifier.using.exact import TINY, U, IntervalRows
 from verifier.scheme import ClassSet
 
@@ -113,7 +114,7 @@ def decide_rows(rows: IntervalRows, rule: str, det: list[list[Fraction]], sets: 
     gamma-maximin. `det`: the determinate rows; `sets` and `row_of(set)`: every set and its exact row."""
     K = rows.lo.shape[1]
     ties: list[list[ClassSet]] = [[] for _ in range(len(rows))]
-    if rule == "gamma-maximin":
+    if rule == Rule.GAMMA_MAXIMIN:
         predictions, ties, exact = _gamma_maximin(rows, sets, row_of, K)
     else:
         predictions, exact = undominated(rows, det, rule)
@@ -125,7 +126,7 @@ def undominated(rows: IntervalRows, det: list[list[Fraction]], rule: str) -> tup
     """(the classes no other dominates, per row; comparisons decided exactly) under maximality or interval
     dominance."""
     K = rows.lo.shape[1]
-    dominated, exact = (_maximality if rule == "maximality" else _interval_dominance)(rows, det, K)
+    dominated, exact = (_maximality if rule == Rule.MAXIMALITY else _interval_dominance)(rows, det, K)
     names: dict[int, ClassSet] = {}
     predictions = []
     for m in dominated.tolist():
