@@ -26,7 +26,6 @@ from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.properties.settings import TABLE_VIII
-from verifier.scheme import build_scheme
 from verifier.spec.model import Spec
 
 GRID = 48  # points per side of the drawn map (each decided exactly)
