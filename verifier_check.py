@@ -113,6 +113,7 @@ def _count(n, noun):
 
 
 def field(obj, key, kind, where):
+    """obj[key], of type `kind` and never a bool; Malformed naming the place otherwise."""
     if not isinstance(obj, dict) or key not in obj:
         raise Malformed(f"{where}: missing key {key!r}")
     if not isinstance(obj[key], kind) or isinstance(obj[key], bool):
@@ -121,6 +122,7 @@ def field(obj, key, kind, where):
 
 
 def bad(where, expected, got):
+    """Raise Malformed: at `where`, expected this, got that (as JSON, cut to 80 characters)."""
     raise Malformed(f"{where}: expected {expected}, got {json.dumps(got, default=repr)[:80]}")
 
 
@@ -150,7 +152,6 @@ def load(data):
             out.key = next(k for k, _ in items if k in seen or seen.add(k))
             found.append(out)
         return out
-
     found = []
     cert = json.loads(data, object_pairs_hook=pairs, parse_float=Number, parse_constant=Number,
                       parse_int=lambda t: int(t) if len(t.lstrip("-")) <= 18 else Number(t))
@@ -195,6 +196,7 @@ def atanh2(z, b):
 
 
 def log_bounds(x, b):
+    """Bounds of log x, x > 0 rational: log m + e log 2 for x = m 2^e, m in (1/2, 2), by `atanh2` series."""
     e = x.numerator.bit_length() - x.denominator.bit_length()
     m = x / Fraction(2) ** e  # in (1/2, 2), so |(m-1)/(m+1)| < 1/3; log x = log m + e log 2
     lo, hi = atanh2((m - 1) / (m + 1), b)
@@ -242,6 +244,7 @@ def grammar(tree, where):
 
 
 def within(lo, hi, where):
+    """(lo, hi) unchanged, or Malformed if either end is beyond 2^MAX_BITS in size."""
     if max(abs(lo), abs(hi)) > LIMIT:
         raise Malformed(f"{where}: a value beyond 2^{MAX_BITS}, the checker's bound")
     return lo, hi
@@ -297,6 +300,7 @@ class Numbers:
         self.trees, self.cache = {}, {}
 
     def cell(self, value, where):
+        """A matrix cell as a linear form: a rational "p/q", or an object whose "expr" (null: none) gives it."""
         tick(where)
         if isinstance(value, str):
             return {None: rat(value, where)}
@@ -304,10 +308,12 @@ class Numbers:
         return self.linear(grammar(expr, where), where) if expr is not None else self.atom("#" + where, None, where)
 
     def atom(self, key, tree, where):
+        """The form 1*key: an irrational atom, its expression (None: none) kept for its bounds."""
         self.trees[key] = (tree, where)
         return {key: Fraction(1)}
 
     def linear(self, tree, where):
+        """An expression as a linear form: sums term by term, rational factors and powers exact, the rest one atom."""
         if isinstance(tree, str):
             return {None: rat(tree, where)}
         op = tree[0]
@@ -332,6 +338,7 @@ class Numbers:
         return self.atom(json.dumps(tree, separators=(",", ":")), tree, where)
 
     def interval(self, key, b):
+        """Rational bounds of an atom, about 2^-b wide (cached); Undecided for a cell without an expression."""
         if (key, b) not in self.cache:
             tree, where = self.trees[key]
             if tree is None:
@@ -340,6 +347,7 @@ class Numbers:
         return self.cache[key, b]
 
     def span(self, form, b):
+        """Rational bounds of a linear form, from its atoms' bounds at precision b."""
         lo = hi = form.get(None, Fraction(0))
         for k, q in form.items():
             if k is not None and q:
@@ -356,6 +364,7 @@ class Numbers:
         return math.floor(lo * (1 << 64)), math.ceil(hi * (1 << 64))
 
     def sign(self, form, where):
+        """-1, 0 or 1, exact if no atom is left; else 1 or -1 once bounds (BITS in turn) exclude 0, or Undecided."""
         if not any(q for k, q in form.items() if k is not None):
             c = form.get(None, 0)
             return (c > 0) - (c < 0)
@@ -367,6 +376,7 @@ class Numbers:
 
 
 def add(*forms):
+    """The sum of linear forms, each coefficient within the bound."""
     out = {}
     for f in forms:
         for k, q in f.items():
@@ -375,6 +385,7 @@ def add(*forms):
 
 
 def times(q, form):
+    """The linear form multiplied by the rational q, coefficient by coefficient."""
     return {k: q * v for k, v in form.items()}
 
 
@@ -386,12 +397,14 @@ def show(q, exact=True):
 
 
 def text(form):
+    """A linear form in a message: its first three terms, each rational through `show`."""
     parts = [show(q) if k is None else f"{show(q)}*{k}" for k, q in form.items() if q or k is None]
     return " + ".join(parts[:3]) + (" + ..." if len(parts) > 3 else "")
 
 
 # -- the scheme --------------------------------------------------------------------------------------------------
 class Scheme:
+    """A certificate's matrix: a row of cost forms per set, checked to be the family's sets where a rule says which."""
     def __init__(self, cert, rows, where, numbers, costs=True):
         self.classes = field(cert, "classes", list, "certificate")
         if not all(isinstance(c, str) for c in self.classes) or len(set(self.classes)) != len(self.classes):
@@ -442,28 +455,33 @@ class Scheme:
                                                                 f"has {size} sets, the matrix {len(self.rows)}"))
 
     def members(self, names, where):
-        if not isinstance(names, list) or not names or not all(isinstance(c, str) and c in self.index
-                                                               for c in names) or \
-                len(set(names)) != len(names):
+        """The set of a non-empty list of distinct class names, as a frozenset of class indices."""
+        if not isinstance(names, list) or not names or not all(
+                isinstance(c, str) and c in self.index for c in names) or len(set(names)) != len(names):
             bad(where, f"distinct class names among {self.classes}"[:200], names)
         return frozenset(self.index[c] for c in names)
 
     def cls(self, name, where):
+        """The index of a class name (Malformed if it names no class)."""
         return self.index[name] if isinstance(name, str) and name in self.index else bad(
             where, f"a class of {self.classes}"[:200], name)
 
     def label(self, m):
+        """A set as messages write it: "{a,b}", its classes in order."""
         return "{" + ",".join(self.classes[i] for i in sorted(m)) + "}"
 
     def det(self, h, y):
+        """c_h(y): the cost of the singleton {h} when the true class is y."""
         return self.rows[frozenset((h,))][y]
 
     def diff(self, a, b, where):
+        """The sign of a - b (-1, 0 or 1), directly for two rationals, else by `Numbers.sign`."""
         if len(a) == len(b) == 1 and None in a and None in b:  # two rationals: most comparisons
             return (a[None] > b[None]) - (a[None] < b[None])
         return self.n.sign(add(a, times(-1, b)), where)
 
     def term(self, kind, m, y, where):
+        """A term of an atom: c_Y(y) ("cost"), or the mean, min or max of c_h(y) over the members h of Y."""
         if kind == "cost":
             return self.rows[m][y]
         if kind == "mean":
@@ -475,6 +493,7 @@ class Scheme:
         return best
 
     def atom(self, atom, m, y, y2, where):
+        """Whether an atom of PROPERTIES holds at Y, y and y2 (Undecided where bounds cannot compare two values)."""
         tick()
         op, left, right = atom
         if op in ("implies", "and"):
@@ -496,6 +515,7 @@ class Scheme:
         return {"<": s < 0, "<=": s <= 0, ">=": s >= 0, "==": s == 0, "!=": s != 0}[op]
 
     def domain(self, domain, m):
+        """The classes a quantifier ranges over: every class, the members of Y, or the classes outside Y."""
         return {"classes": range(self.K), "in Y": sorted(m), "not in Y": [c for c in range(self.K) if c not in m]}[
             domain]
 
@@ -507,10 +527,12 @@ class Scheme:
         return [(y, y2) for y in ys for y2 in self.domain(inner[1][2], m) if y2 != y]
 
     def place(self, m, y=None, y2=None):
+        """An instance in messages, "Y={a,b}, y=a, y'=c", naming only the variables bound."""
         return f"Y={self.label(m)}" + "".join(f", {n}={self.classes[v]}" for n, v in (("y", y), ("y'", y2))
                                                if v is not None)
 
     def expected(self, p, m):
+        """E_p[c_Y] as a linear form: the sum of p_y c_Y(y), the classes with p_y = 0 left out."""
         return add(*(times(p[y], self.rows[m][y]) for y in range(self.K) if p[y]))
 
     def quick_expected(self, n, m):
@@ -522,6 +544,7 @@ class Scheme:
         return tuple(sum(k * c[i] for k, c in zip(n, self.fixed[m])) for i in (0, 1))
 
     def distribution(self, values, where):
+        """K rationals, one per class, that must be a probability distribution (Refuted otherwise)."""
         if not isinstance(values, list) or len(values) != self.K:
             bad(where, f"{self.K} probabilities, one per class", values)
         p = [rat(v, f"{where}[{i}]") for i, v in enumerate(values)]
@@ -530,6 +553,7 @@ class Scheme:
         return p
 
     def indeterminate(self, names, where):
+        """The set named, which must be an indeterminate set of the family (Refuted otherwise)."""
         m = self.members(names, where)
         if m not in self.sets:
             raise Refuted(f"{where}: {self.label(m)} is not an indeterminate set of the family")
@@ -538,6 +562,7 @@ class Scheme:
 
 # -- the claims ---------------------------------------------------------------------------------------------------
 def check_property(s, pid, claim, where):
+    """Re-check one property's verdict from its evidence; returns the message, or None for "unknown"."""
     verdict, ev = field(claim, "verdict", str, where), field(claim, "evidence", dict, where)
     if verdict not in ("holds", "fails"):
         return None if verdict == "unknown" else bad(f"{where}.verdict", "holds, fails or unknown", verdict)
@@ -620,6 +645,7 @@ def member_weights(s, m, lam, where):
 
 
 def check_p1(s, verdict, ev, where):
+    """P1 (Definition 4): a witness p of a possible set, or an impossibility certificate per indeterminate set."""
     needed = "witness" if verdict == "holds" else "impossibility"
     if ev.get("kind") != needed:
         bad(f"{where}.kind", f"{needed!r} for P1 {verdict}", ev.get("kind"))
@@ -818,6 +844,7 @@ def claims(cert, seconds=None):
 
 
 def at_point(s, pid, claim, where):
+    """`check_property` on the scheme at a point, its message saying so."""
     said = check_property(s, pid, claim, where)
     return said and said + " (on the certificate's matrix there)"
 
@@ -835,7 +862,9 @@ def vacuous(s, pid, claim, where):
 
 
 class Usage(argparse.ArgumentParser):
+    """The command's argument parser, whose errors raise Malformed instead of exiting."""
     def error(self, message):  # to the caller's stderr as exit 2, never argparse's own exit
+        """A usage error: Malformed with argparse's message."""
         raise Malformed(f"usage error: {message}")
 
 

@@ -11,8 +11,8 @@ words, fit to the filtering and choice settings, the exact extended matrix, and 
 class count; `design(source, setting="filtering")` completes or calibrates a scheme for a setting (the
 paper's "how to determine them?"); `decide(source, p)` predicts the optimal set for a precise or imprecise
 probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme (or their
-`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. An invalid spec raises `SpecError`. `explain("P4")` states a property in
-plain words.
+`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. An invalid
+spec raises `SpecError`. `explain("P4")` states a property in plain words.
 
 The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
 in pyproject.toml, run by the tests):

@@ -25,11 +25,11 @@ from verifier.designing.spec_text import spec_text
 from verifier.designing.why_not import Diagnosis, Repair, diagnose, repair
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.limits import MAX_DESIGN_CLASSES
-
-SMALL_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 130 set cells
 from verifier.spec.model import Spec
 from verifier.spec.reader import spec_from_text
 from verifier.version import __version__
+
+SMALL_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 130 set cells
 
 
 class DesignCheckFailed(Exception):

@@ -27,7 +27,6 @@ from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Level
 from verifier.properties.settings import TABLE_VIII
-from verifier.scheme import build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Verdict
 

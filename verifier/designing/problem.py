@@ -22,12 +22,12 @@ from verifier.engines.smt.translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
 from verifier.limits import MAX_COMPLETION_CLASSES as MAX_DESIGN_CLASSES
-
-MAX_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 840 unknowns
 from verifier.properties import BY_ID
 from verifier.scheme import Scheme
 from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Spec
+
+MAX_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 840 unknowns
 
 
 
