@@ -99,15 +99,16 @@ def test_code_lines_count_neither_docstrings_nor_comments():
 
 
 def test_the_standalone_checker_is_one_readable_file_of_the_standard_library():
-    """verifier_check.py, beside the package, is the one documented exception to the 300-line limit (it is
-    meant to be read whole, docs/architecture.md): at most 950 lines (750 until the bounds that keep every
-    hostile file finite and the audits of points and partial matrices, issue 52), and it imports the standard library
-    only, never `verifier`, so that a copy of the file runs under `python3 -S`."""
+    """verifier_check.py, beside the package, is the one documented exception to the cap of 300 lines of code (it is
+    meant to be read whole, docs/architecture.md): at most 800 lines of code (750 physical lines until the bounds
+    that keep every hostile file finite and the audits of points and partial matrices, issue 52; counted as code
+    since issue 53, so that documenting it never pushes it over), and it imports the standard library only, never
+    `verifier`, so that a copy of the file runs under `python3 -S`."""
     import ast
 
     path = os.path.join(ROOT, "verifier_check.py")
     source = open(path, encoding="utf-8").read()
-    assert source.count("\n") <= 950
+    assert code_lines(source) <= 800
     tree = ast.parse(source)
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
