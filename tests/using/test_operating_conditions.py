@@ -79,7 +79,7 @@ def test_the_calibration_is_scipys_isotonic_regression(data):
 def test_instance_losses_add_up_to_the_loss(data, gamma):
     _, labels, ranks, values, stairs, lines = setup(data)
     choice = Choice(lines, segments=score_segments(lines, stairs.scores))
-    scores = Scores("a", None, ranks, tuple(str(v) for v in values), labels)
+    scores = Scores(name="a", dataset=None, ranks=ranks, texts=tuple(str(v) for v in values), positive=labels)
     per = _instance_losses(choice, scores, gamma)
     assert sum(per) / len(per) == loss(choice, gamma, Weight()).exact_value
 

@@ -171,7 +171,8 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     run.intervals = True
     if len(run.scores) > 1:
         run.stage = "comparing the classifiers"
-        run.comparison = Comparison(alpha, level, [], 0, None, None)
+        run.comparison = Comparison(alpha=alpha, level=level, pairs=[], tested=0, friedman=None,
+                                    why_no_friedman=None)
         compare(run.scores, alpha, level, pairs, into=run.comparison)
     run.stage = "done"
     return None
