@@ -11,8 +11,20 @@ words, fit to the filtering and choice settings, the exact extended matrix, and 
 class count; `design(source, setting="filtering")` completes or calibrates a scheme for a setting (the
 paper's "how to determine them?"); `decide(source, p)` predicts the optimal set for a precise or imprecise
 probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme (or their
-`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. An invalid spec raises `SpecError`. `explain("P4")` states a property in
-plain words.
+`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. The other
+jobs have one entry point each, taking arrays as `sklearn.metrics.roc_curve(y_true, y_score)` does (lists, numpy
+arrays, pandas columns; `y_score` one column or a mapping / data frame of them by classifier name; floats taken as
+their exact binary values) or a file's path:
+
+    >>> curves = verifier.abstention_curves("specs/friedel-abstention-symbolic.yaml", y_true, y_score,
+    ...                                     sweep=["mu=0:1:21", "nu=0:1:21"])          # doctest: +SKIP
+
+`abstention_curves(source, y_true, y_score, sweep=...)` (Friedel et al.'s windows, VACC),
+`operating_conditions(source, y_true, y_score, method=..., uncertainty=..., weight=...)` (Hernández-Orallo et
+al.), `cost_surface(source, y_true, probabilities, sweep=[A, B])` (two parameters) and
+`certainty(source, probabilities, y_true, logits=False)` (Berenbeim et al.). Each result displays in a notebook
+and writes JSON (`to_json()`), text (`text`) and figures (`figures()`, `picture()`). An invalid spec raises
+`SpecError`, a bad argument `UsageError` naming it. `explain("P4")` states a property in plain words.
 
 The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
 in pyproject.toml, run by the tests):
@@ -26,14 +38,18 @@ from verifier.errors import SpecError, UsageError
 from verifier.version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
-    from verifier.api import (ClassSweepReport, DesignReport, Report, UseReport, decide, design, evaluate,
-                              scorer, sweep_classes, verify, verify_all)
+    from verifier.api import (AbstentionReport, CertaintyReport, ClassSweepReport, ConditionsReport, DesignReport,
+                              Report, SurfaceReport, UseReport, abstention_curves, certainty, cost_surface, decide,
+                              design, evaluate, operating_conditions, scorer, sweep_classes, verify, verify_all)
     from verifier.properties.explain import explain
 
-__all__ = ["ClassSweepReport", "DesignReport", "Report", "SpecError", "UsageError", "UseReport", "__version__",
-           "decide", "design", "evaluate", "explain", "scorer", "sweep_classes", "verify", "verify_all"]
-_API = {"ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate", "scorer",
-        "sweep_classes", "verify", "verify_all"}
+__all__ = ["AbstentionReport", "CertaintyReport", "ClassSweepReport", "ConditionsReport", "DesignReport", "Report",
+           "SpecError", "SurfaceReport", "UsageError", "UseReport", "__version__", "abstention_curves", "certainty",
+           "cost_surface", "decide", "design", "evaluate", "explain", "operating_conditions", "scorer",
+           "sweep_classes", "verify", "verify_all"]
+_API = {"AbstentionReport", "CertaintyReport", "ClassSweepReport", "ConditionsReport", "DesignReport", "Report",
+        "SurfaceReport", "UseReport", "abstention_curves", "certainty", "cost_surface", "decide", "design", "evaluate",
+        "operating_conditions", "scorer", "sweep_classes", "verify", "verify_all"}
 
 
 def __getattr__(name: str):

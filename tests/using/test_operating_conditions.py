@@ -204,7 +204,7 @@ def test_results_show_themselves_in_a_notebook():
     import verifier
 
     result = verifier.evaluate(SPEC, scores=SCORES, threshold_choice="rate", uncertainty=["0", "inf"])
-    assert repr(result).startswith("<UseReport expected loss by certainty (rate thresholds): tree 0:")
+    assert repr(result).startswith("<ConditionsReport expected loss by certainty (rate thresholds): tree 0:")
     assert "<svg" in result._repr_html_() and "holds exactly" in result._repr_markdown_()
 
 

@@ -18,6 +18,10 @@ from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
 
 @dataclass
 class UseReport:
+    """What `decide` and `evaluate` return: the text the command prints, the JSON record (`to_json()`), the job's
+    result (scores, a sweep, a surface, curves, conditions), a notebook display and the pictures."""
+
+    repr_name = "UseReport"  # the type its one-line repr names (a class attribute, not a field)
     text: str
     record: dict
     prediction: list[str] | list[list[str]] | None = None

@@ -98,7 +98,7 @@ def _flips(s) -> str:
 
 
 def use_repr(r) -> str:
-    line = f"<UseReport {answer(r)}>"
+    line = f"<{getattr(r, 'repr_name', 'UseReport')} {answer(r)}>"
     return line if len(line) < 200 else line[:196] + "…>"
 
 
