@@ -1,8 +1,8 @@
 """The Python API: `verify`, `verify_all`, `sweep_classes`, and the `Report` they return (with the cache of
-finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`; using a scheme, one entry point
-per job: `decide` (optimal set predictions), `evaluate` (scores of set-valued classifiers), `abstention_curves`,
-`operating_conditions`, `cost_surface` and `certainty`, and their results (`UseReport`, typed per job:
-`AbstentionReport`, `ConditionsReport`, `SurfaceReport`, `CertaintyReport`).
+finished reports); `design` (complete or calibrate a scheme for a setting) and its `DesignReport`; using a
+scheme, one entry point per job: `decide` (optimal set predictions), `evaluate` (scores of set-valued
+classifiers), `abstention_curves`, `operating_conditions`, `cost_surface` and `certainty`, and their results
+(`UseReport`, typed per job: `AbstentionReport`, `ConditionsReport`, `SurfaceReport`, `CertaintyReport`).
 
 Owns: turning a spec source into a report, and caching it (`entry`, `report`, `cache`, `paths`, `arguments`);
 `design` (`designer`); using a scheme in `api/use/` (`decide`, `evaluate`, `abstention_curves`,

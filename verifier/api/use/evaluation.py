@@ -54,6 +54,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     `threshold_choice` ('score', 'rate' or 'optimal'): the expected loss when the spec's one cost parameter is
     known only up to a certainty `uncertainty` (a list of gammas: 0, positive numbers, 'inf'), the true value
     weighted by `weight` ('uniform' or 'beta:A,B'), Hernández-Orallo et al.'s operating-condition uncertainty.
+    These jobs have their own entry points, which take arrays too and to which `evaluate` forwards by keyword:
+    `abstention_curves`, `operating_conditions` and (two sweeps with `probabilities`) `cost_surface`.
 
     `logits`: `probabilities` holds logits (any finite reals), each row decided exactly on its softmax."""
     seconds = checked_time_limit(time_limit)

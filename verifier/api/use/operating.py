@@ -83,7 +83,8 @@ def operating_conditions(spec: Source, y_true=None, y_score=None, *, probabiliti
     scores = scores_input(y_true, y_score, truth) if y_score is not None else None
     return conditions_report(ConditionsRequest(
         source=spec, scores=scores, probabilities=probabilities, y_true=None if scores else y_true,
-        truth=None if scores else arguments.path(truth, "truth"), method=method, gammas=uncertainty, weight=weight, seconds=time_limit))
+        truth=None if scores else arguments.path(truth, "truth"), method=method, gammas=uncertainty, weight=weight,
+        seconds=time_limit))
 
 
 def conditions_report(request: ConditionsRequest) -> ConditionsReport:
