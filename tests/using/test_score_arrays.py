@@ -134,3 +134,19 @@ def test_bad_arrays_are_refused_by_operating_conditions_too():
         verifier.operating_conditions(PROPORTION, ["P", "N"], [0.2, float("nan")])
     with pytest.raises(UsageError, match="scores or probabilities, not both"):
         verifier.operating_conditions(PROPORTION, ["P"], [0.2], probabilities=[[0.5, 0.5]])
+
+
+def test_a_scores_file_takes_its_true_classes_from_a_file_named_by_y_true_or_truth(tmp_path):
+    scores, truth = tmp_path / "scores.csv", tmp_path / "truth.txt"
+    scores.write_text("a\n0.9\n0.2\n0.6\n0.4\n")
+    truth.write_text("P\nN\nN\nP\n")
+    by_truth = verifier.abstention_curves(FRIEDEL, y_score=str(scores), truth=str(truth), sweep=SWEEP)
+    by_y_true = verifier.abstention_curves(FRIEDEL, str(truth), str(scores), sweep=SWEEP)
+    by_arrays = verifier.abstention_curves(FRIEDEL, ["P", "N", "N", "P"], {"a": ["0.9", "0.2", "0.6", "0.4"]},
+                                           sweep=SWEEP)
+    assert dumped(by_truth) == dumped(by_y_true) == dumped(by_arrays)
+    with pytest.raises(UsageError, match="its true classes go in its 'true' column or in a file"):
+        verifier.abstention_curves(FRIEDEL, ["P", "N", "N", "P"], str(scores), sweep=SWEEP)
+    with pytest.raises(UsageError, match="truth= names a file of true classes for a scores file"):
+        verifier.abstention_curves(FRIEDEL, ["P", "N", "N", "P"], [0.9, 0.2, 0.6, 0.4], truth=str(truth),
+                                   sweep=SWEEP)
