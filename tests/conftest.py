@@ -19,6 +19,9 @@ from installed import dists, fresh_install  # noqa: E402,F401  (the session's on
 
 # Tests verify afresh: a report cached by one test must not show up (labelled "cached") in another.
 os.environ["VERIFY_NO_CACHE"] = "1"
+# The console's width in a pipe follows COLUMNS when it is set (as shutil.get_terminal_size reads it): the
+# snapshots are the pipe's default width, whatever the shell running the tests exports. A test sets it itself.
+os.environ.pop("COLUMNS", None)
 
 # Hypothesis: CI runs are reproducible (derandomized: the same examples on every run, no example database),
 # developers explore new random examples each run. `CI=true` (set by .ci/run's caller) picks the first;

@@ -11,8 +11,20 @@ words, fit to the filtering and choice settings, the exact extended matrix, and 
 class count; `design(source, setting="filtering")` completes or calibrates a scheme for a setting (the
 paper's "how to determine them?"); `decide(source, p)` predicts the optimal set for a precise or imprecise
 probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme (or their
-`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. An invalid
-spec raises `SpecError`. `explain("P4")` states a property in plain words.
+`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. The other
+jobs have one entry point each, taking arrays as `sklearn.metrics.roc_curve(y_true, y_score)` does (lists, numpy
+arrays, pandas columns; `y_score` one column or a mapping / data frame of them by classifier name; floats taken as
+their exact binary values) or a file's path:
+
+    >>> curves = verifier.abstention_curves("specs/friedel-abstention-symbolic.yaml", y_true, y_score,
+    ...                                     sweep=["mu=0:1:21", "nu=0:1:21"])          # doctest: +SKIP
+
+`abstention_curves(source, y_true, y_score, sweep=...)` (Friedel et al.'s windows, VACC),
+`operating_conditions(source, y_true, y_score, method=..., uncertainty=..., weight=...)` (Hernández-Orallo et
+al.), `cost_surface(source, y_true, probabilities, sweep=[A, B])` (two parameters) and
+`certainty(source, probabilities, y_true, logits=False)` (Berenbeim et al.). Each result displays in a notebook
+and writes JSON (`to_json()`), text (`text`) and figures (`figures()`, `picture()`). An invalid spec raises
+`SpecError`, a bad argument `UsageError` naming it. `explain("P4")` states a property in plain words.
 
 The package is layered in pipeline order; each layer imports only those below it (an import-linter contract
 in pyproject.toml, run by the tests):
@@ -23,32 +35,20 @@ in pyproject.toml, run by the tests):
 from typing import TYPE_CHECKING
 
 from verifier.errors import SpecError, UsageError
+from verifier.lazy_exports import lazy_exports
 from verifier.version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
-    from verifier.api import (ClassSweepReport, DesignReport, Report, UseReport, decide, design, evaluate,
-                              scorer, sweep_classes, verify, verify_all)
+    from verifier.api import (AbstentionReport, CertaintyReport, ClassSweepReport, ConditionsReport, DesignReport,
+                              Report, SurfaceReport, UseReport, abstention_curves, certainty, cost_surface, decide,
+                              design, evaluate, operating_conditions, scorer, sweep_classes, verify, verify_all)
     from verifier.properties.explain import explain
 
-__all__ = ["ClassSweepReport", "DesignReport", "Report", "SpecError", "UsageError", "UseReport", "__version__",
-           "decide", "design", "evaluate", "explain", "scorer", "sweep_classes", "verify", "verify_all"]
-_API = {"ClassSweepReport", "DesignReport", "Report", "UseReport", "decide", "design", "evaluate", "scorer",
-        "sweep_classes", "verify", "verify_all"}
-
-
-def __getattr__(name: str):
-    """The API loads on first use, so that `import verifier.errors` (or the spec reader) stays light."""
-    if name in _API:
-        from verifier import api
-
-        return getattr(api, name)  # design, decide and evaluate load on first use (verifier.api.__getattr__)
-    if name == "explain":
-        from verifier.properties.explain import explain
-
-        return explain
-    raise AttributeError(f"module 'verifier' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The lazily loaded API too (PEP 562), so that `dir(verifier)` and tab completion list it."""
-    return sorted(set(globals()) | set(__all__))
+_API = ["AbstentionReport", "CertaintyReport", "ClassSweepReport", "ConditionsReport", "DesignReport", "Report",
+        "SurfaceReport", "UseReport", "abstention_curves", "certainty", "cost_surface", "decide", "design", "evaluate",
+        "operating_conditions", "scorer", "sweep_classes", "verify", "verify_all"]
+# the API loads on first use, so that `import verifier.errors` (or the spec reader) stays light; `verifier.api`
+# itself loads each name's own module only
+_NAMES, __getattr__, __dir__ = lazy_exports(__name__, globals(), {name: "verifier.api" for name in _API}
+                                            | {"explain": "verifier.properties.explain"})
+__all__ = sorted(["SpecError", "UsageError", "__version__", *_NAMES])

@@ -199,7 +199,7 @@ def test_one_class_only_and_many_identical_scores(tmp_path):
 
 def test_results_show_themselves_in_a_notebook(scores):
     result = verifier.evaluate(FRIEDEL, scores=scores, sweep_text=["mu=0:1:5", "nu=0:1:5"])
-    assert repr(result).startswith("<UseReport abstention cost curves of 2 classifiers, VACC svm")
+    assert repr(result).startswith("<AbstentionReport abstention cost curves of 2 classifiers, VACC svm")
     html = result._repr_html_()
     assert "<svg" in html and "VACC" in html
     assert "VACC" in result._repr_markdown_()

@@ -240,7 +240,7 @@ def test_order_by_average_rank_and_by_mean_cost_can_disagree():
     from verifier.using import Comparison
     from verifier.report.use.comparison import comparison_text
 
-    text = " ".join(comparison_text(Comparison(0.05, 0.95, [], 0, f, None)))
+    text = " ".join(comparison_text(Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None)))
     assert "disagree: A ranks better, B costs less" in text
 
 
@@ -284,6 +284,6 @@ def test_every_data_set_ranking_alike_makes_f_infinite_and_gates_on_chi_square()
     from verifier.using import Comparison
     from verifier.report.use.comparison import comparison_json
 
-    record = comparison_json(Comparison(0.05, 0.95, [], 0, f, None))
+    record = comparison_json(Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None))
     assert record["friedman"]["iman_davenport"]["statistic"] is None
     json.dumps(record, allow_nan=False)

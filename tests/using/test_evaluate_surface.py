@@ -268,7 +268,7 @@ def test_a_time_limit_stops_a_surface_and_keeps_the_points_done(monkeypatch):
 def test_a_surface_shows_itself_in_a_notebook():
     result = verifier.evaluate(TRIAGE, y_true=["benign", "malignant"], probabilities={"A": [[0.5, 0.25, 0.25],
                                [0.25, 0.25, 0.5]], "B": [[1, 0, 0], [0, 0, 1]]}, sweep_text=["mu=1:2:2", "nu=1:2:2"])
-    assert repr(result) == "<UseReport mean cost of 2 classifiers over mu x nu (2 x 2 points)>"
+    assert repr(result) == "<SurfaceReport mean cost of 2 classifiers over mu x nu (2 x 2 points)>"
     html, markdown = result._repr_html_(), result._repr_markdown_()
     assert "<svg" in html and "Cheapest (least exact mean cost) per admitted point: A at 0, B at 0, tied at 4" in html
     assert "mean cost 0 everywhere; lowest at (mu, nu) = (1, 1), (1, 2), (2, 1) and 1 more point(s)" in html

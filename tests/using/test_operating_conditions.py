@@ -79,7 +79,7 @@ def test_the_calibration_is_scipys_isotonic_regression(data):
 def test_instance_losses_add_up_to_the_loss(data, gamma):
     _, labels, ranks, values, stairs, lines = setup(data)
     choice = Choice(lines, segments=score_segments(lines, stairs.scores))
-    scores = Scores("a", None, ranks, tuple(str(v) for v in values), labels)
+    scores = Scores(name="a", dataset=None, ranks=ranks, texts=tuple(str(v) for v in values), positive=labels)
     per = _instance_losses(choice, scores, gamma)
     assert sum(per) / len(per) == loss(choice, gamma, Weight()).exact_value
 
@@ -204,7 +204,7 @@ def test_results_show_themselves_in_a_notebook():
     import verifier
 
     result = verifier.evaluate(SPEC, scores=SCORES, threshold_choice="rate", uncertainty=["0", "inf"])
-    assert repr(result).startswith("<UseReport expected loss by certainty (rate thresholds): tree 0:")
+    assert repr(result).startswith("<ConditionsReport expected loss by certainty (rate thresholds): tree 0:")
     assert "<svg" in result._repr_html_() and "holds exactly" in result._repr_markdown_()
 
 

@@ -97,7 +97,7 @@ def _parser() -> options.Parser:
     p.add_argument("-v", "--verbose", action="store_true", help="over several data sets: after the answer, each "
                    "data set's scores and each pair's tests in full (by default the answer, one line per data set "
                    "and per pair over the data sets)")
-    options.add_shared(p, "format", "time-limit", "quiet", "report")
+    options.add_shared(p, "format", "time-limit", "quiet", "report", "width", pipe_width=None)
     return p
 
 

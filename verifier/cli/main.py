@@ -217,10 +217,12 @@ _COMMAND = [False]  # set by main(): the `verify` command runs its work under a 
 
 
 def _output_style(stdout: TextIO, args) -> tuple[int, bool]:
-    """Width and colour of the console report: the terminal's, or 120 columns without colour in a pipe."""
+    """Width and colour of the console report: the terminal's, or in a pipe COLUMNS when it is set (as
+    `shutil.get_terminal_size` reads it), else 120 columns, without colour."""
     terminal = hasattr(stdout, "isatty") and stdout.isatty()
     color = args.color == "always" or (args.color == "auto" and terminal and "NO_COLOR" not in os.environ)
-    width = args.width or (shutil.get_terminal_size((80, 24)).columns if terminal else DEFAULT_WIDTH)
+    width = args.width or (shutil.get_terminal_size((80, 24)).columns if terminal
+                           else options.columns_variable() or DEFAULT_WIDTH)
     return width, color
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import textwrap
@@ -114,7 +115,7 @@ SHARED = ("format", "width", "quiet", "color", "report", "timeout", "no-cache", 
 
 
 def add_shared(parser: Parser, *names: str, formats: tuple[str, ...] = ("text", "json"),
-               timeout_default: float = 20.0, pipe_width: int = 120) -> None:
+               timeout_default: float = 20.0, pipe_width: int | None = 120) -> None:
     """The options every subcommand spells and explains the same way (the subset that makes sense for it)."""
     for name in names:
         if name not in SHARED:
@@ -124,7 +125,8 @@ def add_shared(parser: Parser, *names: str, formats: tuple[str, ...] = ("text", 
                             help=f"output format: {', '.join(formats)} (default {formats[0]})")
     if "width" in names:
         parser.add_argument("--width", type=count(MIN_WIDTH, "columns", MAX_WIDTH), default=None,
-                            help=f"console width in columns (default: the terminal's, or {pipe_width} in a pipe)")
+                            help="console width in columns (default: the terminal's, or in a pipe COLUMNS when set, "
+                            + (f"else {pipe_width})" if pipe_width else "else lines are not wrapped)"))
     if "quiet" in names:
         parser.add_argument("--quiet", "-q", action="store_true",
                             help="no progress bars and no summaries on stderr (files written and errors are still "
@@ -158,12 +160,23 @@ def subcommand_args(parser: "Parser", argv: list[str], stdout, usage: str):
 
 
 def output_width(args, stdout, pipe_default: int | None) -> int | None:
-    """The width to wrap prose at: --width, else the terminal's, else `pipe_default` (None: do not wrap)."""
+    """The width to wrap prose at: --width, else the terminal's, else in a pipe the COLUMNS environment variable
+    when it is set (as `shutil.get_terminal_size` reads it), else `pipe_default` (None: do not wrap)."""
     if getattr(args, "width", None):
         return args.width
     if hasattr(stdout, "isatty") and stdout.isatty():
         return shutil.get_terminal_size((80, 24)).columns
-    return pipe_default
+    return columns_variable() or pipe_default
+
+
+def columns_variable() -> int | None:
+    """COLUMNS as `shutil.get_terminal_size` reads it (a positive integer; anything else is ignored), held within
+    the widths --width allows; None when it is not set."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return min(max(columns, MIN_WIDTH), MAX_WIDTH) if columns > 0 else None
 
 
 def wrap_lines(text: str, width: int | None, prefix: str = "") -> str:

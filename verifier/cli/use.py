@@ -44,7 +44,8 @@ def use_command(command: str, parser: options.Parser, work: Callable, argv: list
         stdout.write((options.json_text(record) if command == "decide" else
                       json.dumps(record, indent=2, ensure_ascii=False)) + "\n")
     else:
-        width = options.output_width(args, stdout, 120) if command == "decide" else None
+        # decide wraps at 120 in a pipe; evaluate's text is not wrapped there unless --width or COLUMNS says so
+        width = options.output_width(args, stdout, 120 if command == "decide" else None)
         batch = bool(getattr(result, "summary_text", ""))  # a batch: the CSV alone on stdout, never wrapped
         if batch and not extra and hasattr(result, "write_text"):
             result.write_text(stdout)  # block by block: a million lines are never one text

@@ -13,6 +13,7 @@ from verifier.using.certainty import two_class_margin
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p
 from verifier.api.use.route import use_route
 from verifier.errors import UsageError
+from verifier.report.output import PictureBytes
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
 
@@ -85,30 +86,64 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None)
 
 @dataclass
 class CertaintyReport:
-    """`evaluate --probabilities ... --certainty`: per classifier, the certainty and doubt of its decisions, and
-    between classifiers the paired test; `picture(fmt)` is the ECDF of each classifier's maximum doubt."""
+    """`certainty(...)` and `evaluate --probabilities ... --certainty`: per classifier, the certainty and doubt of
+    its decisions, and between classifiers the paired test. Shown in a notebook as tables (and the console text in
+    a monospace block); `records()` and `to_frame()` give one row per classifier, `picture(fmt)` the ECDF of each
+    classifier's maximum doubt."""
     text: str
     record: dict
-    classifiers: list = field(default_factory=list)  # `using.evaluate.certainty_eval.ClassifierCertainty`
-    pairs: list = field(default_factory=list)
-    verbose_text: str = ""  # every classifier's quantiles and outcomes, every pair (-v); "": the text is all
+    classifiers: list = field(default_factory=list, repr=False)  # `using.evaluate.certainty_eval.ClassifierCertainty`
+    pairs: list = field(default_factory=list, repr=False)
+    verbose_text: str = field(default="", repr=False)  # every classifier's quantiles and outcomes, every pair (-v)
+
+    TITLE = "Certainty and doubt of each decision"
 
     def to_json(self) -> dict:
+        """The JSON record (what `verify evaluate --certainty --format json` adds)."""
         return self.record
 
-    def _repr_html_(self) -> str:  # the console's text in a monospace block, every detail folded below it
-        from verifier.report.output.notebook import box, details, pre
+    def __repr__(self) -> str:  # one line: the classifiers and their mean minimum certainty
+        from verifier.report.output.notebook import items
 
-        return box("Certainty and doubt of each decision", pre(self.text) +
-                   (details("The full text", self.verbose_text) if self.verbose_text else ""))
+        shown = [f"{r['classifier']} {r['mean_min_certainty']:.4g}" if r["mean_min_certainty"] is not None
+                 else r["classifier"] for r in self.records()]
+        line = f"<CertaintyReport of {len(shown):,} classifier(s), mean minimum certainty {items(shown)}>"
+        return line if len(line) < 200 else line[:196] + "…>"
 
-    def picture(self, fmt: str = "svg") -> bytes:
+    def _repr_html_(self) -> str:  # tables, then the console's text in a monospace block, every detail folded
+        from verifier.report.use import certainty_html
+
+        return certainty_html(self.TITLE, self.record, self.text, self.verbose_text)
+
+    def records(self) -> list[dict]:
+        """One dict per classifier: rows, ties, the minimum certainty's mean and median, the maximum doubt's
+        median, the doubt cost's mean, the rows right, wrong and indeterminate."""
+        from verifier.report.use import certainty_records
+
+        return certainty_records(self.record)
+
+    def pair_records(self) -> list[dict]:
+        """One dict per pair of classifiers: the paired test of the minimum certainty on the same rows."""
+        from verifier.report.use import certainty_pair_records
+
+        return certainty_pair_records(self.record)
+
+    def to_frame(self):
+        """The classifiers as a pandas DataFrame, one row each (pandas is optional: the `frames` extra)."""
+        from verifier.report.use import data_frame
+
+        return data_frame(self.records())
+
+    def picture(self, fmt: str = "svg") -> PictureBytes:
+        """The ECDF of each classifier's maximum doubt as SVG, PDF or PNG bytes (`PictureBytes`: shown as the
+        picture in a notebook)."""
         from verifier.report.figures import doubt_figure
 
         if fmt not in ("svg", "pdf", "png"):
             raise UsageError(f"picture format {fmt!r}: expected svg, pdf or png")
-        return doubt_figure([(c.name, c.certainty.max_doubt) for c in self.classifiers],
-                            "Maximum doubt of each decision (ECDF)", fmt)
+        title = "Maximum doubt of each decision (ECDF)"
+        return PictureBytes(doubt_figure([(c.name, c.certainty.max_doubt) for c in self.classifiers], title, fmt),
+                            fmt, title)
 
 
 def certainty(source: Source, probabilities, y_true=None, *, truth: str | None = None,

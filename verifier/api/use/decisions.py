@@ -15,6 +15,7 @@ from verifier.using.decide import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use.requests import DecideRequest
 from verifier.api.use.route import beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
@@ -32,17 +33,20 @@ def decide(source: Source, p=None, *, intervals_text: str | None = None, vertice
     `p_file` are logits, decided exactly on their softmax (with `certainty`, the raw variants on the logits).
     `time_limit`: seconds for the whole decision (None: no bound)."""
     return within(time_limit, "the decision",
-                  lambda: _decide(source, p, intervals_text, vertices, rule, p_file, intervals_file, certainty,
-                                  logits))
+                  lambda: _decide(DecideRequest(source=source, p=p, intervals_text=intervals_text, vertices=vertices,
+                                                rule=rule, p_file=p_file, intervals_file=intervals_file,
+                                                certainty=certainty, logits=logits)))
 
 
-def _decide(source: Source, p, intervals_text, vertices, rule: str, p_file, intervals_file,
-            certainty: bool = False, logits: bool = False) -> UseReport:
-    certainty, logits = arguments.flag(certainty, "certainty"), arguments.flag(logits, "logits")
+def _decide(request: DecideRequest) -> UseReport:
+    source, p, vertices = request.source, request.p, request.vertices
+    certainty, logits = arguments.flag(request.certainty, "certainty"), arguments.flag(request.logits, "logits")
+    intervals_text, rule = request.intervals_text, request.rule
     intervals_text = arguments.text(intervals_text, "intervals_text", "probability intervals as text, e.g. "
                                     "'h=0:0.2,b=0.3:0.4'")
     rule = arguments.text(rule, "rule", "a rule's name as text", optional=False)
-    p_file, intervals_file = arguments.path(p_file, "p_file"), arguments.path(intervals_file, "intervals_file")
+    p_file = arguments.path(request.p_file, "p_file")
+    intervals_file = arguments.path(request.intervals_file, "intervals_file")
     if vertices is not None and (isinstance(vertices, (str, dict)) or not isinstance(vertices, (list, tuple))):
         raise UsageError(f"vertices takes a list of distributions (each text, a dict or a list), not "
                          f"{shown(vertices)}")

@@ -18,6 +18,7 @@ from verifier.using import (Predictions, add_intervals, frame_predictions, from_
 from verifier.api import arguments
 from verifier.api.use.evaluation_run import Run
 from verifier.api.use.evaluation_surface import surface_report, surface_use_report
+from verifier.api.use.requests import EvaluateRequest, sweep_texts
 from verifier.api.use.probabilities import decided_predictions
 from verifier.api.use.report import Source, UseReport, exact_arg, unfixed, within
 from verifier.api.use.route import use_route
@@ -53,6 +54,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     `threshold_choice` ('score', 'rate' or 'optimal'): the expected loss when the spec's one cost parameter is
     known only up to a certainty `uncertainty` (a list of gammas: 0, positive numbers, 'inf'), the true value
     weighted by `weight` ('uniform' or 'beta:A,B'), Hernández-Orallo et al.'s operating-condition uncertainty.
+    These jobs have their own entry points, which take arrays too and to which `evaluate` forwards by keyword:
+    `abstention_curves`, `operating_conditions` and (two sweeps with `probabilities`) `cost_surface`.
 
     `logits`: `probabilities` holds logits (any finite reals), each row decided exactly on its softmax."""
     seconds = checked_time_limit(time_limit)
@@ -62,34 +65,44 @@ def evaluate(source: Source, y_true=None, sets=None, *,
         raise UsageError("--logits reads --probabilities FILE as logits, to score each row's optimal set on their "
                          "softmax (and --certainty); not with --scores, --sweep or --threshold-choice, which need "
                          "the probabilities themselves")
+    scores = arguments.path(scores, "scores")
     if threshold_choice is not None or uncertainty is not None or weight is not None:
-        from verifier.api.use.operating import conditions_report
+        from verifier.api.use.operating import operating_conditions
 
         if scores is None and probabilities is None:
             raise UsageError("--threshold-choice, --uncertainty and --weight evaluate binary scores (--scores FILE) "
                              "or class probabilities (--probabilities FILE), with --truth FILE")
-        if scores is not None and probabilities is not None:
-            raise UsageError("give scores or probabilities, not both")
         if sweep_text or predictions is not None or pairs is not None or f_beta:
             raise UsageError("--threshold-choice takes --scores or --probabilities, the certainties (--uncertainty) "
                              "and --weight; not --sweep, --pairs, --f-beta or predictions")
-        return conditions_report(lambda: load(source), scores, arguments.path(truth, "truth"),
-                                 threshold_choice or "score", uncertainty, weight, probabilities, y_true, seconds)
+        return operating_conditions(source, y_true=None if scores is not None else y_true, y_score=scores,
+                                    probabilities=probabilities, truth=arguments.path(truth, "truth"),
+                                    method=threshold_choice or "score", uncertainty=uncertainty, weight=weight,
+                                    time_limit=seconds)
     if scores is not None:
-        from verifier.api.use.abstention import abstention_report
+        from verifier.api.use.abstention import abstention_curves
 
         if predictions is not None or probabilities is not None or sets is not None or y_true is not None:
             raise UsageError("give scores (abstention cost curves) or predictions or probabilities, not several")
-        sweeps = _sweeps(sweep_text) or []
         if f_beta:
             raise UsageError("--f-beta scores set predictions; --scores draws abstention cost curves")
-        return abstention_report(lambda: load(source), scores, arguments.path(truth, "truth"), sweeps, seconds,
-                                 pairs)
+        return abstention_curves(source, y_score=scores, truth=arguments.path(truth, "truth"),
+                                 sweep=_sweeps(sweep_text), pairs=pairs, time_limit=seconds)
+    sweeps = _sweeps(sweep_text)
+    if sweeps is not None and len(sweeps) > 1 and probabilities is not None:  # a surface over two parameters
+        from verifier.api.use.evaluation_surface import cost_surface
+
+        if predictions is not None or sets is not None or pairs is not None:
+            raise UsageError(f"--sweep given {len(sweeps):,} times draws a surface of the probabilities' optimal sets "
+                             "(or of set predictions, without --probabilities); --pairs does not combine with it")
+        return cost_surface(source, y_true, probabilities, sweep=sweeps, truth=truth, time_limit=seconds)
+    request = EvaluateRequest(source=source, y_true=y_true, sets=sets, predictions=predictions, truth=truth,
+                              f_beta=f_beta, level=level, alpha=alpha, sweep_text=sweep_text,
+                              probabilities=probabilities, pairs=pairs, logits=logits)
     run = Run()
     try:
         with limits.time_limit(seconds):
-            swept = _evaluate(run, source, y_true, sets, predictions, truth, f_beta, level, alpha, sweep_text,
-                              probabilities, pairs, logits)
+            swept = _evaluate(run, request)
     except limits.TimeLimitReached as stop:
         if run.surface and run.surface[0].done:  # a surface: the grid points done, made into a report here
             return surface_use_report(run.spec, run.surface[0], stop)
@@ -100,22 +113,18 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     return swept if swept is not None else run.report()
 
 
-def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta, level: float, alpha: float,
-              sweep_text, probabilities=None, pairs: str | None = None, logits: bool = False) -> UseReport | None:
+def _evaluate(run: Run, request: EvaluateRequest) -> UseReport | None:
+    """Set predictions (or probabilities turned into them) scored, compared, or swept along one parameter (two:
+    a surface of the sets as given); `run` keeps what was done when the time limit stops it."""
     run.stage = "reading the spec"
-    spec = load(source)
+    spec = load(request.source)
     run.stage = "reading the predictions"
     classes = tuple(spec.classes)
-    sweeps = _sweeps(sweep_text)
-    truth = arguments.path(truth, "truth")
-    predictions = _prediction_files(predictions)
-    if sweeps is not None and len(sweeps) > 1 and probabilities is not None:  # a surface over two parameters
-        if predictions is not None or sets is not None or pairs is not None:
-            raise UsageError(f"--sweep given {len(sweeps):,} times draws a surface of the probabilities' optimal sets "
-                             "(or of set predictions, without --probabilities); --pairs does not combine with it")
-        run.stage = "deciding the sets at every grid point of the surface"
-        run.spec = spec
-        return surface_report(spec, sweeps, probabilities, y_true, truth, into=run.surface)
+    sweeps = _sweeps(request.sweep_text)
+    truth = arguments.path(request.truth, "truth")
+    predictions = _prediction_files(request.predictions)
+    y_true, sets, probabilities, pairs = request.y_true, request.sets, request.probabilities, request.pairs
+    f_beta, level, alpha, logits = request.f_beta, request.level, request.alpha, request.logits
     sweep_text = sweeps[0] if sweeps and len(sweeps) == 1 else None
     decided = []
     if probabilities is not None:
@@ -171,7 +180,8 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
     run.intervals = True
     if len(run.scores) > 1:
         run.stage = "comparing the classifiers"
-        run.comparison = Comparison(alpha, level, [], 0, None, None)
+        run.comparison = Comparison(alpha=alpha, level=level, pairs=[], tested=0, friedman=None,
+                                    why_no_friedman=None)
         compare(run.scores, alpha, level, pairs, into=run.comparison)
     run.stage = "done"
     return None
@@ -179,13 +189,7 @@ def _evaluate(run: Run, source: Source, y_true, sets, predictions, truth, f_beta
 
 def _sweeps(value) -> list[str] | None:
     """`sweep_text` as a list of texts (None: no sweep); one text alone is one sweep."""
-    if not isinstance(value, (list, tuple)):
-        value = arguments.text(value, "sweep_text", "text such as 'r=0.1:2:20', or a list of two")
-        return None if value is None else [value]
-    texts = arguments.texts(value, "sweep_text", "texts such as 'r=0.1:2:20'")
-    if not texts:
-        raise UsageError("sweep_text: an empty list; give one sweep (curves) or two (a surface)")
-    return texts
+    return sweep_texts(value, "sweep_text")
 
 
 def _label(pred: Predictions) -> str:

@@ -1,4 +1,5 @@
-"""`evaluate(..., probabilities=..., sweep_text=[A, B])`: the surface of each classifier's mean cost, indeterminacy
+"""`cost_surface(spec, y_true, probabilities, sweep=[A, B])` (and `evaluate(..., probabilities=...,
+sweep_text=[A, B])`): the surface of each classifier's mean cost, indeterminacy
 rate and average set size over two symbolic parameters, its Bayes-optimal sets decided afresh at every grid
 point (`using.evaluate.cost_surface`); or, from set predictions, the mean cost of the sets as given at each point."""
 
@@ -6,9 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from verifier import limits
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
+from verifier.api import arguments
+from verifier.api.entry import Source, checked_time_limit, load
+from verifier.api.use.job_reports import SurfaceReport
 from verifier.api.use.probabilities import probability_sources
-from verifier.api.use.report import UseReport, unfixed
+from verifier.api.use.report import unfixed
+from verifier.api.use.requests import sweep_texts
 from verifier.errors import SpecError, UsageError
 from verifier.using.exact import ExactRows, rational_rows
 from verifier.using.evaluate import FixedSets, parse_sweeps, surface
@@ -16,8 +22,36 @@ from verifier.report.use import surface as words
 from verifier.report.use import wrapped
 
 
+def cost_surface(spec: Source, y_true=None, probabilities=None, *, sweep=None, truth: str | None = None,
+                 time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> SurfaceReport:
+    """Each classifier's mean cost, indeterminacy rate and average set size over two of the spec's symbolic
+    parameters (`sweep`: two texts such as ['mu=0:1:21', 'nu=0:1:21']), its Bayes-optimal sets decided afresh,
+    exactly, at every grid point. `probabilities`: an (N, K) array in the spec's class order with `y_true` (class
+    names or indices), a dict of them by classifier, or a file (or list of files) with `truth`. `time_limit`:
+    seconds (None: no bound); past it, the grid points done are reported and the rest named."""
+    seconds = checked_time_limit(time_limit)
+    sweeps = sweep_texts(sweep, "sweep")
+    if sweeps is None or len(sweeps) < 2:  # more than two: `parse_sweeps` says which
+        raise UsageError(f"sweep: a cost surface sweeps two parameters; give two texts such as ['mu=0:1:21', "
+                         f"'nu=0:1:21'], not {len(sweeps or []):,}")
+    if probabilities is None:
+        raise UsageError("cost_surface: give probabilities (an (N, K) array with y_true, a dict of them by "
+                         "classifier, or a file with truth)")
+    truth, into, loaded = arguments.path(truth, "truth"), [], []
+    try:
+        with limits.time_limit(seconds):
+            loaded.append(load(spec))
+            return surface_report(loaded[0], sweeps, probabilities, y_true, truth, into=into)
+    except limits.TimeLimitReached as stop:
+        if into and into[0].done:  # the grid points done, made into a report here
+            return surface_use_report(loaded[0], into[0], stop)
+        stage = "deciding the sets at every grid point of the surface" if loaded else "reading the spec"
+        raise UsageError(f"{stop} while {stage}, before any classifier was scored; raise the time limit "
+                         "(--time-limit), or split the input") from None
+
+
 def surface_report(spec, texts: list[str], probabilities=None, y_true=None, truth: str | None = None,
-                   found: list | None = None, within_family=None, into: list | None = None) -> UseReport:
+                   found: list | None = None, within_family=None, into: list | None = None) -> SurfaceReport:
     """The report of two sweeps (the spec's symbolic parameters must be exactly the two): with probabilities,
     each row's set decided at every point; with `found` (set predictions, checked by `within_family(scheme,
     prediction)`), the sets as given. `into` gets the Surface as it is filled (a time limit keeps the points
@@ -51,7 +85,7 @@ def surface_report(spec, texts: list[str], probabilities=None, y_true=None, trut
     return surface_use_report(spec, surface(scheme, inputs, sweeps, into))
 
 
-def surface_use_report(spec, s, stop=None) -> UseReport:
+def surface_use_report(spec, s, stop=None) -> SurfaceReport:
     """The report of a surface, complete, or cut by `stop` after its first `s.done` grid points (the point being
     done when it came is left out for every classifier; the rest were not reached)."""
     cut = None
@@ -69,7 +103,7 @@ def surface_use_report(spec, s, stop=None) -> UseReport:
     record = {"spec": spec.path, "surface": words.surface_json(s), "cut": cut}
     title = f"{spec.name}: mean cost as {s.parameters[0]} and {s.parameters[1]} vary"
     lines = words.surface_lines(s) + (["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else [])
-    return UseReport("\n".join(lines) + "\n", record, title=title, surface=s)
+    return SurfaceReport("\n".join(lines) + "\n", record, title=title, surface=s)
 
 
 def _sources(scheme, probabilities, y_true, truth):

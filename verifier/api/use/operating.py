@@ -1,14 +1,20 @@
-"""`evaluate(spec, scores=FILE, threshold_choice=..., uncertainty=[...])`: what binary classifiers cost when the
-cost parameter they decide with is uncertain (Hernández-Orallo et al.'s operating-condition uncertainty)."""
+"""`operating_conditions(spec, y_true, y_score, method=..., uncertainty=[...])` (and `evaluate(spec, scores=FILE,
+threshold_choice=...)`): what binary classifiers cost when the cost parameter they decide with is uncertain
+(Hernández-Orallo et al.'s operating-condition uncertainty); or, from class probabilities, each row's Bayes-optimal
+set at the presumed value. The scores are arrays or a scores file, read exactly either way."""
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
 
+from verifier import limits
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api import arguments
-from verifier.api.use.report import UseReport, stopped_within, unfixed
+from verifier.api.entry import Source, load
+from verifier.api.use.job_reports import ConditionsReport
+from verifier.api.use.report import stopped_within, unfixed
+from verifier.api.use.requests import ConditionsRequest, scores_input
 from verifier.errors import UsageError
 from verifier import numbers
 from verifier.numbers import shown
@@ -58,16 +64,37 @@ def parse_weight(text: str | None):
     raise UsageError(f"--weight {shown(text)}: {expected}")
 
 
-def conditions_report(load, scores: str | None, truth: str | None, method: str, gammas, weight_text,
-                      probabilities=None, y_true=None, seconds: float | None = None) -> UseReport:
-    """The expected losses for the spec `load()` reads, within `seconds`; cut by them, the classifiers done and
-    what was cut (a usage error when not one classifier was done)."""
+def operating_conditions(spec: Source, y_true=None, y_score=None, *, probabilities=None, method: str = "score",
+                         uncertainty=None, weight: str | None = None, truth: str | None = None,
+                         time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> ConditionsReport:
+    """The expected loss of binary classifiers when the spec's one symbolic cost parameter (the operating
+    condition) is known only up to a certainty (Hernández-Orallo et al.). `y_true`: the true classes (names or
+    indices); `y_score`: one score per instance, higher meaning the spec's first class more likely (a list, a numpy
+    array or a pandas column; several classifiers as a mapping or data frame by name; floats taken as their exact
+    binary values), or the path of a scores file (true classes in its 'true' column, or `truth`/`y_true` a path).
+    Or `probabilities` (an (N, K) array, a dict of them by classifier, or a file with `truth`): each row's
+    Bayes-optimal set at the presumed value. `method`: the threshold choice, 'score', 'rate' or 'optimal';
+    `uncertainty`: the certainties gamma (0, positive numbers up to 1000, 'inf'; default 0, 1, 4, 16, inf);
+    `weight`: how the true value is weighted, 'uniform' or 'beta:A,B'; `time_limit`: seconds (None: no bound)."""
+    if y_score is not None and probabilities is not None:
+        raise UsageError("give scores or probabilities, not both")
+    if y_score is None and probabilities is None:
+        raise UsageError("operating_conditions: give y_score (binary scores, or a scores file) or probabilities")
+    scores = scores_input(y_true, y_score, truth) if y_score is not None else None
+    return conditions_report(ConditionsRequest(
+        source=spec, scores=scores, probabilities=probabilities, y_true=None if scores else y_true,
+        truth=None if scores else arguments.path(truth, "truth"), method=method, gammas=uncertainty, weight=weight,
+        seconds=time_limit))
+
+
+def conditions_report(request: ConditionsRequest) -> ConditionsReport:
+    """The expected losses for the spec `request.source` names, within `request.seconds`; cut by them, the
+    classifiers done and what was cut (a usage error when not one classifier was done)."""
     from verifier.report.use import wrapped
     from verifier.report.use import conditions_json, conditions_lines
 
     state: dict = {"made": []}
-    _, stop = stopped_within(seconds, lambda: _conditions(load(), scores, truth, method, gammas, weight_text,
-                                                          probabilities, y_true, state))
+    _, stop = stopped_within(request.seconds, lambda: _conditions(load(request.source), request, state))
     result = state["made"][0] if state["made"] else None
     if stop is not None and (result is None or not result.classifiers):
         raise UsageError(f"{stop} before any classifier's expected loss was done; raise the time limit "
@@ -82,25 +109,25 @@ def conditions_report(load, scores: str | None, truth: str | None, method: str, 
     record = {"spec": result.path, "operating_conditions": conditions_json(result), "cut": cut}
     stopped = ["", *wrapped(f"Stopped: {cut['text']}.", 0)] if cut else []
     lines, every = conditions_lines(result, verbose=False) + stopped, conditions_lines(result) + stopped
-    return UseReport("\n".join(lines) + "\n", record, title=f"{state['name']}: expected loss under "
-                     "operating-condition uncertainty", conditions=result,
-                     verbose_text="" if every == lines else "\n".join(every) + "\n")
+    return ConditionsReport("\n".join(lines) + "\n", record, title=f"{state['name']}: expected loss under "
+                            "operating-condition uncertainty", conditions=result,
+                            verbose_text="" if every == lines else "\n".join(every) + "\n")
 
 
-def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities, y_true, state: dict) -> None:
+def _conditions(spec, request: ConditionsRequest, state: dict) -> None:
     """Everything under the bound: `state` gets the spec's name, the classifier count ("total") and, in "made",
     the Conditions being filled."""
-    from verifier.using.abstention import read_scores
     from verifier.using.operating import GRID, conditions
     from verifier.using.operating import costs
     from verifier.using.operating import METHODS
 
+    method, gammas = request.method, request.gammas
     if method not in METHODS:
         raise UsageError(f"--threshold-choice {shown(method)}: expected one of {', '.join(METHODS)}")
     if isinstance(gammas, (str, int, float)):
         gammas = [gammas]
     parsed = list(dict.fromkeys(parse_gamma(g) for g in (gammas or DEFAULT_GAMMAS)))
-    weight = parse_weight(weight_text)
+    weight = parse_weight(request.weight)
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
     if len(symbolic) != 1:
         if not symbolic:
@@ -111,10 +138,10 @@ def _conditions(spec, scores, truth, method, gammas, weight_text, probabilities,
     state["name"] = spec.name
     scheme = build(spec)
     _inside_assumptions(scheme, parameter, spec.path, GRID)
-    if probabilities is not None:
-        _from_probabilities(spec, scheme, parameter, method, parsed, weight, probabilities, y_true, truth, state)
+    if request.probabilities is not None:
+        _from_probabilities(spec, scheme, parameter, method, parsed, weight, request, state)
     else:
-        found = read_scores(arguments.path(scores, "scores"), tuple(spec.classes), truth)
+        found = request.scores.read(tuple(spec.classes))
         state["total"] = len(found)
         conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight, found,
                    into=state["made"])
@@ -133,7 +160,7 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
                                  f"uncertainty draws {parameter} over all of [0, 1]")
 
 
-def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabilities, y_true, truth, state):
+def _from_probabilities(spec, scheme, parameter, method, gammas, weight, request: ConditionsRequest, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
     from verifier.api.use.probabilities import probability_sources
     from verifier.using.operating import conditions_of_rows
@@ -150,7 +177,8 @@ def _from_probabilities(spec, scheme, parameter, method, gammas, weight, probabi
                          "classes), whose sets are all built")
     _, a, b = affine_costs(scheme, parameter, spec.path)
     classifiers = []
-    for name, _, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth):
+    for name, _, blocks, labels, _ in probability_sources(scheme.classes, request.probabilities, request.y_true,
+                                                          request.truth):
         rows = [row for block in blocks for row in block]
         if len(rows) != len(labels):
             raise UsageError(f"{name}: {len(rows):,} rows of probabilities for {len(labels):,} true classes")

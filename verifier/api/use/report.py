@@ -4,6 +4,7 @@ spec, a distribution given as text, a dict or a list, and the overall time bound
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from fractions import Fraction
 
 from verifier import limits, numbers
@@ -15,9 +16,16 @@ from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.use import score_table
 from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
 
+if TYPE_CHECKING:
+    from verifier.report.use import ExtraStats
+
 
 @dataclass
 class UseReport:
+    """What `decide` and `evaluate` return: the text the command prints, the JSON record (`to_json()`), the job's
+    result (scores, a sweep, a surface, curves, conditions), a notebook display and the pictures."""
+
+    repr_name = "UseReport"  # the type its one-line repr names (a class attribute, not a field)
     text: str
     record: dict
     prediction: list[str] | list[list[str]] | None = None
@@ -83,28 +91,28 @@ class UseReport:
                              (f": {why}" if why else ""))
         return rank_table.table(rank_table.rank_table(self.comparison.friedman, self.scores), fmt, transposed)
 
-    def extra_stats(self, rope: float = 0.01, hierarchical: bool = False) -> dict:
+    def extra_stats(self, rope: float = 0.01, hierarchical: bool = False) -> ExtraStats:
         """Benjamini-Hochberg beside Holm, and over several data sets Conover's post-hoc test, Shaffer's and
         Bergmann-Hommel's adjustments of every pair after Friedman, and the Bayesian signed-rank test (rope: the
         half-width of the region of practical equivalence of mean costs), from statsmodels, scikit-posthocs and
         baycomp: the optional extra, pip install 'verify-set-costs[stats]'. hierarchical: also baycomp's
-        hierarchical test on the per-instance costs (needs pystan: pip install 'verify-set-costs[hierarchical]')."""
+        hierarchical test on the per-instance costs (needs pystan: pip install 'verify-set-costs[hierarchical]').
+        The result is the nested dict of the JSON, shown in a notebook as tables (`ExtraStats`: `to_frame()`)."""
         if self.comparison is None:
             raise UsageError("these results hold no comparison of classifiers (evaluate set predictions of two "
                              "classifiers or more, without --sweep)")
         from verifier.using.compare import bayes_pairs, extra_statistics
 
         self.bayes = bayes_pairs(self.comparison, self.scores, rope, hierarchical)
-        return extra_statistics(self.comparison, self.scores, rope, hierarchical, self.bayes)
+        from verifier.report.use import ExtraStats  # its display loads the notebook pieces: only here
+
+        return ExtraStats(extra_statistics(self.comparison, self.scores, rope, hierarchical, self.bayes))
 
     def to_frame(self):
         """The scores as a pandas DataFrame, one row per classifier (pandas is optional: pip install pandas)."""
-        try:
-            import pandas
-        except ImportError:
-            raise UsageError("to_frame() needs pandas, an optional dependency: pip install "
-                             "'verify-set-costs[frames]' (or pandas), or use records()") from None
-        return pandas.DataFrame.from_records(self.records())
+        from verifier.report.use import data_frame
+
+        return data_frame(self.records())
 
     def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"), *,
                 layout: str = "column", width: float | None = None, shared_scales: bool = True) -> dict:

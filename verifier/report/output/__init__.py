@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from verifier.report.output.files import prepare_directory, stem_for, write_output, write_reports
     from verifier.report.output.paths import (figure_stem, planned_stems, refuse_overwriting_inputs,
                                               refuse_reports_over_inputs, reserved_for_others)
-    from verifier.report.output.picture_bytes import NoPicture, PictureBytes, why_no_use_picture
+    from verifier.report.output.picture_bytes import Figures, NoPicture, PictureBytes, why_no_use_picture
 
-_FROM = {"NoPicture": "picture_bytes", "PictureBytes": "picture_bytes", "figure_stem": "paths",
+_FROM = {"Figures": "picture_bytes", "NoPicture": "picture_bytes", "PictureBytes": "picture_bytes",
+         "figure_stem": "paths",
          "planned_stems": "paths", "prepare_directory": "files", "refuse_overwriting_inputs": "paths",
          "refuse_reports_over_inputs": "paths", "reserved_for_others": "paths", "stem_for": "files",
          "why_no_use_picture": "picture_bytes", "write_output": "files", "write_reports": "files"}

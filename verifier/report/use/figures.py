@@ -10,7 +10,7 @@ import time
 
 from verifier.errors import UsageError
 from verifier.report.output.files import _write_atomically, prepare_directory
-from verifier.report.output import figure_stem, refuse_overwriting_inputs
+from verifier.report.output import Figures, PictureBytes, figure_stem, refuse_overwriting_inputs
 
 FORMATS = ("svg", "pdf", "png")
 MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike
@@ -82,8 +82,9 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
     if long is not None:
         raise UsageError(f"--figures: the file name {long[:60]!r}... is {len(long.encode())} bytes, beyond the "
                          f"{MAX_NAME_BYTES} a file system allows; shorten the classifier (or data set) names")
-    if directory is None:
-        return {name: p.render(name.rsplit(".", 1)[1]) for name, p in files.items()}
+    if directory is None:  # pictures, shown as such in a notebook (bytes still: files, slices, comparisons)
+        return Figures({name: PictureBytes(p.render(name.rsplit(".", 1)[1]), name.rsplit(".", 1)[1], p.title)
+                        for name, p in files.items()})
     prepare_directory(directory, "--figures")
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
                               [("spec", path), *inputs])

@@ -100,8 +100,8 @@ def _flips(s) -> str:
 
 
 def use_repr(r) -> str:
-    """A UseReport's one-line repr, with its answer, cut at 200 characters."""
-    line = f"<UseReport {answer(r)}>"
+    """A UseReport's one-line repr (named by its job's type), with its answer, cut at 200 characters."""
+    line = f"<{getattr(r, 'repr_name', 'UseReport')} {answer(r)}>"
     return line if len(line) < 200 else line[:196] + "…>"
 
 

@@ -5,7 +5,8 @@ between two classifiers.
 
 Owns: the staircase of a classifier's scores (`score_staircase`), the optimal windows and their costs (`windows`), the
 exact VACC and its grid bounds (`volume`), the independent O(n)-per-scenario re-check (`recheck`), the reading
-of a scores file (`scores_file`), a two-class spec's costs mapped to the normal form (`normal_form`) and the
+of a scores file (`scores_file`) and of scores handed in as arrays, exactly as the file's (`score_arrays`), a
+two-class spec's costs mapped to the normal form (`normal_form`) and the
 whole evaluation (`curves`). Everything that decides is exact: counts are integers, costs rationals.
 
 May import: `using.compare` and everything below it in `using` (readers of the truth, exact numbers), scheme,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from verifier.using.abstention.curves import (AbstentionCurves, ClassifierCurves, Difference, TRIVIAL,
                                                   abstention_curves)
     from verifier.using.abstention.normal_form import SETS, SINGLE, located, scenarios
+    from verifier.using.abstention.score_arrays import exact_ranks, scores_from_arrays
     from verifier.using.abstention.score_staircase import Hull, Staircase, staircase
     from verifier.using.abstention.scores_file import Scores, read_scores
     from verifier.using.abstention.volume import Volume
@@ -30,5 +32,6 @@ _FROM = {"AbstentionCurves": "curves", "ClassifierCurves": "curves", "Difference
          "Hull": "score_staircase", "SETS": "normal_form", "SINGLE": "normal_form", "Scores": "scores_file",
          "Staircase": "score_staircase", "TRIVIAL": "curves", "Volume": "volume", "abstention_curves": "curves",
          "located": "normal_form", "optimal_windows": "batch", "read_scores": "scores_file",
-         "scenarios": "normal_form", "staircase": "score_staircase", "window_cost": "windows"}
+         "scenarios": "normal_form", "staircase": "score_staircase", "window_cost": "windows",
+         "exact_ranks": "score_arrays", "scores_from_arrays": "score_arrays"}
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

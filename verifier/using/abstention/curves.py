@@ -108,7 +108,8 @@ def abstention_curves(path: str, names: list[str], grids: list[list[Fraction]], 
             limits.check_time()  # outside the main thread no alarm fires: stop between classifiers
             real.append(_classifier(s, scenarios))
             out.classifiers.append(real[-1])
-        trivial = Scores(TRIVIAL, dataset, np.zeros(len(positive), dtype=np.int64), ("0",), positive)
+        trivial = Scores(name=TRIVIAL, dataset=dataset, ranks=np.zeros(len(positive), dtype=np.int64), texts=("0",),
+                         positive=positive)
         plain = _classifier(trivial, scenarios)
         differences = [_difference(a, b) for a, b in _pairs(real, pairs, out)] + \
             [_difference(c, plain) for c in real]

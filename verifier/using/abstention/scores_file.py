@@ -24,7 +24,7 @@ NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*")
 HOW = "one number per classifier column (and the true class, and the data set, where those columns are given)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Scores:
     """One classifier's scores on one data set: exact ranks (equal ranks are equal scores), the exact score of
     each rank, and which instances are of the spec's first class."""
@@ -65,7 +65,8 @@ def read_scores(path: str, classes: tuple[str, ...], truth_path: str | None) -> 
         ranks, texts_by_rank = _ranked(texts, path, header[column], lines)
         for dataset in dict.fromkeys(datasets):
             keep = np.array([d == dataset for d in datasets]) if data_col is not None else slice(None)
-            found.append(Scores(name, dataset, ranks[keep], texts_by_rank, truth[keep] == 0))
+            found.append(Scores(name=name, dataset=dataset, ranks=ranks[keep], texts=texts_by_rank,
+                                positive=truth[keep] == 0))
     return sorted(found, key=lambda s: list(dict.fromkeys(datasets)).index(s.dataset))
 
 

@@ -44,7 +44,7 @@ ONE_DATASET = ("Friedman/Nemenyi compare classifiers over several data sets (Dem
                "from one data set: add a 'dataset' column or give one file per data set")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Comparison:
     alpha: float
     level: float
@@ -92,7 +92,8 @@ def compare(scores: list[Scores], alpha: float = 0.05, level: float = 0.95, pair
             into: Comparison | None = None) -> Comparison:
     """Every comparison of `scores` (grouped by data set): the Friedman test over the data sets first, then the
     pairs chosen by `pairs`, chunk by chunk into `into` (a fresh Comparison when None), then Holm."""
-    c = into if into is not None else Comparison(alpha, level, [], 0, None, None)
+    c = into if into is not None else Comparison(alpha=alpha, level=level, pairs=[], tested=0, friedman=None,
+                                                 why_no_friedman=None)
     groups: dict[str | None, list[Scores]] = {}
     for s in scores:
         groups.setdefault(s.dataset, []).append(s)

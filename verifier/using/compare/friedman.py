@@ -29,8 +29,11 @@ TEST = ("Friedman test on the per-data-set mean costs (Demšar 2006): chi-square
         "uncorrected chi-square")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Friedman:
+    """Friedman's test over several data sets, with Iman-Davenport's F_F and Nemenyi's critical difference:
+    exact ranks and statistics, p-values rounded once. Built by keyword."""
+
     datasets: list[str]
     classifiers: list[str]  # those present on every data set, in the order first seen
     left_out: list[str]  # classifiers missing from some data set: not in the test
@@ -135,9 +138,10 @@ def friedman_test(groups: dict[str | None, list[Scores]], alpha: float) -> tuple
         x, y = (i, j) if average[i] < average[j] else (j, i)
         if average[x] != average[y] and certified.compare(mean_costs[names[x]], mean_costs[names[y]]).value == 1:
             disagreements.append((names[x], names[y]))
-    return Friedman(datasets, names, left_out, dict(zip(names, average)), chi2,
-                    p, ff, ff_p, df, alpha, cd, different, mean_costs,
-                    disagreements, factor, corrected, p_corrected), None
+    return Friedman(datasets=datasets, classifiers=names, left_out=left_out, ranks=dict(zip(names, average)),
+                    chi2=chi2, p_value=p, ff=ff, ff_p_value=ff_p, df=df, alpha=alpha, critical_difference=cd,
+                    different=different, mean_costs=mean_costs, disagreements=disagreements, tie_factor=factor,
+                    chi2_corrected=corrected, p_corrected=p_corrected), None
 
 
 def _stats():

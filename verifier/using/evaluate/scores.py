@@ -26,8 +26,11 @@ __all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval",
            "score", "u65", "u80"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Scores:
+    """One classifier's scores on one data set under the scheme: the exact mean cost (and its float, correctly
+    rounded), its bootstrap interval, and the usual summaries of set predictions. Built by keyword."""
+
     name: str
     n: int
     mean_cost: sp.Expr  # exact
@@ -133,13 +136,14 @@ def score(scheme: Scheme | CellCosts, pred: Predictions, betas: list[Fraction] =
 
     single = sizes == 1
     return Scores(
-        pred.name, n, mean, rounded(mean), ci, level,
-        Fraction(int(single.sum()), n), Fraction(int(sizes.sum()), n),
-        Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
-        Fraction(int(hits.sum()), n), mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),
-        mean_of(u65), mean_of(u80),
-        {str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, per_instance, pred.truth,
-        dataset=pred.dataset, cell_costs=exact, cell_of=inverse, resampled=resampled)
+        name=pred.name, n=n, mean_cost=mean, mean_cost_float=rounded(mean), interval=ci, level=level,
+        determinacy=Fraction(int(single.sum()), n), mean_size=Fraction(int(sizes.sum()), n),
+        single_accuracy=Fraction(int(hits[single].sum()), int(single.sum())) if single.any() else None,
+        set_accuracy=Fraction(int(hits.sum()), n),
+        discounted_accuracy=mean_of(lambda k, h: Fraction(1, k) if h else Fraction(0)),
+        u65=mean_of(u65), u80=mean_of(u80),
+        f_beta={str(b): mean_of(lambda k, h, b=b: f_beta(k, h, b)) for b in betas}, costs=per_instance,
+        truth=pred.truth, dataset=pred.dataset, cell_costs=exact, cell_of=inverse, resampled=resampled)
 
 
 def add_intervals(scores: list[Scores], level: float) -> None:
