@@ -26,6 +26,7 @@ class Truth(StrEnum):
 
     @staticmethod
     def of(flag: bool) -> "Truth":
+        """TRUE or FALSE for a decided instance."""
         return Truth.TRUE if flag else Truth.FALSE
 
     def __and__(self, other: "Truth") -> "Truth":
@@ -46,6 +47,7 @@ class Verdict(StrEnum):
 
     @staticmethod
     def of(truth: Truth) -> "Verdict":
+        """The verdict a statement's truth value gives: holds, fails or unknown."""
         return {Truth.TRUE: Verdict.HOLDS, Truth.FALSE: Verdict.FAILS, Truth.UNKNOWN: Verdict.UNKNOWN}[truth]
 
 
@@ -88,17 +90,21 @@ class Comparison:
     reason: str = ""  # why it is unknown, when it is
 
     @property
-    def text(self) -> str:  # e.g. "c_{a, b}(a) < mean_{a, b}(a)"
+    def text(self) -> str:
+        """The atom as read, e.g. "c_{a, b}(a) < mean_{a, b}(a)"."""
         return self.describe()[0]
 
     @property
     def sides(self) -> list[Side]:
+        """The two evaluated terms, each named and with its exact value."""
         _, left, right = self.describe()
         return [Side(left, self.values[0]), Side(right, self.values[1])]
 
 
 @dataclass
 class Binding:
+    """The instance a comparison speaks of: the indeterminate set Y and the classes y and y′ bound to it."""
+
     members: frozenset[int]
     y: int | None = None
     y2: int | None = None
@@ -153,6 +159,9 @@ class LemmaProof:
 
 @dataclass
 class Evidence:
+    """What a verdict rests on: its kind, the instance and comparisons that show it (a counterexample or witness),
+    Definition 4's certificates, how many instances were decided, or the lemma that proves it."""
+
     kind: EvidenceKind
     binding: Binding | None = None
     comparisons: list[Comparison] = field(default_factory=list)
@@ -168,6 +177,9 @@ class Evidence:
 
 @dataclass
 class PropertyResult:
+    """One property's verdict on a scheme, with its evidence, the reason in plain words, and whether the
+    independent checker confirmed it; for symbolic schemes, where it holds."""
+
     property: Property
     verdict: Verdict
     evidence: Evidence

@@ -34,6 +34,7 @@ CLASSIFIERS = {
 
 
 def main() -> None:
+    """Score every sample by 10-fold cross-validation with each classifier and write the CSV."""
     data = load_breast_cancer()
     malignant = data.target == 0  # scikit-learn codes malignant as 0
     folds = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)

@@ -32,4 +32,5 @@ def test_ruff_would_catch_a_missing_docstring_and_a_long_line(tmp_path):
 def test_mypy_finds_nothing_in_the_typed_face(tmp_path):
     run = _run("mypy", "--cache-dir", str(tmp_path / "mypy"), timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "verifier/api" in open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()  # the API is among the files checked
+    # the API is among the files checked
+    assert "verifier/api" in open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()

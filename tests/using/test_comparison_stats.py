@@ -240,7 +240,8 @@ def test_order_by_average_rank_and_by_mean_cost_can_disagree():
     from verifier.using import Comparison
     from verifier.report.use.comparison import comparison_text
 
-    text = " ".join(comparison_text(Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None)))
+    empty = Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None)
+    text = " ".join(comparison_text(empty))
     assert "disagree: A ranks better, B costs less" in text
 
 

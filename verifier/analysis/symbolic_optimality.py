@@ -170,7 +170,7 @@ class _Cover:
                 cuts.append(point)
                 continue
             if self.questions is not None:  # z3 found no rational point where it changes: no cut walking to it
-                carried[members] = SetOptimality(members, "unknown", reason=f"its status changes inside the piece, "
+                carried[members] = SetOptimality(members, "unknown", reason="its status changes inside the piece, "
                                                  "at no rational point z3 could isolate")
                 continue
             inside_zeros, why = self._carried(members, entry, a, b)

@@ -8,7 +8,6 @@ import textwrap
 from fractions import Fraction
 
 from verifier.using.abstention import TRIVIAL, AbstentionCurves, ClassifierCurves, Difference
-from verifier.using.abstention import Volume
 
 WIDTH = 110
 SHOWN_SCENARIOS = 5  # windows printed per classifier
