@@ -20,6 +20,8 @@ SURE = 1e-9  # gap, relative to the size of the terms, beyond which a float comp
 
 
 def optimal_windows(stairs: Staircase, hull: Hull, scenarios: list[tuple]) -> list[Window]:
+    """The optimal window of the classifier at each scenario, (μ, ν) or (μ, ν_P, ν_N), in order: the windows
+    `windows.optimal_window` gives one by one, floats deciding only where their rounding cannot change the cut."""
     triples = [s if len(s) == 3 else (s[0], s[1], s[1]) for s in scenarios]
     lows: dict[tuple, int] = {}
     thresholds: dict[Fraction, int] = {}

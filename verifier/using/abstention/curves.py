@@ -45,10 +45,12 @@ class ClassifierCurves:
 
     @property
     def n(self) -> int:
+        """The instances of the data set: positives plus negatives."""
         return self.positives + self.negatives
 
     @property
     def label(self) -> str:
+        """The classifier's name, followed by its data set in brackets when it has one."""
         return self.name if self.dataset is None else f"{self.name} ({self.dataset})"
 
 
@@ -68,6 +70,7 @@ class Difference:
             self._extremes[sign] = max(found) if found else None
 
     def count(self, sign: int) -> int:
+        """The scenarios where the difference has this sign (-1: the first is cheaper, 1: the second, 0: equal)."""
         return sum(1 for g in self._signs if g == sign)
 
     def extreme(self, sign: int) -> tuple[Fraction, int] | None:
@@ -77,6 +80,9 @@ class Difference:
 
 @dataclass
 class AbstentionCurves:
+    """The curves of one scores file: the swept parameters and their grids, the scenarios, each classifier's
+    curves (the trivial classifier of each data set included) and the differential costs made."""
+
     path: str
     parameters: list[str]
     grids: list[list[Fraction]]
@@ -87,6 +93,7 @@ class AbstentionCurves:
 
     @property
     def admissible(self) -> list[int]:
+        """The indices of the scenarios that have a normal form (not excluded)."""
         return [s for s, sc in enumerate(self.scenarios) if sc.excluded is None]
 
 

@@ -39,7 +39,8 @@ class Scenario:
         """The spec's own expected cost of a window whose Eq. 7 cost is `normalised`."""
         if self.scale == 1 and self.right == (0, 0):  # the spec is in the normal form already
             return normalised
-        return self.scale * normalised + (positives * self.right[0] + negatives * self.right[1]) / (positives + negatives)
+        return (self.scale * normalised
+                + (positives * self.right[0] + negatives * self.right[1]) / (positives + negatives))
 
 
 def located(scheme: Scheme, keys: tuple[str, ...], text: str, expected: str) -> SpecError:

@@ -1,8 +1,8 @@
 """An independent re-check of optimal windows: a different algorithm from `windows` (no hull, no Lemma 1), in
 exact integers. At a scenario (μ, ν_P, ν_N) = (A/D, B/D, E/D), n·D times the cost of a window (i, j) is
-f(i) + g(j) + A·N with f(i) = D·P_i - B·P_i - E·N_i and g(j) = B·P_j + E·N_j - A·N_j; a prefix minimum of f gives the best window ending at each cut in
-one pass, so the optimum, the narrowest optimal window, the lowest optimal threshold and the best window that
-abstains (for Lemma 1) all come from O(k) array operations.
+f(i) + g(j) + A·N with f(i) = D·P_i - B·P_i - E·N_i and g(j) = B·P_j + E·N_j - A·N_j; a prefix minimum of f
+gives the best window ending at each cut in one pass, so the optimum, the narrowest optimal window, the lowest
+optimal threshold and the best window that abstains (for Lemma 1) all come from O(k) array operations.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ class Staircase:
 
     @property
     def k(self) -> int:
+        """The number of distinct scores (the cuts are 0..k)."""
         return len(self.scores)
 
     def counted(self, t: int) -> int:
@@ -103,6 +104,7 @@ class Hull:
         return self.cuts[r]
 
     def vertex_index(self, cut: int) -> int:
+        """The position of `cut` among the hull's vertices (a KeyError when the cut is not a vertex)."""
         return self._index[cut]
 
 

@@ -39,6 +39,7 @@ class Volume:
 
     @property
     def exact(self) -> bool:
+        """Whether the VACC is known exactly (its bounds meet)."""
         return self.low == self.high
 
 

@@ -39,6 +39,7 @@ class Window:
 
     @property
     def empty(self) -> bool:
+        """Whether the window abstains on no cut (low == high): a plain threshold."""
         return self.low == self.high
 
 

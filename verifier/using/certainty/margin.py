@@ -30,9 +30,11 @@ class Margin:
 
     @property
     def symmetric(self) -> bool:
+        """Whether {a, b} is ever predicted and lo = −hi: then iff the minimum certainty is below `hi`."""
         return not self.empty and self.lo == -self.hi
 
     def text(self) -> str:
+        """The margin as one sentence, its ends exact."""
         a, b = self.classes
         if self.empty:
             return f"Certainty margin: {{{a}, {b}}} is never predicted ({self.reason})"
@@ -43,6 +45,7 @@ class Margin:
                 "(not symmetric: the classes' costs differ); a singleton otherwise")
 
     def to_json(self) -> dict:
+        """The margin as JSON: its ends as exact fraction strings, whether it is symmetric, and `text`."""
         return {"classes": list(self.classes), "empty": self.empty, "lo": str(self.lo), "hi": str(self.hi),
                 "symmetric": self.symmetric, "minimum_certainty_below": str(self.hi) if self.symmetric else None,
                 "text": self.text()}

@@ -4,9 +4,9 @@ For a distribution p with top class j (the lowest index among equal maxima, as `
 tied optima), the pairwise certainty of j over class i ≠ j is χ_i = p_j − p_i and the pairwise doubt is
 δ_i = 1/χ_i, infinite when p_i = p_j (a tie: zero certainty). The minimum certainty is p_j minus the second
 largest value, and the maximum doubt its reciprocal. The doubt cost is θ = arcsin((1 − Π)/(1 + Π)) with
-Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i) (as 2·arctan((1 − t)/(1 + t)) in double words, `using.certainty.doubt`),
-the same number (with t = √Π ∈ [0, 1], (1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every
-digit near 1.
+Π = Π_{i≠j} χ_i² (π/2 on a tie, 0 for a one-hot row when K = 2), computed as π/2 − 2·arctan(Π_{i≠j} χ_i)
+(as 2·arctan((1 − t)/(1 + t)) in double words, `using.certainty.doubt`), the same number (with t = √Π ∈ [0, 1],
+(1 − t²)/(1 + t²) = cos(2 arctan t)) without arcsin's loss of every digit near 1.
 
 What decides is exact: which class is on top and whether the top is tied are decided on the exact row (its
 integers), the floats only searching (rounding is monotone: a strictly larger float is a strictly larger value,
@@ -67,6 +67,7 @@ class BlockCertainty:
 
     @staticmethod
     def join(parts: list[BlockCertainty]) -> BlockCertainty:
+        """The rows of `parts` in order as one BlockCertainty (an empty one for no parts)."""
         if not parts:
             z = np.zeros(0)
             return BlockCertainty(z.astype(int), z, z, z, z.astype(bool))
@@ -120,7 +121,6 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
     if K < 2:  # one class: nothing to doubt
         return nothing_to_doubt(n)
     top, high, second, low = top_two(F)
-    total = F.sum(axis=1)
     # equal floats: the exact values may differ (a rounded decimal row) or tie; integers decide
     tied = high == low
     for i in np.flatnonzero(tied).tolist():

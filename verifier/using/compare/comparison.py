@@ -46,6 +46,10 @@ ONE_DATASET = ("Friedman/Nemenyi compare classifiers over several data sets (Dem
 
 @dataclass(kw_only=True)
 class Comparison:
+    """The statistical comparison of an evaluation's classifiers: each pair on the instances of its data set
+    (Holm-adjusted at `alpha`), the Friedman test over the data sets, and each pair over the data sets; the
+    differences of mean costs exact, p-values and intervals statistical floats, never verdicts."""
+
     alpha: float
     level: float
     pairs: list[PairComparison]

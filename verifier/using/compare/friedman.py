@@ -4,11 +4,12 @@ ranked within it (1 = lowest mean cost; mean costs equal exactly share the avera
 correction 1 − Σ(t³ − t)/(N k (k² − 1)) over the groups of t tied mean costs (what scipy.stats.friedmanchisquare
 and autorank give; the one printed first, equal to χ²_F without ties), and Iman and Davenport's
 F_F = (N−1)χ²_F / (N(k−1) − χ²_F) from the uncorrected χ²_F (Demšar's formula), all exact rationals from the
-ranks, their p-values (χ² with k−1, F with k−1 and (k−1)(N−1) degrees of freedom), and Nemenyi's critical difference CD = q_α √(k(k+1)/(6N)) with
-q_α = studentized range quantile(1 − α, k, ∞)/√2. Pairs whose average ranks differ by more than CD are named
-only after a significant Iman-Davenport test (after a significant χ²_F when F_F is infinite: every data set
-ranks the classifiers alike, where the F approximation gives no p-value). Ranks, χ²_F and F_F are exact; p-values and CD are statistical
-quantities in floats, never verdicts. scipy.stats is imported only when the test runs."""
+ranks, their p-values (χ² with k−1, F with k−1 and (k−1)(N−1) degrees of freedom), and Nemenyi's critical
+difference CD = q_α √(k(k+1)/(6N)) with q_α = studentized range quantile(1 − α, k, ∞)/√2. Pairs whose average
+ranks differ by more than CD are named only after a significant Iman-Davenport test (after a significant χ²_F
+when F_F is infinite: every data set ranks the classifiers alike, where the F approximation gives no p-value).
+Ranks, χ²_F and F_F are exact; p-values and CD are statistical quantities in floats, never verdicts.
+scipy.stats is imported only when the test runs."""
 
 from __future__ import annotations
 
@@ -99,6 +100,8 @@ def tie_factor(rows: list[list[Fraction]], k: int) -> Fraction:
 
 
 def critical_difference(k: int, n: int, alpha: float) -> float:
+    """Nemenyi's critical difference CD = q_α √(k(k+1)/(6N)) for k classifiers over n data sets: a statistical
+    quantity in floats."""
     q = _stats().studentized_range.ppf(1 - alpha, k, math.inf) / math.sqrt(2)
     return float(q * math.sqrt(k * (k + 1) / (6 * n)))
 

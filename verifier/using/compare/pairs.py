@@ -37,6 +37,10 @@ CHUNK_PAIRS = 500  # at most this many pairs per chunk: the unit of work a time 
 
 @dataclass
 class PairComparison:
+    """One pair of classifiers on the instances of a data set: the difference of mean costs and the counts of
+    which costs less (exact, but for the `undecided` instances a float signed), the signed-rank test, sign test
+    and bootstrap interval (statistical, in floats)."""
+
     a: str
     b: str
     dataset: str | None

@@ -88,10 +88,11 @@ def bayes_pairs(comparison, scores, rope: float, with_hierarchical: bool = False
 
 def extra_statistics(comparison, scores, rope: float = 0.01, with_hierarchical: bool = False,
                      bayes: tuple[list[BayesPair], str | None] | None = None) -> dict:
-    """Every statistic of the extra for an evaluation's `comparison` (verifier.using.compare.comparison.Comparison) and its
-    `scores`: BH beside Holm for the per-instance pairs and the pairs over the data sets, and with several data
-    sets Conover's post-hoc test, Shaffer's and Bergmann-Hommel's adjustments and the Bayesian tests of each pair
-    over the data sets (`bayes`: those of `bayes_pairs`, computed here when not given)."""
+    """Every statistic of the extra for an evaluation's `comparison`
+    (verifier.using.compare.comparison.Comparison) and its `scores`: BH beside Holm for the per-instance pairs and
+    the pairs over the data sets, and with several data sets Conover's post-hoc test, Shaffer's and
+    Bergmann-Hommel's adjustments and the Bayesian tests of each pair over the data sets (`bayes`: those of
+    `bayes_pairs`, computed here when not given)."""
     rope = check_rope(rope)
     tested = [p for p in comparison.pairs if p.p_value is not None]
     out: dict = {"pairs": {"adjustment": BH, "p_bh": [

@@ -39,6 +39,10 @@ CHUNK = 1 << 22  # rows x sets of floats per block
 
 @dataclass
 class BatchDecision:
+    """The decisions of a batch of rows: each row's prediction (of tied optima the one `decide` reports), how
+    many sets tie for its optimum, the rows with an undecided comparison, the route taken and how many rows the
+    floats left to exact arithmetic."""
+
     predictions: list[ClassSet]
     tied_optima: list[int]  # how many sets tie for the optimum in each row (1: a unique optimum)
     undecided: list[int]  # rows where some difference was not decided (irrational costs only)
@@ -46,11 +50,15 @@ class BatchDecision:
     exact_rows: int  # rows the floats could not separate, decided in exact arithmetic (either route)
 
     def summary(self) -> BatchSummary:
+        """The batch summed up (`summarise`), counting the rows with several tied optima and the undecided rows."""
         return summarise(self.predictions, sum(1 for n in self.tied_optima if n > 1), len(self.undecided))
 
 
 @dataclass
 class BatchSummary:
+    """A batch summed up: its rows, each set predicted with its count, the determinacy and mean set size (exact
+    fractions), and the rows with ties or with an undecided comparison."""
+
     rows: int
     predicted: list[tuple[ClassSet, int]]  # each set predicted, with its count: most frequent first, then by set
     determinacy: Fraction  # the share of rows predicting a single class
@@ -60,6 +68,8 @@ class BatchSummary:
 
 
 def summarise(predictions: list[ClassSet], rows_with_ties: int, rows_with_undecided: int) -> BatchSummary:
+    """The `BatchSummary` of a batch's predictions, given its counts of rows with ties and with an undecided
+    comparison (determinacy and mean size 0 when there are no rows)."""
     n = len(predictions)
     counts = Counter(predictions)
     predicted = sorted(counts.items(), key=lambda t: (-t[1], len(t[0]), sorted(t[0])))
@@ -105,6 +115,7 @@ class BatchDecider:
 
 
 def decide_batch(scheme: Scheme, rows: list[list[Fraction]]) -> BatchDecision:
+    """The decisions of `scheme` for exact distributions, one per row, made as one block by a `BatchDecider`."""
     decider = BatchDecider(scheme)
     decider.add(rows)
     return decider.result
@@ -165,6 +176,8 @@ class CredalBatchDecider:
         self.exact_comparisons = 0
 
     def add(self, sets: IntervalRows | list[list[tuple[Fraction, Fraction]]]) -> None:
+        """A block of interval credal sets (per row, each class's lower and upper probability), decided by the
+        rule and appended to `rows`."""
         block = sets if isinstance(sets, IntervalRows) else interval_rows(sets, self.scheme.K)
         if self.rule != Rule.E_ADMISSIBILITY:
             rows, exact = decide_rows(block, self.rule, self.shared.det, list(self.scheme.all_sets), self.shared.row)
@@ -189,6 +202,8 @@ class CredalBatchDecider:
         self.rows += [CredalRow(p, u, [], c) for p, u, c in zip(predictions, undecided, costs)]
 
     def summary(self) -> BatchSummary:
+        """The rows decided so far summed up (`summarise`): rows with several tied sets, rows with undecided
+        classes."""
         return summarise([r.prediction for r in self.rows], sum(1 for r in self.rows if len(r.ties) > 1),
                          sum(1 for r in self.rows if r.undecided))
 

@@ -43,6 +43,9 @@ MAX_CREDAL_CLASSES = 12  # the vertices of an interval credal set number up to K
 
 
 class CredalSet:
+    """A credal set over K classes, given by probability intervals (`bounds`: (lower, upper) per class) or by
+    its vertices, with exact lower and upper expectations."""
+
     def __init__(self, K: int, bounds: list[tuple[Fraction, Fraction]] | None = None,
                  vertices: list[list[Fraction]] | None = None):
         if K > MAX_CREDAL_CLASSES:
@@ -81,6 +84,8 @@ class CredalSet:
         return _dot(p, c), tuple(p)
 
     def upper(self, c: list[Fraction]) -> tuple[Fraction, tuple[Fraction, ...]]:
+        """max over the set of Σ p(y)·c(y) (minus the lower expectation of −c), and an extreme point where it
+        is reached."""
         value, p = self.lower([-x for x in c])
         return -value, p
 
@@ -94,6 +99,7 @@ def _dot(p, c) -> Fraction:
 
 
 def rational_row(scheme: Scheme, members: ClassSet) -> list[Fraction]:
+    """The set's costs c_Y(y) for every class y as exact Fractions; a UsageError when one is not rational."""
     row = []
     for y in range(scheme.K):
         v = scheme.cost(members, y)
@@ -124,6 +130,7 @@ class SchemeRows:
 
     @property
     def context(self) -> "z3.Context":
+        """The z3 context every e-admissibility check under this scheme shares, made on first use."""
         if self._context is None:
             import z3  # only e-admissibility needs z3; the other rules never load it
 
@@ -133,6 +140,8 @@ class SchemeRows:
 
 @dataclass
 class Comparison:
+    """One determinate prediction dominating another under a rule, with the exact quantity that decided it."""
+
     better: int  # class index
     worse: int
     value: Fraction  # the quantity that decided it (a lower expectation, or a gap of bounds)
@@ -141,6 +150,9 @@ class Comparison:
 
 @dataclass
 class CredalDecision:
+    """What a rule decided for one credal set: the prediction and its evidence (the dominances, e-admissibility's
+    witnesses, gamma-maximin's bounds and tied sets), and the classes z3 left undecided."""
+
     rule: str
     prediction: list[int] | ClassSet  # classes, or the chosen set (gamma-maximin)
     dominances: list[Comparison] = field(default_factory=list)

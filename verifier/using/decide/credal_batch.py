@@ -36,6 +36,9 @@ CHUNK = 1 << 18  # rows x vectors x classes per block of floats
 
 @dataclass
 class CredalRow:
+    """One credal set's decision in a batch: the prediction, the classes left undecided, the tied sets, and the
+    prediction's exact lower and upper expected cost."""
+
     prediction: ClassSet
     undecided: list[int]  # e-admissibility: classes z3 gave no answer for
     ties: list[ClassSet]  # gamma-maximin: every set of the least upper expected cost (the prediction first)
@@ -61,6 +64,7 @@ class Vectors:
         self.bound = (6 * K + 8) * eps * total + 4 * (K + 2) * U * top + 1e-300 * (1 + total)
 
     def take(self, columns) -> Vectors:
+        """The vectors selected by `columns` (an index into the vectors), taken without recomputing them."""
         out = object.__new__(Vectors)
         out.q, out.ints, out.floats = self.q[columns], self.ints[columns], self.floats[columns]
         out.order, out.bound = self.order[columns], self.bound[columns]

@@ -16,8 +16,8 @@ classes apart, the per-class parameters are one value, and the singleton rows an
 formula reads are alike (checked exactly on the K x K arrays); then the singletons and one set {1..n} per size
 n the family allows give a_n and b_n, checked alike too.
 
-Owns: `FamilyRoute`, `alike_route`, `route_for`, `singled_out`. May import: `using.decide.symmetric`, `using.decide.family_rows`,
-`using.exact.exact_rows`, `scheme`, `spec`, `formula`.
+Owns: `FamilyRoute`, `alike_route`, `route_for`, `singled_out`. May import: `using.decide.symmetric`,
+`using.decide.family_rows`, `using.exact.exact_rows`, `scheme`, `spec`, `formula`.
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ BLOCK_ROWS = 10_000
 
 @dataclass
 class ProbabilityPredictions:
+    """The predictions decided from rows of probabilities (or logits), and how the rows went: how many were
+    rescaled, which had an undecided comparison, how many had tied optima."""
+
     predictions: Predictions
     rows: int
     rescaled: int  # rows within 1e-6 of summing to 1, divided by their exact sum

@@ -23,6 +23,9 @@ SHOWN_CANDIDATES = 5  # expected costs listed: the optimum, its ties, and the ne
 
 @dataclass
 class Decision:
+    """The decision for one precise distribution `p`: every set of least expected cost (exact ties), the sets
+    no method could compare with the optimum, and the best candidates' exact expected costs."""
+
     p: list[Fraction]
     optimal: list[ClassSet]  # every set of least expected cost (exact ties)
     undecided: list[ClassSet]  # sets whose difference to the optimum no method decided
@@ -30,14 +33,18 @@ class Decision:
 
     @property
     def prediction(self) -> ClassSet:
+        """The reported optimum: of tied optima, the smallest set, then the first in class order."""
         return min(self.optimal, key=lambda m: (len(m), sorted(m)))  # of tied optima, the smallest first
 
 
 def expected_cost(scheme: Scheme, members: ClassSet, p: list[Fraction]) -> sp.Expr:
+    """E_p[c_Y] = Σ_y p(y)·c_Y(y) for the set Y = `members`, an exact sympy expression."""
     return sp.Add(*[sp.Rational(x.numerator, x.denominator) * scheme.cost(members, y) for y, x in enumerate(p) if x])
 
 
 def decide(scheme: Scheme, p: list[Fraction], costs: ExpectedCosts | None = None) -> Decision:
+    """The optimal prediction for the exact distribution `p`, its ties decided exactly (or reported undecided,
+    never guessed). `costs`: the scheme's expected-cost arrays, when already made."""
     costs = costs or ExpectedCosts(scheme)
     sets = costs.sets
     guess = sets[int(np.argmin(costs.floats @ np.array([float(x) for x in p])))]

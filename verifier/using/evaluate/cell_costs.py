@@ -35,6 +35,7 @@ class CellCosts:
     K: int
 
     def costs(self, cells: list[Cell]) -> list[sp.Expr]:
+        """The exact cost c_Y(y) of each cell (Y, y), in order: what each route implements."""
         raise NotImplementedError
 
 
@@ -46,9 +47,11 @@ class RowCosts(CellCosts):
 
     @property
     def K(self) -> int:
+        """The scheme's number of classes."""
         return self.scheme.K
 
     def costs(self, cells: list[Cell]) -> list[sp.Expr]:
+        """Each cell's cost from the scheme's rows: a lazy row's one cell where it can, else the scheme's cost."""
         rows = self.scheme.rows
         index = getattr(rows, "index", None)
         if index is None or not hasattr(rows, "value"):
@@ -68,6 +71,7 @@ class AlikeCosts(CellCosts):
         self._values = {}  # a Fraction becomes one sympy number, shared by every cell of its value
 
     def costs(self, cells: list[Cell]) -> list[sp.Expr]:
+        """Each cell's a_|Y| or b_|Y|, a Fraction made one sympy number per distinct value."""
         out = []
         for members, y in cells:
             value = (self.a if y in members else self.b)[len(members)]
@@ -103,6 +107,7 @@ class ListedCosts(CellCosts):
         self._known: dict[Cell, sp.Expr] = {}
 
     def costs(self, cells: list[Cell]) -> list[sp.Expr]:
+        """Each cell's cost by the spec's exact interpreter (made on first use), a distinct cell evaluated once."""
         if self._cells is None:
             self._cells = cell_interpreter(self.spec)
         for cell in cells:

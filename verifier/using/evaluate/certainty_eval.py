@@ -3,8 +3,9 @@
 minimum certainty of right singletons, wrong singletons and indeterminate sets), and, between classifiers on the
 same instances, a paired comparison of their per-row minimum certainty (Wilcoxon's signed-rank test).
 
-Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.decide.batch`, `using.certainty.rows`,
-`using.exact.exact_rows`, `using.inputs.logits` and `using.decide.logit_decide` (logits: the raw variants).
+Owns: `ClassifierCertainty`, `certainty_of`, `paired_certainty`. May import: `using.decide.batch`,
+`using.certainty.rows`, `using.exact.exact_rows`, `using.inputs.logits` and `using.decide.logit_decide` (logits:
+the raw variants).
 """
 
 from __future__ import annotations
@@ -82,8 +83,8 @@ def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: st
     decider = decider or batch()
     predictions = decider.result.predictions
     if len(predictions) != len(truth):
-        raise UsageError(f"{where}: {len(predictions):,} rows of probabilities but {len(truth):,} true classes; one per "
-                         "instance is expected")
+        raise UsageError(f"{where}: {len(predictions):,} rows of probabilities but {len(truth):,} true classes; "
+                         "one per instance is expected")
     truth = np.asarray(truth)
     covered = np.array([int(t) in m for m, t in zip(predictions, truth.tolist())], dtype=bool)
     single = np.array([len(m) == 1 for m in predictions], dtype=bool)
@@ -93,6 +94,9 @@ def certainty_of(scheme: Scheme, name: str, blocks, truth: np.ndarray, where: st
 
 @dataclass
 class PairedCertainty:
+    """Two classifiers' per-row minimum certainties compared on the same instances: the differences exact and
+    ranked exactly, the median difference, statistic and p-value statistical floats (or why there is no test)."""
+
     first: str
     second: str
     rows: int

@@ -9,8 +9,8 @@ The scheme is built once with its parameters symbolic; at a point each distinct 
 exact rationals (`point_scheme`). Points outside the spec's assumptions are left out and listed, as are points
 where some cost is undefined (a power mean of a zero with a negative exponent, say).
 
-Owns: `Surface`, `SurfaceGrid`, `FixedSets`, `parse_sweeps`, `point_scheme`, `surface`, `lowest`, `cheapest`. May import: `using`, `scheme`,
-`formula`, `limits`, `errors`.
+Owns: `Surface`, `SurfaceGrid`, `FixedSets`, `parse_sweeps`, `point_scheme`, `surface`, `lowest`, `cheapest`.
+May import: `using`, `scheme`, `formula`, `limits`, `errors`.
 """
 
 from __future__ import annotations
@@ -58,6 +58,9 @@ class FixedSets:
 
 @dataclass
 class Surface:
+    """The cost surface over a grid of two parameters: each classifier's exact values at every grid point done,
+    and the points left out (outside the assumptions, a cost undefined, or not reached before a time limit)."""
+
     parameters: tuple[str, str]
     grids: tuple[list[Fraction], list[Fraction]]
     classifiers: list[SurfaceGrid]

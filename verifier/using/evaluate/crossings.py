@@ -28,6 +28,9 @@ MAX_POINTS = 50  # zeros listed per pair; more means the curves coincide on a st
 
 @dataclass
 class Piece:
+    """An open stretch (low, high) of the parameter between zeros (or the range's ends), and which classifier is
+    cheaper there (decided exactly, or left undecided)."""
+
     low: Fraction
     high: Fraction
     cheaper: str | None  # the classifier of lower mean cost on (low, high); None: equal, or undecided
@@ -36,6 +39,9 @@ class Piece:
 
 @dataclass
 class Crossing:
+    """Where two classifiers' mean cost curves cross over the range: the exact zeros of E_a − E_b (or
+    enclosures of them), the pieces between, or that the curves are identical."""
+
     a: str
     b: str
     points: list[sp.Expr] = field(default_factory=list)  # exact zeros of E_a − E_b in the range

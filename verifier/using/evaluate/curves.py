@@ -28,6 +28,9 @@ MAX_POINTS = 2001
 
 @dataclass
 class Curve:
+    """One classifier's mean cost as an exact expression in the swept parameter, with its float values and
+    bootstrap band at the grid points."""
+
     name: str
     expression: sp.Expr  # exact mean cost in the parameter
     values: list[float | None]  # at each grid point (None outside the assumptions, or where undefined)
@@ -36,6 +39,9 @@ class Curve:
 
 @dataclass
 class Sweep:
+    """Mean cost curves over one parameter's grid: each classifier's curve, the grid points outside the
+    assumptions, and where every pair of curves crosses."""
+
     parameter: str
     grid: list[Fraction]
     curves: list[Curve]

@@ -68,14 +68,17 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def u65(k: int, hit: bool) -> Fraction:
+    """Zaffalon et al.'s u65 of a set of k classes, exactly: 1.6/k − 0.6/k² if it holds the truth (`hit`), else 0."""
     return Fraction(16, 10 * k) - Fraction(6, 10 * k * k) if hit else Fraction(0)
 
 
 def u80(k: int, hit: bool) -> Fraction:
+    """Zaffalon et al.'s u80 of a set of k classes, exactly: 2.2/k − 1.2/k² if it holds the truth (`hit`), else 0."""
     return Fraction(22, 10 * k) - Fraction(12, 10 * k * k) if hit else Fraction(0)
 
 
 def f_beta(k: int, hit: bool, beta: Fraction) -> Fraction:
+    """F_β of a set of k classes, exactly: (1 + β²)/(β² + k) if it holds the truth (`hit`), else 0."""
     return (1 + beta * beta) / (beta * beta + k) if hit else Fraction(0)
 
 

@@ -2,12 +2,13 @@
 
 A float64 x ≥ 2^-65 is m·2^e with an integer m < 2^53 and e ≥ −117, so x·2^117 = m·2^(e+117) is an integer
 below 2^118 when x ≤ 2. Each such term is cut into three integer limbs (bits 0-38, 39-77, and 78 up; in floats,
-exactly, by scaling and floor), each limb summed over the row in int64 (K·2^40 < 2^63 for K < 2^20), and the carries propagated: the row's exact sum
-times 2^117, in integers, vectorised. A row sums to exactly 1 iff the limbs are (0, 0, 2^39); it is within the
-tolerance 10^-6 if a float estimate of the difference (relative error below 2^-50) says so with room to spare.
-Values below 2^-65 stay out of the limbs: their sum is positive and at most n·2^-65 for n of them, too little to
-hide on which side of 1 the row is unless the rest is that close below 1 (`_status`). Any other row (a value above 2, a negative, a difference
-near the tolerance) is marked for the caller's exact check, one row at a time.
+exactly, by scaling and floor), each limb summed over the row in int64 (K·2^40 < 2^63 for K < 2^20), and the
+carries propagated: the row's exact sum times 2^117, in integers, vectorised. A row sums to exactly 1 iff the
+limbs are (0, 0, 2^39); it is within the tolerance 10^-6 if a float estimate of the difference (relative error
+below 2^-50) says so with room to spare. Values below 2^-65 stay out of the limbs: their sum is positive and at
+most n·2^-65 for n of them, too little to hide on which side of 1 the row is unless the rest is that close below
+1 (`_status`). Any other row (a value above 2, a negative, a difference near the tolerance) is marked for the
+caller's exact check, one row at a time.
 
 The rows' integers (`num`, `total` of `ExactRows`) are made only for the rows that ask for them (a tie, a near
 tie), as Python integers, the same as `exact_rows.binary_rows` makes for every row.

@@ -34,6 +34,9 @@ FAST_CHARS = 40  # a plain decimal this short is read from its digits; anything 
 
 @dataclass
 class ExactRows:
+    """A block of distributions held exactly: row i is num[i][j] / total[i], with floats beside it, each within
+    `rel`·|value| plus TINY of the row times a positive scale (rel = 0: exact)."""
+
     floats: np.ndarray  # (n, K) float64: num[i] times a positive scale, within rel·|x| + TINY of it
     num: list[list[int]]
     total: list[int]
@@ -50,6 +53,7 @@ class ExactRows:
         return (self[i] for i in range(len(self)))
 
     def rows(self, start: int, stop: int) -> ExactRows:
+        """Rows start..stop (stop excluded) as an ExactRows of their own, sliced, nothing recomputed."""
         return ExactRows(self.floats[start:stop], self.num[start:stop], self.total[start:stop], self.rel)
 
 
@@ -188,6 +192,7 @@ class IntervalRows:
         return len(self.den)
 
     def bounds(self, i: int) -> list[tuple[Fraction, Fraction]]:
+        """Row i's probability intervals as exact Fractions, (lower, upper) for each class."""
         d = self.den[i]
         return [(Fraction(a, d), Fraction(b, d)) for a, b in zip(self.lo_num[i], self.hi_num[i])]
 

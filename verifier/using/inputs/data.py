@@ -190,6 +190,8 @@ def read_datasets(paths: list[str], classes: tuple[str, ...], truth_path: str | 
 
 
 def read_predictions(path: str, classes: tuple[str, ...], truth_path: str | None = None) -> list[Predictions]:
+    """Set predictions from a file, one Predictions per classifier: a CSV holding its own 'true' column, or a .npy
+    of boolean masks, (N, K) or (C, N, K), with the true classes read from `truth_path`."""
     regular_file(path, "predictions")
     if str(path).endswith(".npy"):
         if truth_path is None:

@@ -43,6 +43,9 @@ def column_names(classes: tuple[str, ...]) -> list[str]:
 
 
 class IntervalsFile:
+    """A CSV of interval credal sets for `--intervals-file`, checked strictly and read in blocks of exact
+    bounds (`blocks`); `count`: the rows read so far."""
+
     def __init__(self, path: str, classes: tuple[str, ...]):
         regular_file(path, WHAT)
         self.path, self.classes = path, classes
@@ -70,7 +73,8 @@ class IntervalsFile:
         if lines:
             yield interval_block(num, den, floats, len(self.classes)), lines
         if self.count == 0:
-            raise UsageError(f"{WHAT} {self.path}: no rows; expected a header ({excerpt(','.join(column_names(self.classes)))})"
+            raise UsageError(f"{WHAT} {self.path}: no rows; expected a header "
+                             f"({excerpt(','.join(column_names(self.classes)))})"
                              " and one row of bounds per credal set")
 
     def _columns(self, header: list[str]) -> list[tuple[int, int]]:

@@ -7,9 +7,10 @@ rational row equals: `logit_decide` decides on them exactly. The raw variants ar
 doubt computed on y itself: with j the top class (the lowest index among equal maxima), the pairwise raw
 certainty ξ_i = y_j − y_i (ξ_j = 1), the raw doubt ρ_i = 1/ξ_i (ρ_j = 0; infinite on a tie), the minimum raw
 certainty y_j minus the second largest logit, and the raw doubt cost θ = arcsin((1 − Π)/(1 + Π)),
-Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (in floats 2·arctan((1 − t)/(1 + t))) (the same number: for t ≥ 0, (1 − t²)/(1 + t²) =
-cos(2 arctan t)). Unlike χ, ξ is not bounded by 1, so θ lies in (−π/2, π/2]: −π/2 is approached as the
-logits spread apart. Softmax keeps the order, so the top class and its ties are the same on p and on y.
+Π = Π_{i≠j} ξ_i², computed as π/2 − 2·arctan(Π_{i≠j} ξ_i) (in floats 2·arctan((1 − t)/(1 + t))) (the same
+number: for t ≥ 0, (1 − t²)/(1 + t²) = cos(2 arctan t)). Unlike χ, ξ is not bounded by 1, so θ lies in
+(−π/2, π/2]: −π/2 is approached as the logits spread apart. Softmax keeps the order, so the top class and its
+ties are the same on p and on y.
 
 What decides is exact: the top class and whether it is tied, on the exact values (a .npy row's floats are its
 values; a decimal row's floats are rounded, and equal floats are compared as the decimals read). The values
@@ -17,8 +18,9 @@ are floats: a .npy row's minimum raw certainty is the difference of two doubles 
 is the exact difference rounded once; the maximum raw doubt is the exact reciprocal rounded once; θ is its exact
 value correctly rounded (`using.certainty.doubt`, from u = 1 − t made by `using.certainty.doubt_inputs`).
 
-Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import: `using.inputs.csv_text`,
-`using.inputs.npy`, `using.inputs.probabilities`, `using.certainty.rows`, `using.certainty.doubt`, `using.certainty.doubt_inputs`.
+Owns: `LogitRows`, `LogitFile`, `logit_rows`, `logit_row`, `raw_certainty`, `raw_pairwise`. May import:
+`using.inputs.csv_text`, `using.inputs.npy`, `using.inputs.probabilities`, `using.certainty.rows`,
+`using.certainty.doubt`, `using.certainty.doubt_inputs`.
 """
 
 from __future__ import annotations
@@ -134,6 +136,7 @@ class LogitFile:
                                  "in the spec's order")
 
     def blocks(self) -> Iterator[LogitRows]:
+        """The rows of logits, BLOCK_ROWS at a time (a UsageError when the file has none)."""
         count = 0
         for block in (self._npy() if self.array is not None else self._csv()):
             count += len(block)

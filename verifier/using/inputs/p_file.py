@@ -33,6 +33,9 @@ MILLION = 10 ** 6  # the tolerance on a row's sum is 1/MILLION
 
 
 class DistributionFile:
+    """A file of distributions, one row per instance, checked and read in blocks of exact rows divided by their
+    exact sums (`blocks`); `rescaled`: the rows that summed to 1 only within the tolerance."""
+
     def __init__(self, path: str, classes: tuple[str, ...], what: str = WHAT):
         self.what = what  # the option that named the file, for every message
         regular_file(path, what)
@@ -81,7 +84,9 @@ class DistributionFile:
             if not finite.all():
                 bad = start + int(np.flatnonzero(~finite)[0])
                 raise UsageError(f"{self.what} {self.path}: row {bad} holds nan or inf")
-            where = (lambda i, start=start: f"{self.what} {self.path}: row {start + i}")
+            def where(i, start=start):
+                return f"{self.what} {self.path}: row {start + i}"
+
             fast = fast_binary_rows(block)  # exact sums in int64 limbs; integers only for rows that need them
             if fast is not None:
                 rows, status, low = fast

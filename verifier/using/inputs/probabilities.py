@@ -26,7 +26,8 @@ def _pairs(text: str, option: str, classes: tuple[str, ...]) -> list[tuple[int, 
         name, sep, value = part.partition("=")
         name = name.strip()
         if not sep:
-            raise UsageError(f"{option} {text!r}: {part.strip()!r} is not CLASS=VALUE; write {_example(classes, option)}")
+            raise UsageError(f"{option} {text!r}: {part.strip()!r} is not CLASS=VALUE; "
+                             f"write {_example(classes, option)}")
         if name not in classes:
             raise UsageError(f"{option}: unknown class {name!r}; the spec's classes are {few_of(classes, name)}")
         if name in seen:
@@ -49,6 +50,8 @@ def _example(classes: tuple[str, ...], option: str) -> str:
 
 
 def distribution(text: str, classes: tuple[str, ...], option: str = "--p") -> list[Fraction]:
+    """The exact distribution 'h=0.1,b=0.3,n=0.6' writes (a class left out: 0), refused unless it sums to
+    exactly 1 with no negative value."""
     p = [Fraction(0)] * len(classes)
     for i, value in _pairs(text, option, classes):
         p[i] = exact_number(value, f"{option} {classes[i]}")
@@ -56,6 +59,7 @@ def distribution(text: str, classes: tuple[str, ...], option: str = "--p") -> li
 
 
 def checked(p: list[Fraction], classes: tuple[str, ...], where: str) -> list[Fraction]:
+    """`p` itself when it is a distribution: no negative value and an exact sum of 1; else a located UsageError."""
     negative = [classes[i] for i, x in enumerate(p) if x < 0]
     if negative:
         raise UsageError(f"{where}: negative probability for {', '.join(negative)}")
@@ -66,6 +70,8 @@ def checked(p: list[Fraction], classes: tuple[str, ...], where: str) -> list[Fra
 
 
 def intervals(text: str, classes: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
+    """The exact probability intervals 'h=0:0.2,b=0.3:0.4' write (a class left out: [0, 1]), refused unless each
+    lies in [0, 1] and some distribution fits them all."""
     bounds = [(Fraction(0), Fraction(1))] * len(classes)
     for i, value in _pairs(text, "--intervals", classes):
         low, sep, high = value.partition(":")

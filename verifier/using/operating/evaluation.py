@@ -28,6 +28,9 @@ GRID = [Fraction(i, 100) for i in range(101)]
 
 @dataclass
 class ClassifierLoss:
+    """One classifier's results: per γ its expected cost curve K_v with error bounds and its loss L_v, the
+    paper's identities on its scores (None where they do not apply), and per-instance exact losses for the test."""
+
     name: str
     dataset: str | None
     n: int
@@ -38,11 +41,15 @@ class ClassifierLoss:
 
     @property
     def label(self) -> str:
+        """The classifier's name, followed by its data set in brackets when it has one."""
         return self.name if self.dataset is None else f"{self.name} ({self.dataset})"
 
 
 @dataclass
 class PairLoss:
+    """Two classifiers of a data set at one γ (None: ∞): which has the lower L_v (None: not decided), the
+    difference, and the paired Wilcoxon test where there is one (p-values statistical, in floats)."""
+
     first: str
     second: str
     dataset: str | None
@@ -56,6 +63,9 @@ class PairLoss:
 
 @dataclass
 class Conditions:
+    """The operating-condition evaluation of one scores file: the parameter, the threshold choice method, the
+    weight w and the certainties γ, each classifier's losses, and the pairs compared."""
+
     path: str
     parameter: str
     method: str

@@ -24,6 +24,9 @@ from verifier.using.operating.lines import Costs
 
 @dataclass(frozen=True)
 class Identities:
+    """The paper's quantities on one classifier's data, exact rationals: the Brier score, the mean absolute
+    error, the AUC, and the losses Corollary 2, the rate-driven method under certainty and Theorem 6 predict."""
+
     brier: Fraction
     mae: Fraction
     auc: Fraction
@@ -40,6 +43,8 @@ def paper_form(costs: Costs) -> bool:
 
 
 def identities(stairs: Staircase) -> Identities:
+    """The paper's quantities from a classifier's staircase (class 1 its positives), exactly; the AUC is 1/2
+    when a class has no instance."""
     s = stairs
     n, n1, n0 = s.n, s.p[-1], s.q[-1]
     ones = np.diff(s.positives).tolist()

@@ -33,6 +33,7 @@ class Affine:
     b: Fraction
 
     def at(self, theta: Fraction) -> Fraction:
+        """a + b θ at `theta`, exactly."""
         return self.a + self.b * theta
 
 
@@ -76,6 +77,8 @@ def affine(expr: sp.Expr, symbol: sp.Symbol, what: str, scheme: Scheme, keys=SIN
 
 
 def costs(scheme: Scheme, parameter: str, path: str) -> Costs:
+    """The four singleton cells of a two-class scheme, affine in `parameter`; refused (located) for K ≠ 2, a cost
+    not affine, or a mistake cheaper than a right prediction (c0, c1 >= 0 and c0 + c1 > 0 at θ = 0, 1/2, 1)."""
     if scheme.K != 2:
         raise UsageError(f"--threshold-choice evaluates binary classifiers: {path} has {scheme.K} classes, not 2")
     symbol = next(s for s in scheme.symbols if s.name == parameter)

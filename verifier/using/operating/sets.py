@@ -67,19 +67,24 @@ class RowChoice:
         self.rate = None
 
     def affine_zero(self) -> tuple[Fraction, Fraction]:
+        """γ = 0: K(c) = A + B c, every piece's cost line weighted by its length, exactly."""
         return (sum(((hi - lo) * l for lo, hi, l, _, _ in self.pieces), Fraction(0)),
                 sum(((hi - lo) * k for lo, hi, _, k, _ in self.pieces), Fraction(0)))
 
     def certain(self, c: Fraction) -> Fraction:
+        """γ = ∞: K(c), the cost at c of the set each row predicts at ĉ = c, exactly."""
         return sum((l + k * c for lo, hi, l, k, _ in self.pieces if lo <= c < hi or hi == c == 1), Fraction(0))
 
     def exact_certain(self, weight) -> Fraction | None:
+        """L under certainty, exactly, each cost line integrated over its piece, when w is a polynomial (whole a
+        and b); else None."""
         w = weight.polynomial
         if w is None:
             return None
         return sum((_integral((l, k), lo, hi, w) for lo, hi, l, k, _ in self.pieces), Fraction(0))
 
     def curve(self, gamma, grid):
+        """K at every grid point: Fractions for γ = 0 and γ = ∞ (None), else floats with their error bound."""
         if gamma == 0:
             a, b = self.affine_zero()
             return [a + b * c for c in grid], 0.0
@@ -88,6 +93,7 @@ class RowChoice:
         return self.uncertain(gamma, np.array([float(c) for c in grid])).tolist(), self.bound(gamma)
 
     def uncertain(self, gamma: float, c: np.ndarray) -> np.ndarray:
+        """K(c) for 0 < γ < ∞, as floats."""
         from scipy.special import betainc
 
         alpha, beta = (c * gamma + 1)[:, None], ((1 - c) * gamma + 1)[:, None]
@@ -99,6 +105,8 @@ class RowChoice:
         return (mass * (l + k * c[:, None])).sum(axis=1)
 
     def bound(self, gamma=None) -> float:
+        """A bound on the rounding of each K value: every betainc within EPS of its value, summed over the pieces
+        with each piece's largest cost as the factor. The premise is checked (`_check_betainc`) at sample points."""
         if gamma not in (None, 0):
             _check_betainc(gamma, sorted({float(x[0]) for x in self.pieces}))
         size = sum(max(abs(float(l)), abs(float(l + k))) for _, _, l, k, _ in self.pieces)

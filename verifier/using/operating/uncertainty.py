@@ -6,8 +6,8 @@ and for the rate-driven method the same integral over its piecewise-linear count
 paper's Theorems 2 and 3 apply: γ = 0 (V uniform: K is a straight line A + B c) and γ = ∞ (ĉ = c); L_v with w
 uniform or Beta(a, b) then follows exactly (K affine for γ = 0; for γ = ∞ and segments, each piece's integral
 of a polynomial). Otherwise floats: V is scipy's regularised incomplete beta (betainc), each K value carries a
-stated bound on its rounding (its premise checked against mpmath at 40 digits at sample points), and L_v is a Gauss-Legendre
-integral whose error is estimated by a rule of half the nodes, labelled as such.
+stated bound on its rounding (its premise checked against mpmath at 40 digits at sample points), and L_v is a
+Gauss-Legendre integral whose error is estimated by a rule of half the nodes, labelled as such.
 """
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ class Weight:
 
     @property
     def uniform(self) -> bool:
+        """Whether w is uniform (a = b = 1)."""
         return self.a == 1 and self.b == 1
 
     @property
     def mean(self) -> Fraction:
+        """The mean of w, a/(a + b), exactly."""
         return self.a / (self.a + self.b)
 
     @property
@@ -55,6 +57,7 @@ class Weight:
         return coefficients
 
     def density(self, c: np.ndarray) -> np.ndarray:
+        """w(c) at each point of `c`, in floats (ones when uniform)."""
         if self.uniform:
             return np.ones_like(c)
         from scipy.special import betaln
