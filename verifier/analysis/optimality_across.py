@@ -8,7 +8,8 @@ independent checker re-checks it (`check.optimality`); its witness p (alone, tie
 there) is printed with that point. A model that no rational point confirms leaves the set `unknown`, saying
 so. `None` when the costs or assumptions are beyond the SMT encoding: the one-parameter route then decides.
 
-Owns: `optimality_across`. May import: engines, check, scheme, formula, errors.
+Owns: `optimality_across`, and `Points` and `rational_near` (every set decided exactly at a parameter point near
+a model), which `analysis.optimality_conditions` shares. May import: engines, check, scheme, formula, errors.
 """
 
 from __future__ import annotations
@@ -33,16 +34,16 @@ def optimality_across(scheme: Scheme) -> dict[ClassSet, SetOptimality] | None:
         answers = parametric_questions(scheme)
     except Unsupported:
         return None
-    points = _Points(scheme)
+    points = Points(scheme)
     example = next((a.values for a in answers.values() if a.values is not None), None)
     return {m: _evidence(scheme, m, a, points, example) for m, a in answers.items()}
 
 
-def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "_Points", example) -> SetOptimality:
+def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "Points", example) -> SetOptimality:
     if answer.status == "unknown":
         return SetOptimality(members, "unknown", reason=answer.reason)
     wanted = {"alone": "alone", "minimiser": "tied", "never": "never"}[answer.status]
-    candidates = _rational_near(answer.values if answer.values is not None else example)
+    candidates = rational_near(answer.values if answer.values is not None else example)
     for point in candidates:
         found = points.decide(point)
         entry = found.get(members) if found is not None else None
@@ -69,7 +70,7 @@ _SAYS = {"alone": "it is alone for some admissible value", "minimiser": "it is a
          "never": "it is never a minimiser"}
 
 
-def _rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Rational]]:
+def rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Rational]]:
     """The model's point when every value is rational, else rationals near it (nearest first by denominator)."""
     if values is None:
         return []
@@ -86,7 +87,7 @@ def _rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Ratio
     return out
 
 
-class _Points:
+class Points:
     """Every set decided exactly at a parameter point (numeric engine, then the independent re-check), once per
     point; None outside the assumptions or where a formula is undefined."""
 

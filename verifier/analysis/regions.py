@@ -179,7 +179,7 @@ def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
         return formula_text(relation)
     expr = sp.expand(relation.lhs - relation.rhs)  # relation: expr op 0
     for symbol in engine.scheme.symbols:  # the first declared parameter that can be isolated
-        if not expr.has(symbol) or sp.Poly(expr, symbol).degree() != 1:
+        if not expr.has(symbol) or not expr.is_polynomial(symbol) or sp.Poly(expr, symbol).degree() != 1:
             continue
         a = expr.coeff(symbol)
         try:

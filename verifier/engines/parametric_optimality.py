@@ -10,7 +10,8 @@ caller decides the set exactly at that θ (rational: the model's, or a rational 
 engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
 (exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
 
-Owns: `parametric_questions`, `piece_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
+Owns: `parametric_questions`, `piece_questions` (also asked whether a condition on the parameters is exactly
+where a set is alone or a minimiser: `everywhere`, `proves`, `point`), `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
 """
 
 from __future__ import annotations
@@ -106,6 +107,34 @@ class _Questions:
             return "never"
         return "tied" if self._ask(bounds + self._mixture(members, others, strict=True))[0] == z3.unsat else None
 
+    def everywhere(self, members: ClassSet, strict: bool) -> bool:
+        """Alone (strict) or a minimiser at every admissible value, proved: no value has a mixture of the other
+        rows that makes it not so (LP duality, as in `on_piece`)."""
+        others = [z for z in self.expected if z != members]
+        return self._ask(self._mixture(members, others, strict=not strict))[0] == z3.unsat
+
+    def proves(self, members: ClassSet, condition, strict: bool, ms: int = QUESTION_MS) -> bool:
+        """z3 proves, under the assumptions, alone ⇔ condition (strict) or a minimiser ⇔ condition: where it
+        holds no mixture of the other rows takes that away, and where it fails no p gives it."""
+        holds = self.tr.boolean(condition)
+        others = [z for z in self.expected if z != members]
+        if self._ask([holds] + self._mixture(members, others, strict=not strict), ms)[0] != z3.unsat:
+            return False
+        return self._ask([z3.Not(holds)] + self._comparisons(members, strict), ms)[0] == z3.unsat
+
+    def point(self, members: ClassSet, condition, status: str) -> Answer | None:
+        """A model (parameter values and p) where the condition holds and the set has that status at p (alone:
+        the unique minimiser; tied: a minimiser; never: any admissible value); None when there is none or z3
+        cannot tell."""
+        holds = [self.tr.boolean(condition)]
+        extra = self._comparisons(members, status == "alone") if status != "never" else []
+        answer, model, _ = self._ask(holds + extra)
+        return Answer(status, *self._read(model)) if answer == z3.sat else None
+
+    def _comparisons(self, members: ClassSet, strict: bool) -> list:
+        mine = self.expected[members]
+        return [(e > mine) if strict else (e >= mine) for z, e in self.expected.items() if z != members]
+
     def _mixture(self, members: ClassSet, others: list, strict: bool) -> list:
         """A mixture λ of the other rows no worse than Y in every column (strict: better in every column)."""
         lam = [z3.Real(f"lambda!{k}", self.ctx) for k in range(len(others))]
@@ -116,9 +145,9 @@ class _Questions:
             out.append(mixed < self.tr.expr(rows[members][y]) if strict else mixed <= self.tr.expr(rows[members][y]))
         return out
 
-    def _ask(self, comparisons: list) -> tuple:
+    def _ask(self, comparisons: list, ms: int = QUESTION_MS) -> tuple:
         solver = z3.Solver(ctx=self.ctx)
-        solver.set("timeout", limits.question_ms(QUESTION_MS))
+        solver.set("timeout", limits.question_ms(ms))
         if limits.RLIMIT:
             solver.set("rlimit", limits.RLIMIT)
         solver.add(*self.assumed, *self.defined, *self.tr.side, *self.simplex, *comparisons)
