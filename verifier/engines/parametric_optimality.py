@@ -10,7 +10,7 @@ caller decides the set exactly at that θ (rational: the model's, or a rational 
 engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
 (exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
 
-Owns: `parametric_questions`, `piece_questions` (also asked whether a condition on the parameters is exactly
+Owns: `parametric_questions`, `size_questions` (class-symmetric schemes: once per size), `piece_questions` (also asked whether a condition on the parameters is exactly
 where a set is alone or a minimiser: `everywhere`, `proves`, `point`), `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
 """
 
@@ -56,8 +56,42 @@ def parametric_questions(scheme: Scheme) -> dict[ClassSet, Answer]:
     return _Questions(scheme, z3.Context()).all()  # a fresh context: answers never depend on earlier questions
 
 
+def size_questions(reduced: Scheme) -> dict[int, Answer]:
+    """A scheme proved class-symmetric at every admissible value (`scheme.orbits`, per-class parameters not
+    moving): each size's answer, asked once per size. At fixed values every set of n classes has the status of
+    {1..n}, decided along the symmetric segment p(s) (`engines.orbit_optimality`: s/n on Y, (1 − s)/(K − n) off
+    it), where each other set of m classes, j of them in Y, differs from Y by a line in s and j: so "alone
+    somewhere" is ∃θ, s in [0, 1] with every extreme line > 0 (>= 0: a minimiser), two lines per size. The
+    model's p is that segment's point on {1..n}. Raises Unsupported beyond the SMT encoding."""
+    from verifier.engines.orbit_optimality import line_terms, representative, types
+
+    questions = _Questions(reduced, z3.Context(), sets=[])
+    K, top = reduced.K, reduced.orbits.largest
+    s = sp.Symbol("s!segment", real=True)
+    out = {}
+    for n in range(1, top + 1):
+        kinds = types(K, n, top)
+        lines = [questions.tr.expr(sp.Add(*[q * cell for q, cell in line_terms(reduced.rows, K, n, m, j, s)]))
+                 for m, j in kinds]
+        t = questions.tr.var(s.name)
+        segment = [t >= 0, t <= 1] if n < K else [t == 1]
+        p = [t / n if y < n else (1 - t) / (K - n) for y in range(K)]
+        alone = questions._ask(segment + [line > 0 for line in lines])
+        if alone[0] == z3.sat:
+            out[n] = Answer("alone", *questions._read(alone[1], p))
+            continue
+        if alone[0] == z3.unknown:
+            out[n] = Answer("unknown", reason=f"z3 could not decide whether it is ever alone ({alone[2]})")
+            continue
+        tied = questions._ask(segment + [line >= 0 for line in lines])
+        out[n] = Answer("minimiser", *questions._read(tied[1], p)) if tied[0] == z3.sat else Answer("never") \
+            if tied[0] == z3.unsat else Answer("unknown", reason=f"never alone (proved), but z3 could not decide "
+                                                                f"whether it is ever a minimiser ({tied[2]})")
+    return out
+
+
 class _Questions:
-    def __init__(self, scheme: Scheme, ctx: z3.Context):
+    def __init__(self, scheme: Scheme, ctx: z3.Context, sets=None):
         self.scheme, self.ctx = scheme, ctx
         self.tr = Translator(ctx)
         K = scheme.K
@@ -66,7 +100,7 @@ class _Questions:
         self.p = [z3.Real(f"p!{y}", ctx) for y in range(K)]
         self.simplex = [z3.Sum(self.p) == 1] + [v >= 0 for v in self.p]
         self.expected = {m: z3.Sum([self.p[y] * self.tr.expr(scheme.rows[m][y]) for y in range(K)])
-                         for m in scheme.all_sets}
+                         for m in (scheme.all_sets if sets is None else sets)}
 
     def all(self) -> dict[ClassSet, Answer]:
         return {m: self.one(m) for m in self.scheme.all_sets}
@@ -154,8 +188,8 @@ class _Questions:
         answer = solver.check()
         return answer, solver.model() if answer == z3.sat else None, solver.reason_unknown()
 
-    def _read(self, model) -> tuple[dict[str, sp.Expr], tuple[sp.Expr, ...]]:
+    def _read(self, model, p=None) -> tuple[dict[str, sp.Expr], tuple[sp.Expr, ...]]:
         values = {s.name: model_value(model.eval(self.tr.var(s.name), model_completion=True))
                   for s in self.scheme.symbols}
-        p = tuple(model_value(model.eval(v, model_completion=True)) for v in self.p)
+        p = tuple(model_value(model.eval(v, model_completion=True)) for v in (self.p if p is None else p))
         return values, p

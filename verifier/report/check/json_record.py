@@ -243,8 +243,8 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
     return out
 
 
-_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes, and across one parameter "
-             "bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
+_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes (beyond, once per size when "
+             "the classes are alike), and across one parameter bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
              "value: for a numeric answer)")
 
 
