@@ -24,6 +24,7 @@ from dataclasses import replace
 import z3
 
 from verifier.analysis.optimality_across import Points, rational_near
+from verifier.analysis.conditions import formula_text
 from verifier.analysis.regions import readable_condition
 from verifier.analysis.simplex_elimination import NotEliminated, eliminate, isolated
 from verifier.engines.parametric_optimality import piece_questions
@@ -33,7 +34,8 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
 
-TIMEOUT_MS = 10_000  # one z3 question while eliminating or simplifying
+TIMEOUT_MS = 10_000  # one z3 question while simplifying a region's text
+ELIMINATION_MS = 1_000  # one z3 question while eliminating p (unknown: a sign split, an inequality kept)
 MAX_CANDIDATES = 8  # conditions offered to z3 per status, smallest first
 PROOF_MS = 3_000  # one direction of one candidate's proof
 
@@ -53,7 +55,7 @@ def optimality_conditions(scheme: Scheme, across: dict[ClassSet, SetOptimality])
 class _State:
     def __init__(self, scheme: Scheme, questions):
         self.scheme, self.questions = scheme, questions
-        self.engine = SmtEngine(scheme, lambda *_: None, TIMEOUT_MS)
+        self.engine = SmtEngine(scheme, lambda *_: None, ELIMINATION_MS)
         self.points = Points(scheme)
         self.p = [sp.Symbol(f"p!{y}", real=True) for y in range(scheme.K)]
 
@@ -71,14 +73,15 @@ class _State:
         parts = []
         for status, formula in (("alone", alone), ("tied", _equalities(sp.And(minimiser, sp.Not(alone)))),
                                 ("never", sp.Not(minimiser))):
-            text, simplified = readable_condition(self.scheme, formula, TIMEOUT_MS)
-            if simplified is sp.false:
-                continue
-            found = self.questions.point(members, simplified, status)
+            found = self.questions.point(members, formula, status)  # z3 asked of the condition it proved
             if found is None:
                 continue  # empty under the assumptions (z3: unsat), or z3 could not give a point
+            try:
+                text = readable_condition(self.scheme, formula, TIMEOUT_MS)[0]
+            except (Unsupported, z3.Z3Exception, TypeError, ValueError):  # sympy could not read z3's form back
+                text = formula_text(formula)
             at, evidence = self.evidence(members, status, found)
-            parts.append((status, text, at, evidence, simplified))
+            parts.append((status, text, at, evidence, formula))
         return replace(entry, conditions=tuple(parts)) if len(parts) > 1 else entry
 
     def condition(self, members: ClassSet, strict: bool) -> sp.Basic:
