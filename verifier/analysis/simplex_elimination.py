@@ -22,6 +22,7 @@ from verifier.lazy_sympy import sympy as sp
 
 MAX_CASES = 12  # sign cases of the coefficients, before the elimination gives up
 MAX_ROWS = 60  # inequalities at one step (after pruning), before it gives up
+PRUNE_MS = 300  # one question "is this inequality implied by the others?" (unknown: it is kept)
 
 
 class NotEliminated(Exception):
@@ -69,6 +70,9 @@ def _clean(rows):
     seen: dict = {}
     for expr, strict in rows:
         expr = sp.expand(expr)
+        scale = sp.factor_terms(expr).as_coeff_Mul()[0]  # a positive number's multiple is the same row
+        if scale.is_Rational and scale > 0 and scale != 1:
+            expr = sp.expand(expr / scale)
         if not expr.free_symbols:
             if (expr > 0) if strict else (expr >= 0):
                 continue
@@ -153,8 +157,12 @@ class _State:
             x = self.tr.expr(row[0])
             return x > 0 if row[1] else x >= 0
         kept = list(rows)
-        for row in sorted(rows, key=lambda r: (-sp.count_ops(r[0]), sp.default_sort_key(r[0]))):
-            others = [relation(r) for r in kept if r is not row]
-            if self._ask(z3.Not(relation(row)), *others, context=context) == z3.unsat:
-                kept = [r for r in kept if r is not row]
+        saved, self.engine.timeout_ms = self.engine.timeout_ms, PRUNE_MS  # a row it cannot drop soon stays
+        try:
+            for row in sorted(rows, key=lambda r: (-sp.count_ops(r[0]), sp.default_sort_key(r[0]))):
+                others = [relation(r) for r in kept if r is not row]
+                if self._ask(z3.Not(relation(row)), *others, context=context) == z3.unsat:
+                    kept = [r for r in kept if r is not row]
+        finally:
+            self.engine.timeout_ms = saved
         return kept
