@@ -77,7 +77,7 @@ class _State:
             if found is None:
                 continue  # empty under the assumptions (z3: unsat), or z3 could not give a point
             try:
-                text = readable_condition(self.scheme, formula, TIMEOUT_MS)[0]
+                text = readable_condition(self.scheme, formula, TIMEOUT_MS, logic=isinstance(formula, sp.Or))[0]
             except (Unsupported, z3.Z3Exception, TypeError, ValueError):  # sympy could not read z3's form back
                 text = formula_text(formula)
             at, evidence = self.evidence(members, status, found)

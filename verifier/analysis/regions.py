@@ -52,16 +52,17 @@ class _CannotEliminate(Exception):
     pass
 
 
-def readable_condition(scheme, formula: sp.Basic, timeout_ms: int) -> tuple[str, sp.Basic]:
+def readable_condition(scheme, formula: sp.Basic, timeout_ms: int, logic: bool = True) -> tuple[str, sp.Basic]:
     """A combination of regions (And / Or / Not of them: where a setting's demands are met), simplified under the
-    assumptions by z3 and written as the regions are; the formula itself when z3 cannot simplify it."""
+    assumptions by z3 and written as the regions are; the formula itself when z3 cannot simplify it. `logic`:
+    then simplified as a boolean formula by sympy too (absorbing repeated atoms; slow with many relations)."""
     engine = SmtEngine(scheme, lambda *_: None, timeout_ms)
     try:
         simplified = _simplify(engine, formula)
     except (Unsupported, z3.Z3Exception):
         simplified = None
     simplified = formula if simplified is None else simplified
-    if len(simplified.atoms(sp.core.relational.Relational)) <= MAX_REGION_ATOMS:
+    if logic and len(simplified.atoms(sp.core.relational.Relational)) <= MAX_REGION_ATOMS:
         simplified = sp.simplify_logic(simplified, form="dnf")  # repeated, absorbed atoms: (A and B) or A is A
     return _readable(engine, simplified), simplified
 
