@@ -6,10 +6,11 @@ undecided piece), and the time per scheme. Random schemes as in the tests: 3 cla
 
     python3 benchmarks/bench_optimality_conditions.py [SCHEMES_PER_CASE]
 
-Measured 2026-11-28 on the shared 2-core machine (loaded by other sessions, so times are high), seed 55:
+Measured 2026-11-28 on the shared 2-core machine, seed 55 (the first line while other sessions loaded it):
     1 parameter,  8 schemes: 5 of 224 pieces undecided (2.2 %), 0 sets unknown; 47 s, at most 11 s a scheme
-    1 parameter,  5 schemes: 3 of 119 pieces undecided (2.5 %), 0 sets unknown; 16 s, at most 6 s a scheme
-    2 parameters, 5 schemes: 19 of 46 pieces undecided (41 %), 1 set unknown; 91 s, at most 37 s a scheme
+    1 parameter,  5 schemes: 3 of 119 pieces undecided (2.5 %), 0 sets unknown; 3.4 s, at most 1.3 s a scheme
+    2 parameters, 5 schemes: 19 of 46 pieces undecided (41 %), 1 set unknown; 51 s, at most 20 s a scheme
+      (91 s, at most 37 s, before the pruning's 300 ms questions: commit f1ac15f)
 One parameter meets the issue's bound (at most 1 piece in 20). Two do not yet: on these random schemes the
 signs of the cost differences change inside [0, 1]^2, the elimination splits into more than 12 sign cases or
 no candidate condition is proved within z3's time, and the set keeps one status with an example point and
