@@ -11,6 +11,14 @@ Measured on the quiet 2-core machine, 2026-11-28, before issue 55 (commit 3c32f2
     p-discounted-symbolic         1.1 s, 4 pieces undecided   ->  1.0 s, the same (costs beyond polynomials)
     issue-example                 1.8 s, 630 of 645 pieces undecided, one set unknown
                                                               ->  4.7 s, 2 of 105 pieces undecided, every set
+With each set's status as conditions on two or more parameters (same day, same machine, quiet again: the
+unchanged p-discounted case took its 1.1 s above):
+    ha                            1.6 s, 7 alone; {a, b, c}: alone where delta < eta[a]·eta[b]·eta[c]/(…), tied
+                                  on it, never above
+    friedel-abstention-symbolic   1.0 s, 3 alone; {P, N}: alone where nu < mu/(mu + 1), tied on it, never above
+    p-discounted-symbolic         1.1 s, unchanged: 4 pieces (0 < r < 1 for the four indeterminate sets)
+                                  undecided: r in an exponent, beyond z3, and the witness at r = 1/2 stops
+                                  carrying at a zero known only within an enclosure
 """
 
 from __future__ import annotations

@@ -34,6 +34,17 @@ STREAMED_FROM_CELLS = 2_000_000  # JSON written as it is made: ~30 B a cell as a
 MAX_EXACT_BITS = 200_000
 
 RLIMIT: int | None = None  # z3 resource units per question, when the user asks for reproducible limits
+# z3 runs about 1.3 million resource units a second on nonlinear questions (measured on the CI machine): a short
+# question whose `unknown` shapes what is printed (how a condition is written) is bounded by work, not by time,
+# so that the same input prints the same bytes on a loaded or a slower machine; its timeout is only a backstop
+UNITS_PER_MS = 1_300
+BACKSTOP = 10  # the backstop timeout, as a multiple of the time the work budget takes here
+
+
+def work_budget(ms: int) -> int:
+    """z3 resource units for a question meant to take about `ms` milliseconds here (never past --rlimit)."""
+    units = ms * UNITS_PER_MS
+    return min(units, RLIMIT) if RLIMIT else units
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)
 DEFAULT_CAP_MB: int | None = None  # the command's own cap (the machine's memory) when --memory is not given;
 # unlike MEMORY_MB it leaves results and cache keys alone: a run it does not stop is a run without a cap

@@ -139,6 +139,9 @@ class SetOptimality:
     reason: str = ""
     at: dict | None = None  # one symbolic parameter: the value where the witness (or tie) was found
     where: list | None = None  # one symbolic parameter: (low, high, status) over the admissible range
+    # two or more parameters, where the status changes: (status, condition text, parameter point or None, the
+    # SetOptimality found there, re-checked, the condition as a sympy formula), one per status some value has
+    conditions: tuple | None = None
 
     def __post_init__(self) -> None:
         self.status = Optimal(self.status)  # engines may name it by its value

@@ -112,3 +112,30 @@ def test_bundled_symbolic_specs_are_decided(stem, statuses):
     for entry in data["optimality"]:
         counted[entry["status"]] = counted.get(entry["status"], 0) + 1
     assert counted == statuses
+
+
+@pytest.mark.parametrize("set_cost, statuses", [
+    ("(0 if y in Y else eta) + delta * (len(Y) - 1)", {n: "alone" for n in range(1, 8)}),  # Ha, classes alike
+    ("(0 if y in Y else eta) if len(Y) == 1 else eta + delta", {1: "alone"} | {n: "never" for n in range(2, 8)}),
+])
+def test_symmetric_schemes_beyond_six_classes_are_asked_once_per_size(set_cost, statuses):
+    """Issue 55, item 2: 7 classes (127 sets, past the 63 asked set by set), every class alike: z3 is asked once
+    per size along the symmetric segment, and every set gets its size's status with its own evidence."""
+    spec = {"name": "alike", "classes": 7, "parameters": {"delta": {}, "eta": {}},
+            "assume": ["delta > 0", "delta < eta / 2"], "cost": "0 if yhat == y else eta", "set_cost": set_cost}
+    scheme = build_scheme(spec_from_data(spec))
+    found = optimality_across(scheme)
+    assert found is not None and len(found) == 127
+    assert {len(m): e.status for m, e in found.items()} == statuses
+    for n in range(1, 8):
+        members = frozenset(range(7 - n, 7))  # not the representative {1..n}: the evidence is the set's own
+        entry = found[members]
+        at = {k: Fraction(str(v)) for k, v in entry.at.items()}
+        costs = _expected(_matrix(scheme, at), [Fraction(str(x)) for x in entry.witness]) \
+            if entry.status == "alone" else None
+        if costs is not None:
+            assert all(v > costs[members] for z, v in costs.items() if z != members)
+        else:  # never: the certificate's mixture is cheaper in every column, exactly
+            matrix = _matrix(scheme, at)
+            mixed = [sum(Fraction(str(w)) * matrix[z][y] for z, w in entry.certificate.items()) for y in range(7)]
+            assert all(m < c for m, c in zip(mixed, matrix[members]))

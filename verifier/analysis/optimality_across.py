@@ -6,9 +6,12 @@ value). The evidence shown is exact and re-checked: at the parameter point of z3
 rational near an algebraic one), the numeric engine decides the concrete scheme (`engines.optimality`) and the
 independent checker re-checks it (`check.optimality`); its witness p (alone, tied) or certificate λ (never,
 there) is printed with that point. A model that no rational point confirms leaves the set `unknown`, saying
-so. `None` when the costs or assumptions are beyond the SMT encoding: the one-parameter route then decides.
+so. Beyond six classes, a class-symmetric scheme is asked once per size (`size_questions`), every set of a
+size sharing the answer; the evidence is still each set's own, from the exact decision at the point. `None`
+when the costs or assumptions are beyond the SMT encoding: the one-parameter route then decides.
 
-Owns: `optimality_across`. May import: engines, check, scheme, formula, errors.
+Owns: `optimality_across`, and `Points` and `rational_near` (every set decided exactly at a parameter point near
+a model), which `analysis.optimality_conditions` shares. May import: engines, check, scheme, formula, errors.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from fractions import Fraction
 
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
-from verifier.engines.parametric_optimality import Answer, parametric_questions
+from verifier.engines.parametric_optimality import MAX_SETS, Answer, parametric_questions, size_questions
 from verifier.errors import SpecError
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme, build_scheme
+from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
 from verifier.verdict import Optimal, SetOptimality
 
 NEARBY = (10, 100, 1_000, 10**6, 10**12)  # denominators of the rationals tried near an algebraic model value
@@ -32,17 +36,35 @@ def optimality_across(scheme: Scheme) -> dict[ClassSet, SetOptimality] | None:
     try:
         answers = parametric_questions(scheme)
     except Unsupported:
-        return None
-    points = _Points(scheme)
+        answers = _by_size(scheme)
+        if answers is None:
+            return None
+    points = Points(scheme)
     example = next((a.values for a in answers.values() if a.values is not None), None)
     return {m: _evidence(scheme, m, a, points, example) for m, a in answers.items()}
 
 
-def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "_Points", example) -> SetOptimality:
+def _by_size(scheme: Scheme) -> dict[ClassSet, Answer] | None:
+    """Beyond MAX_SETS sets, a scheme proved class-symmetric (`scheme.orbits`, per-class parameters not moving
+    with the classes) is asked once per size, and every set of n classes has the answer of {1..n}; None when
+    it is not symmetric or a cost is beyond the SMT encoding."""
+    if len(scheme.all_sets) <= MAX_SETS:
+        return None  # asked set by set already, and beyond the encoding
+    try:
+        reduced = build_reduced_scheme(scheme.spec, classes=scheme.classes)
+        if reduced.orbits.moves_parameters:
+            return None  # a relabelling moves the parameters: sets of one size need not share a status
+        by_size = size_questions(reduced)
+    except (NotSymmetric, Unsupported, SpecError):
+        return None
+    return {m: by_size[len(m)] for m in scheme.all_sets if len(m) in by_size}
+
+
+def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "Points", example) -> SetOptimality:
     if answer.status == "unknown":
         return SetOptimality(members, "unknown", reason=answer.reason)
     wanted = {"alone": "alone", "minimiser": "tied", "never": "never"}[answer.status]
-    candidates = _rational_near(answer.values if answer.values is not None else example)
+    candidates = rational_near(answer.values if answer.values is not None else example)
     for point in candidates:
         found = points.decide(point)
         entry = found.get(members) if found is not None else None
@@ -69,7 +91,7 @@ _SAYS = {"alone": "it is alone for some admissible value", "minimiser": "it is a
          "never": "it is never a minimiser"}
 
 
-def _rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Rational]]:
+def rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Rational]]:
     """The model's point when every value is rational, else rationals near it (nearest first by denominator)."""
     if values is None:
         return []
@@ -86,7 +108,7 @@ def _rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Ratio
     return out
 
 
-class _Points:
+class Points:
     """Every set decided exactly at a parameter point (numeric engine, then the independent re-check), once per
     point; None outside the assumptions or where a formula is undefined."""
 

@@ -53,16 +53,17 @@ class _CannotEliminate(DoesNotApply):
     pass
 
 
-def readable_condition(scheme, formula: sp.Basic, timeout_ms: int) -> tuple[str, sp.Basic]:
+def readable_condition(scheme, formula: sp.Basic, timeout_ms: int, logic: bool = True) -> tuple[str, sp.Basic]:
     """A combination of regions (And / Or / Not of them: where a setting's demands are met), simplified under the
-    assumptions by z3 and written as the regions are; the formula itself when z3 cannot simplify it."""
+    assumptions by z3 and written as the regions are; the formula itself when z3 cannot simplify it. `logic`:
+    then simplified as a boolean formula by sympy too (absorbing repeated atoms; slow with many relations)."""
     engine = SmtEngine(scheme, lambda *_: None, timeout_ms)
     try:
         simplified = _simplify(engine, formula)
     except (Unsupported, z3.Z3Exception):
         simplified = None
     simplified = formula if simplified is None else simplified
-    if len(simplified.atoms(sp.core.relational.Relational)) <= MAX_REGION_ATOMS:
+    if logic and len(simplified.atoms(sp.core.relational.Relational)) <= MAX_REGION_ATOMS:
         simplified = sp.simplify_logic(simplified, form="dnf")  # repeated, absorbed atoms: (A and B) or A is A
     return _readable(engine, simplified), simplified
 
@@ -181,7 +182,7 @@ def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
         return formula_text(relation)
     expr = sp.expand(relation.lhs - relation.rhs)  # relation: expr op 0
     for symbol in engine.scheme.symbols:  # the first declared parameter that can be isolated
-        if not expr.has(symbol) or sp.Poly(expr, symbol).degree() != 1:
+        if not expr.has(symbol) or not expr.is_polynomial(symbol) or sp.Poly(expr, symbol).degree() != 1:
             continue
         a = expr.coeff(symbol)
         try:

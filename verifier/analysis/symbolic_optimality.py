@@ -13,7 +13,7 @@ admissible value); `tied` when it is a minimiser somewhere, never alone, and nev
 `unknown`, saying why. `where` lists the pieces with their status.
 
 Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.parameter_range` and `analysis.carry`
-(points of θ's range and carrying), `analysis.optimality_across`.
+(points of θ's range and carrying), `analysis.optimality_across`, `analysis.optimality_conditions`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import zeros_inside
 from verifier.analysis.optimality_across import optimality_across
+from verifier.analysis.optimality_conditions import optimality_conditions
 from verifier.engines.parametric_optimality import piece_questions
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
@@ -48,6 +49,7 @@ def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     pieces = _by_pieces(scheme)
     if across is None:
         return pieces
+    across = optimality_conditions(scheme, across)  # two or more parameters: where each status holds
     return {m: (replace(e, where=pieces[m].where) if e.status != Optimal.UNKNOWN else pieces[m]) if m in pieces else e
             for m, e in across.items()}
 

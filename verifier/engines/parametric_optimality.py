@@ -10,8 +10,9 @@ caller decides the set exactly at that θ (rational: the model's, or a rational 
 engine, whose witness or certificate is the evidence, re-checked independently. Costs beyond polynomials
 (exp, log, a parameter in an exponent) raise `Unsupported`: the caller keeps its one-parameter route.
 
-Owns: `parametric_questions`, `piece_questions`, `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`,
-`formula`.
+Owns: `parametric_questions`, `size_questions` (class-symmetric schemes: once per size), `piece_questions` (also
+asked whether a condition on the parameters is exactly where a set is alone or a minimiser: `everywhere`, `proves`,
+`point`), `Answer`. May import: `engines.smt.translate`, `limits`, `scheme`, `formula`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from verifier.engines.smt.translate import Translator, model_value
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
+from verifier.verdict import Optimal
 
 QUESTION_MS = 10_000  # one set's question; past it the answer is `unknown` with z3's reason
 MAX_SETS = 63  # six classes: one or two questions per set
@@ -56,8 +58,42 @@ def parametric_questions(scheme: Scheme) -> dict[ClassSet, Answer]:
     return _Questions(scheme, z3.Context()).all()  # a fresh context: answers never depend on earlier questions
 
 
+def size_questions(reduced: Scheme) -> dict[int, Answer]:
+    """A scheme proved class-symmetric at every admissible value (`scheme.orbits`, per-class parameters not
+    moving): each size's answer, asked once per size. At fixed values every set of n classes has the status of
+    {1..n}, decided along the symmetric segment p(s) (`engines.orbit_optimality`: s/n on Y, (1 − s)/(K − n) off
+    it), where each other set of m classes, j of them in Y, differs from Y by a line in s and j: so "alone
+    somewhere" is ∃θ, s in [0, 1] with every extreme line > 0 (>= 0: a minimiser), two lines per size. The
+    model's p is that segment's point on {1..n}. Raises Unsupported beyond the SMT encoding."""
+    from verifier.engines.orbit_optimality import line_terms, representative, types
+
+    questions = _Questions(reduced, z3.Context(), sets=[])
+    K, top = reduced.K, reduced.orbits.largest
+    s = sp.Symbol("s!segment", real=True)
+    out = {}
+    for n in range(1, top + 1):
+        kinds = types(K, n, top)
+        lines = [questions.tr.expr(sp.Add(*[q * cell for q, cell in line_terms(reduced.rows, K, n, m, j, s)]))
+                 for m, j in kinds]
+        t = questions.tr.var(s.name)
+        segment = [t >= 0, t <= 1] if n < K else [t == 1]
+        p = [t / n if y < n else (1 - t) / (K - n) for y in range(K)]
+        alone = questions._ask(segment + [line > 0 for line in lines])
+        if alone[0] == z3.sat:
+            out[n] = Answer("alone", *questions._read(alone[1], p))
+            continue
+        if alone[0] == z3.unknown:
+            out[n] = Answer("unknown", reason=f"z3 could not decide whether it is ever alone ({alone[2]})")
+            continue
+        tied = questions._ask(segment + [line >= 0 for line in lines])
+        out[n] = Answer("minimiser", *questions._read(tied[1], p)) if tied[0] == z3.sat else Answer("never") \
+            if tied[0] == z3.unsat else Answer("unknown", reason=f"never alone (proved), but z3 could not decide "
+                                                                f"whether it is ever a minimiser ({tied[2]})")
+    return out
+
+
 class _Questions:
-    def __init__(self, scheme: Scheme, ctx: z3.Context):
+    def __init__(self, scheme: Scheme, ctx: z3.Context, sets=None):
         self.scheme, self.ctx = scheme, ctx
         self.tr = Translator(ctx)
         K = scheme.K
@@ -66,7 +102,7 @@ class _Questions:
         self.p = [z3.Real(f"p!{y}", ctx) for y in range(K)]
         self.simplex = [z3.Sum(self.p) == 1] + [v >= 0 for v in self.p]
         self.expected = {m: z3.Sum([self.p[y] * self.tr.expr(scheme.rows[m][y]) for y in range(K)])
-                         for m in scheme.all_sets}
+                         for m in (scheme.all_sets if sets is None else sets)}
 
     def all(self) -> dict[ClassSet, Answer]:
         return {m: self.one(m) for m in self.scheme.all_sets}
@@ -107,6 +143,34 @@ class _Questions:
             return "never"
         return "tied" if self._ask(bounds + self._mixture(members, others, strict=True))[0] == z3.unsat else None
 
+    def everywhere(self, members: ClassSet, strict: bool) -> bool:
+        """Alone (strict) or a minimiser at every admissible value, proved: no value has a mixture of the other
+        rows that makes it not so (LP duality, as in `on_piece`)."""
+        others = [z for z in self.expected if z != members]
+        return self._ask(self._mixture(members, others, strict=not strict))[0] == z3.unsat
+
+    def proves(self, members: ClassSet, condition, strict: bool, ms: int | None = None) -> bool:
+        """z3 proves, under the assumptions, alone ⇔ condition (strict) or a minimiser ⇔ condition: where it
+        holds no mixture of the other rows takes that away, and where it fails no p gives it."""
+        holds = self.tr.boolean(condition)
+        others = [z for z in self.expected if z != members]
+        if self._ask([holds] + self._mixture(members, others, strict=not strict), ms)[0] != z3.unsat:
+            return False
+        return self._ask([z3.Not(holds)] + self._comparisons(members, strict), ms)[0] == z3.unsat
+
+    def point(self, members: ClassSet, condition, status: str) -> Answer | None:
+        """A model (parameter values and p) where the condition holds and the set has that status at p (alone:
+        the unique minimiser; tied: a minimiser; never: any admissible value); None when there is none or z3
+        cannot tell."""
+        holds = [self.tr.boolean(condition)]
+        extra = self._comparisons(members, status == Optimal.ALONE) if status != Optimal.NEVER else []
+        answer, model, _ = self._ask(holds + extra)
+        return Answer(status, *self._read(model)) if answer == z3.sat else None
+
+    def _comparisons(self, members: ClassSet, strict: bool) -> list:
+        mine = self.expected[members]
+        return [(e > mine) if strict else (e >= mine) for z, e in self.expected.items() if z != members]
+
     def _mixture(self, members: ClassSet, others: list, strict: bool) -> list:
         """A mixture λ of the other rows no worse than Y in every column (strict: better in every column)."""
         lam = [z3.Real(f"lambda!{k}", self.ctx) for k in range(len(others))]
@@ -117,17 +181,23 @@ class _Questions:
             out.append(mixed < self.tr.expr(rows[members][y]) if strict else mixed <= self.tr.expr(rows[members][y]))
         return out
 
-    def _ask(self, comparisons: list) -> tuple:
+    def _ask(self, comparisons: list, budget_ms: int | None = None) -> tuple:
+        """z3's answer, a model when sat and its reason when unknown. With `budget_ms` the question is bounded by
+        work (`limits.work_budget`: the same answer on every machine), else by QUESTION_MS and --rlimit."""
         solver = z3.Solver(ctx=self.ctx)
-        solver.set("timeout", limits.question_ms(QUESTION_MS))
-        if limits.RLIMIT:
-            solver.set("rlimit", limits.RLIMIT)
+        if budget_ms is not None:
+            solver.set("timeout", limits.question_ms(budget_ms * limits.BACKSTOP))
+            solver.set("rlimit", limits.work_budget(budget_ms))
+        else:
+            solver.set("timeout", limits.question_ms(QUESTION_MS))
+            if limits.RLIMIT:
+                solver.set("rlimit", limits.RLIMIT)
         solver.add(*self.assumed, *self.defined, *self.tr.side, *self.simplex, *comparisons)
         answer = solver.check()
         return answer, solver.model() if answer == z3.sat else None, solver.reason_unknown()
 
-    def _read(self, model) -> tuple[dict[str, sp.Expr], tuple[sp.Expr, ...]]:
+    def _read(self, model, p=None) -> tuple[dict[str, sp.Expr], tuple[sp.Expr, ...]]:
         values = {s.name: model_value(model.eval(self.tr.var(s.name), model_completion=True))
                   for s in self.scheme.symbols}
-        p = tuple(model_value(model.eval(v, model_completion=True)) for v in self.p)
+        p = tuple(model_value(model.eval(v, model_completion=True)) for v in (self.p if p is None else p))
         return values, p

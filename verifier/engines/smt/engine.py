@@ -36,6 +36,9 @@ class SmtEngine:
         self.scheme = scheme
         self.recheck = recheck
         self.timeout_ms = timeout_ms
+        # a deterministic work bound instead of the timeout (`limits.work_budget`), for questions whose unknown
+        # changes what is printed; the timeout then is only a backstop
+        self.budget_ms: int | None = None
         self.ctx = z3.Context()  # a fresh context per scheme: answers must not depend on earlier queries
         self.translator = Translator(self.ctx)
         self.unsupported_assumptions = ""
@@ -51,9 +54,13 @@ class SmtEngine:
         """Ask z3 whether the assumptions, the auxiliary variables' definitions, `extra` and `formulas` hold together:
         (answer, a model when sat, z3's reason when unknown), within the time limit."""
         solver = z3.Solver(ctx=self.ctx)
-        solver.set("timeout", limits.question_ms(self.timeout_ms))  # never past the overall bound
-        if limits.RLIMIT:
-            solver.set("rlimit", limits.RLIMIT)
+        if self.budget_ms is not None:
+            solver.set("timeout", limits.question_ms(self.budget_ms * limits.BACKSTOP))
+            solver.set("rlimit", limits.work_budget(self.budget_ms))
+        else:
+            solver.set("timeout", limits.question_ms(self.timeout_ms))  # never past the overall bound
+            if limits.RLIMIT:
+                solver.set("rlimit", limits.RLIMIT)
         solver.add(*self.assumptions, *self.translator.side, *extra, *formulas)
         answer = solver.check()
         if answer == z3.sat:

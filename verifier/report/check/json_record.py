@@ -236,13 +236,18 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
     if e.where is not None:
         out["where"] = [{"low": None if lo is None else str(lo), "high": None if hi is None else str(hi),
                          "status": status} for lo, hi, status in e.where]
+    if e.conditions:  # each status where it holds (two or more parameters), a point there and its evidence
+        out["conditions"] = [{"status": st, "where": text, "at": {n: str(v) for n, v in (at or {}).items()}} | {
+            k: v for k, v in _optimal(s, found).items() if k in _EVIDENCE_KEYS} for st, text, at, found, _ in
+            e.conditions]
     if e.reason:
         out["reason"] = e.reason
     return out
 
 
-_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes, and across one parameter "
-             "bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
+_EVIDENCE_KEYS = ("witness", "certificate")  # what a condition's point carries, as in `optimal`
+_SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes (beyond, once per size when "
+             "the classes are alike), and across one parameter bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
              "value: for a numeric answer)")
 
 

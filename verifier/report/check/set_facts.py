@@ -28,7 +28,8 @@ def summary(a: Analysis) -> list[str]:
                  "value.")
         if not a.optimality:
             return [first + " Which sets are optimal among all sets is decided across the parameters for "
-                    "polynomial costs on up to 6 classes, and across one parameter of any formula on up to 5; "
+                    "polynomial costs on up to 6 classes (beyond, once per size when the classes are alike), and across one "
+                    "parameter of any formula on up to 5; "
                     "here at fixed values only (fix them with value:)."]
         counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
         one = len(a.scheme.symbols) == 1
@@ -36,7 +37,9 @@ def summary(a: Analysis) -> list[str]:
                 f"{len(a.optimality):,} sets are the unique best prediction at some admissible value, "
                 f"{counts['tied']:,} best only in ties, {counts['never']:,} never best for any admissible value"
                 + (f", {counts['unknown']:,} undecided" if counts["unknown"] else "")
-                + (" (each row says where)." if one else " (each row gives a point where it shows).")]
+                + (" (each row says where)." if one else " (each row gives a point where it shows" +
+                   (", or the conditions on the parameters where its status changes)." if any(
+                       e.conditions for e in a.optimality.values()) else ")."))]
     if a.scheme.symbolic and a.scheme.lemma is not None:
         return ["Possible (Definition 4): on the power-mean route with a symbolic exponent, sets are built only at "
                 "one admissible value per case of the exponent (see P1); which sets are optimal is not decided."]
@@ -129,12 +132,21 @@ def symbolic_rows(a: Analysis) -> list[list[str]]:
         if e.impossible_at:
             example.append(f"impossible at {words.values(e.impossible_at)}")
         optimal = a.optimality.get(e.members)
-        if optimal is not None and (optimal.where or optimal.at):
+        if optimal is not None and optimal.conditions:
+            example.append("optimal: " + conditions_text(optimal.conditions))
+        elif optimal is not None and (optimal.where or optimal.at):
             at = f" (e.g. at {words.values(optimal.at)})" if optimal.at else ""
             pieces = f"; by piece: {where_text(s.symbols[0], optimal.where)}" if optimal.where else ""
             example.append(f"optimal: {OPTIMAL[optimal.status]}{at}{pieces}")
         out.append([s.label(e.members), e.status, "; ".join(example) or e.undecided])
     return out
+
+
+def conditions_text(conditions) -> str:
+    """'alone where nu < mu/(mu + 1) (e.g. at mu = 1, nu = 1/4); only tied where …': each status with its exact
+    condition on the parameters and the point where it was checked."""
+    return "; ".join(f"{OPTIMAL[status]} where {text}" + (f" (e.g. at {words.values(at)})" if at else "")
+                     for status, text, at, *_ in conditions)
 
 
 def where_text(theta, where: list) -> str:

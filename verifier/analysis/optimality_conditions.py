@@ -1,0 +1,124 @@
+"""With two or more parameters, where each set is alone, only tied or never optimal, as exact conditions on
+the parameters ("alone where nu < mu/(mu + 1); only tied where nu = mu/(mu + 1); never where nu > mu/(mu + 1)"),
+each with a parameter point and its evidence there.
+
+Where a set's status is the same for every admissible value (z3 proves it: `everywhere`), nothing is added.
+Otherwise the distribution p is eliminated from "some p makes Y the unique minimiser" (and "a minimiser"):
+`analysis.simplex_elimination`, exact, case by case. The candidate conditions are the whole result and each
+of its cases' inequalities alone (often one of them is the whole answer); a condition is kept only when z3
+proves it exactly where the set has that status under the assumptions (`proves`: both directions, by LP
+duality). The regions alone, tied (a minimiser, not alone) and never (not a minimiser) are then written as the
+check report writes regions (`analysis.regions.readable_condition`); in each, z3 gives a point and p, and the
+numeric engine decides the set exactly at a rational point there, re-checked by the independent checker
+(`optimality_across.Points`). When no condition is proved, the set keeps its status with one example point and
+the reason. Nothing is decided in floating point.
+
+Owns: `optimality_conditions`. May import: engines, check, scheme, `analysis.regions`,
+`analysis.simplex_elimination`, `analysis.optimality_across`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import z3
+
+from verifier.analysis.optimality_across import Points, rational_near
+from verifier.analysis.conditions import formula_text
+from verifier.analysis.regions import readable_condition
+from verifier.analysis.simplex_elimination import NotEliminated, eliminate, isolated
+from verifier.engines.parametric_optimality import piece_questions
+from verifier.engines.smt.engine import SmtEngine
+from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
+from verifier.scheme import ClassSet, Scheme
+from verifier.verdict import Optimal, SetOptimality
+
+TIMEOUT_MS = 10_000  # one z3 question while simplifying a region's text
+ELIMINATION_MS = 1_000  # one z3 question while eliminating p (unknown: a sign split, an inequality kept)
+MAX_CANDIDATES = 8  # conditions offered to z3 per status, smallest first
+PROOF_MS = 3_000  # one direction of one candidate's proof
+
+
+def optimality_conditions(scheme: Scheme, across: dict[ClassSet, SetOptimality]) -> dict[ClassSet, SetOptimality]:
+    """Each entry of `across`, with `conditions` where its status changes across two or more parameters."""
+    if len(scheme.symbols) < 2:
+        return across
+    try:
+        questions = piece_questions(scheme)
+    except Unsupported:
+        return across
+    state = _State(scheme, questions)
+    return {m: state.one(m, e) for m, e in across.items()}
+
+
+class _State:
+    def __init__(self, scheme: Scheme, questions):
+        self.scheme, self.questions = scheme, questions
+        self.engine = SmtEngine(scheme, lambda *_: None, ELIMINATION_MS)
+        self.engine.budget_ms = ELIMINATION_MS  # bounded by work: the same conditions on every machine
+        self.points = Points(scheme)
+        self.p = [sp.Symbol(f"p!{y}", real=True) for y in range(scheme.K)]
+
+    def one(self, members: ClassSet, entry: SetOptimality) -> SetOptimality:
+        if entry.status not in (Optimal.ALONE, Optimal.TIED):
+            return entry  # never: proved for every admissible value; unknown: its reason stands
+        try:
+            if self.questions.everywhere(members, strict=entry.status == Optimal.ALONE):
+                return entry  # the same status everywhere: nothing to add
+            minimiser = self.condition(members, strict=False)
+            alone = self.condition(members, strict=True) if entry.status == Optimal.ALONE else sp.false
+        except (NotEliminated, Unsupported, z3.Z3Exception) as exc:
+            return replace(entry, reason=f"{entry.reason}; where its status changes is not stated as a condition "
+                                         f"on the parameters: {exc}")
+        parts = []
+        for status, formula in (("alone", alone), ("tied", _equalities(sp.And(minimiser, sp.Not(alone)))),
+                                ("never", sp.Not(minimiser))):
+            found = self.questions.point(members, formula, status)  # z3 asked of the condition it proved
+            if found is None:
+                continue  # empty under the assumptions (z3: unsat), or z3 could not give a point
+            try:
+                text = readable_condition(self.scheme, formula, TIMEOUT_MS, logic=isinstance(formula, sp.Or))[0]
+            except (Unsupported, z3.Z3Exception, TypeError, ValueError):  # sympy could not read z3's form back
+                text = formula_text(formula)
+            at, evidence = self.evidence(members, status, found)
+            parts.append((status, text, at, evidence, formula))
+        return replace(entry, conditions=tuple(parts)) if len(parts) > 1 else entry
+
+    def condition(self, members: ClassSet, strict: bool) -> sp.Basic:
+        """A condition on the parameters that z3 proves exactly where the set is alone (strict) or a minimiser."""
+        rows, K = self.scheme.rows, self.scheme.K
+        differences = [sp.Add(*[self.p[y] * (rows[z][y] - rows[members][y]) for y in range(K)])
+                       for z in self.scheme.all_sets if z != members]
+        found = eliminate(self.engine, differences, self.p, strict)
+        whole = sp.Or(*[sp.And(*context, *rows) for context, rows in found])
+        cases = [sp.And(*[isolated(self.engine, r) for r in rows]) for context, rows in found if context]
+        whole = sp.Or(*[sp.And(*context, *[isolated(self.engine, r) for r in rows]) for context, rows in found])
+        # each case's inequalities alone, solved for a parameter (z3 proves x < a/b faster than x·b < a), then all
+        candidates = list(dict.fromkeys(sorted(cases, key=sp.count_ops)[:MAX_CANDIDATES - 1] + [whole]))
+        for candidate in candidates:
+            if self.questions.proves(members, candidate, strict, PROOF_MS):
+                return candidate
+        raise NotEliminated(f"no condition found was proved to be exactly where it is "
+                            f"{'alone' if strict else 'a minimiser'}")
+
+    def evidence(self, members: ClassSet, status: str, found) -> tuple[dict | None, SetOptimality | None]:
+        """A rational point near z3's model where the numeric engine finds the set with that status (re-checked
+        independently), and that finding; (None, None) when no rational point near it confirms it."""
+        for point in rational_near(found.values):
+            decided = self.points.decide(point)
+            entry = decided.get(members) if decided is not None else None
+            if entry is not None and entry.status == status:
+                return point, entry
+        return None, None
+
+
+
+def _equalities(formula: sp.Basic) -> sp.Basic:
+    """x ≤ b and x ≥ b, in a conjunction, written x = b (where a set is a minimiser but not alone)."""
+    parts = list(sp.And.make_args(formula))
+    for le in [a for a in parts if isinstance(a, sp.LessThan)]:
+        ge = next((a for a in parts if isinstance(a, sp.GreaterThan) and (a.lhs, a.rhs) == (le.lhs, le.rhs)), None)
+        if ge is not None:
+            parts = [a for a in parts if a is not le and a is not ge] + [sp.Eq(le.lhs, le.rhs)]
+    return sp.And(*parts)
