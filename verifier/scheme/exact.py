@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from verifier.lazy_sympy import sympy as sp
 
@@ -24,9 +23,6 @@ from verifier.formula.evaluate import Evaluator
 from verifier.formula.values import ClassRef, Vocabulary
 from verifier.formula.parse import Formula
 from verifier.spec.model import Entry, Spec
-
-if TYPE_CHECKING:
-    from verifier.scheme.orbits import Orbits
 
 ClassSet = frozenset[int]
 
@@ -45,7 +41,7 @@ class Scheme:
     assumptions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # (condition, as written)
     side_conditions: list[tuple[sp.Basic, str]] = field(default_factory=list)  # definedness of formulas
     cells: object = None  # numeric schemes on the fast path: the same matrix as arrays (`SchemeCells`)
-    orbits: Orbits | None = None  # only singletons and one set per size are built
+    orbits: object = None  # only singletons and one set per size are built (`scheme.orbits.Orbits`)
     partial: bool = False  # rows exist for some indeterminate sets only (`build_scheme(sets=...)`)
     lemma: object = None  # the power-mean route decides what the built sets cannot (`analysis.power_mean_route`)
     structured: object = None  # the boolean-set encoding proves what the built sets cannot (structured_route)

@@ -21,6 +21,7 @@ from verifier.api.use.requests import DecideRequest
 from verifier.api.use.route import Rows, RowsDecider, RowsSource, beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
+from verifier.scheme.orbits import Orbits
 from verifier.report.use import decisions as words
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def _decide(request: DecideRequest) -> UseReport:
                          "are beyond its bounds (checked by symmetry instead); verify decide --p-file decides "
                          "without the matrix (a file of one row will do)")
     if scheme.orbits is not None or scheme.partial:
-        symmetric = scheme.orbits is not None and scheme.orbits.symmetric
+        symmetric = isinstance(scheme.orbits, Orbits) and scheme.orbits.symmetric  # orbits: None or Orbits
         alike = "its costs treat every class alike, which --p-file decides by a sort per row" + \
             (" from probabilities only (logits are compared set by set on their softmax)" if logits else "")
         raise beyond(spec, "verify decide", alike if symmetric else "its costs do not treat every class alike "

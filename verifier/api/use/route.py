@@ -27,6 +27,7 @@ from verifier.api.entry import Source, load
 from verifier.api.use.report import unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
+from verifier.scheme.orbits import Orbits
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
 from verifier.using.decide import BatchDecider
 from verifier.using.evaluate import AlikeCosts, CellCosts, ListedCosts, costs_of
@@ -129,7 +130,7 @@ def use_route(source: Source | Spec, what: str, logits: bool = False) -> UseRout
     if isinstance(costs, AlikeCosts):
         rational = all(getattr(v, "is_Rational", False) for v in costs.a + costs.b)
         if rational and not logits:
-            assert orbits is not None  # costs_of gives AlikeCosts for a class-symmetric scheme's orbits only
+            assert isinstance(orbits, Orbits)  # costs_of gives AlikeCosts for a class-symmetric scheme's orbits only
             a, b = ([Fraction(int(v.p), int(v.q)) for v in values] for values in (costs.a, costs.b))
             alike = FamilyRoute(scheme, Family("max_size", max_size=orbits.largest), a, b)
             return UseRoute(spec, scheme, costs, alike)
