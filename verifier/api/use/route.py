@@ -49,7 +49,7 @@ class RowsSource(Protocol[_RowsOut]):
 
     @property
     def rescaled(self) -> int:
-        """The rows rescaled to sum to 1 exactly, once every block is read."""
+        """How many rows were rescaled to sum to 1 exactly (the final count once every block is read; logits: 0)."""
         ...
 
     def blocks(self) -> Iterator[_RowsOut]:
