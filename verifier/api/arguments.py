@@ -13,6 +13,12 @@ from verifier.numbers import shown
 MIN_WIDTH, MAX_WIDTH = 20, 10_000  # columns of a text report (rich cannot lay out narrower tables)
 
 
+@overload
+def text(value, name: str, takes: str, optional: Literal[False]) -> str: ...
+@overload
+def text(value, name: str, takes: str, optional: bool = True) -> str | None: ...
+
+
 def text(value, name: str, takes: str, optional: bool = True) -> str | None:
     """`value` when it is text (or None, when `optional`); `takes` says what the argument holds."""
     if value is None and optional:

@@ -136,9 +136,9 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     return report
 
 
-def load(source: Source, open_cells: bool = False) -> Spec:
-    """A validated spec from a path, YAML text or parsed data (raises SpecError). `open_cells`: null cells in
-    `set_costs` are left open (for `design`)."""
+def load(source: Source | Spec, open_cells: bool = False) -> Spec:
+    """A validated spec from a path, YAML text or parsed data, or the `Spec` given, read already (raises
+    SpecError). `open_cells`: null cells in `set_costs` are left open (for `design`)."""
     if isinstance(source, Spec):
         return source
     if isinstance(source, os.PathLike):
@@ -152,7 +152,7 @@ def load(source: Source, open_cells: bool = False) -> Spec:
     raise UsageError(f"a spec is a path, YAML text or a mapping, not a {type(source).__name__}")
 
 
-def load_in_time(source: Source, seconds: float | None, open_cells: bool = False) -> tuple[Spec, float]:
+def load_in_time(source: Source | Spec, seconds: float | None, open_cells: bool = False) -> tuple[Spec, float]:
     """The spec, read within the overall bound (one deadline covers reading and analysing), and the seconds
     reading took. Reading past the bound is a SpecError naming it."""
     if seconds is None:

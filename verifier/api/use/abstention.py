@@ -46,6 +46,7 @@ def abstention_report(request: AbstentionRequest) -> AbstentionReport:
     if stop is not None and (curves is None or not curves.classifiers):
         raise UsageError(f"{stop} before any classifier's abstention cost curves were done; raise the time limit "
                          "(--time-limit), sweep fewer points, or split the input")
+    assert curves is not None  # _curves returns only once it has made them (a stop before them is refused above)
     spec = state["spec"]
     record = {"spec": spec.path, "abstention": abstention_json(curves), "cut": None}
     lines, every = abstention_lines(curves, verbose=False), abstention_lines(curves)

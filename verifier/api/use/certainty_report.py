@@ -5,23 +5,31 @@ classes, the exact certainty margin below which the scheme predicts both (`using
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFile, raw_certainty
 from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
 from verifier.using.decide import decide as decide_precise
 from verifier.using.certainty import two_class_margin
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p
-from verifier.api.use.route import use_route
+from verifier.api.use.route import Rows, RowsDecider, RowsSource, use_route
 from verifier.errors import UsageError
 from verifier.report.output import PictureBytes
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from verifier.scheme import Scheme
+    from verifier.using.decide import BatchDecision
+
 NO_MARGIN = ("Certainty margin: derived for two classes only (with more, the optimal set generally depends on more "
              "than the minimum certainty: e.g. u65 at K = 3 prefers the top pair to the top class iff p_2 > 7/13·p_1)")
 
 
-def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None) -> UseReport:
+def decide_with_certainty(scheme: Scheme, p, p_file: str | None, logits: bool = False,
+                          decider: BatchDecider | None = None) -> UseReport:
     """`decide` for `p` or every row of `p_file`, with certainty columns, their summary and the margin;
     `logits`: the rows are logits, decided on their softmax, with the raw certainty and doubt of the logits.
     `decider`: the batch decider of the spec's route for rows of probabilities (default: `BatchDecider`)."""
@@ -54,23 +62,19 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None)
         if margin_text:
             lines.append(margin_text)
         return UseReport(decisions.decision_text(scheme, d) + "\n".join(lines) + "\n", record, record["prediction"])
+    assert p_file is not None  # p or p_file, checked on entry
     if logits:
-        source, decider, measure = LogitFile(p_file, scheme.classes), LogitDecider(scheme), raw_certainty
+        result, rescaled, c = _measured(LogitFile(p_file, scheme.classes), LogitDecider(scheme), raw_certainty)
         if margin is not None:  # the margin is on p = softmax(y); for two classes p_j − p_i = tanh(ξ_i/2)
-            margin_text += " " + words.RAW_MARGIN
+            margin_text = margin.text() + " " + words.RAW_MARGIN
     else:
-        source, decider, measure = DistributionFile(p_file, scheme.classes), \
-            decider or BatchDecider(scheme), block_certainty
-    parts = []
-    for rows in source.blocks():
-        decider.add(rows)
-        parts.append(measure(rows))
-    c = BlockCertainty.join(parts)
-    summary = decider.result.summary()
+        result, rescaled, c = _measured(DistributionFile(p_file, scheme.classes), decider or BatchDecider(scheme),
+                                        block_certainty)
+    summary = result.summary()
     shape = words.summary_json(c, logits)
 
-    def record() -> dict:  # made when read (the command line's CSV never reads it)
-        out = decisions.batch_json(scheme, decider.result, source.rescaled, summary)
+    def make_record() -> dict:  # made when read (the command line's CSV never reads it)
+        out = decisions.batch_json(scheme, result, rescaled, summary)
         out["certainty"] = {"summary": shape, "rows": words.rows_json(scheme.classes, c)}
         if logits:
             out["certainty"]["raw"] = True  # on the logits (Berenbeim et al.'s raw certainty and doubt)
@@ -79,9 +83,20 @@ def decide_with_certainty(scheme, p, p_file, logits: bool = False, decider=None)
         return out
     extra = words.columns(scheme.classes, c, lambda x: '"' + decisions.spreadsheet_safe(x).replace('"', '""') + '"',
                           logits)
-    return BatchReport(lambda: decisions.batch_csv_blocks(scheme, decider.result, extra), record,
+    return BatchReport(lambda: decisions.batch_csv_blocks(scheme, result, extra), make_record,
                        summary_text=decisions.summary_text(scheme, summary)
                        + words.summary_text(c, margin_text, logits, shape))
+
+
+def _measured(source: RowsSource[Rows], decider: RowsDecider[Rows],
+              measure: Callable[[Rows], BlockCertainty]) -> tuple[BatchDecision, int, BlockCertainty]:
+    """Every block of `source` decided by `decider` and measured by `measure`: the decisions, the rows rescaled and
+    the certainty of every row."""
+    parts = []
+    for rows in source.blocks():
+        decider.add(rows)
+        parts.append(measure(rows))
+    return decider.result, source.rescaled, BlockCertainty.join(parts)
 
 
 @dataclass
@@ -156,17 +171,15 @@ def certainty(source: Source, probabilities, y_true=None, *, truth: str | None =
     from verifier.using.evaluate import certainty_of, paired_certainty
 
     route = use_route(source, "verify evaluate --certainty" + (" --logits" if logits else ""), logits)
-    if not route.decides:  # the decisions of `evaluate --probabilities`, on the same route
-        raise route.refusal
-    scheme = route.scheme
+    scheme = route.deciding_scheme()  # the decisions of `evaluate --probabilities`, on the same route (or its refusal)
     if probabilities is None:
         raise UsageError("--certainty in evaluate reads --probabilities (with --truth)")
     found = [certainty_of(scheme, name, blocks, labels, where, None if logits else route.decider)
              for name, where, blocks, labels, _ in probability_sources(scheme.classes, probabilities, y_true, truth,
                                                                        logits)]
     pairs = [paired_certainty(a, b) for a, b in combinations(found, 2)]
-    record = {"classifiers": [words.classifier_json(c, logits) for c in found],
-              "pairs": [words.pair_json(p) for p in pairs], "note": words.RAW_NOTE if logits else words.NOTE}
+    record: dict = {"classifiers": [words.classifier_json(c, logits) for c in found],
+                    "pairs": [words.pair_json(p) for p in pairs], "note": words.RAW_NOTE if logits else words.NOTE}
     if logits:
         record["raw"] = True
     margin = two_class_margin(scheme)

@@ -9,6 +9,8 @@ ends with a summary (`UseReport.summary_text`, and `summary` in the record).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from verifier import limits
 from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
 from verifier.using.decide import credal as credal_rules
@@ -16,10 +18,14 @@ from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p, numeric_scheme, within
 from verifier.api.use.requests import DecideRequest
-from verifier.api.use.route import beyond, use_route
+from verifier.api.use.route import Rows, RowsDecider, RowsSource, beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
+from verifier.scheme.orbits import Orbits
 from verifier.report.use import decisions as words
+
+if TYPE_CHECKING:
+    from verifier.scheme import Scheme
 
 
 def decide(source: Source, p=None, *, intervals_text: str | None = None, vertices: list | None = None,
@@ -63,11 +69,10 @@ def _decide(request: DecideRequest) -> UseReport:
             if certainty:
                 from verifier.api.use.certainty_report import decide_with_certainty
 
-                return decide_with_certainty(route.scheme, None, p_file, decider=route.decider())
-            return _batch(route.scheme, p_file, route.decider())
-        if route.refusal is not None:
-            raise route.refusal
-        spec, scheme = route.spec, route.scheme
+                return decide_with_certainty(route.deciding_scheme(), None, p_file, decider=route.decider())
+            scheme = route.deciding_scheme()
+            return _batch(scheme, route.decider(), DistributionFile(p_file, scheme.classes))
+        spec, scheme = route.spec, route.deciding_scheme()  # (its refusal, if it decides none)
     else:
         spec, scheme = numeric_scheme(source, "verify decide")
     if scheme.orbits is not None and spec.predictions.restricted:
@@ -76,7 +81,7 @@ def _decide(request: DecideRequest) -> UseReport:
                          "are beyond its bounds (checked by symmetry instead); verify decide --p-file decides "
                          "without the matrix (a file of one row will do)")
     if scheme.orbits is not None or scheme.partial:
-        symmetric = scheme.orbits is not None and scheme.orbits.symmetric
+        symmetric = isinstance(scheme.orbits, Orbits) and scheme.orbits.symmetric  # orbits: None or Orbits
         alike = "its costs treat every class alike, which --p-file decides by a sort per row" + \
             (" from probabilities only (logits are compared set by set on their softmax)" if logits else "")
         raise beyond(spec, "verify decide", alike if symmetric else "its costs do not treat every class alike "
@@ -96,13 +101,14 @@ def _decide(request: DecideRequest) -> UseReport:
     if logits:
         from verifier.using import LogitDecider, LogitFile
 
-        return _batch(scheme, p_file, LogitDecider(scheme), LogitFile(p_file, scheme.classes))
+        assert p_file is not None  # --logits reads --p or --p-file (checked above), and --p is decided above
+        return _batch(scheme, LogitDecider(scheme), LogitFile(p_file, scheme.classes))
     if p is not None:
         d = decide_precise(scheme, as_p(p, classes))
         record = words.decision_json(scheme, d)
         return UseReport(words.decision_text(scheme, d), record, record["prediction"])
     if p_file is not None:
-        return _batch(scheme, p_file, BatchDecider(scheme))
+        return _batch(scheme, BatchDecider(scheme), DistributionFile(p_file, scheme.classes))
     if intervals_file is not None:
         return _decide_intervals_file(scheme, intervals_file, rule)
     if intervals_text is not None:
@@ -112,13 +118,13 @@ def _decide(request: DecideRequest) -> UseReport:
             raise UsageError("--vertex: a credal set needs at least one vertex")
         points = [as_p(v, classes, f"--vertex {i + 1}") for i, v in enumerate(vertices)]
         credal = credal_rules.CredalSet(len(classes), vertices=points)
-    d = credal_rules.decide_credal(scheme, credal, rule)
-    record = words.credal_json(scheme, credal, d)
-    return UseReport(words.credal_text(scheme, credal, d), record, record["prediction"])
+    chosen = credal_rules.decide_credal(scheme, credal, rule)
+    record = words.credal_json(scheme, credal, chosen)
+    return UseReport(words.credal_text(scheme, credal, chosen), record, record["prediction"])
 
 
-def _batch(scheme, p_file: str, decider: BatchDecider, source=None) -> UseReport:
-    source = source or DistributionFile(p_file, scheme.classes)
+def _batch(scheme: Scheme, decider: RowsDecider[Rows], source: RowsSource[Rows]) -> UseReport:
+    """Every row of `source` decided by `decider`: the CSV and the record made when read, and the summary."""
     for rows in source.blocks():
         decider.add(rows)
     summary = decider.result.summary()

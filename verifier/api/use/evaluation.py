@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,10 +28,15 @@ from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import scores as words
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from fractions import Fraction
+
 
 def evaluate(source: Source, y_true=None, sets=None, *,
              predictions: str | list[str] | list[Predictions] | None = None,
-             truth: str | None = None, f_beta: list = (), level: float = 0.95, alpha: float = 0.05,
+             truth: str | None = None, f_beta: Sequence[float | str | Fraction] = (), level: float = 0.95,
+             alpha: float = 0.05,
              sweep_text: str | list[str] | None = None, time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
              probabilities=None, pairs: str | None = None, scores: str | None = None,
              threshold_choice: str | None = None, uncertainty=None, weight: str | None = None,
@@ -44,7 +50,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     parameter instead; a list of two (['mu=0:1:21', 'nu=0:1:21']) with `probabilities` gives the surface of
     mean cost, indeterminacy rate and set size over two parameters, the sets decided afresh at each point (with
     set predictions: their mean cost at each point). `pairs`: 'all' (every pair of a data set), 'best' (each
-    classifier against the one of lowest mean cost) or a classifier's name (each against it); None: 'all' up to 1,000 pairs, else 'best'.
+    classifier against the one of lowest mean cost) or a classifier's name (each against it); None: 'all' up to
+    1,000 pairs, else 'best'.
     `time_limit`: seconds for the whole evaluation (None: no bound); when it passes, the result holds what was
     done (scores first) and says what was cut (`cut` in the record).
 
@@ -163,7 +170,7 @@ def _evaluate(run: Run, request: EvaluateRequest) -> UseReport | None:
             return surface_report(spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
                                   within_family=lambda scheme, p: _within_family(spec, p), into=run.surface)
         # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
-        return within(None, "the evaluation", lambda: _swept(spec, found, sweep_text, level))
+        return within(None, "the evaluation", lambda: _swept(spec, found, sweeps[0], level))  # the one sweep
     sources = list(dict.fromkeys(p.source for p in found if p.source))
     check_pairs(pairs, list(dict.fromkeys(p.name for p in found)),
                 ", ".join(sources) if sources else "these predictions")

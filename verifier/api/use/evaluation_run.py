@@ -5,6 +5,7 @@ the record. The report is made after the bound, so that a stopped evaluation sti
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from verifier import limits
 from verifier.using import Comparison, Scores, finish
@@ -12,31 +13,39 @@ from verifier.api.use.probabilities import decided_json, decided_lines
 from verifier.api.use.report import UseReport
 from verifier.report.use import answer_first, comparison as words_comparison, rank_table, score_table, scores as words
 
+if TYPE_CHECKING:
+    from verifier.spec import Spec
+    from verifier.using import ProbabilityPredictions
+    from verifier.using.evaluate import Surface
+
 
 @dataclass
 class Run:
     """The evaluation's progress: filled as it goes, kept when the time limit stops it."""
 
     stage: str = "reading the predictions"
-    spec: object | None = None
+    spec: Spec | None = None
     alpha: float = 0.05
-    decided: list = field(default_factory=list)
+    decided: list[ProbabilityPredictions] = field(default_factory=list)
     planned: list[str] = field(default_factory=list)  # every classifier to score (with its data set)
     scores: list[Scores] = field(default_factory=list)
     intervals: bool = False  # the bootstrap intervals are computed
     comparison: Comparison | None = None
-    surface: list = field(default_factory=list)  # the Surface being made, when two sweeps draw one
+    surface: list[Surface] = field(default_factory=list)  # the Surface being made, when two sweeps draw one
 
     def report(self, stop: limits.TimeLimitReached | None = None) -> UseReport:
         """The result: complete, or cut by `stop` (what was done, then what was cut)."""
         cut = self._cut(stop) if stop is not None else None
+        spec = self.spec
+        assert spec is not None  # read before the first classifier is scored, and a report is made of scores
         scores = self.scores
-        record = {"spec": self.spec.path, "scores": [{**words.scores_json(s), "dataset": s.dataset} for s in scores]}
+        record: dict = {"spec": spec.path, "scores": [{**words.scores_json(s), "dataset": s.dataset} for s in scores]}
         lines = (decided_lines(self.decided) if self.decided else []) + score_lines(scores)
         if self.decided:
             record["decided_from_probabilities"] = decided_json(self.decided)
         c = self.comparison
-        summary = quiet = None  # over several data sets: the answer first (report.use.answer_first)
+        summary: list[str] | None = None  # over several data sets: the answer first (report.use.answer_first)
+        quiet: list[str] = []  # with the summary: the answer alone
         if c is not None:
             finish(c, cut["comparison"] if cut else None)
             record["comparison"] = words_comparison.comparison_json(c)
@@ -51,7 +60,7 @@ class Run:
                 quiet = answer_first.answer_lines(c, record["comparison"], ranked)
         record["cut"] = cut
         stopped = [""] + words_comparison.wrapped(f"Stopped: {cut['text']}.", 0) if cut is not None else []
-        title = f"{self.spec.name}: critical difference diagram (Nemenyi, alpha = {self.alpha})"
+        title = f"{spec.name}: critical difference diagram (Nemenyi, alpha = {self.alpha})"
         full = _text(lines + stopped)
         if summary is None:
             return UseReport(full, record, scores=scores, comparison=c, title=title)

@@ -5,6 +5,8 @@ point (`using.evaluate.cost_surface`); or, from set predictions, the mean cost o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from verifier import limits
@@ -20,6 +22,10 @@ from verifier.using.exact import ExactRows, rational_rows
 from verifier.using.evaluate import FixedSets, parse_sweeps, surface
 from verifier.report.use import surface as words
 from verifier.report.use import wrapped
+
+if TYPE_CHECKING:
+    from verifier.spec import Spec
+    from verifier.using.evaluate import Surface
 
 
 def cost_surface(spec: Source, y_true=None, probabilities=None, *, sweep=None, truth: str | None = None,
@@ -37,7 +43,9 @@ def cost_surface(spec: Source, y_true=None, probabilities=None, *, sweep=None, t
     if probabilities is None:
         raise UsageError("cost_surface: give probabilities (an (N, K) array with y_true, a dict of them by "
                          "classifier, or a file with truth)")
-    truth, into, loaded = arguments.path(truth, "truth"), [], []
+    truth = arguments.path(truth, "truth")
+    into: list[Surface] = []  # the Surface, as it is filled
+    loaded: list[Spec] = []  # the spec, once read
     try:
         with limits.time_limit(seconds):
             loaded.append(load(spec))
@@ -75,6 +83,7 @@ def surface_report(spec, texts: list[str], probabilities=None, y_true=None, trut
                          "(or a restricted family within its bounds); one --sweep, with the other parameter given a "
                          "value in the spec, draws the curves of set predictions from the predicted sets' costs "
                          "only")
+    inputs: list[tuple[str, list[ExactRows] | FixedSets, np.ndarray]]
     if found is not None:
         for pred in found:
             within_family(scheme, pred)

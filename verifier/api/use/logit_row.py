@@ -22,7 +22,7 @@ def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:
     decider = LogitDecider(scheme)
     decider.add(rows)
     result = decider.result
-    y, prediction, count = rows.exact[0], result.predictions[0], result.tied_optima[0]
+    y, prediction, count = rows.row(0), result.predictions[0], result.tied_optima[0]
     undecided = bool(result.undecided)
     shown = "(" + ", ".join(f"{c}={x}" for c, x in zip(scheme.classes, y)) + ")"
     with np.errstate(over="ignore"):  # 1e308 - (-1e308) is -inf here, and its weight 0 is right to a float
@@ -39,10 +39,10 @@ def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:
                      f"reported: {TIE_RULE}")
     if undecided:
         lines.append("Some set was not separated from it (irrational costs no certified method separated)")
-    record = {"prediction": names(scheme, prediction), "ties": count > 1, "tied_optima": count,
-              "undecided": undecided, "logits": {c: str(x) for c, x in zip(scheme.classes, y)},
-              "p_approx": dict(zip(scheme.classes, approx)), "route": result.route,
-              "decided_exactly": bool(result.exact_rows)}
+    record: dict = {"prediction": names(scheme, prediction), "ties": count > 1, "tied_optima": count,
+                    "undecided": undecided, "logits": {c: str(x) for c, x in zip(scheme.classes, y)},
+                    "p_approx": dict(zip(scheme.classes, approx)), "route": result.route,
+                    "decided_exactly": bool(result.exact_rows)}
     if certainty:
         lines += _certainty(scheme, rows, y, record)
     return UseReport("\n".join(lines) + "\n", record, record["prediction"])

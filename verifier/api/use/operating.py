@@ -6,7 +6,6 @@ set at the presumed value. The scores are arrays or a scores file, read exactly 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 from verifier import limits
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
@@ -46,6 +45,8 @@ def parse_gamma(text) -> float | None:
 
 
 def parse_weight(text: str | None):
+    """How the true value of the parameter is weighted: None or 'uniform' (the uniform weight), or 'beta:A,B'
+    with 0 < A, B <= MAX_WEIGHT, read exactly (`using.operating.Weight`)."""
     from verifier.using.operating import Weight
 
     if text is None or (isinstance(text, str) and text.strip().lower() == "uniform"):
@@ -99,6 +100,7 @@ def conditions_report(request: ConditionsRequest) -> ConditionsReport:
     if stop is not None and (result is None or not result.classifiers):
         raise UsageError(f"{stop} before any classifier's expected loss was done; raise the time limit "
                          "(--time-limit), or split the input")
+    assert result is not None  # _conditions returns only once it has made it (a stop before it is refused above)
     cut = None
     if stop is not None:
         total, done = state["total"], len(result.classifiers)
@@ -141,6 +143,7 @@ def _conditions(spec, request: ConditionsRequest, state: dict) -> None:
     if request.probabilities is not None:
         _from_probabilities(spec, scheme, parameter, method, parsed, weight, request, state)
     else:
+        assert request.scores is not None  # operating_conditions gives scores or probabilities, never neither
         found = request.scores.read(tuple(spec.classes))
         state["total"] = len(found)
         conditions(spec.path, parameter, costs(scheme, parameter, spec.path), method, parsed, weight, found,

@@ -2,8 +2,9 @@
 verified scheme (each row's optimal set, as `decide` finds it), before they are scored.
 
 `probabilities` is a file (a CSV with a header of class names, or an (N, K) `.npy`; the true classes in
-`truth`; several files, one per classifier, on the same instances), an (N, K) array or list of rows in the spec's class order (the true classes in `y_true`), or a dict
-from a classifier's name to such an array (several classifiers on the same instances).
+`truth`; several files, one per classifier, on the same instances), an (N, K) array or list of rows in the spec's
+class order (the true classes in `y_true`), or a dict from a classifier's name to such an array (several
+classifiers on the same instances).
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ def decided_predictions(route: UseRoute, probabilities, y_true, truth: str | Non
                         logits: bool = False) -> list[ProbabilityPredictions]:
     """Each classifier's optimal sets on `route`, as `decide --p-file` decides them there (`logits`: the rows are
     logits, decided on their softmax). Where the route decides no rows, its refusal, before any file is read."""
-    if not route.decides:
-        raise route.refusal
+    scheme = route.deciding_scheme()  # (its refusal, if it decides none)
     out = []
     for name, where, blocks, labels, file in probability_sources(tuple(route.spec.classes), probabilities, y_true,
                                                                   truth, logits):
-        decided = predict_sets(route.scheme, blocks, labels, name, where, route.decider)
+        decided = predict_sets(scheme, blocks, labels, name, where, route.decider)
         if file is not None:
             decided.rescaled = file.rescaled
         out.append(decided)
@@ -69,12 +69,15 @@ def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: 
 
 
 def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:
+    """How each classifier's sets were decided, for the JSON record: its rows, those rescaled, tied or not
+    separated exactly, and the tie rule."""
     return [{"classifier": d.predictions.name, "rows": d.rows, "rows_rescaled": d.rescaled, "rows_with_ties": d.ties,
              "undecided_rows": d.undecided, "tie_rule": TIE_RULE, **({"logits": True} if d.logits else {})}
             for d in decided]
 
 
 def decided_lines(decided: list[ProbabilityPredictions]) -> list[str]:
+    """The same in words: a line per classifier, the tie rule when a row had tied optima, then a blank line."""
     source = "the logits (on their softmax)" if any(d.logits for d in decided) else "the probabilities"
     lines = [f"Set predictions from {source}: each row's optimal set under the scheme, exactly, as verify "
              "decide finds it"]

@@ -18,6 +18,11 @@ from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
 
 if TYPE_CHECKING:
     from verifier.report.use import ExtraStats
+    from verifier.scheme import Scheme
+    from verifier.spec import Spec
+    from verifier.using.abstention import AbstentionCurves
+    from verifier.using.evaluate import Surface
+    from verifier.using.operating import Conditions
 
 
 @dataclass
@@ -34,9 +39,9 @@ class UseReport:
     title: str = ""
     summary_text: str = ""  # a batch's summary, which the command line writes to standard error
     comparison: Comparison | None = None  # evaluate's paired tests and, over several data sets, Friedman's
-    surface: object | None = None  # two sweeps with probabilities: `using.evaluate.cost_surface.Surface`
-    abstention: object | None = None  # evaluate --scores: the abstention cost curves (AbstentionCurves)
-    conditions: object | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
+    surface: Surface | None = None  # two sweeps with probabilities: `using.evaluate.cost_surface.Surface`
+    abstention: AbstentionCurves | None = None  # evaluate --scores: the abstention cost curves
+    conditions: Conditions | None = None  # evaluate --scores --threshold-choice: operating-condition uncertainty
     bayes: tuple | None = field(default=None, repr=False)  # extra_stats(): baycomp's posteriors, for figures()
     verbose_text: str = ""  # the answer, then every detail (verify evaluate -v); "": the text is all there is
     quiet_text: str = ""  # the answer alone (--quiet); "": the text
@@ -49,6 +54,7 @@ class UseReport:
         return (self.quiet_text or self.text) if quiet else self.text
 
     def to_json(self) -> dict:
+        """The JSON record (what the command writes with --format json)."""
         return self.record
 
     def __repr__(self) -> str:  # one line: the prediction, the classifiers' mean costs, or the swept parameter
@@ -172,11 +178,14 @@ class BatchReport(UseReport):
     gives the CSV's texts in order, `make_record()` the record."""
 
     def __init__(self, blocks, make_record, summary_text: str = ""):
-        self._blocks, self._make, self._text, self._record = blocks, make_record, None, None
-        super().__init__(None, None, summary_text=summary_text)
+        self._blocks, self._make = blocks, make_record
+        self._text: str | None = None  # made on first read
+        self._record: dict | None = None  # made on first read
+        super().__init__(None, None, summary_text=summary_text)  # type: ignore[arg-type]  # None: made when read
 
     @property
     def text(self) -> str:
+        """The CSV, made on first read (the command line writes it block by block instead: `write_text`)."""
         if self._text is None:
             self._text = "".join(self._blocks())
         return self._text
@@ -195,6 +204,7 @@ class BatchReport(UseReport):
 
     @property
     def record(self) -> dict:
+        """The JSON record, made on first read (`make_record()`)."""
         if self._record is None:
             self._record = self._make()
         return self._record
@@ -208,6 +218,7 @@ class BatchReport(UseReport):
 
     @property
     def prediction(self):
+        """Each row's predicted set as a list of class names: the record's `predictions`."""
         return self.record["predictions"]
 
     @prediction.setter
@@ -215,7 +226,9 @@ class BatchReport(UseReport):
         pass
 
 
-def numeric_scheme(source: Source, what: str):
+def numeric_scheme(source: Source | Spec, what: str) -> tuple[Spec, Scheme]:
+    """The spec of `source` and its scheme built as `verify SPEC` builds it; a symbolic parameter is a SpecError
+    (`what` names the command that needs every parameter fixed)."""
     spec = load(source)
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
     if symbolic:
@@ -223,7 +236,9 @@ def numeric_scheme(source: Source, what: str):
     return spec, build(spec)
 
 
-def unfixed(spec, symbolic: list[str], what: str) -> SpecError:
+def unfixed(spec: Spec, symbolic: list[str], what: str) -> SpecError:
+    """The error for a spec whose parameters `symbolic` have no value where `what` needs every one fixed, located
+    at its `parameters` key."""
     mark = spec.marks.get("parameters")
     return SpecError(f"{what} needs every parameter fixed; {', '.join(symbolic)} is symbolic", file=spec.path,
                      key="parameters", line=mark.line if mark else None, column=mark.column if mark else None,
@@ -231,12 +246,15 @@ def unfixed(spec, symbolic: list[str], what: str) -> SpecError:
 
 
 def as_p(p, classes, where: str = "p") -> list[Fraction]:
+    """`p` (text 'h=0.1,b=0.3,n=0.6', a dict by class name or a list in class order) as an exact distribution
+    over `classes`, checked; `where` names it in a usage error."""
     if isinstance(p, str):
         return distribution(p, classes, where)
     if isinstance(p, dict):
         unknown = [k for k in p if k not in classes]
         if unknown:
-            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are {few_of(classes, unknown[0])}")
+            raise UsageError(f"{where}: unknown class {unknown[0]!r}; the spec's classes are "
+                             f"{few_of(classes, unknown[0])}")
         values = [p.get(c, 0) for c in classes]
     else:
         try:
@@ -250,6 +268,8 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
 
 
 def exact_arg(value, where: str) -> Fraction:
+    """A number from a Python caller or an option as an exact rational (`numbers.exact_value`); what is not one
+    is a usage error that `where` names."""
     try:
         return numbers.exact_value(value)
     except numbers.NumberError as exc:

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from verifier.api import arguments
 from verifier.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from fractions import Fraction
+
+    from verifier.api.entry import Source
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,7 +80,7 @@ def sweep_texts(value, name: str) -> list[str] | None:
 class AbstentionRequest:
     """Abstention cost curves: the spec's source, the scores, one or two sweeps, which pairs, the time bound."""
 
-    source: object
+    source: Source
     scores: ScoresInput
     sweeps: tuple[str, ...]
     pairs: str | None = None
@@ -85,14 +92,14 @@ class ConditionsRequest:
     """Operating-condition uncertainty: binary `scores`, or class `probabilities` with `y_true` or `truth`; the
     threshold choice, the certainties, the weight of the true value, the time bound."""
 
-    source: object
+    source: Source
     scores: ScoresInput | None = None
     probabilities: object = None
     y_true: object = None
     truth: str | None = None
     method: str = "score"
-    gammas: object = None
-    weight: object = None
+    gammas: str | float | Sequence[str | float] | None = None  # as given: `operating.parse_gamma` reads each
+    weight: str | None = None
     seconds: float | None = None
 
 
@@ -101,12 +108,12 @@ class EvaluateRequest:
     """Scores of set-valued classifiers (or their curves along one parameter, or a surface over two): what
     `evaluate` reads once it has chosen this job."""
 
-    source: object
+    source: Source
     y_true: object = None
     sets: object = None
     predictions: object = None
     truth: str | None = None
-    f_beta: object = ()
+    f_beta: Sequence[float | str | Fraction] = ()
     level: float = 0.95
     alpha: float = 0.05
     sweep_text: object = None
@@ -121,7 +128,7 @@ class DecideRequest:
     `intervals_text` or `vertices` with its `rule`, a file of rows `p_file` or of intervals `intervals_file`), and
     whether the rows are logits and the certainty columns are wanted."""
 
-    source: object
+    source: Source
     p: object = None
     intervals_text: object = None
     vertices: object = None

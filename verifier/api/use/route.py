@@ -12,23 +12,62 @@ chosen in one place, so that whatever `decide` decides `evaluate` can score, and
    interpreter (`cell_costs.ListedCosts`); rows of probabilities cannot be decided (every allowed set would need
    its costs), and the refusal says which bound and what works.
 
-Owns: `UseRoute`, `use_route`, `beyond`. May import: `using`, `analysis`, `spec`, `scheme`, `errors`.
+Owns: `UseRoute`, `use_route`, `beyond`, and what a batch of rows is read from and decided with, whether
+probabilities or logits (`RowsSource`, `RowsDecider`). May import: `using`, `analysis`, `spec`, `scheme`, `errors`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api.entry import Source, load
 from verifier.api.use.report import unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
+from verifier.scheme.orbits import Orbits
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
 from verifier.using.decide import BatchDecider
 from verifier.using.evaluate import AlikeCosts, CellCosts, ListedCosts, costs_of
 from verifier.using.decide import FamilyRoute, alike_route, singled_out
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from verifier.spec import Spec
+    from verifier.using.decide import BatchDecision
+
+Rows = TypeVar("Rows")  # a block of rows: `ExactRows` of probabilities, or `LogitRows`
+_RowsOut = TypeVar("_RowsOut", covariant=True)
+_RowsIn = TypeVar("_RowsIn", contravariant=True)
+
+
+class RowsSource(Protocol[_RowsOut]):
+    """A file of rows read block by block: `DistributionFile` (blocks of `ExactRows`) or `LogitFile` (`LogitRows`)."""
+
+    @property
+    def rescaled(self) -> int:
+        """How many rows were rescaled to sum to 1 exactly (the final count once every block is read; logits: 0)."""
+        ...
+
+    def blocks(self) -> Iterator[_RowsOut]:
+        """The rows, a block at a time."""
+        ...
+
+
+class RowsDecider(Protocol[_RowsIn]):
+    """What decides blocks of rows into one `BatchDecision`: `BatchDecider` (probabilities) or `LogitDecider`."""
+
+    @property
+    def result(self) -> BatchDecision:
+        """The decisions of the rows added so far."""
+        ...
+
+    def add(self, rows: _RowsIn) -> None:
+        """Decide a block of rows."""
+        ...
 
 
 _NOT_ALIKE = "its costs do not treat every class alike (which would decide any number of classes by a sort per row)"
@@ -40,7 +79,7 @@ class UseRoute:
     sets' rows are made); `family`: rows decided without the matrix; `refusal`: why rows of probabilities
     cannot be decided here (a complete sentence), None when they can."""
 
-    spec: object
+    spec: Spec
     scheme: Scheme | None
     costs: CellCosts
     family: FamilyRoute | None = None
@@ -48,16 +87,22 @@ class UseRoute:
 
     @property
     def decides(self) -> bool:
+        """Whether rows of probabilities are decided on this route (else `refusal` says why not)."""
         return self.refusal is None
+
+    def deciding_scheme(self) -> Scheme:
+        """The scheme rows are decided on (the refusal, where rows cannot be decided)."""
+        if self.refusal is not None:
+            raise self.refusal
+        assert self.scheme is not None  # use_route gives a route without a scheme its refusal
+        return self.scheme
 
     def decider(self) -> BatchDecider:
         """A batch decider on this route (the refusal, where rows cannot be decided)."""
-        if self.refusal is not None:
-            raise self.refusal
-        return BatchDecider(self.scheme, family=self.family)
+        return BatchDecider(self.deciding_scheme(), family=self.family)
 
 
-def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
+def use_route(source: Source | Spec, what: str, logits: bool = False) -> UseRoute:
     """The route for `source` (every parameter fixed). `what` names the command in a refusal; `logits`: the
     rows will be logits, decided on the built scheme only (`LogitDecider` refuses what it cannot enumerate)."""
     spec = load(source)
@@ -85,6 +130,7 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
     if isinstance(costs, AlikeCosts):
         rational = all(getattr(v, "is_Rational", False) for v in costs.a + costs.b)
         if rational and not logits:
+            assert isinstance(orbits, Orbits)  # costs_of gives AlikeCosts for a class-symmetric scheme's orbits only
             a, b = ([Fraction(int(v.p), int(v.q)) for v in values] for values in (costs.a, costs.b))
             alike = FamilyRoute(scheme, Family("max_size", max_size=orbits.largest), a, b)
             return UseRoute(spec, scheme, costs, alike)
@@ -95,7 +141,7 @@ def use_route(source: Source, what: str, logits: bool = False) -> UseRoute:
     return UseRoute(spec, scheme, costs, refusal=beyond(spec, what, _NOT_ALIKE, None))
 
 
-def beyond(spec, what: str, why: str, instead: str | None) -> UsageError:
+def beyond(spec: Spec, what: str, why: str, instead: str | None) -> UsageError:
     """The refusal to decide rows of a scheme beyond enumeration (a usage error whose message is one sentence):
     the bound, why no other route applies, and what works (`instead` first, when there is a better way)."""
     K = len(spec.classes)
@@ -108,5 +154,5 @@ def beyond(spec, what: str, why: str, instead: str | None) -> UsageError:
     works.append("score set predictions made elsewhere with verify evaluate SPEC PREDICTIONS, which reads the "
                  "costs of the predicted sets only")
     return UsageError(f"{what} decides each row's optimal set by comparing every allowed set; {spec.path} has {K} "
-                      f"classes ({sets}), beyond the {FAST_MAX_CLASSES:,} classes whose sets are enumerated, and {why}; "
-                      + "; or ".join(works) + ".")
+                      f"classes ({sets}), beyond the {FAST_MAX_CLASSES:,} classes whose sets are enumerated, and "
+                      f"{why}; " + "; or ".join(works) + ".")

@@ -34,15 +34,15 @@ class SetScorer:
         if measure not in MEASURES:
             raise UsageError(f"measure {shown(measure)}: expected one of {', '.join(MEASURES)}")
         self.route = use_route(source, "verifier.scorer")  # the route verify decide --p-file decides on
-        if not self.route.decides:
-            raise self.route.refusal
-        self.spec, self.scheme = self.route.spec, self.route.scheme
+        self.spec, self.scheme = self.route.spec, self.route.deciding_scheme()  # (its refusal, if it decides none)
         self.measure = measure
 
     def __repr__(self) -> str:
         return f"SetScorer({self.spec.name!r}, {MEASURES[self.measure]})"
 
     def __call__(self, estimator, X, y) -> float:
+        """The score of the fitted `estimator` on `X` against the true classes `y`: its rows' optimal sets under
+        the scheme, measured (greater is better; the mean cost negated)."""
         if not hasattr(estimator, "predict_proba"):
             raise UsageError(f"{type(estimator).__name__} has no predict_proba: the scorer decides sets from class "
                              "probabilities")

@@ -145,12 +145,14 @@ def batch_json(scheme: Scheme, b: BatchDecision, rescaled: int, summary: BatchSu
 CSV_BLOCK = 10_000  # lines formatted at a time: a million rows never hold a million line texts at once
 
 
-def batch_csv(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> str:
+def batch_csv(scheme: Scheme, b: BatchDecision,
+              extra: tuple[str, str, list] | tuple[str, str, list, tuple] | None = None) -> str:
     """The whole CSV of `batch_csv_blocks`, as one text."""
     return "".join(batch_csv_blocks(scheme, b, extra))
 
 
-def batch_csv_blocks(scheme: Scheme, b: BatchDecision, extra: tuple[str, str, list] | None = None) -> Iterator[str]:
+def batch_csv_blocks(scheme: Scheme, b: BatchDecision,
+                     extra: tuple[str, str, list] | tuple[str, str, list, tuple] | None = None) -> Iterator[str]:
     """The batch CSV as texts of `CSV_BLOCK` lines (the header first), made as they are read: the command line
     writes each and lets it go, never holding a million lines at once. One row per instance. Class names are
     data: a cell a spreadsheet would run as a formula (=1+1, @SUM(A1), +, -, tab, carriage return first) gets a

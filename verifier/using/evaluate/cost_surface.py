@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 from verifier.lazy_sympy import sympy as sp
@@ -29,6 +30,9 @@ from verifier.formula.arith import BuiltinError
 from verifier.scheme import ClassSet, Scheme
 from verifier.using.decide import BatchDecider
 from verifier.using.evaluate.curves import parse_sweep
+
+if TYPE_CHECKING:
+    from verifier.using.exact import ExactRows
 
 MAX_SURFACE_POINTS = 201 * 201  # grid points in all (each axis is also bounded by parse_sweep)
 
@@ -123,8 +127,8 @@ def admitted(scheme: Scheme, values: dict[sp.Symbol, sp.Rational]) -> bool:
     return all(condition.xreplace(values) is sp.true for condition, _ in scheme.assumptions)
 
 
-def surface(scheme: Scheme, inputs: list[tuple[str, list, object]], sweeps: list[tuple[str, list[Fraction]]],
-            into: list | None = None) -> Surface:
+def surface(scheme: Scheme, inputs: list[tuple[str, list[ExactRows] | FixedSets, np.ndarray]],
+            sweeps: list[tuple[str, list[Fraction]]], into: list | None = None) -> Surface:
     """`inputs`: (classifier, its exact row blocks (or `FixedSets`), its true class indices), in order.
     The symbolic `scheme` has exactly the two swept parameters. The Surface is appended to `into` before any
     point is done, and counts the points done (`done`): what a time limit stops keeps them."""
