@@ -63,8 +63,9 @@ def test_every_status_survives_enumeration(spec):
     scheme = build_scheme(spec_from_data(spec))
     found = optimality_across(scheme)
     assert found is not None and set(found) == set(scheme.all_sets)
-    points = [dict(zip([s.name for s in scheme.symbols], v)) for v in itertools.product(GRID, repeat=len(scheme.symbols))]
-    matrices = [_matrix(scheme, point) for point in points]
+    names = [s.name for s in scheme.symbols]
+    points = [dict(zip(names, v)) for v in itertools.product(GRID, repeat=len(scheme.symbols))]
+    matrices = [(point, _matrix(scheme, point)) for point in points]
     for members, entry in found.items():
         assert entry.status != "unknown", entry.reason  # polynomial costs: z3 decides every set
         if entry.status in ("alone", "tied"):
@@ -73,7 +74,7 @@ def test_every_status_survives_enumeration(spec):
             others = [v for z, v in costs.items() if z != members]
             assert all(v > costs[members] if entry.status == "alone" else v >= costs[members] for v in others)
         if entry.status in ("tied", "never"):
-            for matrix in matrices:
+            for point, matrix in matrices:
                 for p in _simplex():
                     costs = _expected(matrix, p)
                     others = [v for z, v in costs.items() if z != members]

@@ -116,6 +116,8 @@ class Points:
         self.scheme, self.seen = scheme, {}
 
     def decide(self, point: dict[str, sp.Rational]) -> dict | None:
+        """Every set's optimality at this parameter point, decided exactly and re-checked (None: it could not be
+        built or checked there); each point once."""
         key = tuple(sorted(point.items()))
         if key not in self.seen:
             self.seen[key] = self._decide(point)

@@ -247,8 +247,8 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
 
 _EVIDENCE_KEYS = ("witness", "certificate")  # what a condition's point carries, as in `optimal`
 _SYMBOLIC = ("decided across the parameters for polynomial costs on up to 6 classes (beyond, once per size when "
-             "the classes are alike), and across one parameter bounded by interval assumptions on up to 5 classes; not for this scheme (fix the parameters with "
-             "value: for a numeric answer)")
+             "the classes are alike), and across one parameter bounded by interval assumptions on up to 5 classes; "
+             "not for this scheme (fix the parameters with value: for a numeric answer)")
 
 
 def _how_to_fit(remedy, representatives: bool) -> dict | None:

@@ -28,8 +28,8 @@ def summary(a: Analysis) -> list[str]:
                  "value.")
         if not a.optimality:
             return [first + " Which sets are optimal among all sets is decided across the parameters for "
-                    "polynomial costs on up to 6 classes (beyond, once per size when the classes are alike), and across one "
-                    "parameter of any formula on up to 5; "
+                    "polynomial costs on up to 6 classes (beyond, once per size when the classes are alike), and "
+                    "across one parameter of any formula on up to 5; "
                     "here at fixed values only (fix them with value:)."]
         counts = {k: sum(e.status == k for e in a.optimality.values()) for k in OPTIMAL}
         one = len(a.scheme.symbols) == 1
