@@ -70,8 +70,7 @@ def direct(stairs, scenarios):
 
 def against_direct(folder: str) -> None:
     sys.path.insert(0, ROOT)
-    from verifier.using.abstention import optimal_windows
-    from verifier.using.abstention import Hull, staircase
+    from verifier.using.abstention import Hull, optimal_windows, staircase
 
     rng = np.random.default_rng(5)
     truth = rng.random(300) < 0.4

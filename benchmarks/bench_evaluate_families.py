@@ -32,7 +32,6 @@ import tempfile
 from fractions import Fraction
 
 import numpy as np
-
 from bench_family_decisions import ROOT, fresh, hierarchy_spec, max_size_spec, rows
 
 TARGET_S = 10.0

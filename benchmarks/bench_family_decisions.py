@@ -205,8 +205,8 @@ def in_process(P: np.ndarray, spec: str, repeat: int) -> float:
     and the route made from the spec (its exact costs compared), the seconds to decide every row exactly."""
     sys.path.insert(0, ROOT)
     from verifier.api.entry import load
-    from verifier.using.exact import fast_binary_rows
     from verifier.using.decide import alike_route
+    from verifier.using.exact import fast_binary_rows
 
     blocks = [fast_binary_rows(P[s:s + 1000])[0] for s in range(0, len(P), 1000)]
     route = alike_route(load(spec))

@@ -13,7 +13,8 @@ from fractions import Fraction as F
 
 import sympy as sp
 import yaml
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from sympy.solvers.simplex import linprog
 
 from verifier.analysis.pipeline import analyse_file

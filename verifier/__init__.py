@@ -39,9 +39,27 @@ from verifier.lazy_exports import lazy_exports
 from verifier.version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
-    from verifier.api import (AbstentionReport, CertaintyReport, ClassSweepReport, ConditionsReport, DesignReport,
-                              Report, SurfaceReport, UseReport, abstention_curves, certainty, cost_surface, decide,
-                              design, evaluate, operating_conditions, scorer, sweep_classes, verify, verify_all)
+    from verifier.api import (
+        AbstentionReport,
+        CertaintyReport,
+        ClassSweepReport,
+        ConditionsReport,
+        DesignReport,
+        Report,
+        SurfaceReport,
+        UseReport,
+        abstention_curves,
+        certainty,
+        cost_surface,
+        decide,
+        design,
+        evaluate,
+        operating_conditions,
+        scorer,
+        sweep_classes,
+        verify,
+        verify_all,
+    )
     from verifier.properties.explain import explain
 
 _API = ["AbstentionReport", "CertaintyReport", "ClassSweepReport", "ConditionsReport", "DesignReport", "Report",

@@ -45,6 +45,8 @@ def work_budget(ms: int) -> int:
     """z3 resource units for a question meant to take about `ms` milliseconds here (never past --rlimit)."""
     units = ms * UNITS_PER_MS
     return min(units, RLIMIT) if RLIMIT else units
+
+
 MEMORY_MB: int | None = None  # the address-space cap in force (a result found under a cap may differ)
 DEFAULT_CAP_MB: int | None = None  # the command's own cap (the machine's memory) when --memory is not given;
 # unlike MEMORY_MB it leaves results and cache keys alone: a run it does not stop is a run without a cap

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from verifier.lazy_sympy import sympy as sp
-
 from verifier.properties import Property
 
 

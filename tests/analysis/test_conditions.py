@@ -11,10 +11,11 @@ import pytest
 import sympy as sp
 
 import verifier
-from conftest import SPECS
 from verifier.analysis.conditions import condition_text, formula_text, one_parameter_set, set_text
-from verifier.designing import fit_test
 from verifier.analysis.remedy import how_to_fit
+from verifier.designing import fit_test
+
+from conftest import SPECS
 
 ORDINAL_W = """
 name: ordinal min plus w

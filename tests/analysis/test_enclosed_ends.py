@@ -22,18 +22,21 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import ROOT, SPECS
-from verifier.designing.calibrate import calibrate
 from verifier.analysis.parameter_range import inside, rational_above, rational_below
+from verifier.designing.calibrate import calibrate
 from verifier.designing.pieces import Piece, fit_test, settle
-from verifier.using.evaluate.crossings import Crossing, Piece as Stretch, crossings
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.report.use.scores import stretch_end as printed_end
 from verifier.spec.reader import spec_from_text
+from verifier.using.evaluate.crossings import Crossing, crossings
+from verifier.using.evaluate.crossings import Piece as Stretch
+
+from conftest import ROOT, SPECS
 
 ISSUE = ("name: issue 37 ordinal\nclasses: {classes}\nparameters: {{r: {{}}}}\nassume: [\"r >= 0\", \"r <= 1\"]\n"
          "cost: \"abs(rank(yhat) - rank(y))\"\n"

@@ -15,9 +15,10 @@ import textwrap
 from fractions import Fraction
 
 import verifier
-from conftest import SPECS
 from verifier.analysis.pipeline import analyse
 from verifier.spec import spec_from_text
+
+from conftest import SPECS
 
 
 def _optimal(text):
@@ -101,5 +102,3 @@ def test_a_margin_given_as_a_bound_is_below_the_true_gap():
             gaps = [sum(x * (a.scheme.rows[z][y] - a.scheme.rows[members][y]) for y, x in enumerate(p))
                     for z in a.scheme.all_sets if z != members]
             assert all(float(g) >= float(entry.margin) for g in gaps) and Fraction(str(entry.margin)) > 0
-
-

@@ -17,17 +17,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier.engines.vector.decide as vector_decide
-from conftest import SPECS as SPEC_DIR
-from brute_force import brute_verdicts, lp_possible
 from verifier.analysis.pipeline import analyse
 from verifier.cli import check
 from verifier.errors import SpecError
 from verifier.spec import spec_from_data, spec_from_text
 from verifier.spec.family import Family
 from verifier.verdict import Truth
+
+from brute_force import brute_verdicts, lp_possible
+from conftest import SPECS as SPEC_DIR
 
 SPECS = Path(SPEC_DIR)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -239,8 +241,8 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
     rng = np.random.default_rng(3)
     spec = spec_from_text((SPECS / "ordinal-intervals-10.yaml").read_text())
     a = analyse(spec)
-    from verifier.using.decide.batch import decide_batch
     from verifier.using.decide import decide
+    from verifier.using.decide.batch import decide_batch
 
     rows = [[F(int(x), 1000) for x in r] for r in rng.multinomial(1000, [0.1] * 10, size=40)]
     batch = decide_batch(a.scheme, rows)
@@ -249,8 +251,8 @@ def test_batch_decisions_over_intervals_equal_one_by_one(tmp_path):
 
 
 def test_design_completes_the_allowed_rows_only(tmp_path):
-    from verifier.designing.complete import complete
     from verifier.designing import make_request
+    from verifier.designing.complete import complete
 
     spec = spec_from_text("name: five ordered\nclasses: 5\ncost: 'abs(rank(yhat) - rank(y))'\n"
                           "predictions: intervals\n", "five.yaml", open_cells=True)

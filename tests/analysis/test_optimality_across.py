@@ -12,7 +12,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
 from verifier.analysis.optimality_across import optimality_across

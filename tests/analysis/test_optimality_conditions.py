@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.analysis.symbolic_optimality import symbolic_optimality
 from verifier.lazy_sympy import sympy as sp

@@ -13,14 +13,14 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.analysis.pipeline import analyse_file
 from verifier.analysis.class_sweep import sweep
+from verifier.analysis.pipeline import analyse_file
 from verifier.cli import check
 from verifier.engines.enumerate import EnumerationEngine
+from verifier.engines.smt.translate import Translator
 from verifier.scheme import build_scheme
 from verifier.spec import load_spec
 from verifier.verdict import Verdict
-from verifier.engines.smt.translate import Translator
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 SYMBOLIC = ["ha.yaml", "p-discounted-symbolic.yaml", "friedel-abstention-symbolic.yaml"]

@@ -7,15 +7,17 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
 from verifier.analysis.symbolic_optimality import symbolic_optimality
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
 from verifier.scheme import build_scheme
 from verifier.spec.reader import spec_from_data, spec_from_text
+
+from conftest import SPECS
 
 
 def _numeric(spec, theta: str, value) -> dict:

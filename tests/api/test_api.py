@@ -10,6 +10,7 @@ import sympy as sp
 import yaml
 
 import verifier
+
 from conftest import SPECS
 
 HA = os.path.join(SPECS, "ha-numeric.yaml")

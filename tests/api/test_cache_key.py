@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import verifier
-from conftest import SPECS
 from verifier.api import cache
+
+from conftest import SPECS
 
 ROOT = Path(__file__).resolve().parents[2]
 HA = str(ROOT / "specs" / "ha.yaml")

@@ -15,8 +15,9 @@ import sys
 import pytest
 
 import verifier
-from conftest import ROOT
 from verifier.errors import SpecError, UsageError
+
+from conftest import ROOT
 
 HANG_GUARD_S = 600  # far beyond any outcome below: only a hang reaches it
 

@@ -13,9 +13,10 @@ import pytest
 
 import verifier
 import verifier.api
-from conftest import ROOT, SPECS
 from verifier.errors import UsageError
 from verifier.report.output import PictureBytes
+
+from conftest import ROOT, SPECS
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 PROPORTION = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")

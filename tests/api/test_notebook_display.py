@@ -21,8 +21,9 @@ import numpy as np
 import pytest
 
 import verifier
-from conftest import ROOT, SPECS
 from verifier.cli import check
+
+from conftest import ROOT, SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 DESIGN = Path(SPECS) / "design"

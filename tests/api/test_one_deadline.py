@@ -13,11 +13,12 @@ import os
 import pytest
 
 import verifier
-from conftest import SPECS
-from untouched import snapshot
 from verifier.spec import load_spec
 from verifier.spec.model import TOP_KEYS
 from verifier.spec.source import load_yaml
+
+from conftest import SPECS
+from untouched import snapshot
 
 
 def _huge_classes(tmp_path, n: int = 300_000):
@@ -208,7 +209,6 @@ def test_figures_count_against_the_time_limit(tmp_path, monkeypatch, cli):
     assert "verify: stopped: the time limit of 30 s (--time-limit) was reached" in err
     written = os.listdir(figures)
     assert 0 < len(written) < 2 * (4 + 3 + 3) and f"{len(written)} of 20 figure files written" in err
-
 
 
 def test_a_list_of_classes_beyond_the_bound_is_refused_by_its_length_unread(tmp_path, cli):

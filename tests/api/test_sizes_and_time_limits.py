@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import verifier
+
 from conftest import ROOT, SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

@@ -16,8 +16,9 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT, SPECS
 from verifier.formula import evaluate
+
+from conftest import ROOT, SPECS
 
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sympy import Rational as R
 
 from verifier.analysis.pipeline import analyse_file

@@ -6,13 +6,13 @@ Run with UPDATE_SNAPSHOTS=1 to rewrite them after an intended change (and review
 
 import io
 import os
-
 import re
 
 import pytest
 
-from conftest import REPORTS, ROOT, SPECS, bundled, bundled_report
 from verifier.cli import check
+
+from conftest import REPORTS, ROOT, SPECS, bundled, bundled_report
 
 STEMS = sorted(name[:-5] for name in os.listdir(SPECS) if name.endswith(".yaml"))
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bundled
 from verifier.spec import load_spec
+
+from conftest import bundled
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifier_check as vc
+
 from conftest import SPECS
 
 positive = st.fractions(min_value=Fraction(1, 1000), max_value=1000, max_denominator=10 ** 6)

@@ -5,8 +5,8 @@ import io
 import json
 from pathlib import Path
 
-from verifier.engines.vector import VectorEngine
 from verifier.cli import check
+from verifier.engines.vector import VectorEngine
 from verifier.verdict import Verdict
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mpmath import iv, mpf
 
 from verifier.check.float_bounds import float_bounds

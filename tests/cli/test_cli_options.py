@@ -6,8 +6,9 @@ import os
 
 import pytest
 
-from conftest import SPECS
 from verifier.cli import check
+
+from conftest import SPECS
 
 HA = os.path.join(SPECS, "ha-numeric.yaml")
 

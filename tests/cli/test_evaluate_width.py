@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import verifier
-from conftest import SPECS
 from verifier.cli import check
+
+from conftest import SPECS
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 

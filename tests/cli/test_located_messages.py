@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 
 import verifier
+from verifier.errors import SpecError, UsageError
+
 from conftest import SPECS
 from untouched import located
-from verifier.errors import SpecError, UsageError
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")  # classes h, b, n
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")

@@ -281,7 +281,8 @@ def test_decide_json_puts_a_batch_row_on_one_line(tmp_path, cli):
 
 
 def test_json_text_is_json():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from verifier.cli.options import json_text
 
@@ -319,6 +320,7 @@ def test_default_output_speaks_no_solver_jargon(cli):
 
     zero_one = verifier.verify(os.path.join(SPECS, "accuracy-u65.yaml"), cache=False)
     assert "for want of" not in zero_one.to_text(width=120)
+
 
 def test_json_text_keeps_each_scalar_its_own_text():
     """true, 1 and 1.0 (and 0.0, -0.0) are equal in Python, and each keeps its own JSON text (a cache of texts

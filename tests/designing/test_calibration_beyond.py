@@ -9,12 +9,13 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
+from verifier.analysis.pipeline import analyse
 from verifier.designing.calibrate import _calibrate, calibrate
 from verifier.designing.power_mean_calibration import calibrate_power_mean
-from verifier.analysis.pipeline import analyse
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.properties import PROPERTIES

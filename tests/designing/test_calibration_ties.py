@@ -11,19 +11,20 @@ import os
 import sympy as sp
 
 import verifier
-from conftest import SPECS
-from verifier.designing.calibrate import calibrate
-from verifier.designing.comparisons import differences
 from verifier.analysis.exp_sums import zeros_of_sum
-from verifier.designing.pieces import Piece, settle
 from verifier.analysis.zeros import zeros
 from verifier.check.checker import check_results
+from verifier.designing.calibrate import calibrate
+from verifier.designing.comparisons import differences
+from verifier.designing.pieces import Piece, settle
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.formula import certified
 from verifier.formula.genmean import GenMean
 from verifier.properties import PROPERTIES
 from verifier.scheme.exact import build_scheme
 from verifier.spec.reader import spec_from_text
+
+from conftest import SPECS
 
 P_DISCOUNTED = 'set_cost: "genmean(1 - r, [c(yh, y) for yh in Y])"\n'
 HEAD = 'parameters:\n  r: {}\nassume: ["r >= 0", "r <= 1"]\n'

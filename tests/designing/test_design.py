@@ -2,22 +2,24 @@
 derived by hand, conflicts and repairs, and the command's contract (round trip through -o, exit codes)."""
 
 import json
-import re
 import os
+import re
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
-from verifier.designing.complete import complete
-from verifier.designing import make_request
 from verifier.analysis.pipeline import analyse
+from verifier.designing import make_request
+from verifier.designing.complete import complete
 from verifier.engines.witnesses import candidate_witnesses
 from verifier.errors import UsageError
 from verifier.properties.settings import TABLE_VIII
 from verifier.spec.reader import spec_from_text
+
+from conftest import SPECS
 
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")
 CONFLICT = os.path.join(SPECS, "design", "obstacle-conflict.yaml")

@@ -13,12 +13,13 @@ from itertools import combinations
 import z3
 
 import verifier
-from conftest import SPECS
-from verifier.designing.problem import DesignProblem
-from verifier.designing import make_request
 from verifier.cli import check
+from verifier.designing import make_request
+from verifier.designing.problem import DesignProblem
 from verifier.properties.settings import TABLE_VIII
 from verifier.spec.reader import spec_from_text
+
+from conftest import SPECS
 
 CONFLICT = os.path.join(SPECS, "design", "obstacle-conflict.yaml")
 ROWS = ("a,b", "a,c", "b,c", "a,b,c")

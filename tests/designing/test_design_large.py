@@ -9,11 +9,12 @@ from fractions import Fraction
 import pytest
 
 import verifier
-from conftest import SPECS
+from verifier.designing import make_request
 from verifier.designing.complete import complete
 from verifier.designing.exact_lp import Block, solve_blocks
-from verifier.designing import make_request
 from verifier.spec.reader import spec_from_text
+
+from conftest import SPECS
 
 DESIGN = os.path.join(SPECS, "design")
 ORDINAL_7 = os.path.join(DESIGN, "ordinal-7-open.yaml")

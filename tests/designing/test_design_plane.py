@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 import verifier
+
 from conftest import SPECS
 
 PLANE = os.path.join(SPECS, "design", "ha-delta-eta.yaml")

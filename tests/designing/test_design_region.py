@@ -7,11 +7,13 @@ from fractions import Fraction
 
 import pytest
 import z3
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
 from verifier.engines.plane import HalfPlane, pieces, plane_condition
+
+from conftest import SPECS
 
 HB_OPEN = os.path.join(SPECS, "design", "obstacle-hb-open.yaml")
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")

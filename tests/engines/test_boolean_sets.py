@@ -69,8 +69,8 @@ def test_the_checker_catches_an_encoding_that_is_not_the_set_cost():
 
 def test_a_proof_contradicted_by_an_exact_instance_is_unknown():
     from verifier.analysis.structured_route import merge_structured
-    from verifier.engines.sets.boolean import QueryOutcome
     from verifier.engines.enumerate import EnumerationEngine
+    from verifier.engines.sets.boolean import QueryOutcome
     from verifier.properties import BY_ID
 
     analysis = analyse(load_spec(HA_ETA_RANK), classes=_names(5), optimality=False, structured=True)

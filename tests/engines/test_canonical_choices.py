@@ -12,7 +12,8 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier.engines.canonical as mixture_module
 from verifier.engines.canonical import RationalGrid, canonical_mixture

@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from verifier.analysis.pipeline import analyse
 from verifier.engines.enumerate import EnumerationEngine

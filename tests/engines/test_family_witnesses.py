@@ -15,7 +15,8 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import Checker

@@ -20,9 +20,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import ROOT, SPECS
 from verifier.check.checker import check_results
 from verifier.cli import check
 from verifier.engines.enumerate import EnumerationEngine
@@ -36,6 +36,8 @@ from verifier.properties import PROPERTIES
 from verifier.scheme import build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.spec import load_spec, spec_from_text
+
+from conftest import ROOT, SPECS
 
 POOL = ["0", "1/2", "1", "3/2", "2", "5/2", "3", "1/3", "4"]
 FORMULAS = [

@@ -23,10 +23,11 @@ import verifier.engines.vector.possibility as vector_possibility
 import verifier.engines.vector.terms as vector_terms
 import verifier.engines.vector.uniform as vector_uniform
 import verifier.scheme.cells as scheme_cells
-from conftest import SPECS
 from verifier.cli import check
 from verifier.scheme.cells import build_cells
 from verifier.spec import spec_from_text
+
+from conftest import SPECS
 
 
 def _tiny_chunks(monkeypatch, cells: int = 5) -> None:
@@ -97,7 +98,6 @@ def test_matrix_numerators_are_int64_when_they_fit_and_exact_integers_beyond():
     assert rows.fraction((5, 4)) == F(10**30 + 4, 7)  # {1, 2} at class 5 (rank 4): the mean of two equal costs
 
 
-
 def _pairs(K: int) -> str:
     return (f'name: pairs {K}\nclasses: {K}\ncost: "0 if y == yhat else 1 + rank(y) / K"\n'
             'set_cost: "(0 if y in Y else 1 + rank(y) / K) + 1/1000 * (len(Y) - 1)"\npredictions: {max_size: 2}\n')
@@ -160,7 +160,6 @@ def test_large_matrix_decimals_are_shared_and_keep_the_sign_of_zero(tmp_path):
     decimals = [v for row in record["matrix"] for v in row["decimal"] if v]
     assert len({id(v) for v in decimals}) == len(set(decimals)) < len(decimals) // 100
     assert record["matrix"][60]["decimal"] == [float(F(c)) for c in record["matrix"][60]["costs"]]  # correctly rounded
-
 
 
 def test_singletons_made_exact_in_place_not_in_a_copy_of_the_matrix(monkeypatch):

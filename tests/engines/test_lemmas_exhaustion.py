@@ -107,4 +107,3 @@ def test_beyond_the_cap_only_a_few_sets_are_built():
     analysis = analyse(_formula_spec(K, ZERO_ONE), optimality=False, lemmas=True)
     assert analysis.by_id["P8"].verdict.value == "unknown"  # still said honestly where nothing decides
     assert "undecided beyond enumeration" in analysis.by_id["P8"].reason
-

@@ -16,7 +16,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import sympy as sp
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from verifier.analysis import optimality_route
 from verifier.analysis.pipeline import analyse

@@ -3,13 +3,16 @@ classes where enumeration cannot go."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import SPECS
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme
 from verifier.cli import check
@@ -17,10 +20,7 @@ from verifier.engines.power_mean.lemmas import PowerMeanLemmas
 from verifier.errors import UsageError
 from verifier.spec.reader import spec_from_data
 
-import io
-import re
-
-import sympy as sp
+from conftest import SPECS
 
 EXPONENTS = ["0", "1/3", "1/2", "1", "2", "3"]
 SEARCH_ONLY = {"P1", "P8", "P9"}  # the lemmas may leave these to the sets built
@@ -95,8 +95,8 @@ def test_forty_ordinal_classes_get_full_verdicts_with_the_lemmas_named():
 
 def test_a_lemma_whose_premise_is_false_is_not_confirmed():
     from verifier.check.checker import check_results
-    from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict
     from verifier.properties import BY_ID
+    from verifier.verdict import Evidence, LemmaProof, PropertyResult, Verdict
 
     spec = _spec([[0, 1, 2], [1, 0, 1], [2, 1, 0]], "1/2")
     scheme = build_power_mean_scheme(spec)

@@ -15,7 +15,6 @@ import re
 
 import pytest
 
-from conftest import SPECS, run_verify
 from verifier.analysis.pipeline import analyse
 from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
@@ -24,6 +23,8 @@ from verifier.properties import PROPERTIES
 from verifier.scheme import build_scheme
 from verifier.scheme.orbits import NotSymmetric, Orbits, build_reduced_scheme
 from verifier.spec import load_spec, spec_from_text
+
+from conftest import SPECS, run_verify
 
 SYMMETRIC_SPECS = ["accuracy-u65.yaml", "accuracy-u80.yaml", "accuracy-f1.yaml", "accuracy-f2.yaml"]
 BLIND_FORMULAS = [

@@ -15,10 +15,11 @@ import tomllib
 import pytest
 import yaml
 
-from conftest import ROOT, SPECS
-from installed import copy_checkout, require
 from verifier.api import cache
 from verifier.cli.main import _parser
+
+from conftest import ROOT, SPECS
+from installed import copy_checkout, require
 
 CI_DOC = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()  # the recipes (linked from the README)
 HOOKS = yaml.safe_load(open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8"))

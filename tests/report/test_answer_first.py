@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from verifier.cli import check
+
 from conftest import SPECS, run_verify
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"

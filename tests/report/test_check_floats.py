@@ -14,6 +14,7 @@ import pytest
 import verifier
 from verifier.lazy_sympy import sympy as sp
 from verifier.report.check import words
+
 from conftest import SPECS
 
 

@@ -6,11 +6,10 @@ quantile printed as a float; any such integer is a count printed without its sep
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
-
-from pathlib import Path
 
 from conftest import REPORTS, ROOT, SPECS, run_verify
 

@@ -7,9 +7,11 @@ import os
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
+
 from conftest import SPECS
 
 NUMERIC = ["abellan-masegosa", "accuracy-f1", "accuracy-u65", "ha-numeric", "obstacle-discounted",

@@ -254,7 +254,6 @@ def test_every_figure_module_draws_in_the_one_palette():
     assert not found
 
 
-
 def test_command_line_layout_and_width_reach_the_files(two_scores, tmp_path):
     argv = ["evaluate", str(SPECS / "friedel-abstention-symbolic.yaml"), "--scores", two_scores, "--sweep",
             "mu=0:1:3", "--sweep", "nu=0:1:3"]

@@ -18,10 +18,11 @@ import pytest
 import sympy as sp
 
 import verifier
-from conftest import bundled
 from verifier.analysis.simplex_regions import simplex_regions
 from verifier.cli import check
 from verifier.errors import UsageError
+
+from conftest import bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"

@@ -5,7 +5,8 @@ import math
 import re
 
 import numpy as np
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verifier.report.text.float_text import ShortestFloats, shortest_texts
 

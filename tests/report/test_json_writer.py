@@ -4,8 +4,8 @@ back to `json` for what orjson refuses."""
 from __future__ import annotations
 
 import io
-import os
 import json
+import os
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,10 +50,11 @@ def test_the_command_writes_a_large_record_as_it_makes_it_with_the_same_text(mon
     whole record's (but for the run's seconds)."""
     import re
 
-    from conftest import SPECS
     from verifier import limits
-    from verifier.report.check import json_record
     from verifier.cli import check
+    from verifier.report.check import json_record
+
+    from conftest import SPECS
 
     def run() -> str:
         out = io.StringIO()

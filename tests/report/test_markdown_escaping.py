@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import verifier
-from untouched import snapshot
 from verifier.report.text.safe_text import markdown, markdown_cell
+
+from untouched import snapshot
 
 RENDER = MarkdownIt("commonmark", {"html": True}).enable("table")
 RENDER.validateLink = lambda url: True  # markdown-it drops javascript: links itself; other renderers may not

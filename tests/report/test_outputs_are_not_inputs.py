@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import verifier
+from verifier.errors import UsageError
+
 from conftest import SPECS
 from untouched import located, snapshot
-from verifier.errors import UsageError
 
 HA = os.path.join(SPECS, "ha-numeric.yaml")  # three classes: its report has a ternary picture
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bundled
 from verifier.cli import check
+
+from conftest import bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS, REPORTS = ROOT / "specs", ROOT / "reports"

@@ -4,6 +4,7 @@ and say what the spec documentation promises (a set-cost formula that modifies t
 import os
 
 import verifier
+
 from conftest import SPECS
 
 MODIFIED = """

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import verifier
+
 from conftest import ROOT, SPECS
 
 TABLE_VI = os.path.join(SPECS, "table-vi.yaml")

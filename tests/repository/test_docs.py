@@ -12,8 +12,9 @@ import shlex
 
 import pytest
 
-from conftest import ROOT
 from verifier.cli import check
+
+from conftest import ROOT
 
 DOCS = os.path.join(ROOT, "docs")
 PAGES = sorted(os.path.join(DOCS, n) for n in os.listdir(DOCS) if n.endswith(".md"))

@@ -7,8 +7,9 @@ import re
 import pytest
 
 import verifier
-from conftest import SPECS
 from verifier.spec import TOP_KEYS
+
+from conftest import SPECS
 
 TEXT = open(os.path.join(SPECS, "README.md"), encoding="utf-8").read()
 EXAMPLES = [block for block in re.findall(r"```yaml\n(.*?)```", TEXT, re.S) if block.startswith("name:")]

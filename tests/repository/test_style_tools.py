@@ -3,6 +3,7 @@ on every public name, lines of at most 120 characters) over the whole repository
 the package ships (`py.typed`): the API, the verdicts, the errors. Both read their settings from
 pyproject.toml, so that `ruff check` and `mypy` at the command line say what these tests say."""
 
+import json
 import os
 import subprocess
 import sys
@@ -24,9 +25,10 @@ def test_ruff_would_catch_a_missing_docstring_and_a_long_line(tmp_path):
     bad = tmp_path / "verifier" / "bad.py"
     bad.parent.mkdir()
     bad.write_text('"""A module."""\n\n\ndef public():\n    return "' + "x" * 120 + '"\n', encoding="utf-8")
-    run = _run("ruff", "check", "--no-cache", "--output-format", "concise", "--config",
+    run = _run("ruff", "check", "--no-cache", "--output-format", "json", "--config",
                os.path.join(ROOT, "pyproject.toml"), str(bad))
-    assert run.returncode == 1 and "D103" in run.stdout and "E501" in run.stdout, run.stdout + run.stderr
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert {finding["code"] for finding in json.loads(run.stdout)} == {"D103", "E501"}
 
 
 def test_mypy_finds_nothing_in_the_typed_face(tmp_path):

@@ -8,8 +8,6 @@ import pathlib
 
 import pytest
 
-from conftest import ROOT
-
 from verifier import errors, limits
 from verifier.designing import DesignStatus
 from verifier.errors import DoesNotApply, Mark, SpecError, Unsettled
@@ -17,6 +15,8 @@ from verifier.properties import Level, QuantifierKind, Setting
 from verifier.report.text.json_writer import json_text
 from verifier.using.decide.credal import Rule
 from verifier.verdict import EvidenceKind, Optimal, Truth, Verdict
+
+from conftest import ROOT
 
 ENUMS = (Verdict, Truth, Optimal, EvidenceKind, QuantifierKind, Setting, Level, Rule, DesignStatus)
 VALUES = {member.value for enum in ENUMS for member in enum}

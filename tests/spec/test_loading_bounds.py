@@ -11,10 +11,14 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
+from verifier.errors import SpecError
+from verifier.spec import family, source, spec_from_text, yaml_nodes
+
 from conftest import ROOT
-from verifier.spec import family, source, spec_from_text
 
 
 def _listed_sets(K: int, n: int) -> str:
@@ -170,10 +174,6 @@ def test_an_explicit_memory_cap_names_the_option(tmp_path):
 
 # -- libyaml composes, the pure-Python parser words the errors: both must read every text alike -----------------
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from verifier.errors import SpecError  # noqa: E402
-from verifier.spec import yaml_nodes  # noqa: E402
 
 _TOKENS = ["a", "b", ": ", ":", "- ", "-", "[", "]", "{", "}", ", ", ",", "\n", "  ", "'x'", '"y"', "0.35", "1e3",
            "&k ", "*k", "#c", "? ", "!!str ", "null", "~", "\t", "|\n  t", ">\n  t", "---\n", "é", "1_0"]

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 
 from verifier import properties
 from verifier.errors import SpecError
-from verifier.spec.schema import schema, schema_text
 from verifier.spec import TOP_KEYS, load_spec
+from verifier.spec.schema import schema, schema_text
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 BASE = {"name": "t", "classes": ["a", "b"], "cost": "0 if yhat == y else 1", "set_cost": "0.5"}

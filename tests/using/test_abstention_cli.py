@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import verifier
-from conftest import SPECS
 from verifier.cli import check
+
+from conftest import SPECS
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 SWEEPS = ["--sweep", "mu=0:1:5", "--sweep", "nu=0:1:5"]

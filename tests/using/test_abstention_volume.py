@@ -5,7 +5,8 @@ form for the trivial classifier; 0 for a perfect classifier; and the area where 
 from fractions import Fraction as F
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.using.abstention import Hull, staircase
 from verifier.using.abstention.volume import exact_volume, grid_volume

@@ -5,11 +5,11 @@ refuses wrong windows), Lemma 1 and the nested windows on random data with tied 
 from fractions import Fraction as F
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from verifier.using.abstention import optimal_windows
+from verifier.using.abstention import Hull, optimal_windows, staircase
 from verifier.using.abstention.recheck import recheck
-from verifier.using.abstention import Hull, staircase
 from verifier.using.abstention.windows import Window, optimal_window, window_cost
 
 COSTS = st.fractions(min_value=0, max_value=3, max_denominator=12)

@@ -13,11 +13,21 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.cli import check
-from verifier.using.compare.all_pairs import (MAX_BERGMANN_K, all_pairs, bergmann_hommel, pairwise_p_values, partitions,
-                                      possible_true_counts, shaffer, shaffer_t)
+from verifier.using.compare.all_pairs import (
+    MAX_BERGMANN_K,
+    all_pairs,
+    bergmann_hommel,
+    pairwise_p_values,
+    partitions,
+    possible_true_counts,
+    shaffer,
+    shaffer_t,
+)
+
 from conftest import SPECS
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"

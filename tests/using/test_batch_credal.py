@@ -11,9 +11,10 @@ from fractions import Fraction as F
 import pytest
 
 import verifier
-from conftest import SPECS
-from verifier.using.inputs import intervals_file
 from verifier.using.decide.credal import RULES
+from verifier.using.inputs import intervals_file
+
+from conftest import SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # classes h, b, n
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

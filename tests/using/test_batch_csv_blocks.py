@@ -4,7 +4,8 @@ row stays exact (the same sets and tie counts as comparing every set)."""
 
 import os
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import SPECS
 
@@ -106,7 +107,6 @@ def _scheme_at_ten(name):
     return _TEN[name]
 
 
-
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["accuracy-u65.yaml", "accuracy-u80.yaml", "accuracy-f1.yaml"]),
        st.lists(st.lists(st.integers(0, 4), min_size=10, max_size=10).filter(any), min_size=1, max_size=12),
@@ -121,8 +121,7 @@ def test_property_the_symmetric_route_from_sorted_values_gives_every_sets_route(
 
     from verifier.using import BatchDecider
     from verifier.using.decide.batch import _vectorised
-    from verifier.using.exact import fast_binary_rows
-    from verifier.using.exact import rational_rows
+    from verifier.using.exact import fast_binary_rows, rational_rows
 
     scheme = _scheme_at_ten(name)
     rows = [[Fraction(c, sum(row)) for c in row] for row in counts]

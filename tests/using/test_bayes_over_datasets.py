@@ -20,6 +20,7 @@ import verifier
 from verifier.cli import check
 from verifier.errors import UsageError
 from verifier.using.compare.bayes_over_datasets import SEED
+
 from conftest import SPECS
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"

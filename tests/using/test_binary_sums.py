@@ -5,10 +5,11 @@ within 1e-6, to be checked exactly) never wrong, on random, hostile and borderli
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from verifier.using.exact.binary_sums import CHECK, EXACT, RESCALED, fast_binary_rows
 from verifier.using.exact import binary_rows
+from verifier.using.exact.binary_sums import CHECK, EXACT, RESCALED, fast_binary_rows
 
 TAIL = [2.0 ** -k for k in range(1, 61)] + [2.0 ** -60]  # sums to 1 exactly, 60 bits deep
 

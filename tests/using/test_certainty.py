@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import SPECS
 from verifier.analysis.pipeline import build
 from verifier.api.entry import load
-from verifier.using.certainty import block_certainty, doubt_cost, pairwise
+from verifier.report.text.float_text import shortest_texts
+from verifier.using.certainty import block_certainty, doubt_cost, pairwise, two_class_margin
 from verifier.using.decide import decide
 from verifier.using.exact import rational_rows
-from verifier.using.certainty import two_class_margin
 from verifier.using.inputs import DistributionFile
-from verifier.report.text.float_text import shortest_texts
+
+from conftest import SPECS
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 FRIEDEL = os.path.join(SPECS, "friedel-abstention.yaml")
@@ -227,7 +227,6 @@ def test_evaluate_certainty_options_that_do_not_combine_exit_2(tmp_path, extra, 
     finally:
         os.chdir(cwd)
     assert code == 2 and message in err and out == "" and sorted(os.listdir(tmp_path)) == before
-
 
 
 def test_evaluate_certainty_refuses_a_directory_as_the_figure(tmp_path, cli):

@@ -16,10 +16,11 @@ import sympy as sp
 from scipy import stats
 
 import verifier
-from conftest import SPECS
 from verifier.using.compare import holm
-from verifier.using.evaluate import BOOTSTRAP, SEED
 from verifier.using.compare.friedman import critical_difference, friedman_statistics, friedman_test, ranks
+from verifier.using.evaluate import BOOTSTRAP, SEED
+
+from conftest import SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -237,8 +238,8 @@ def test_order_by_average_rank_and_by_mean_cost_can_disagree():
     f, _ = friedman_test(groups, 0.05)
     assert f.ranks == {"A": F(4, 3), "B": F(5, 3)} and f.disagreements == [("A", "B")]
     assert f.mean_costs == {"A": 34, "B": 2}
-    from verifier.using import Comparison
     from verifier.report.use.comparison import comparison_text
+    from verifier.using import Comparison
 
     empty = Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None)
     text = " ".join(comparison_text(empty))
@@ -282,8 +283,8 @@ def test_every_data_set_ranking_alike_makes_f_infinite_and_gates_on_chi_square()
     f, _ = friedman_test(groups, 0.05)
     assert f.chi2 == 4 and f.ff is None and f.ff_p_value is None
     assert f.p_value == pytest.approx(stats.chi2.sf(4, 2)) and not f.significant and f.different == []
-    from verifier.using import Comparison
     from verifier.report.use.comparison import comparison_json
+    from verifier.using import Comparison
 
     record = comparison_json(Comparison(alpha=0.05, level=0.95, pairs=[], tested=0, friedman=f, why_no_friedman=None))
     assert record["friedman"]["iman_davenport"]["statistic"] is None

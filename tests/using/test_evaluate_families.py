@@ -19,15 +19,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
 from verifier.api.use.probabilities import decided_predictions
 from verifier.api.use.route import use_route
 from verifier.lazy_sympy import sympy as sp
-from verifier.using.inputs import Predictions
 from verifier.using.evaluate.scores import grouped
+from verifier.using.inputs import Predictions
+
+from conftest import SPECS
 
 U65 = ("functions: {g(x): \"-0.6 * x**2 + 1.6 * x\"}\ncost: \"0 if y == yhat else 1\"\n"
        "set_cost: \"1 - g(1 / len(Y)) if y in Y else 1\"\n")

@@ -14,17 +14,24 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import verifier
-from conftest import ROOT, SPECS
 from verifier import limits
+from verifier.using.compare import compare, holm, wilcoxon_rows
 from verifier.using.compare import comparison as compare_module
-from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, bootstrap_interval, percentile_intervals,
-                                             resample_means)
-from verifier.using.compare import compare, holm
-from verifier.using.compare import wilcoxon_rows
+from verifier.using.evaluate.bootstrap import (
+    BOOTSTRAP,
+    COUNTS_FROM,
+    SEED,
+    bootstrap_interval,
+    percentile_intervals,
+    resample_means,
+)
+
+from conftest import ROOT, SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CLASSES = ["h", "b", "n"]

@@ -14,13 +14,15 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import ROOT, SPECS
 from verifier.api.entry import load
 from verifier.errors import SpecError, UsageError
 from verifier.scheme.exact import build_scheme
+
+from conftest import ROOT, SPECS
 
 EXAMPLES = os.path.join(ROOT, "docs", "examples")
 TRIAGE = os.path.join(EXAMPLES, "triage-two-costs.yaml")  # 3 classes, mu and nu symbolic, both assumed > 0

@@ -13,14 +13,15 @@ import pytest
 import sympy as sp
 
 import verifier
-from conftest import SPECS
 from verifier.analysis.pipeline import build
-from verifier.using import from_arrays, score
-from verifier.using.decide import decide
 from verifier.api.entry import load
 from verifier.formula.genmean import GenMean
 from verifier.formula.notation import paper_text
 from verifier.report.use import score_table
+from verifier.using import from_arrays, score
+from verifier.using.decide import decide
+
+from conftest import SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")
 CAUTIOUS = os.path.join(SPECS, "obstacle-p-discounted-cautious.yaml")

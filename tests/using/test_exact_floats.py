@@ -16,6 +16,7 @@ import pytest
 
 import verifier
 from verifier.formula.rounded import rounded
+
 from conftest import ROOT, SPECS
 
 RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")

@@ -23,10 +23,9 @@ import pytest
 
 from verifier.analysis.pipeline import build
 from verifier.spec import spec_from_text
-from verifier.using.decide import BatchDecider
-from verifier.using.decide import decide
-from verifier.using.exact import rational_rows
+from verifier.using.decide import BatchDecider, decide
 from verifier.using.decide.family_decide import alike_route, route_for
+from verifier.using.exact import rational_rows
 
 ROOT = str(Path(__file__).resolve().parents[2])
 

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
 from verifier import numbers
-from verifier.using import BatchDecider, CredalBatchDecider
-from verifier.using.decide import credal_batch
-from verifier.using.decide import decide
-from verifier.using.exact.exact_rows import _same_places_row, binary_rows, decimal_row, interval_rows
 from verifier.api.use.report import numeric_scheme
 from verifier.engines.expected import ExpectedCosts
+from verifier.using import BatchDecider, CredalBatchDecider
+from verifier.using.decide import credal_batch, decide
+from verifier.using.exact.exact_rows import _same_places_row, binary_rows, decimal_row, interval_rows
+
+from conftest import SPECS
 
 U65 = open(os.path.join(SPECS, "accuracy-u65.yaml")).read()
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

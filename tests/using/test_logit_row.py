@@ -10,9 +10,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import SPECS
 from verifier.api import decide
 from verifier.errors import UsageError
+
+from conftest import SPECS
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 
@@ -83,4 +84,3 @@ def test_hostile_logits_from_python_are_located_usage_errors(value, message):
     with pytest.raises(UsageError) as caught:
         decide(U65, value, logits=True)
     assert message in str(caught.value)
-

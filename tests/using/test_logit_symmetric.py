@@ -9,11 +9,13 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import SPECS
 from verifier.api.use.report import numeric_scheme
 from verifier.using import LogitDecider, LogitRows, logit_rows
+
+from conftest import SPECS
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 _SCHEMES: dict = {}

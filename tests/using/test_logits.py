@@ -13,15 +13,17 @@ import mpmath
 import numpy as np
 import pytest
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.api.use.report import numeric_scheme
+from verifier.report.text.float_text import shortest_texts
+from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, raw_certainty
+from verifier.using.decide.logit_decide import softmax_sign
+from verifier.using.exact import rational_rows
+from verifier.using.inputs import raw_pairwise
 
 from conftest import SPECS
-from verifier.api.use.report import numeric_scheme
-from verifier.using import BatchDecider, LogitDecider, LogitFile, logit_rows, raw_certainty
-from verifier.using.exact import rational_rows
-from verifier.using.decide.logit_decide import softmax_sign
-from verifier.using.inputs import raw_pairwise
-from verifier.report.text.float_text import shortest_texts
 
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")

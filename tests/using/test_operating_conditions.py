@@ -10,16 +10,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import ROOT
-from verifier.using.abstention import Scores
-from verifier.using.abstention import Hull, staircase
+from verifier.using.abstention import Hull, Scores, staircase
 from verifier.using.operating.evaluation import _instance_losses
 from verifier.using.operating.identities import calibrated, identities
 from verifier.using.operating.lines import Affine, Costs, Lines
 from verifier.using.operating.methods import optimal_segments, rate_points, score_segments
 from verifier.using.operating.uncertainty import Choice, Weight, loss
+
+from conftest import ROOT
 
 PAPER = Costs(Affine(F(0), F(0)), Affine(F(2), F(-2)), Affine(F(0), F(2)), Affine(F(0), F(0)))
 SPEC = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")

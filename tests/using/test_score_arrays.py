@@ -9,12 +9,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import ROOT, SPECS
 from verifier.errors import UsageError
 from verifier.using.abstention import exact_ranks
+
+from conftest import ROOT, SPECS
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 PROPORTION = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")

@@ -18,15 +18,16 @@ from scipy import stats
 
 import verifier
 from verifier.cli import check
-from verifier.report.use.comparison import comparison_json, comparison_text
-from conftest import SPECS
 from verifier.report.use import rank_table
+from verifier.report.use.comparison import comparison_json, comparison_text
 from verifier.using import Comparison
 from verifier.using.compare import comparison as compare_module
 from verifier.using.compare import holm
-from verifier.using.compare.over_datasets import dataset_pairs
 from verifier.using.compare.friedman import friedman_test
+from verifier.using.compare.over_datasets import dataset_pairs
 from verifier.using.compare.signed_ranks import cliffs_delta, wilcoxon_rows
+
+from conftest import SPECS
 
 OBSTACLE = f"{SPECS}/obstacle-discounted.yaml"
 ALGORITHMS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

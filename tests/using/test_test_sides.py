@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 import verifier
-from verifier.report.use.comparison import friedman_sentence
 from verifier.cli import check
+from verifier.report.use.comparison import friedman_sentence
+
 from conftest import ROOT, SPECS
 
 stats = pytest.importorskip("scipy.stats")

@@ -8,15 +8,16 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifier
-from conftest import SPECS
 from verifier.analysis.pipeline import build
-from verifier.using.decide import batch
-from verifier.using.decide.credal import CredalSet, decide_credal
-from verifier.using.decide import decide
 from verifier.api.entry import load
+from verifier.using.decide import batch, decide
+from verifier.using.decide.credal import CredalSet, decide_credal
+
+from conftest import SPECS
 
 OBSTACLE = os.path.join(SPECS, "obstacle-discounted.yaml")  # Table I's determinate costs (Example 1)
 U65 = os.path.join(SPECS, "accuracy-u65.yaml")

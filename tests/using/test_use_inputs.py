@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import verifier
+from verifier.errors import UsageError
+
 from conftest import ROOT, SPECS
 from untouched import located
-from verifier.errors import UsageError
 
 FRIEDEL = os.path.join(SPECS, "friedel-abstention-symbolic.yaml")
 PROPORTION = os.path.join(ROOT, "examples", "operating-conditions", "cost-proportion.yaml")

@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.parameter_range import rational_above, rational_below
 from verifier.analysis.zeros import zeros
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Possible, QuantifierKind
 from verifier.verdict import PropertyResult, Truth, Verdict
 

@@ -16,7 +16,6 @@ from verifier.numbers import shown
 from verifier.spec import MAX_CLASSES, Spec
 from verifier.verdict import Verdict
 
-
 _DIGITS = 6  # a class count has at most this many digits (int() of 5,000 digits raises, and is meaningless)
 
 

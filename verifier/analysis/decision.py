@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 
 

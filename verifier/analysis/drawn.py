@@ -41,10 +41,11 @@ class Drawn:
 
 
 def _spot_verdicts(s: Scheme, results, windows, points: int) -> dict[tuple, dict[str, Verdict]]:
+    import sympy as sp
+
     from verifier.engines.enumerate import EnumerationEngine
     from verifier.errors import SpecError
     from verifier.scheme.orbits import partial_only, rebuild_at
-    import sympy as sp
 
     grid = [[sp.nsimplify(lo + (hi - lo) * (k + 0.5) / points, rational=True, tolerance=1e-9) for k in range(points)]
             for lo, hi in windows]

@@ -17,9 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import gcd
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 
 MAX_FACTORED = 10**15  # numerators and denominators factored to compare bases (costs are small numbers)
 

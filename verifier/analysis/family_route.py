@@ -21,9 +21,8 @@ from verifier.formula.vector import NotVectorised
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, Orbits, arrays_alike, blind_formulas, build_reduced_scheme
-from verifier.spec.family import Family
 from verifier.spec import Spec
-from verifier.spec.family import matrix_bound
+from verifier.spec.family import Family, matrix_bound
 
 # the routes that build the family's matrix, named in the refusal beyond the bounds
 MATRIX_ROUTES = ("checking a spec, and deciding rows of probabilities (verify decide, verify evaluate "

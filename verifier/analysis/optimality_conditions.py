@@ -23,8 +23,8 @@ from dataclasses import replace
 
 import z3
 
-from verifier.analysis.optimality_across import Points, rational_near
 from verifier.analysis.conditions import formula_text
+from verifier.analysis.optimality_across import Points, rational_near
 from verifier.analysis.regions import readable_condition
 from verifier.analysis.simplex_elimination import NotEliminated, eliminate, isolated
 from verifier.engines.parametric_optimality import piece_questions
@@ -111,7 +111,6 @@ class _State:
             if entry is not None and entry.status == status:
                 return point, entry
         return None, None
-
 
 
 def _equalities(formula: sp.Basic) -> sp.Basic:

@@ -10,13 +10,12 @@ from fractions import Fraction
 
 import flint
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.zeros import simplest
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.formula.certified import PRECISIONS
 from verifier.formula.enclose import Unsupported, enclose
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 from verifier.spec.model import Spec
 

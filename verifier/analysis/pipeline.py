@@ -3,29 +3,29 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from verifier.check.checker import Checker, check_results
 from verifier import limits
 from verifier.analysis.decision import BinaryDecision, binary_decision
 from verifier.analysis.drawn import Drawn
+from verifier.analysis.family_route import family_scheme
 from verifier.analysis.fit import Expectation, SettingFit, judge, mark_tight_and_vacuous
+from verifier.analysis.optimality_route import SMALL_MAX_SETS, CutShort, optimality_source, why_not_decided
+from verifier.analysis.power_mean_route import merge_lemmas
+from verifier.analysis.stopped import Progress, stopped_analysis
+from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
+from verifier.check.checker import Checker, check_results
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.vector import VectorEngine
 from verifier.errors import SpecError, UsageError
 from verifier.formula.cells import CellsError
 from verifier.formula.vector import NotVectorised
-from verifier.analysis.optimality_route import SMALL_MAX_SETS, CutShort, optimality_source, why_not_decided
 from verifier.properties import PROPERTIES
 from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
-from verifier.analysis.power_mean_route import merge_lemmas
-from verifier.analysis.family_route import family_scheme
-from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
-from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.spec import Spec, load_spec
 from verifier.verdict import Optimal, PropertyResult, SetOptimality, SetPossibility
 

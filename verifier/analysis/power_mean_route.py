@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
 from verifier.engines.power_mean.search import sets_worth_building
@@ -29,11 +28,11 @@ from verifier.formula import certified
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.power_mean import power_mean_form
 from verifier.formula.values import Vocabulary
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme
 from verifier.spec.model import Spec
 from verifier.verdict import Evidence, PropertyResult, Verdict
-
 
 EVERY_SET_MAX_CLASSES = 6  # up to 57 indeterminate sets: all of them are built, and decide what lemmas do not
 

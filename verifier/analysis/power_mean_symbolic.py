@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier import limits
@@ -27,6 +26,7 @@ from verifier.analysis.power_mean_route import build_power_mean_scheme
 from verifier.check.checker import check_results
 from verifier.engines.power_mean.shapes import shape_of
 from verifier.engines.smt.translate import Translator, Unsupported, model_value
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.verdict import Evidence, EvidenceKind, LemmaProof, PropertyResult, Verdict

@@ -9,14 +9,14 @@ inequality is solved for one parameter ("nu < mu/(mu + 1)").
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.analysis.conditions import formula_text, one_parameter_set, relation_text, set_text
 from verifier.engines import obligations
-from verifier.formula.enclose import Unsupported
 from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import DoesNotApply
+from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Possible, Property
 
 MAX_REGION_ATOMS = 12

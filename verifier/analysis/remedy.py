@@ -13,13 +13,13 @@ import shlex
 from dataclasses import dataclass, field
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.conditions import joint_condition
-from verifier.engines.terms import TermValues
 from verifier.analysis.remedy_cells import ArrayRepairs, cell_sentence
+from verifier.engines.terms import TermValues
 from verifier.formula import certified
 from verifier.formula.rounded import rounded
+from verifier.lazy_sympy import sympy as sp
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.properties import Implies, Possible, Property, QuantifierKind
 from verifier.verdict import Binding, Truth
@@ -294,4 +294,3 @@ def _num(value: sp.Expr) -> str:
     if value.is_Rational:
         return str(value)
     return f"≈ {rounded(value):.4g}"  # 4 digits of the correctly rounded float (display)
-

@@ -114,4 +114,3 @@ def _digits(low: float, high: float) -> str | None:
         return None
     a, b = f"{low:.4g}", f"{high:.4g}"
     return f"≈ {a}" if a == b else None
-

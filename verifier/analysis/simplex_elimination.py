@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import z3
 
-from verifier.errors import Unsettled
-
 from verifier.engines.smt.engine import SmtEngine
+from verifier.errors import Unsettled
 from verifier.lazy_sympy import sympy as sp
 
 MAX_CASES = 12  # sign cases of the coefficients, before the elimination gives up

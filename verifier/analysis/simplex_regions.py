@@ -22,9 +22,9 @@ from functools import cmp_to_key
 from itertools import combinations
 
 import flint
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 
 

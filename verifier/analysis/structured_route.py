@@ -27,11 +27,10 @@ import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.power_mean_route import NotPowerMean, build_power_mean_scheme
 from verifier.check.structured import STRUCTURED_LEMMA
 from verifier.errors import DoesNotApply, UsageError
+from verifier.lazy_sympy import sympy as sp
 from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import PROPERTIES, QuantifierKind
 from verifier.scheme import Scheme, build_scheme

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
-from verifier.engines import obligations
-from verifier.formula.enclose import Unsupported
+from verifier.analysis.regions import region
 from verifier.check.checker import check_results
+from verifier.engines import obligations
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.engines.interval import IntervalEngine
 from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
+from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES, QuantifierKind
-from verifier.analysis.regions import region
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Truth, Verdict

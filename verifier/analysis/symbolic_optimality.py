@@ -20,19 +20,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import zeros_inside
 from verifier.analysis.optimality_across import optimality_across
 from verifier.analysis.optimality_conditions import optimality_conditions
-from verifier.engines.parametric_optimality import piece_questions
+from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
+from verifier.engines.parametric_optimality import piece_questions
 from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.formula.arith import collecting
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme, build_scheme
 from verifier.verdict import Optimal, SetOptimality
 

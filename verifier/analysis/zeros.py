@@ -24,12 +24,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.analysis.exp_sums import power_sum_coefficients, zeros_in
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported, enclose
 from verifier.formula.genmean import genmean_class
+from verifier.lazy_sympy import sympy as sp
 
 WIDTH = Fraction(1, 2**40)
 BUDGET = 20_000  # enclosure evaluations per difference on the fallback route

@@ -20,13 +20,24 @@ from verifier.lazy_exports import lazy_exports
 from verifier.limits import PROGRESS_STAGES
 
 if TYPE_CHECKING:
-    from verifier.api.report import ClassSweepReport, Report
+    from verifier.api.designer import DesignReport, design
     from verifier.api.entry import load, sweep_classes, verify, verify_all
     from verifier.api.paths import spec_paths
-    from verifier.api.designer import DesignReport, design
-    from verifier.api.use import (AbstentionReport, CertaintyReport, ConditionsReport, SurfaceReport, UseReport,
-                                  abstention_curves, certainty, cost_surface, decide, evaluate, operating_conditions,
-                                  scorer)
+    from verifier.api.report import ClassSweepReport, Report
+    from verifier.api.use import (
+        AbstentionReport,
+        CertaintyReport,
+        ConditionsReport,
+        SurfaceReport,
+        UseReport,
+        abstention_curves,
+        certainty,
+        cost_surface,
+        decide,
+        evaluate,
+        operating_conditions,
+        scorer,
+    )
 
 _LAZY = {"ClassSweepReport": "verifier.api.report", "Report": "verifier.api.report",
          "load": "verifier.api.entry", "spec_paths": "verifier.api.paths", "sweep_classes": "verifier.api.entry",

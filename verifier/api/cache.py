@@ -242,4 +242,3 @@ def entry_for_file(path: str, options: dict) -> dict | None:
         return None  # the full path reports what is wrong with it
     entry = load(key(root.plain(), options))
     return entry if usable(entry, options["kind"]) else None
-

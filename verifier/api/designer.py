@@ -18,20 +18,27 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from verifier import limits, numbers
-from verifier.designing import (Calibration, Completion, DesignCheckFailed, DesignStatus, Request, bounded_by,
-                             calibrated_text, make_request)
-from verifier.designing.calibrate import calibrate
-from verifier.designing.complete import complete
-from verifier.analysis.zeros import simplest
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.stopped import GRACE_S
+from verifier.analysis.zeros import simplest
 from verifier.api import arguments
 from verifier.api.entry import Source, checked_time_limit, checked_timeout_ms, load_in_time
+from verifier.designing import (
+    Calibration,
+    Completion,
+    DesignCheckFailed,
+    DesignStatus,
+    Request,
+    bounded_by,
+    calibrated_text,
+    make_request,
+)
+from verifier.designing.calibrate import calibrate
+from verifier.designing.complete import complete
 from verifier.errors import UsageError
 from verifier.properties import Level
-from verifier.report.output import NoPicture, PictureBytes
 from verifier.properties.settings import TABLE_VIII
-from verifier.report.output import notebook
+from verifier.report.output import NoPicture, PictureBytes, notebook
 
 if TYPE_CHECKING:
     from verifier.designing.plane import PlaneMap

@@ -9,19 +9,19 @@ A spec source is a path (`str` or `os.PathLike`), YAML text (a `str` holding a n
 
 from __future__ import annotations
 
-from functools import partial
-
 import math
 import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, TypeGuard, Union
 
 from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
-from verifier.api import arguments, cache as result_cache
+from verifier.api import arguments
+from verifier.api import cache as result_cache
 from verifier.api.paths import spec_paths
 from verifier.errors import SpecError, UsageError
 from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_from_text
@@ -246,7 +246,6 @@ def _certificate_expectation(analysis):
     """`expect: {certificate: checks}`: the certificate re-checked by the standalone checker, in process; met
     when every claim checks ("refuted" or "not covered" otherwise)."""
     import verifier_check
-
     from verifier.analysis.fit import Expectation
     from verifier.report.certificate import certificate
 

@@ -11,17 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.class_sweep import Sweep
 from verifier.analysis.pipeline import Analysis
 from verifier.api import arguments
 from verifier.errors import UsageError
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES
 from verifier.report.check import brief, compact, console, html, json_record, markdown, words
 from verifier.report.check import sweep as sweep_report
-from verifier.report.output import notebook
-from verifier.report.output import write_reports
+from verifier.report.output import notebook, write_reports
 from verifier.report.text import DEFAULT_WIDTH
 
 Remember = Callable[[dict, dict], None]  # (summary, outputs) -> stores them (the cache)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
 from mpmath import iv
 
 from verifier.check.lemma import LemmaUnconfirmed, check_every_set, check_lemma
 from verifier.check.possibility_batch import check_possibility_batch
 from verifier.check.structured import check_structured, is_structured
 from verifier.errors import Unsettled
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, EvidenceKind, PropertyResult, SetPossibility, Truth, Verdict

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from verifier import limits
-from verifier.engines import obligations
-from verifier.formula.enclose import Unsupported
 from verifier.check.checker import Checker, _Unconfirmed
+from verifier.engines import obligations
+from verifier.engines.smt.translate import Translator
+from verifier.formula.enclose import Unsupported
 from verifier.properties import Possible, Property, Quantifier, QuantifierKind
 from verifier.verdict import Binding, PropertyResult, Truth, Verdict
-from verifier.engines.smt.translate import Translator
 
 
 @dataclass

@@ -13,9 +13,9 @@ from __future__ import annotations
 from itertools import combinations
 
 import mpmath
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import Unsettled
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 from verifier.verdict import LemmaProof
 

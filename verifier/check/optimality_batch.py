@@ -16,9 +16,9 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.check.checker import Checker, _Unconfirmed
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 from verifier.verdict import Optimal, SetOptimality
 

@@ -12,9 +12,8 @@ at both. Evidence that does not survive becomes `unknown`.
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.check.checker import Checker, _Unconfirmed
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 from verifier.verdict import Optimal, SetOptimality
 

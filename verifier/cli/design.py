@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from verifier.errors import SpecError, UsageError
 from verifier.cli import options
 from verifier.cli.exit_codes import ExitCode
+from verifier.errors import SpecError, UsageError
 
 EXAMPLES = """\
   verify design specs/design/obstacle-open.yaml --setting filtering -o designed.yaml

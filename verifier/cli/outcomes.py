@@ -12,12 +12,12 @@ import os
 import textwrap
 from typing import TextIO
 
-from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.cli.exit_codes import ExitCode
 from verifier.cli.run import Outcome, run
+from verifier.limits import PROGRESS_STAGES as STAGES
 from verifier.report.check import summary_table
-from verifier.report.text import write_json
 from verifier.report.output import planned_stems, reserved_for_others
+from verifier.report.text import write_json
 from verifier.version import __version__
 
 

@@ -93,9 +93,8 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     if getattr(args, "certificate", None) and hasattr(report, "certificate"):
         import json
 
-        from verifier.report.output import write_output
-
         import verifier_check
+        from verifier.report.output import write_output
 
         text = json.dumps(report.certificate(), indent=1) + "\n"
         if len(text) > verifier_check.MAX_BYTES:  # never a file the checker refuses to read
@@ -159,4 +158,3 @@ def _cached(path: str, args, width: int, color: bool, text: str) -> Outcome | No
     elif args.format == "text" and needed is not None:
         outcome.text = outputs[needed]
     return outcome
-

@@ -25,29 +25,27 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cmp_to_key
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.analysis.parameter_range import admissible_range, admits, inside, spec_error, strictly_between
+from verifier import limits
 from verifier.analysis.carry import carry_possibility
+from verifier.analysis.parameter_range import admissible_range, admits, inside, spec_error, strictly_between
+from verifier.analysis.pipeline import analyse
+from verifier.analysis.power_mean_route import NotPowerMean
+from verifier.analysis.zeros import zeros
+from verifier.check.checker import check_results
 from verifier.designing.comparisons import differences
 from verifier.designing.cut import Partial, stopped_calibration
 from verifier.designing.pieces import Calibration, Piece, bounded_by, fit_test, piece_from, settle
 from verifier.designing.power_mean_calibration import calibrate_power_mean
-from verifier.analysis.zeros import zeros
-from verifier.analysis.power_mean_route import NotPowerMean
-from verifier.analysis.pipeline import analyse
-from verifier.check.checker import check_results
 from verifier.engines.enumerate import EnumerationEngine
 from verifier.errors import DoesNotApply, SpecError
-from verifier import limits
 from verifier.formula import certified
-from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
+from verifier.limits import MAX_DESIGN_CLASSES
+from verifier.properties import PROPERTIES
 from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Parameter, Spec
-from verifier.properties import PROPERTIES
 from verifier.verdict import Truth
-
 
 CARRIED_MAX_CLASSES = 12  # the symbolic matrix of every set is built (4,083 rows) and its comparisons listed
 MAX_CARRY_ROUNDS = 6  # refinements of the cuts where Property 1's evidence may stop working

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.parameter_range import spec_error
 from verifier.engines.domains import domain
 from verifier.engines.terms import TermValues
 from verifier.engines.witnesses import candidate_witnesses
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, Truth

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from verifier.analysis.pipeline import Analysis, analyse
 from verifier.designing.fast import Unconfirmed, fast_run
 from verifier.designing.freedom import CellRange, freedom
 from verifier.designing.objective import Objective, make_objective
@@ -23,7 +24,6 @@ from verifier.designing.request import Demand, Request
 from verifier.designing.solve import Conflict, Solution, Solver
 from verifier.designing.spec_text import spec_text
 from verifier.designing.why_not import Diagnosis, Repair, diagnose, repair
-from verifier.analysis.pipeline import Analysis, analyse
 from verifier.limits import MAX_DESIGN_CLASSES
 from verifier.spec.model import Spec
 from verifier.spec.reader import spec_from_text

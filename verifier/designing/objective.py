@@ -18,12 +18,12 @@ import ast
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.designing.problem import DesignProblem
 from verifier.errors import SpecError, UsageError
 from verifier.formula.parse import parse_formula
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme.exact import build_scheme
 
 FAMILIES = {

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from verifier.lazy_sympy import sympy as sp
-
 from verifier.properties import Level
 from verifier.verdict import Verdict
 

@@ -26,14 +26,12 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cmp_to_key
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.carry import deciding_differences, zeros_inside
-from verifier.designing.pieces import Calibration, Piece, piece_from
-from verifier.analysis.zeros import zeros
+from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.analysis.pipeline import analyse
 from verifier.analysis.power_mean_route import build_power_mean_scheme
+from verifier.analysis.zeros import zeros
+from verifier.designing.pieces import Calibration, Piece, piece_from
 from verifier.engines.power_mean.lemmas import NotDecided, PowerMeanLemmas
 from verifier.engines.power_mean.shapes import shape_of
 from verifier.errors import SpecError
@@ -41,6 +39,7 @@ from verifier.formula import certified
 from verifier.formula.arith import collecting
 from verifier.formula.enclose import Unsupported
 from verifier.formula.genmean import genmean
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Possible
 from verifier.spec.model import Parameter, Spec
 from verifier.verdict import PropertyResult, Verdict

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.designing.request import Demand
@@ -21,6 +20,7 @@ from verifier.engines.margins import with_margin
 from verifier.engines.smt.translate import Translator
 from verifier.engines.witnesses import TooManyCandidates, possible_at_candidates
 from verifier.errors import SpecError
+from verifier.lazy_sympy import sympy as sp
 from verifier.limits import MAX_COMPLETION_CLASSES as MAX_DESIGN_CLASSES
 from verifier.properties import BY_ID
 from verifier.scheme import Scheme
@@ -28,7 +28,6 @@ from verifier.scheme.exact import build_scheme
 from verifier.spec.model import Spec
 
 MAX_DESIGN_CELLS = (2 ** MAX_DESIGN_CLASSES - MAX_DESIGN_CLASSES - 1) * MAX_DESIGN_CLASSES  # 840 unknowns
-
 
 
 @dataclass(frozen=True)

@@ -223,5 +223,3 @@ def _feasible(grid: RationalGrid, i: int, p: list[Fraction], t: Fraction) -> boo
     exact, unit = grid.values(p)
     bound = exact[i] + t * unit
     return all(v >= bound for j, v in enumerate(exact) if j != i)
-
-

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from verifier.engines.domains import domain
 from verifier.engines.possibility import analyse_possibility
+from verifier.engines.terms import TermValues
 from verifier.properties import PROPERTIES, Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind
 from verifier.scheme import Scheme
-from verifier.engines.terms import TermValues
 from verifier.verdict import Binding, Comparison, Evidence, PropertyResult, SetPossibility, Truth, Verdict
 
 MAX_DETAILS = 64  # comparisons kept for a failed inner "exists" (P2's evidence)

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.engines.smt.translate import Translator
 from verifier.formula import certified
 from verifier.formula.by_size import M, NotBySize, SizeEvaluator, Token
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Both, Compare, Implies, Possible, Property, QuantifierKind
 from verifier.verdict import Truth
 

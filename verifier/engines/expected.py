@@ -14,10 +14,10 @@ from math import lcm
 
 import flint
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.exact_floor import floor_of_enclosure, margin_floor
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 
 

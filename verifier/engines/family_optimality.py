@@ -16,17 +16,17 @@ search here.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
-from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
+from verifier.engines.expected import ExpectedCosts
 from verifier.engines.family_witnesses import SHAPES, Screen, exact_point, shape_point
 from verifier.engines.optimality import _confirm_alone, _decide, _fraction, _moved, _search
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal, SetOptimality
 

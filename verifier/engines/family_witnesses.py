@@ -22,9 +22,9 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.exact_floor import floor_of_enclosure, margin_floor
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
 

@@ -14,15 +14,15 @@ import itertools
 from fractions import Fraction
 
 import flint
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier import limits
 from verifier.engines import obligations
-from verifier.formula.enclose import Unsupported, condition_truth, enclose
-from verifier.formula.genmean import EXPONENT_FACTS, genmean_class
 from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
+from verifier.formula.enclose import Unsupported, condition_truth, enclose
+from verifier.formula.genmean import EXPONENT_FACTS, genmean_class
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Possible, Property
 from verifier.scheme.orbits import rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Truth, Verdict

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.engines.smt.translate import Translator
+from verifier.lazy_sympy import sympy as sp
 
 _FLIP = {sp.StrictLessThan: sp.GreaterThan, sp.LessThan: sp.StrictGreaterThan, sp.StrictGreaterThan: sp.LessThan,
          sp.GreaterThan: sp.StrictLessThan, sp.Equality: sp.Unequality, sp.Unequality: sp.Equality}
@@ -140,6 +140,7 @@ def _intervals(condition: z3.BoolRef, x: z3.ArithRef) -> list[Interval] | None:
         inside = (low + high) / 2 if low is not None and high is not None else \
             (high - 1 if low is None and high is not None else (low + 1 if low is not None else Fraction(0)))
         samples.append((low, high, inside))
+
     def truth(v: Fraction) -> bool:
         value = z3.simplify(z3.substitute(condition, (x, z3.RealVal(f"{v.numerator}/{v.denominator}", x.ctx))))
         if not (z3.is_true(value) or z3.is_false(value)):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verifier.lazy_sympy import sympy as sp
 from sympy.core.basic import Basic
 
 from verifier.engines.domains import domain
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind, Term
 from verifier.scheme import Scheme
 from verifier.verdict import Truth

@@ -17,14 +17,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
-from verifier.engines.expected import ExpectedCosts
 from verifier.engines.automorphisms import class_automorphisms, orbits
-from verifier.engines.canonical import canonical_tie, canonical_witness, exact_optimum
-from verifier.engines.canonical import canonical_mixture
-from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE, cutting_planes
+from verifier.engines.canonical import canonical_mixture, canonical_tie, canonical_witness, exact_optimum
+from verifier.engines.cutting_planes import TOLERANCE as _TOLERANCE
+from verifier.engines.cutting_planes import cutting_planes
+from verifier.engines.expected import ExpectedCosts
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal, SetOptimality
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import SetOptimality
 

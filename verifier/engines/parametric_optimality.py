@@ -28,6 +28,7 @@ from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal
 
+DOMINANCE_MS = 200  # one "does this set cost no more than that one in every column?" question
 QUESTION_MS = 10_000  # one set's question; past it the answer is `unknown` with z3's reason
 MAX_SETS = 63  # six classes: one or two questions per set
 
@@ -65,7 +66,7 @@ def size_questions(reduced: Scheme) -> dict[int, Answer]:
     it), where each other set of m classes, j of them in Y, differs from Y by a line in s and j: so "alone
     somewhere" is ∃θ, s in [0, 1] with every extreme line > 0 (>= 0: a minimiser), two lines per size. The
     model's p is that segment's point on {1..n}. Raises Unsupported beyond the SMT encoding."""
-    from verifier.engines.orbit_optimality import line_terms, representative, types
+    from verifier.engines.orbit_optimality import line_terms, types
 
     questions = _Questions(reduced, z3.Context(), sets=[])
     K, top = reduced.K, reduced.orbits.largest
@@ -113,7 +114,7 @@ class _Questions:
         answer, model, reason = self._ask([e > mine for e in others])
         if answer == z3.sat:
             return Answer("alone", *self._read(model))
-        if answer == z3.unknown:
+        if answer == z3.unknown and not self._dominated(members):
             return Answer("unknown", reason=f"z3 could not decide whether it is ever alone ({reason})")
         answer, model, reason = self._ask([e >= mine for e in others])
         if answer == z3.sat:
@@ -180,6 +181,28 @@ class _Questions:
             mixed = z3.Sum([v * self.tr.expr(rows[z][y]) for v, z in zip(lam, others)])
             out.append(mixed < self.tr.expr(rows[members][y]) if strict else mixed <= self.tr.expr(rows[members][y]))
         return out
+
+    def _dominated(self, members: ClassSet) -> bool:
+        """Whether another set costs no more than this one in every column for every admissible parameter value
+        (proved by z3, one small question per set over the parameters alone): then no p makes this one the
+        unique minimiser. Asked only when the question over the parameters and p together was left open."""
+        mine = self.scheme.rows[members]
+        for other in self.expected:
+            if other == members:
+                continue
+            theirs = self.scheme.rows[other]
+            worse = z3.Or([self.tr.expr(theirs[y]) > self.tr.expr(mine[y]) for y in range(self.scheme.K)])
+            if self._ask_parameters([worse]) == z3.unsat:
+                return True
+        return False
+
+    def _ask_parameters(self, formulas: list) -> z3.CheckSatResult:
+        """z3's answer over the parameters alone, bounded by work (the same answer on every machine)."""
+        solver = z3.Solver(ctx=self.ctx)
+        solver.set("timeout", limits.question_ms(DOMINANCE_MS * limits.BACKSTOP))
+        solver.set("rlimit", limits.work_budget(DOMINANCE_MS))
+        solver.add(*self.assumed, *self.defined, *self.tr.side, *formulas)
+        return solver.check()
 
     def _ask(self, comparisons: list, budget_ms: int | None = None) -> tuple:
         """z3's answer, a model when sat and its reason when unknown. With `budget_ms` the question is bounded by

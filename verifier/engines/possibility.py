@@ -13,12 +13,11 @@ from fractions import Fraction
 
 import highspy
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
-from verifier.engines.canonical import RationalGrid, canonical_witness
-from verifier.engines.canonical import canonical_mixture
+from verifier.engines.canonical import RationalGrid, canonical_mixture, canonical_witness
 from verifier.engines.highs import quiet_highs
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 from verifier.verdict import SetPossibility, Truth
 

@@ -5,9 +5,8 @@ Shared by the enumeration engine; cached, since every property reads the same fe
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import Compare, Term
 from verifier.scheme import Scheme
 from verifier.verdict import Binding, Comparison, Truth

@@ -19,6 +19,7 @@ from itertools import combinations
 from math import comb
 
 import flint
+
 from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.limits import MAX_EXACT_BITS
 
 MAX_EXPONENT = 1000

@@ -6,11 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.formula.arith import (BuiltinError, bounded_degree, divide, list_arg, numbers, pick, power, require,
-                                    sign_of, symbolic)
+from verifier.formula.arith import (
+    BuiltinError,
+    bounded_degree,
+    divide,
+    list_arg,
+    numbers,
+    pick,
+    power,
+    require,
+    sign_of,
+    symbolic,
+)
 from verifier.formula.genmean import genmean
+from verifier.lazy_sympy import sympy as sp
 
 
 def _len(*args):

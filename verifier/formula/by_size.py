@@ -20,12 +20,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.arith import pick
 from verifier.formula.values import UserFunction
+from verifier.lazy_sympy import sympy as sp
 
 M = sp.Symbol("m", integer=True, nonnegative=True)  # n = TAIL + m: every size from TAIL on
 

@@ -20,8 +20,22 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verifier.formula.rationals import (MAX_DEN_BITS, SAFE, CellsError, add_exact, common, down, enclose_ratio,
-                                       exact_nonzero, exact_sign, magnitude, mul_exact, root, scale, up)
+from verifier.formula.rationals import (
+    MAX_DEN_BITS,
+    SAFE,
+    CellsError,
+    add_exact,
+    common,
+    down,
+    enclose_ratio,
+    exact_nonzero,
+    exact_sign,
+    magnitude,
+    mul_exact,
+    root,
+    scale,
+    up,
+)
 
 TRUE, FALSE, UNDECIDED = 1, 0, -1
 
@@ -271,6 +285,7 @@ def _with_exact(lo, hi, a: Cells, b: Cells, op) -> Cells:
     return Cells(np.where(exact, np.maximum(lo, exact_lo), lo), np.where(exact, np.minimum(hi, exact_hi), hi),
                  num, den, exact)
 
+
 def _exact_reciprocal(c: Cells, out: Cells) -> Cells:
     """den/num per element: exact where the distinct numerators have a modest common multiple."""
     values = np.unique(np.asarray(c.num[c.exact], dtype=object))
@@ -284,6 +299,7 @@ def _exact_reciprocal(c: Cells, out: Cells) -> Cells:
     num = np.asarray(num, dtype=object) // np.asarray(safe, dtype=object)
     return _with_exact(out.lo, out.hi, Cells.from_exact(num, multiple, c.exact), Cells.rational(1, c.shape),
                        mul_exact)
+
 
 def _exact_roots(base: Cells, exponent: Fraction, out: Cells) -> Cells:
     """Where the base is exact and a perfect power, (num/den)^(p/q) is rational: keep it exact."""

@@ -13,9 +13,8 @@ from functools import lru_cache
 
 import flint
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula.enclose import Unsupported, enclose
+from verifier.lazy_sympy import sympy as sp
 
 PRECISIONS = (64, 256, 1024, 4096)
 

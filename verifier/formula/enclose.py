@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import flint
+
 from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import ast
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.errors import did_you_mean, few_of, listed
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, guarded, sized
 from verifier.formula.builtins import BUILTINS
 from verifier.formula.parse import Formula
 from verifier.formula.values import ClassRef, UserFunction, Vocabulary, check_real, kind
+from verifier.lazy_sympy import sympy as sp
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 6_000_000  # formula nodes evaluated per spec (about 15 s); a 12-class p-discounted spec needs 1.1 million

@@ -12,12 +12,11 @@ from contextvars import ContextVar
 from functools import lru_cache
 
 import flint
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError, list_arg, numbers, positive_power, power, require, sign_of, symbolic
 from verifier.formula.enclose import COMPARISON_RULES, Unsupported, translates
-
+from verifier.lazy_sympy import sympy as sp
 
 # Facts proved (by z3, for every admissible value) about generalized-mean exponents: "le1" (p <= 1), "ge1"
 # (p >= 1), "ge0" (p >= 0). Balls cannot certify p <= 1 on a box touching p = 1 exactly; a proof can.

@@ -3,8 +3,9 @@ M_p = ((x1^p + ... + xn^p) / n)^(1/p)), never sympy's internal names such as Gen
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
 from sympy.printing.str import StrPrinter
+
+from verifier.lazy_sympy import sympy as sp
 
 
 class PaperPrinter(StrPrinter):

@@ -7,9 +7,8 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula.parse import Formula, UserFunction  # UserFunction lives beside Formula: a spec reads it
+from verifier.lazy_sympy import sympy as sp
 
 __all__ = ["ClassRef", "UserFunction", "Vocabulary", "check_real", "kind"]
 

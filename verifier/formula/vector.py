@@ -20,11 +20,24 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.formula.cells import UNDECIDED, Cells, CellsError, TRUE, arb_map, compare, where
-from verifier.formula.vector_lists import (SET_Y, Cls, Lst, NotVectorised, REDUCERS, absolute, certain_sign,
-                                          constant_exponent, genmean, lift_all, power, stack, concat)
+from verifier.formula.cells import TRUE, UNDECIDED, Cells, CellsError, arb_map, compare, where
 from verifier.formula.parse import Formula
 from verifier.formula.values import UserFunction
+from verifier.formula.vector_lists import (
+    REDUCERS,
+    SET_Y,
+    Cls,
+    Lst,
+    NotVectorised,
+    absolute,
+    certain_sign,
+    concat,
+    constant_exponent,
+    genmean,
+    lift_all,
+    power,
+    stack,
+)
 
 MAX_CALL_DEPTH = 32
 MAX_NODES = 200_000  # formula nodes walked per spec (each an array operation); a runaway formula stops here

@@ -14,7 +14,7 @@ import numpy as np
 
 from verifier.errors import DoesNotApply
 from verifier.formula.cell_sums import masked_sum
-from verifier.formula.cells import UNDECIDED, Cells, CellsError, FALSE, TRUE, compare, where
+from verifier.formula.cells import FALSE, TRUE, UNDECIDED, Cells, CellsError, compare, where
 
 
 class NotVectorised(DoesNotApply):
@@ -224,5 +224,3 @@ def absolute(x: Cells) -> Cells:
                        np.abs(x.num) if x.num.dtype != object else np.vectorize(abs, otypes=[object])(x.num), 0)
         return Cells(out.lo, out.hi, num, x.den, x.exact)
     return out
-
-

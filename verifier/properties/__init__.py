@@ -7,8 +7,17 @@ package (it is the bottom of the pipeline, beside `errors`).
 
 from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
 from verifier.properties.settings import LEVELS, TABLE_VIII, Level, Setting
-from verifier.properties.statement import (Atom, Both, Compare, Implies, Possible, Property, Quantifier,
-                                           QuantifierKind, Term)
+from verifier.properties.statement import (
+                                           Atom,
+                                           Both,
+                                           Compare,
+                                           Implies,
+                                           Possible,
+                                           Property,
+                                           Quantifier,
+                                           QuantifierKind,
+                                           Term,
+)
 
 __all__ = ["Atom", "BY_ID", "Both", "Compare", "Implies", "LEVELS", "Level", "PROPERTIES", "Possible", "Property",
            "Quantifier", "QuantifierKind", "Setting", "TABLE_VIII", "Term", "resolve"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from verifier.properties.statement import (Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind,
-                                           Term)
+from verifier.properties.statement import Both, Compare, Implies, Possible, Property, Quantifier, QuantifierKind, Term
 
 
 def _all(var, domain):

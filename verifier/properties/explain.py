@@ -10,10 +10,10 @@ import html
 import re
 import textwrap
 
-from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
-from verifier.properties.settings import LEVELS, SETTINGS, TABLE_VIII
 from verifier.errors import UsageError, did_you_mean
 from verifier.numbers import shown
+from verifier.properties.catalogue import BY_ID, PROPERTIES, resolve
+from verifier.properties.settings import LEVELS, SETTINGS, TABLE_VIII
 
 NOTATION = """\
 Notation. Ω is the set of K classes; a prediction Ŷ is a non-empty subset of Ω, indeterminate when it has two

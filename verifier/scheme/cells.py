@@ -19,7 +19,7 @@ from itertools import combinations
 
 import numpy as np
 
-from verifier.formula.cells import Cells, CellsError, compare, TRUE
+from verifier.formula.cells import TRUE, Cells, CellsError, compare
 from verifier.formula.rationals import SAFE, enclose_ratio, magnitude, scale
 from verifier.formula.vector import NotVectorised, VectorEvaluator
 from verifier.spec.family import ALL, Family
@@ -218,4 +218,3 @@ def certainly_negative(cells: Cells) -> np.ndarray:
     if S <= step:
         return compare(cells, "<", zero) == TRUE
     return np.concatenate([compare(cells.take(slice(i, i + step)), "<", zero) == TRUE for i in range(0, S, step)])
-

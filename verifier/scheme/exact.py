@@ -14,14 +14,13 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.formula import certified
 from verifier.errors import SpecError
+from verifier.formula import certified
 from verifier.formula.arith import collecting
 from verifier.formula.evaluate import Evaluator
-from verifier.formula.values import ClassRef, Vocabulary
 from verifier.formula.parse import Formula
+from verifier.formula.values import ClassRef, Vocabulary
+from verifier.lazy_sympy import sympy as sp
 from verifier.spec.model import Entry, Spec
 
 ClassSet = frozenset[int]

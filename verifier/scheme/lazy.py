@@ -15,15 +15,15 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.formula.arith import collecting
 from verifier.formula.cells import TRUE, UNDECIDED, Cells, compare
-from verifier.formula.rationals import SAFE, enclose_ratio, scale
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.genmean import genmean
 from verifier.formula.power_mean import power_mean_form
+from verifier.formula.rationals import SAFE, enclose_ratio, scale
 from verifier.formula.values import ClassRef, Vocabulary
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme.cells import ORIGINS, SchemeCells, build_cells, certainly_negative, table_order
 from verifier.scheme.exact import ClassSet, Scheme, _check_assumptions, _differ, _entry, _parameter_values
 from verifier.spec.model import Spec

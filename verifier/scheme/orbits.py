@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.formula.equivariance import class_blind
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import QuantifierKind
 from verifier.scheme.exact import ClassSet, Scheme, build_scheme
 from verifier.spec.model import Spec
@@ -204,7 +204,6 @@ def rebuild_at(scheme: Scheme, values: dict[str, sp.Expr]) -> Scheme:
         return build_reduced_scheme(scheme.spec, scheme.classes, values)
     except NotSymmetric:
         return build_reduced_scheme(scheme.spec, scheme.classes, values, prove=False)
-
 
 
 def blind_formulas(spec: Spec, scheme: Scheme | None = None) -> str:

@@ -10,7 +10,8 @@ import re
 import unicodedata
 
 from verifier.spec.model import MAX_CLASSES
-from verifier.spec.source import Located, shown as _show
+from verifier.spec.source import Located
+from verifier.spec.source import shown as _show
 
 
 def read_classes(node: Located, fail, limit: int = MAX_CLASSES) -> tuple[str, ...]:

@@ -13,11 +13,13 @@ from verifier.errors import FEW, SpecError, did_you_mean, few_of, listed, raise_
 from verifier.formula.parse import Formula, UserFunction, parse_syntax
 from verifier.spec.class_names import read_classes
 from verifier.spec.family import ALL, MAX_FAMILY_CLASSES, read_family, wants_family
-from verifier.spec.formulas import bare_parameter, formula_problems, spec_identifier as _identifier
+from verifier.spec.formulas import bare_parameter, formula_problems
+from verifier.spec.formulas import spec_identifier as _identifier
 from verifier.spec.model import MAX_CLASSES, PARAM_KEYS, TOP_KEYS, Entry, Parameter, Spec
 from verifier.spec.positions import FileLines, ScalarOrigin
 from verifier.spec.source import Located, load_yaml, located_from_data
-from verifier.spec.source import kind_of as _kind, shown as _show
+from verifier.spec.source import kind_of as _kind
+from verifier.spec.source import shown as _show
 from verifier.spec.text import read_text
 from verifier.spec.yaml_nodes import paused_collector
 from verifier.verdict import Verdict

@@ -9,9 +9,9 @@ that says so, not in memory exhaustion; a long file without aliases is never cal
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Collection, Mapping
 from typing import Any
 
 import yaml

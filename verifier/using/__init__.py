@@ -28,13 +28,38 @@ from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from verifier.using.compare import Comparison, Friedman, PairComparison, check_pairs, finish
-    from verifier.using.decide import (BatchDecider, BatchDecision, BatchSummary, CredalBatchDecider, CredalDecision,
-                                       CredalRow, CredalSet, Decision, LogitDecider, ProbabilityPredictions,
-                                       column_order, predict_sets, rows_from_array)
+    from verifier.using.decide import (
+        BatchDecider,
+        BatchDecision,
+        BatchSummary,
+        CredalBatchDecider,
+        CredalDecision,
+        CredalRow,
+        CredalSet,
+        Decision,
+        LogitDecider,
+        ProbabilityPredictions,
+        column_order,
+        predict_sets,
+        rows_from_array,
+    )
     from verifier.using.evaluate import Crossing, Scores, Sweep, add_intervals, parse_sweep, score, sweep
-    from verifier.using.inputs import (DistributionFile, IntervalsFile, LogitFile, LogitRows, Predictions, checked,
-                                       frame_predictions, from_arrays, intervals, logit_rows, raw_certainty,
-                                       read_datasets, read_predictions, read_truth)
+    from verifier.using.inputs import (
+        DistributionFile,
+        IntervalsFile,
+        LogitFile,
+        LogitRows,
+        Predictions,
+        checked,
+        frame_predictions,
+        from_arrays,
+        intervals,
+        logit_rows,
+        raw_certainty,
+        read_datasets,
+        read_predictions,
+        read_truth,
+    )
 
 _FROM = {"BatchDecider": "decide", "BatchDecision": "decide", "BatchSummary": "decide", "Comparison": "compare",
          "CredalBatchDecider": "decide", "CredalDecision": "decide", "CredalRow": "decide", "CredalSet": "decide",

@@ -21,11 +21,11 @@ from verifier.lazy_exports import lazy_exports
 if TYPE_CHECKING:
     from verifier.api.use.abstention import abstention_curves
     from verifier.api.use.certainty_report import CertaintyReport, certainty
+    from verifier.api.use.decisions import decide
+    from verifier.api.use.evaluation import evaluate
     from verifier.api.use.evaluation_surface import cost_surface
     from verifier.api.use.job_reports import AbstentionReport, ConditionsReport, SurfaceReport
     from verifier.api.use.operating import operating_conditions
-    from verifier.api.use.decisions import decide
-    from verifier.api.use.evaluation import evaluate
     from verifier.api.use.report import BatchReport, UseReport
     from verifier.api.use.set_scorer import scorer
 

@@ -11,8 +11,8 @@ from verifier.api.entry import Source, load
 from verifier.api.use.job_reports import AbstentionReport
 from verifier.api.use.report import stopped_within, unfixed
 from verifier.api.use.requests import AbstentionRequest, scores_input, sweep_texts
-from verifier.report.use import wrapped
 from verifier.errors import UsageError
+from verifier.report.use import wrapped
 from verifier.using import parse_sweep
 
 MAX_SCENARIOS = 250_000
@@ -70,8 +70,8 @@ def abstention_report(request: AbstentionRequest) -> AbstentionReport:
 def _curves(spec, request: AbstentionRequest, state: dict) -> None:
     """Everything under the bound: the sweeps, scenarios and scores read, then the curves, made into
     state["curves"] one classifier at a time."""
-    from verifier.using.abstention import TRIVIAL, AbstentionCurves, abstention_curves as curves_of
-    from verifier.using.abstention import scenarios
+    from verifier.using.abstention import TRIVIAL, AbstentionCurves, scenarios
+    from verifier.using.abstention import abstention_curves as curves_of
 
     sweeps, scores = list(request.sweeps), request.scores
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]

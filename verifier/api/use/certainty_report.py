@@ -7,16 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFile, raw_certainty
-from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise
-from verifier.using.decide import decide as decide_precise
-from verifier.using.certainty import two_class_margin
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p
 from verifier.api.use.route import Rows, RowsDecider, RowsSource, use_route
 from verifier.errors import UsageError
 from verifier.report.output import PictureBytes
 from verifier.report.use import certainty as words
 from verifier.report.use import decisions
+from verifier.using import BatchDecider, DistributionFile, LogitDecider, LogitFile, raw_certainty
+from verifier.using.certainty import BlockCertainty, block_certainty, doubt_cost, pairwise, two_class_margin
+from verifier.using.decide import decide as decide_precise
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -12,17 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from verifier import limits
-from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
-from verifier.using.decide import credal as credal_rules
-from verifier.using.decide import decide as decide_precise
 from verifier.api import arguments
 from verifier.api.use.report import BatchReport, Source, UseReport, as_p, numeric_scheme, within
 from verifier.api.use.requests import DecideRequest
 from verifier.api.use.route import Rows, RowsDecider, RowsSource, beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.scheme.orbits import Orbits
 from verifier.report.use import decisions as words
+from verifier.scheme.orbits import Orbits
+from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
+from verifier.using.decide import credal as credal_rules
+from verifier.using.decide import decide as decide_precise
 
 if TYPE_CHECKING:
     from verifier.scheme import Scheme

@@ -11,22 +11,30 @@ import numpy as np
 
 from verifier import limits
 from verifier.analysis.pipeline import build
-from verifier.using.evaluate import costs_of
-from verifier.using.evaluate import row_keys
-from verifier.using.compare import Comparison, check_pairs, compare
-from verifier.using import (Predictions, add_intervals, frame_predictions, from_arrays, parse_sweep, read_datasets,
-                          read_predictions, score, sweep)
 from verifier.api import arguments
+from verifier.api.entry import checked_time_limit, load
 from verifier.api.use.evaluation_run import Run
 from verifier.api.use.evaluation_surface import surface_report, surface_use_report
-from verifier.api.use.requests import EvaluateRequest, sweep_texts
 from verifier.api.use.probabilities import decided_predictions
 from verifier.api.use.report import Source, UseReport, exact_arg, unfixed, within
+from verifier.api.use.requests import EvaluateRequest, sweep_texts
 from verifier.api.use.route import use_route
-from verifier.api.entry import checked_time_limit, load
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import scores as words
+from verifier.using import (
+    Predictions,
+    add_intervals,
+    frame_predictions,
+    from_arrays,
+    parse_sweep,
+    read_datasets,
+    read_predictions,
+    score,
+    sweep,
+)
+from verifier.using.compare import Comparison, check_pairs, compare
+from verifier.using.evaluate import costs_of, row_keys
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

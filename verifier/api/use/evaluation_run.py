@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from verifier import limits
-from verifier.using import Comparison, Scores, finish
 from verifier.api.use.probabilities import decided_json, decided_lines
 from verifier.api.use.report import UseReport
-from verifier.report.use import answer_first, comparison as words_comparison, rank_table, score_table, scores as words
+from verifier.report.use import answer_first, rank_table, score_table
+from verifier.report.use import comparison as words_comparison
+from verifier.report.use import scores as words
+from verifier.using import Comparison, Scores, finish
 
 if TYPE_CHECKING:
     from verifier.spec import Spec

@@ -18,10 +18,10 @@ from verifier.api.use.probabilities import probability_sources
 from verifier.api.use.report import unfixed
 from verifier.api.use.requests import sweep_texts
 from verifier.errors import SpecError, UsageError
-from verifier.using.exact import ExactRows, rational_rows
-from verifier.using.evaluate import FixedSets, parse_sweeps, surface
 from verifier.report.use import surface as words
 from verifier.report.use import wrapped
+from verifier.using.evaluate import FixedSets, parse_sweeps, surface
+from verifier.using.exact import ExactRows, rational_rows
 
 if TYPE_CHECKING:
     from verifier.spec import Spec

@@ -40,4 +40,3 @@ class SurfaceReport(UseReport):
     each grid point); `surface` (a field of every `UseReport`) is the `using.evaluate.cost_surface.Surface`."""
 
     repr_name = "SurfaceReport"
-

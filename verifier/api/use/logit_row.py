@@ -8,12 +8,12 @@ import math
 
 import numpy as np
 
-from verifier.using import LogitDecider, raw_certainty
-from verifier.using.inputs import logit_row, raw_pairwise
-from verifier.using.certainty import two_class_margin
 from verifier.api.use.report import UseReport
-from verifier.report.use import certainty as words
 from verifier.report.use import TIE_RULE, names
+from verifier.report.use import certainty as words
+from verifier.using import LogitDecider, raw_certainty
+from verifier.using.certainty import two_class_margin
+from verifier.using.inputs import logit_row, raw_pairwise
 
 
 def decide_logit_row(scheme, value, certainty: bool = False) -> UseReport:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from verifier import limits
+from verifier import limits, numbers
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api import arguments
 from verifier.api.entry import Source, load
@@ -15,7 +15,6 @@ from verifier.api.use.job_reports import ConditionsReport
 from verifier.api.use.report import stopped_within, unfixed
 from verifier.api.use.requests import ConditionsRequest, scores_input
 from verifier.errors import UsageError
-from verifier import numbers
 from verifier.numbers import shown
 
 DEFAULT_GAMMAS = ("0", "1", "4", "16", "inf")
@@ -91,8 +90,7 @@ def operating_conditions(spec: Source, y_true=None, y_score=None, *, probabiliti
 def conditions_report(request: ConditionsRequest) -> ConditionsReport:
     """The expected losses for the spec `request.source` names, within `request.seconds`; cut by them, the
     classifiers done and what was cut (a usage error when not one classifier was done)."""
-    from verifier.report.use import wrapped
-    from verifier.report.use import conditions_json, conditions_lines
+    from verifier.report.use import conditions_json, conditions_lines, wrapped
 
     state: dict = {"made": []}
     _, stop = stopped_within(request.seconds, lambda: _conditions(load(request.source), request, state))
@@ -119,9 +117,7 @@ def conditions_report(request: ConditionsRequest) -> ConditionsReport:
 def _conditions(spec, request: ConditionsRequest, state: dict) -> None:
     """Everything under the bound: `state` gets the spec's name, the classifier count ("total") and, in "made",
     the Conditions being filled."""
-    from verifier.using.operating import GRID, conditions
-    from verifier.using.operating import costs
-    from verifier.using.operating import METHODS
+    from verifier.using.operating import GRID, METHODS, conditions, costs
 
     method, gammas = request.method, request.gammas
     if method not in METHODS:
@@ -166,8 +162,7 @@ def _inside_assumptions(scheme, parameter: str, path: str, grid) -> None:
 def _from_probabilities(spec, scheme, parameter, method, gammas, weight, request: ConditionsRequest, state):
     """Each row's Bayes-optimal set at the presumed value, for any number of classes (score-driven only)."""
     from verifier.api.use.probabilities import probability_sources
-    from verifier.using.operating import conditions_of_rows
-    from verifier.using.operating import affine_costs
+    from verifier.using.operating import affine_costs, conditions_of_rows
 
     if method != "score":
         raise UsageError(f"--threshold-choice {method} works on binary scores (--scores); with --probabilities "

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import os
 
-from verifier.using.inputs import labels as true_labels, read_truth
-from verifier.using import (DistributionFile, LogitFile, ProbabilityPredictions, logit_rows, predict_sets,
-                            rows_from_array)
 from verifier.api.use.route import UseRoute
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import TIE_RULE
+from verifier.using import (
+    DistributionFile,
+    LogitFile,
+    ProbabilityPredictions,
+    logit_rows,
+    predict_sets,
+    rows_from_array,
+)
+from verifier.using.inputs import labels as true_labels
+from verifier.using.inputs import read_truth
 
 
 def decided_predictions(route: UseRoute, probabilities, y_true, truth: str | None,

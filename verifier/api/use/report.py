@@ -4,17 +4,17 @@ spec, a distribution given as text, a dict or a list, and the overall time bound
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
-from verifier.using import Comparison, Scores, Sweep, checked
-from verifier.using.inputs import distribution
 from verifier.api.entry import Source, checked_time_limit, load
 from verifier.errors import SpecError, UsageError, few_of
-from verifier.report.use import score_table
 from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
+from verifier.report.use import score_table
+from verifier.using import Comparison, Scores, Sweep, checked
+from verifier.using.inputs import distribution
 
 if TYPE_CHECKING:
     from verifier.report.use import ExtraStats

@@ -29,9 +29,8 @@ from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import Orbits
 from verifier.spec.family import MAX_FAMILY_SETS, Family, matrix_bound
-from verifier.using.decide import BatchDecider
+from verifier.using.decide import BatchDecider, FamilyRoute, alike_route, singled_out
 from verifier.using.evaluate import AlikeCosts, CellCosts, ListedCosts, costs_of
-from verifier.using.decide import FamilyRoute, alike_route, singled_out
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

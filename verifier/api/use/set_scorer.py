@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.formula.rounded import rounded
-from verifier.using import column_order, predict_sets, rows_from_array, score
 from verifier.api.use.report import Source
 from verifier.api.use.route import use_route
 from verifier.errors import UsageError
+from verifier.formula.rounded import rounded
 from verifier.numbers import shown
+from verifier.using import column_order, predict_sets, rows_from_array, score
 
 MEASURES = {"mean_cost": "negated mean cost (Eq. 4)", "u65": "u65", "u80": "u80",
             "discounted_accuracy": "discounted accuracy", "set_accuracy": "set accuracy"}

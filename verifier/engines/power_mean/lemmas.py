@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.engines.power_mean.shapes import shape_of
 from verifier.errors import Unsettled
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import BY_ID
 from verifier.verdict import LemmaProof
 

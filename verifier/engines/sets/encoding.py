@@ -27,15 +27,15 @@ from __future__ import annotations
 
 import ast
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
+from verifier.engines.sets.lists import NotEncodable, SymList, aggregate, as_list, length
 from verifier.errors import SpecError
 from verifier.formula.evaluate import Evaluator
 from verifier.formula.parse import Formula
 from verifier.formula.values import ClassRef, Vocabulary
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
-from verifier.engines.sets.lists import NotEncodable, SymList, aggregate, as_list, length
 
 MAX_POWER = 8  # x ** k for a set-dependent x is k - 1 products; beyond this the encoding refuses
 _ORDER = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
-from verifier.engines import obligations
-from verifier.formula.enclose import Unsupported
-from verifier.engines.enumerate import EnumerationEngine
-from verifier.errors import SpecError
 from verifier import limits
+from verifier.engines import obligations
+from verifier.engines.enumerate import EnumerationEngine
+from verifier.engines.smt.translate import Translator, model_value
+from verifier.errors import SpecError
+from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 from verifier.limits import DEFAULT_TIMEOUT_MS
 from verifier.properties import PROPERTIES, Property, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Verdict
-from verifier.engines.smt.translate import Translator, model_value
 
 Recheck = Callable[[Scheme, list[PropertyResult]], None]  # re-checks results in place (downgrades)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
 import z3
 
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 
 _EXPR: dict[type, Callable] = {}
 _BOOL: dict[type, Callable] = {}

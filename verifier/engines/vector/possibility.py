@@ -14,13 +14,13 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.possibility import _DENOMINATORS, _rationalise, _solve_all, analyse_possibility, check_witness
 from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
 from verifier.engines.vector.two_point import screened_pairs
 from verifier.engines.vector.uniform import uniform_tests
 from verifier.formula.cells import TRUE, Cells, CellsError, compare
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.uniform_point import UniformPoint
 from verifier.verdict import SetPossibility, Truth

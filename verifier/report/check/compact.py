@@ -16,10 +16,9 @@ from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.check import brief
-from verifier.report.text.math_text import console as math
-from verifier.report.text import clean
 from verifier.report.check.tables import parameter
-from verifier.report.text import DEFAULT_WIDTH, render_to_text
+from verifier.report.text import DEFAULT_WIDTH, clean, render_to_text
+from verifier.report.text.math_text import console as math
 from verifier.verdict import Verdict
 
 STYLE = {Verdict.HOLDS: "green", Verdict.FAILS: "red", Verdict.UNKNOWN: "yellow"}

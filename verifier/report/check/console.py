@@ -10,15 +10,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from verifier.report.check.tables import MAX_ROWS, representatives
-from verifier.report.check import set_facts, words
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import LEVELS, TABLE_VIII
+from verifier.report.check import set_facts, words
+from verifier.report.check.tables import MAX_ROWS, representatives
+from verifier.report.text import DEFAULT_WIDTH, clean, grid, render_to_text
 from verifier.report.text.math_text import console as math
-from verifier.report.text import clean
-from verifier.report.text import DEFAULT_WIDTH, render_to_text
-from verifier.report.text import grid
 from verifier.verdict import EvidenceKind, Verdict
 
 MAX_COLUMNS = 48  # classes shown as columns of the matrix on the console (all of them in JSON and --report)

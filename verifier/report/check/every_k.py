@@ -13,9 +13,8 @@ from verifier.analysis.every_k import EveryKResult
 from verifier.engines.every_k import EXACT_SIZES, TAIL
 from verifier.properties import PROPERTIES
 from verifier.report.check import words
+from verifier.report.text import DEFAULT_WIDTH, clean, render_to_text
 from verifier.report.text.math_text import console as math
-from verifier.report.text import clean
-from verifier.report.text import DEFAULT_WIDTH, render_to_text
 from verifier.spec import Spec
 from verifier.verdict import Truth
 

@@ -6,13 +6,11 @@ import html
 
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
-from verifier.report.check import words
-from verifier.report.text.math_text import markup
-from verifier.report.text import clean
-from verifier.report.check import set_facts
+from verifier.report.check import set_facts, words
 from verifier.report.check.check_pictures import pictures
 from verifier.report.check.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
-
+from verifier.report.text import clean
+from verifier.report.text.math_text import markup
 
 # Every rule is confined to the report's root element, `.verify-report`, so that a notebook's own page keeps its
 # styles. Inside the report, the rules name the root class twice (specificity 0,2,x): they then outrank the

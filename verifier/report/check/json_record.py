@@ -7,13 +7,13 @@ from fractions import Fraction
 from math import comb
 
 from verifier import limits
-from verifier.version import __version__
-from verifier.report.check import words
-from verifier.report.text import Streamed
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
 from verifier.properties.settings import TABLE_VIII
+from verifier.report.check import words
+from verifier.report.text import Streamed
 from verifier.verdict import Comparison, EvidenceKind, Optimal, SetOptimality, SetPossibility, Truth
+from verifier.version import __version__
 
 
 def _exact(value) -> str | list[str]:

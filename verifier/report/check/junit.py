@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+
 from verifier.verdict import Verdict
 
 # XML 1.0 forbids most control characters even when escaped; spec text quoted in messages could carry them.

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from verifier.analysis.pipeline import Analysis
 from verifier.properties.settings import LEVELS, TABLE_VIII
-from verifier.report.check import words
-from verifier.report.text.math_text import markup
-from verifier.report.text import code_span, markdown_cell
-from verifier.report.text.safe_text import markdown as md
-from verifier.report.check import set_facts
+from verifier.report.check import set_facts, words
 from verifier.report.check.tables import SYMMETRY_ROWS, fit_steps, matrix_rows, rows_shown, summary
+from verifier.report.text import code_span, markdown_cell
+from verifier.report.text.math_text import markup
+from verifier.report.text.safe_text import markdown as md
 
 
 def _md_table(headers, rows) -> list[str]:

@@ -9,8 +9,8 @@ import os
 
 from verifier.errors import counted
 from verifier.properties import PROPERTIES
-from verifier.report.text.math_text import markup
 from verifier.report.text import code_span, markdown_cell
+from verifier.report.text.math_text import markup
 
 MARK = {"holds": "✓", "fails": "✗", "unknown": "?"}
 FIT = {True: "✓", False: "✗", None: "?"}

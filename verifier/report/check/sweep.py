@@ -11,9 +11,8 @@ from rich.text import Text
 from verifier.analysis.class_sweep import Sweep
 from verifier.properties import PROPERTIES
 from verifier.report.check import words
+from verifier.report.text import DEFAULT_WIDTH, clean, render_to_text
 from verifier.report.text.math_text import console as math
-from verifier.report.text import clean
-from verifier.report.text import DEFAULT_WIDTH, render_to_text
 from verifier.verdict import Verdict
 
 

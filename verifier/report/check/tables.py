@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from verifier.analysis.pipeline import Analysis
-from verifier.report.check import words
 from verifier.analysis.remedy import how_to_fit
+from verifier.report.check import words
 
 MAX_ROWS = 64  # matrix and possibility rows shown in Markdown/HTML before "and N more" (all are in the JSON)
 MAX_CELLS = 2048  # and at most this many cells: 100 classes show 20 rows, not a 150 KB table

@@ -5,15 +5,22 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula.notation import paper_text
 from verifier.formula.rounded import rounded
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import QuantifierKind
 from verifier.report.text import PRINTER
 from verifier.scheme import Scheme
-from verifier.verdict import (Comparison, EvidenceKind, Optimal, PropertyResult, SetOptimality, SetPossibility, Truth,
-                              Verdict)
+from verifier.verdict import (
+    Comparison,
+    EvidenceKind,
+    Optimal,
+    PropertyResult,
+    SetOptimality,
+    SetPossibility,
+    Truth,
+    Verdict,
+)
 
 MAX_EXACT_CHARS = 28
 
@@ -30,8 +37,6 @@ def exact(value: sp.Expr) -> str:
     values. Terms are printed in sympy's stored order: sorting them for display (`str`) costs ten times the
     printing itself on sums of radicals, and the value is the same."""
     return PRINTER.doprint(value)
-
-
 
 
 @lru_cache(maxsize=100_000, typed=True)

@@ -7,7 +7,7 @@ feasible, and "smallest" is said only when every smaller removal was refuted.
 
 from __future__ import annotations
 
-from verifier.designing import Completion, Diagnosis, MAX_CONFLICTS
+from verifier.designing import MAX_CONFLICTS, Completion, Diagnosis
 from verifier.report.design.words import bound_json, bound_words, frac_text, to_json
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verifier.designing import Completion, failing_cover, fit_test
+from verifier.engines.margins import Bound, Interval
 from verifier.errors import counted
 from verifier.formula.rounded import rounded
-from verifier.engines.margins import Bound, Interval
 from verifier.properties import BY_ID, PROPERTIES, Level
 from verifier.properties.settings import TABLE_VIII
 from verifier.verdict import Verdict

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.report.figures.abstention_maps import (LEMMA_LABEL, MISSING, axes_labels,
-                                                      colour_scales, draw_maps, lemma_handle, lemma_line, values)
+from verifier.report.figures.abstention_maps import (
+    LEMMA_LABEL,
+    MISSING,
+    axes_labels,
+    colour_scales,
+    draw_maps,
+    lemma_handle,
+    lemma_line,
+    values,
+)
 from verifier.report.figures.palette import BLUE, ONE_COLUMN_WIDTH, line_style
 from verifier.report.figures.picture import Picture, file_part, plt
 

@@ -11,9 +11,8 @@ the scheme does.
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.report.figures.picture import PALETTE, Picture, plt
 from verifier.report.figures.typeset import exact_ticks, literal, math, put
 from verifier.verdict import Truth

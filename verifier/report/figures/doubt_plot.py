@@ -12,7 +12,6 @@ from verifier.report.figures.palette import DASHES, LINES
 from verifier.report.figures.picture import ONE_COLUMN, figure_bytes, plt
 
 
-
 def doubt_figure(curves: list[tuple[str, np.ndarray]], title: str, fmt: str) -> bytes:
     """`curves`: (classifier, its rows' maximum doubt, inf on ties), drawn as ECDFs, as bytes of `fmt`."""
     return figure_bytes(draw_doubt(curves, title), fmt, title)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties import PROPERTIES, Level
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.figures.palette import BLUISH_GREEN, VERMILION

@@ -13,10 +13,9 @@ calibration and the verdicts at sample points come computed (`report.check.check
 from __future__ import annotations
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
-from verifier.report.figures.palette import (BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, SKY_BLUE,
-                                              VERMILION)
+from verifier.lazy_sympy import sympy as sp
+from verifier.report.figures.palette import BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILION
 from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
 from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol
 

@@ -18,7 +18,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-
 from matplotlib import cycler  # noqa: E402  (matplotlib's validated cycler: no extra dependency)
 
 from verifier.report.figures.palette import LINES, ONE_COLUMN_WIDTH, REGIONS  # noqa: E402

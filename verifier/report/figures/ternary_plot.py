@@ -14,7 +14,8 @@ import math
 from verifier.formula import certified
 from verifier.formula.notation import paper_text
 from verifier.report.figures.picture import ONE_COLUMN, PALETTE, Picture, plt
-from verifier.report.figures.typeset import legend_math, literal, math as typeset, put
+from verifier.report.figures.typeset import legend_math, literal, put
+from verifier.report.figures.typeset import math as typeset
 
 TITLE = "Optimal prediction on the simplex"
 LABELLED_AREA = 0.02  # regions smaller than this (the simplex is 1/2) are named in the legend only

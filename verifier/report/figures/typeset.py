@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from verifier.lazy_sympy import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
 from verifier.formula.notation import paper_text
+from verifier.lazy_sympy import sympy as sp
 
 GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
          "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta",

@@ -15,8 +15,13 @@ from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from verifier.report.output.files import prepare_directory, stem_for, write_output, write_reports
-    from verifier.report.output.paths import (figure_stem, planned_stems, refuse_overwriting_inputs,
-                                              refuse_reports_over_inputs, reserved_for_others)
+    from verifier.report.output.paths import (
+        figure_stem,
+        planned_stems,
+        refuse_overwriting_inputs,
+        refuse_reports_over_inputs,
+        reserved_for_others,
+    )
     from verifier.report.output.picture_bytes import Figures, NoPicture, PictureBytes, why_no_use_picture
 
 _FROM = {"Figures": "picture_bytes", "NoPicture": "picture_bytes", "PictureBytes": "picture_bytes",

@@ -15,11 +15,10 @@ import secrets
 
 from verifier.analysis.pipeline import Analysis
 from verifier.errors import UsageError
-from verifier.report.check import page
-from verifier.report.check import to_json
-from verifier.report.text import json_text
+from verifier.report.check import page, to_json
 from verifier.report.check.markdown import markdown
 from verifier.report.output.paths import refuse_overwriting_inputs, stem_for
+from verifier.report.text import json_text
 
 __all__ = ["prepare_directory", "refuse_overwriting_inputs", "stem_for", "write_output", "write_reports"]
 

@@ -12,7 +12,8 @@ import html as _html
 import re
 
 from verifier.report.check import SCOPED_CSS
-from verifier.report.text.safe_text import clean, markdown as _md_clean
+from verifier.report.text.safe_text import clean
+from verifier.report.text.safe_text import markdown as _md_clean
 
 
 def quoted(text: object, limit: int = 50) -> str:
@@ -48,7 +49,6 @@ def pre(text: str) -> str:
     """Console text as the console shows it: escaped, in a monospace block whose lines never wrap or break a word
     (the report's style sheet: `white-space:pre`, `word-break:normal`; wide blocks scroll), so columns hold."""
     return f'<pre class="console">{e(text.rstrip())}</pre>'
-
 
 
 def details(summary: str, text: str) -> str:

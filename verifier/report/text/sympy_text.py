@@ -9,9 +9,10 @@ written without those detours.
 
 from __future__ import annotations
 
-from verifier.lazy_sympy import sympy as sp
 from sympy.printing.precedence import PRECEDENCE, precedence
 from sympy.printing.str import StrPrinter
+
+from verifier.lazy_sympy import sympy as sp
 
 
 class MemoPrinter(StrPrinter):

@@ -22,8 +22,15 @@ if TYPE_CHECKING:
     from verifier.report.use.extra_stats import extra_text
     from verifier.report.use.figures import use_figures
     from verifier.report.use.report_files import check_report, write_use_report
-    from verifier.report.use.result_tables import (ExtraStats, certainty_html, certainty_pair_records,
-                                                   certainty_records, data_frame, extra_html, extra_records)
+    from verifier.report.use.result_tables import (
+        ExtraStats,
+        certainty_html,
+        certainty_pair_records,
+        certainty_records,
+        data_frame,
+        extra_html,
+        extra_records,
+    )
 
 _FROM = {"TIE_RULE": "decisions", "abstention_lines": "abstention", "check_report": "report_files",
          "conditions_json": "conditions", "conditions_lines": "conditions", "extra_text": "extra_stats",

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.using.abstention import AbstentionCurves, ClassifierCurves, Difference
-from verifier.using.abstention import Volume
+from verifier.using.abstention import AbstentionCurves, ClassifierCurves, Difference, Volume
 
 
 def _exact(x: Fraction | None) -> str | None:

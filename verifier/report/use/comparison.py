@@ -9,7 +9,8 @@ import textwrap
 
 from verifier.using.compare import CI_METHOD, SIGN_TEST, Comparison, PairComparison
 from verifier.using.compare.friedman import TEST, Friedman
-from verifier.using.compare.over_datasets import TEST as OVER_TEST, DatasetPair
+from verifier.using.compare.over_datasets import TEST as OVER_TEST
+from verifier.using.compare.over_datasets import DatasetPair
 
 EFFECTS_ORIENTATION = ("a minus b: positive when a costs more (rank-biserial r of the signed ranks of a − b, "
                        "Cliff's delta over all pairs of instances)")

@@ -10,9 +10,9 @@ import numpy as np
 
 from verifier.errors import counted
 from verifier.formula.rounded import rounded
-from verifier.using.decide import BatchDecision, BatchSummary, CredalRow
-from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.scheme import Scheme
+from verifier.using import CredalDecision, CredalSet, Decision
+from verifier.using.decide import BatchDecision, BatchSummary, CredalRow
 from verifier.using.decide.credal import Rule
 
 

@@ -9,8 +9,8 @@ import os
 import time
 
 from verifier.errors import UsageError
-from verifier.report.output.files import _write_atomically, prepare_directory
 from verifier.report.output import Figures, PictureBytes, figure_stem, refuse_overwriting_inputs
+from verifier.report.output.files import _write_atomically, prepare_directory
 
 FORMATS = ("svg", "pdf", "png")
 MAX_NAME_BYTES = 255  # a file name's length on ext4, APFS and NTFS alike

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from verifier.report.output.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use import score_table
 from verifier.report.use.comparison import friedman_sentence
 from verifier.report.use.notebook_answer import answer_html, answer_markdown
-from verifier.report.output.notebook import box, details, e, fenced, items, md, md_table, pre, table
 from verifier.report.use.scores import stretch_end
 
 ROWS_SHOWN = 20  # rows of a batch shown; all of them are in .record and .text

@@ -15,13 +15,12 @@ import io
 from dataclasses import dataclass
 from fractions import Fraction
 
+from verifier.formula import certified
 from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
-
-from verifier.using import Scores
-from verifier.formula import certified
-from verifier.report.use.decisions import spreadsheet_safe
 from verifier.report.text import markdown_cell
+from verifier.report.use.decisions import spreadsheet_safe
+from verifier.using import Scores
 
 FORMATS = ("csv", "markdown", "latex")
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from verifier.formula.rounded import rounded
-from verifier.using import Crossing, Scores, Sweep
 from verifier.errors import counted
 from verifier.formula.notation import POWER_MEAN_LEGEND, paper_text
+from verifier.formula.rounded import rounded
 from verifier.report.text import grid
-
+from verifier.using import Crossing, Scores, Sweep
 
 WIDTH = 110
 MAX_GRID_ROWS = 21  # grid points listed in the text; all of them in JSON

@@ -8,11 +8,10 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from verifier.formula.rounded import rounded
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.errors import counted
 from verifier.formula.notation import paper_text
+from verifier.formula.rounded import rounded
+from verifier.lazy_sympy import sympy as sp
 from verifier.report.use.decisions import TIE_RULE
 from verifier.using.evaluate import Surface, SurfaceGrid, cheapest, lowest
 

@@ -19,8 +19,13 @@ from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from verifier.using.abstention.batch import optimal_windows
-    from verifier.using.abstention.curves import (AbstentionCurves, ClassifierCurves, Difference, TRIVIAL,
-                                                  abstention_curves)
+    from verifier.using.abstention.curves import (
+        TRIVIAL,
+        AbstentionCurves,
+        ClassifierCurves,
+        Difference,
+        abstention_curves,
+    )
     from verifier.using.abstention.normal_form import SETS, SINGLE, located, scenarios
     from verifier.using.abstention.score_arrays import exact_ranks, scores_from_arrays
     from verifier.using.abstention.score_staircase import Hull, Staircase, staircase

@@ -15,12 +15,12 @@ import numpy as np
 
 from verifier import limits
 from verifier.errors import UsageError
+from verifier.using.abstention.batch import optimal_windows
 from verifier.using.abstention.normal_form import Scenario
 from verifier.using.abstention.recheck import Recheck, recheck
-from verifier.using.abstention.scores_file import Scores
 from verifier.using.abstention.score_staircase import Hull, Staircase, staircase
+from verifier.using.abstention.scores_file import Scores
 from verifier.using.abstention.volume import Volume, exact_volume, grid_volume
-from verifier.using.abstention.batch import optimal_windows
 from verifier.using.abstention.windows import Window
 
 TRIVIAL = "trivial"  # the name of the trivial classifier in every data set

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.errors import SpecError, UsageError
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 
 P, N = 0, 1

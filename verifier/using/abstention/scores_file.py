@@ -17,8 +17,7 @@ import numpy as np
 
 from verifier import numbers
 from verifier.errors import UsageError, few_of
-from verifier.using.inputs import csv_rows, excerpt, regular_file
-from verifier.using.inputs import DATASET_COLUMNS, TRUE_COLUMNS, read_truth
+from verifier.using.inputs import DATASET_COLUMNS, TRUE_COLUMNS, csv_rows, excerpt, read_truth, regular_file
 
 NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*")
 HOW = "one number per classifier column (and the true class, and the data set, where those columns are given)"

@@ -15,8 +15,14 @@ if TYPE_CHECKING:
     from verifier.using.certainty.doubt import doubt_costs
     from verifier.using.certainty.doubt_inputs import logit_words, rational_word
     from verifier.using.certainty.margin import two_class_margin
-    from verifier.using.certainty.rows import (BlockCertainty, block_certainty, doubt_cost, nothing_to_doubt, pairwise,
-                                               top_two)
+    from verifier.using.certainty.rows import (
+        BlockCertainty,
+        block_certainty,
+        doubt_cost,
+        nothing_to_doubt,
+        pairwise,
+        top_two,
+    )
 
 _FROM = {"BlockCertainty": "rows", "block_certainty": "rows", "doubt_cost": "rows", "doubt_costs": "doubt",
          "logit_words": "doubt_inputs", "nothing_to_doubt": "rows", "pairwise": "rows",

@@ -32,8 +32,7 @@ import numpy as np
 
 from verifier.using.certainty.doubt import doubt_costs, exact_doubt_cost
 from verifier.using.certainty.doubt_inputs import probability_words, rational_word
-from verifier.using.exact import rounded_ratios
-from verifier.using.exact import ExactRows
+from verifier.using.exact import ExactRows, rounded_ratios
 
 INF = math.inf
 
@@ -140,6 +139,7 @@ def block_certainty(rows: ExactRows) -> BlockCertainty:
             least[i], doubt[i] = gap / rows.total[i], _ratio(rows.total[i], gap)
         least = np.where(tied, 0.0, np.maximum(least, np.finfo(float).tiny))  # a strict gap stays > 0
         exact = [(rows, top, second, tied)]
+
     def exact_t(i: int) -> Fraction:
         return _exact_product(rows, i, int(top[i]))
 

@@ -13,8 +13,17 @@ from typing import TYPE_CHECKING
 from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
-    from verifier.using.compare.comparison import (CI_METHOD, Comparison, NAMED, PairComparison, SIGN_TEST, check_pairs,
-                                                   compare, finish, holm)
+    from verifier.using.compare.comparison import (
+        CI_METHOD,
+        NAMED,
+        SIGN_TEST,
+        Comparison,
+        PairComparison,
+        check_pairs,
+        compare,
+        finish,
+        holm,
+    )
     from verifier.using.compare.friedman import Friedman, ranks
     from verifier.using.compare.over_datasets import DatasetPair
     from verifier.using.compare.posthoc import bayes_pairs, extra_statistics

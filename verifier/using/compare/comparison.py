@@ -23,15 +23,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from verifier import limits
-from verifier.using.evaluate import resample_means
-from verifier.using.evaluate import Scores
-from verifier.using.compare.friedman import Friedman, friedman_test
-from verifier.using.compare.over_datasets import DatasetPair, dataset_pairs
-from verifier.using.compare.pairs import (CHUNK_PAIRS, CHUNK_VALUES, CI_METHOD, EXACT, NORMAL, SIGN_TEST, WILCOXON,
-                                         ExactSigns, PairComparison, pair_chunk)
 from verifier.errors import UsageError, did_you_mean
 from verifier.formula import certified
 from verifier.numbers import shown
+from verifier.using.compare.friedman import Friedman, friedman_test
+from verifier.using.compare.over_datasets import DatasetPair, dataset_pairs
+from verifier.using.compare.pairs import (
+    CHUNK_PAIRS,
+    CHUNK_VALUES,
+    CI_METHOD,
+    EXACT,
+    NORMAL,
+    SIGN_TEST,
+    WILCOXON,
+    ExactSigns,
+    PairComparison,
+    pair_chunk,
+)
+from verifier.using.evaluate import Scores, resample_means
 
 __all__ = ["CI_METHOD", "EXACT", "NORMAL", "SIGN_TEST", "WILCOXON", "Comparison", "PairComparison", "check_pairs",
            "compare", "finish", "holm"]
@@ -199,4 +208,3 @@ def _paired(scores: list[Scores]) -> None:
             i = int(np.flatnonzero(s.truth != scores[0].truth)[0])
             raise UsageError(f"{scores[0].name} and {s.name}{where} have different true classes at instance {i}; "
                              "paired tests need the same instances in the same order")
-

@@ -20,10 +20,9 @@ from fractions import Fraction
 from functools import cmp_to_key
 from itertools import combinations
 
-from verifier.lazy_sympy import sympy as sp
-
-from verifier.using.evaluate import Scores
 from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
+from verifier.using.evaluate import Scores
 
 TEST = ("Friedman test on the per-data-set mean costs (Demšar 2006): chi-square with the tie correction (as "
         "scipy.stats.friedmanchisquare), also without it (Demšar's formula), and Iman and Davenport's F from the "

@@ -14,8 +14,8 @@ from itertools import combinations
 
 import numpy as np
 
-from verifier.formula.rounded import rounded
 from verifier.formula import certified
+from verifier.formula.rounded import rounded
 from verifier.using.compare.signed_ranks import METHODS, wilcoxon_rows
 
 MAX_PAIRS = 1000

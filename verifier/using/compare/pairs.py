@@ -17,13 +17,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+
+from verifier.formula import certified
 from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
-
-from verifier.using.evaluate import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
-                                             percentile_intervals, resample_means)
-from verifier.formula import certified
 from verifier.using.compare.signed_ranks import METHODS, cliffs_delta, wilcoxon_rows
+from verifier.using.evaluate import (
+    BOOTSTRAP,
+    COUNTS_FROM,
+    SEED,
+    counts_means,
+    few_values,
+    percentile_intervals,
+    resample_means,
+)
 
 WILCOXON = ("Wilcoxon signed-rank test, two-sided, zero differences dropped (Wilcoxon's treatment, scipy's "
             "zero_method='wilcox'), the null distribution scipy's method='auto' chooses")

@@ -18,9 +18,18 @@ import numpy as np
 
 from verifier.errors import UsageError
 from verifier.using.compare.all_pairs import all_pairs
-from verifier.using.compare.bayes_over_datasets import (EXTRA, HIERARCHICAL, SEED, SIGNED_RANK, BayesPair, hierarchical,
-                                                library, signed_rank, why_not_hierarchical,
-                                                why_not_pair)
+from verifier.using.compare.bayes_over_datasets import (
+    EXTRA,
+    HIERARCHICAL,
+    SEED,
+    SIGNED_RANK,
+    BayesPair,
+    hierarchical,
+    library,
+    signed_rank,
+    why_not_hierarchical,
+    why_not_pair,
+)
 
 __all__ = ["EXTRA", "SEED", "library", "benjamini_hochberg", "conover_friedman", "bayes_pairs", "extra_statistics"]
 BH = "Benjamini-Hochberg false discovery rate adjustment (statsmodels.stats.multitest.multipletests, 'fdr_bh')"

@@ -19,8 +19,12 @@ if TYPE_CHECKING:
     from verifier.using.decide.credal import CredalDecision, CredalSet
     from verifier.using.decide.credal_batch import CredalRow
     from verifier.using.decide.family_decide import FamilyRoute, alike_route, singled_out
-    from verifier.using.decide.from_probabilities import (ProbabilityPredictions, column_order, predict_sets,
-                                                          rows_from_array)
+    from verifier.using.decide.from_probabilities import (
+        ProbabilityPredictions,
+        column_order,
+        predict_sets,
+        rows_from_array,
+    )
     from verifier.using.decide.logit_decide import LogitDecider
     from verifier.using.decide.precise import Decision, decide
 

@@ -23,15 +23,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.decide.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, Rule, SchemeRows, _admissible_at
-from verifier.using.decide.credal_batch import CredalRow, decide_rows, prediction_costs, undominated
-from verifier.using.decide.precise import decide
-from verifier.using.decide.family_decide import FamilyRoute, route_for
-from verifier.using.exact import ExactRows, IntervalRows, interval_rows, rational_rows
-from verifier.using.decide.symmetric import decide_symmetric, symmetric_costs
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
+from verifier.using.decide.credal import MAX_CREDAL_CLASSES, RULES, CredalSet, Rule, SchemeRows, _admissible_at
+from verifier.using.decide.credal_batch import CredalRow, decide_rows, prediction_costs, undominated
+from verifier.using.decide.family_decide import FamilyRoute, route_for
+from verifier.using.decide.precise import decide
+from verifier.using.decide.symmetric import decide_symmetric, symmetric_costs
+from verifier.using.exact import ExactRows, IntervalRows, interval_rows, rational_rows
 
 _U = 2.0 ** -52
 CHUNK = 1 << 22  # rows x sets of floats per block

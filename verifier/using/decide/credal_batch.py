@@ -27,9 +27,9 @@ from math import lcm
 
 import numpy as np
 
-from verifier.using.decide.credal import Rule
-from verifier.using.exact import TINY, U, IntervalRows
 from verifier.scheme import ClassSet
+from verifier.using.decide.credal import Rule
+from verifier.using.exact import TINY, IntervalRows, U
 
 CHUNK = 1 << 18  # rows x vectors x classes per block of floats
 

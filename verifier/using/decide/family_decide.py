@@ -30,9 +30,9 @@ from verifier.scheme import ClassSet, Scheme
 from verifier.scheme.lazy import build_fast_scheme, cell_interpreter
 from verifier.scheme.orbits import arrays_alike, blind_formulas
 from verifier.spec.family import Family
-from verifier.using.exact import ExactRows
 from verifier.using.decide.family_rows import decide_intervals, decide_tree
 from verifier.using.decide.symmetric import decide_symmetric, symmetric_costs
+from verifier.using.exact import ExactRows
 
 KINDS = ("max_size", "hierarchy", "intervals")  # the families whose structure gives every set's mass cheaply
 CELLS_PER_BLOCK = 1 << 21  # rows x classes of floats per block: a few arrays of 16 MB each

@@ -19,7 +19,7 @@ from math import lcm
 import numpy as np
 
 from verifier.scheme import ClassSet
-from verifier.using.exact import U, ExactRows
+from verifier.using.exact import ExactRows, U
 
 
 def _floats(a: list[Fraction], b: list[Fraction], sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -19,15 +19,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.decide.batch import BatchDecider
-from verifier.using.decide.logit_decide import LogitDecider
-from verifier.using.inputs import LogitRows
-from verifier.using.inputs import Predictions
-from verifier.using.inputs import ROW_TOLERANCE, total_text
-from verifier.using.inputs import MAX_ELEMENTS
 from verifier.errors import UsageError, few_of
 from verifier.numbers import shown
 from verifier.scheme import Scheme
+from verifier.using.decide.batch import BatchDecider
+from verifier.using.decide.logit_decide import LogitDecider
+from verifier.using.inputs import MAX_ELEMENTS, ROW_TOLERANCE, LogitRows, Predictions, total_text
 
 BLOCK_ROWS = 10_000
 
@@ -122,4 +119,3 @@ def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: st
     ties = sum(1 for count in result.tied_optima if count > 1)
     return ProbabilityPredictions(Predictions(name, np.asarray(truth, dtype=np.int64), masks), n, rescaled,
                                   list(result.undecided), ties, isinstance(decider, LogitDecider))
-

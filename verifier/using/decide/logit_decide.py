@@ -34,15 +34,14 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verifier.using.decide.batch import SYMMETRIC_FROM, BatchDecision, cell_radius
-from verifier.using.decide.logit_exact import (EXP_REL, TINY_WEIGHT, bounded_exp, row_exps,  # noqa: F401 (read from here too)
-                                       softmax_sign, weights)
-from verifier.using.decide.logit_symmetric import symmetric_logit_rows
-from verifier.using.inputs import LogitRows
-from verifier.using.decide.symmetric import symmetric_costs
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.scheme import ClassSet, Scheme
+from verifier.using.decide.batch import SYMMETRIC_FROM, BatchDecision, cell_radius
+from verifier.using.decide.logit_exact import EXP_REL, TINY_WEIGHT, bounded_exp, row_exps, softmax_sign, weights  # noqa: F401 (read from here too)
+from verifier.using.decide.logit_symmetric import symmetric_logit_rows
+from verifier.using.decide.symmetric import symmetric_costs
+from verifier.using.inputs import LogitRows
 
 CHUNK = 1 << 22  # rows x sets of floats per product
 _U = 2.0 ** -53

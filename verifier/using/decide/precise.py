@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.engines.expected import ExpectedCosts
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 
 SHOWN_CANDIDATES = 5  # expected costs listed: the optimum, its ties, and the next best sets

@@ -27,8 +27,8 @@ from math import comb, lcm
 
 import numpy as np
 
-from verifier.using.exact import U, ExactRows
 from verifier.scheme import ClassSet, Scheme
+from verifier.using.exact import ExactRows, U
 
 MAX_KNOWN = 1 << 16  # masks whose sets are kept between blocks (u65 at K = 10 predicts about 1,000 sets)
 _SETS: dict[int, dict[int, ClassSet]] = {}  # K -> mask -> its set

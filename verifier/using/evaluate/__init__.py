@@ -14,12 +14,26 @@ from typing import TYPE_CHECKING
 from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
-    from verifier.using.evaluate.bootstrap import (BOOTSTRAP, COUNTS_FROM, SEED, counts_means, few_values,
-                                                   percentile_intervals, resample_means)
+    from verifier.using.evaluate.bootstrap import (
+        BOOTSTRAP,
+        COUNTS_FROM,
+        SEED,
+        counts_means,
+        few_values,
+        percentile_intervals,
+        resample_means,
+    )
     from verifier.using.evaluate.cell_costs import AlikeCosts, CellCosts, ListedCosts, costs_of
     from verifier.using.evaluate.certainty_eval import certainty_of, paired_certainty
-    from verifier.using.evaluate.cost_surface import (FixedSets, Surface, SurfaceGrid, cheapest, lowest, parse_sweeps,
-                                                      surface)
+    from verifier.using.evaluate.cost_surface import (
+        FixedSets,
+        Surface,
+        SurfaceGrid,
+        cheapest,
+        lowest,
+        parse_sweeps,
+        surface,
+    )
     from verifier.using.evaluate.crossings import Crossing
     from verifier.using.evaluate.curves import Sweep, parse_sweep, sweep
     from verifier.using.evaluate.scores import Scores, add_intervals, row_keys, score

@@ -16,14 +16,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.decide import BatchDecider
-from verifier.using.certainty import BlockCertainty, block_certainty
-from verifier.using.exact import ExactRows, rational_rows
-from verifier.using.decide import LogitDecider
-from verifier.using.inputs import LogitRows, raw_certainty
 from verifier.errors import UsageError
 from verifier.formula.rounded import rounded
 from verifier.scheme import Scheme
+from verifier.using.certainty import BlockCertainty, block_certainty
+from verifier.using.decide import BatchDecider, LogitDecider
+from verifier.using.exact import ExactRows, rational_rows
+from verifier.using.inputs import LogitRows, raw_certainty
 
 OUTCOMES = ("right", "wrong", "indeterminate")  # a singleton holding the truth, one that does not, a larger set
 

@@ -20,13 +20,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier import limits
 from verifier.engines.expected import ExpectedCosts
 from verifier.errors import UsageError
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.using.decide import BatchDecider
 from verifier.using.evaluate.curves import parse_sweep

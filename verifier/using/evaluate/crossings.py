@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
-from verifier.lazy_sympy import sympy as sp
-
 from verifier.analysis.zeros import simplest, zeros
 from verifier.formula import certified
 from verifier.formula.arith import BuiltinError
 from verifier.formula.enclose import Unsupported
+from verifier.lazy_sympy import sympy as sp
 
 MAX_POINTS = 50  # zeros listed per pair; more means the curves coincide on a stretch, and the text says so
 

@@ -10,18 +10,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+
+from verifier.errors import UsageError
+from verifier.formula.arith import BuiltinError
 from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
-
-from verifier.using.inputs import Predictions
-from verifier.using.inputs import exact_number
-from verifier.using.evaluate.crossings import Crossing, crossings
-from verifier.using.evaluate.cell_costs import CellCosts, RowCosts
-from verifier.using.evaluate.scores import BOOTSTRAP, SEED, grouped
-from verifier.errors import UsageError
 from verifier.numbers import shown
-from verifier.formula.arith import BuiltinError
 from verifier.scheme import Scheme
+from verifier.using.evaluate.cell_costs import CellCosts, RowCosts
+from verifier.using.evaluate.crossings import Crossing, crossings
+from verifier.using.evaluate.scores import BOOTSTRAP, SEED, grouped
+from verifier.using.inputs import Predictions, exact_number
 
 MAX_POINTS = 2001
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+
 from verifier.formula.rounded import rounded
 from verifier.lazy_sympy import sympy as sp
-
-from verifier.using.evaluate.cell_costs import CellCosts, RowCosts, exact_sum
-from verifier.using.evaluate.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
-from verifier.using.inputs import Predictions
 from verifier.scheme import Scheme
+from verifier.using.evaluate.bootstrap import BOOTSTRAP, SEED, bootstrap_interval, percentile_intervals, resample_means
+from verifier.using.evaluate.cell_costs import CellCosts, RowCosts, exact_sum
+from verifier.using.inputs import Predictions
 
 __all__ = ["BOOTSTRAP", "SEED", "Scores", "add_intervals", "bootstrap_interval", "f_beta", "grouped", "row_keys",
            "score", "u65", "u80"]
@@ -160,4 +160,3 @@ def add_intervals(scores: list[Scores], level: float) -> None:
         means = resample_means(np.stack([np.asarray(s.costs, dtype=float) for s in group]))
         for s, row, (low, high) in zip(group, means, percentile_intervals(means, level).tolist()):
             s.resampled, s.interval, s.level = row, (low, high), level
-

@@ -14,8 +14,17 @@ from verifier.lazy_exports import lazy_exports
 if TYPE_CHECKING:
     from verifier.using.exact.binary_sums import CHECK, RESCALED, fast_binary_rows
     from verifier.using.exact.exact_ratio import rounded_ratios
-    from verifier.using.exact.exact_rows import (ExactRows, IntervalRows, TINY, U, binary_rows, decimal_row,
-                                                 interval_block, interval_rows, rational_rows)
+    from verifier.using.exact.exact_rows import (
+        TINY,
+        ExactRows,
+        IntervalRows,
+        U,
+        binary_rows,
+        decimal_row,
+        interval_block,
+        interval_rows,
+        rational_rows,
+    )
     from verifier.using.exact.float_mean import exact_mean
 
 _FROM = {"CHECK": "binary_sums", "ExactRows": "exact_rows", "IntervalRows": "exact_rows", "RESCALED": "binary_sums",

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.using.exact.double_word import SAFE, U, _two_product, two_sum as _two_sum  # the error-free transforms
+from verifier.using.exact.double_word import SAFE, U, _two_product  # the error-free transforms
+from verifier.using.exact.double_word import two_sum as _two_sum
 
 
 def _quotient(nh, nl, dh, dl, K: int):

@@ -14,14 +14,29 @@ from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
-    from verifier.using.inputs.data import (DATASET_COLUMNS, Predictions, TRUE_COLUMNS, frame_predictions, from_arrays,
-                                            labels, read_datasets, read_predictions, read_truth)
+    from verifier.using.inputs.data import (
+        DATASET_COLUMNS,
+        TRUE_COLUMNS,
+        Predictions,
+        frame_predictions,
+        from_arrays,
+        labels,
+        read_datasets,
+        read_predictions,
+        read_truth,
+    )
     from verifier.using.inputs.intervals_file import IntervalsFile
     from verifier.using.inputs.logits import LogitFile, LogitRows, logit_row, logit_rows, raw_certainty, raw_pairwise
     from verifier.using.inputs.npy import MAX_ELEMENTS
     from verifier.using.inputs.p_file import DistributionFile
-    from verifier.using.inputs.probabilities import (ROW_TOLERANCE, checked, distribution, exact_number, intervals,
-                                                     total_text)
+    from verifier.using.inputs.probabilities import (
+        ROW_TOLERANCE,
+        checked,
+        distribution,
+        exact_number,
+        intervals,
+        total_text,
+    )
 
 _FROM = {"DATASET_COLUMNS": "data", "DistributionFile": "p_file", "IntervalsFile": "intervals_file",
          "LogitFile": "logits", "LogitRows": "logits", "MAX_ELEMENTS": "npy", "Predictions": "data",

@@ -15,10 +15,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from verifier.using.inputs.csv_text import csv_rows, excerpt, refuse_binary, regular_file
-from verifier.using.inputs.npy import open_npy
 from verifier.errors import UsageError, few_of
 from verifier.numbers import shown
+from verifier.using.inputs.csv_text import csv_rows, excerpt, refuse_binary, regular_file
+from verifier.using.inputs.npy import open_npy
 
 TRUE_COLUMNS = ("true", "y_true", "truth", "label")
 PREDICTED_COLUMNS = ("predicted", "prediction", "set", "y_pred")

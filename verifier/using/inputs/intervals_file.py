@@ -23,12 +23,12 @@ from collections.abc import Iterator
 from fractions import Fraction
 from math import lcm
 
-from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
-from verifier.using.inputs.probabilities import exact_number, total_text
+from verifier.errors import UsageError
 from verifier.using.exact import IntervalRows, decimal_row, interval_block
+from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
 from verifier.using.inputs.npy import MAX_ELEMENTS
 from verifier.using.inputs.p_file import BLOCK_ROWS
-from verifier.errors import UsageError
+from verifier.using.inputs.probabilities import exact_number, total_text
 
 WHAT = "--intervals-file"
 HOW = "write one lower and one upper probability per class (columns h_lo, h_hi, ...), with a dot as the " \

@@ -32,14 +32,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.certainty import BlockCertainty, nothing_to_doubt, top_two
-from verifier.using.certainty import doubt_costs
-from verifier.using.certainty import logit_words, rational_word
-from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
 from verifier import numbers
-from verifier.using.inputs.probabilities import class_values, exact_number
-from verifier.using.inputs.npy import open_npy
 from verifier.errors import UsageError
+from verifier.using.certainty import BlockCertainty, doubt_costs, logit_words, nothing_to_doubt, rational_word, top_two
+from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
+from verifier.using.inputs.npy import open_npy
+from verifier.using.inputs.probabilities import class_values, exact_number
 
 BLOCK_ROWS = 10_000
 EXPECTED = "finite real logits (one per class column; softmax gives the probabilities)"

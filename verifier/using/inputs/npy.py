@@ -12,8 +12,8 @@ import os
 
 import numpy as np
 
-from verifier.using.inputs.csv_text import refuse_binary
 from verifier.errors import UsageError
+from verifier.using.inputs.csv_text import refuse_binary
 
 MAX_ELEMENTS = 20_000_000  # values per file (160 MB of float64); larger inputs are split by the user
 

@@ -19,12 +19,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
-from verifier.using.inputs.probabilities import exact_number, total_text
-from verifier.using.exact import ExactRows, binary_rows, decimal_row
-from verifier.using.exact import CHECK, RESCALED, fast_binary_rows
-from verifier.using.inputs.npy import open_npy
 from verifier.errors import UsageError
+from verifier.using.exact import CHECK, RESCALED, ExactRows, binary_rows, decimal_row, fast_binary_rows
+from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
+from verifier.using.inputs.npy import open_npy
+from verifier.using.inputs.probabilities import exact_number, total_text
 
 BLOCK_ROWS = 10_000
 BLOCK_CELLS = 1 << 20  # a .npy block's values: the exact sums' temporaries stay near 100 MB whatever K
@@ -84,6 +83,7 @@ class DistributionFile:
             if not finite.all():
                 bad = start + int(np.flatnonzero(~finite)[0])
                 raise UsageError(f"{self.what} {self.path}: row {bad} holds nan or inf")
+
             def where(i, start=start):
                 return f"{self.what} {self.path}: row {start + i}"
 

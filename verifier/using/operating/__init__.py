@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from verifier.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
-    from verifier.using.operating.evaluation import Conditions, GRID, conditions, conditions_of_rows
+    from verifier.using.operating.evaluation import GRID, Conditions, conditions, conditions_of_rows
     from verifier.using.operating.lines import costs
     from verifier.using.operating.methods import METHODS
     from verifier.using.operating.sets import affine_costs

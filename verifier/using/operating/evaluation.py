@@ -13,15 +13,13 @@ from itertools import combinations
 import numpy as np
 
 from verifier import limits
-from verifier.using.abstention import Scores
-from verifier.using.abstention import Hull, staircase
 from verifier.formula.rounded import rounded
-from verifier.using.compare import holm
+from verifier.using.abstention import Hull, Scores, staircase
+from verifier.using.compare import holm, wilcoxon_rows
 from verifier.using.operating.identities import Identities, identities, paper_form
 from verifier.using.operating.lines import Costs, Lines
 from verifier.using.operating.methods import optimal_segments, rate_points, score_segments
 from verifier.using.operating.uncertainty import Choice, Weight, loss
-from verifier.using.compare import wilcoxon_rows
 
 GRID = [Fraction(i, 100) for i in range(101)]
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from verifier.lazy_sympy import sympy as sp
 
 from verifier.errors import UsageError
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
-from verifier.using.abstention import SINGLE, located
-from verifier.using.abstention import Staircase
+from verifier.using.abstention import SINGLE, Staircase, located
 
 ONE, ZERO = 0, 1  # the spec's first class is the paper's class 1 (scores estimate its probability)
 

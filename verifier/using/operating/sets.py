@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+
 from verifier import limits
 from verifier.scheme import Scheme
 from verifier.using.abstention import SETS, SINGLE
