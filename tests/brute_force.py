@@ -132,3 +132,23 @@ def optimum(all_rows: dict, Y) -> F:
     A = [[R(all_rows[Y][y] - all_rows[Z][y]) for y in range(K)] + [1] for Z in all_rows if Z != Y]
     best, _ = linprog([0] * K + [-1], A=A, b=[R(M)] * len(A), A_eq=[[1] * K + [0]], b_eq=[1])
     return frac(-best - M)
+
+
+def _linear_cell(draw, parameters) -> str:
+    constant = draw(st.integers(0, 3))
+    return " + ".join([str(constant), *[f"{draw(st.integers(-2, 2))}*{name}" for name in parameters]])
+
+
+@st.composite
+def parametric_schemes(draw, counts: tuple[int, ...] = (1, 2)):
+    """Spec data of three classes a, b, c with one or two parameters t, s in [0, 1] (as many as `counts` allows),
+    every off-diagonal cell a + b·t (+ c·s) with small integers: the random schemes of issue 55."""
+    names = "abc"
+    parameters = ["t", "s"][:draw(st.integers(min(counts), max(counts))) if len(counts) > 1 else counts[0]]
+    sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
+    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _linear_cell(draw, parameters)) for y in range(3)]
+             for Y in sets}
+    return {"name": "random", "classes": list(names), "parameters": {p: {} for p in parameters},
+            "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
+            "cost_matrix": {names[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
+            "set_costs": {",".join(names[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}

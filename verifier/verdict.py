@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from verifier.lazy_sympy import sympy as sp
+from verifier.plain_enum import PlainStrEnum
 from verifier.properties import Property
 
 
-class Truth(StrEnum):
+class Truth(PlainStrEnum):
     """Kleene's three truth values of one instance (a `str`: the JSON writes the value)."""
 
     TRUE = "true"
@@ -37,7 +37,7 @@ class Truth(StrEnum):
         return {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}[self]
 
 
-class Verdict(StrEnum):
+class Verdict(PlainStrEnum):
     """What a property's check concludes (a `str`: the JSON and the reports write the value)."""
 
     HOLDS = "holds"
@@ -50,7 +50,7 @@ class Verdict(StrEnum):
         return {Truth.TRUE: Verdict.HOLDS, Truth.FALSE: Verdict.FAILS, Truth.UNKNOWN: Verdict.UNKNOWN}[truth]
 
 
-class Optimal(StrEnum):
+class Optimal(PlainStrEnum):
     """`SetOptimality.status`: whether a set minimises E_p[c_Y] over all sets for some p (DESIGN.md section 6)."""
 
     ALONE = "alone"  # the unique minimiser at some p (its decision region has interior)
@@ -59,7 +59,7 @@ class Optimal(StrEnum):
     UNKNOWN = "unknown"  # not decided
 
 
-class EvidenceKind(StrEnum):
+class EvidenceKind(PlainStrEnum):
     """`Evidence.kind`: what a verdict rests on."""
 
     COUNTEREXAMPLE = "counterexample"  # one instance that breaks the statement

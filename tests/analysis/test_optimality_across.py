@@ -13,7 +13,6 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import verifier
 from verifier.analysis.optimality_across import optimality_across
@@ -21,28 +20,14 @@ from verifier.analysis.symbolic_optimality import symbolic_optimality
 from verifier.scheme import build_scheme
 from verifier.spec import spec_from_data
 
+from brute_force import parametric_schemes
 from conftest import SPECS
 
-NAMES = "abc"
 GRID = [Fraction(k, 4) for k in range(5)]  # sampled parameter values and distribution weights
 
 
-def _cell(draw, parameters):
-    constant = draw(st.integers(0, 3))
-    terms = [f"{draw(st.integers(-2, 2))}*{name}" for name in parameters]
-    return " + ".join([str(constant), *terms])
-
-
-@st.composite
-def schemes(draw):
-    """Three classes, one or two parameters in [0, 1], every cell a + b·t (+ c·s) with small integers."""
-    parameters = ["t", "s"][:draw(st.integers(1, 2))]
-    sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
-    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _cell(draw, parameters)) for y in range(3)] for Y in sets}
-    return {"name": "random", "classes": list(NAMES), "parameters": {p: {} for p in parameters},
-            "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
-            "cost_matrix": {NAMES[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
-            "set_costs": {",".join(NAMES[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}
+def schemes():
+    return parametric_schemes(counts=(1, 2))
 
 
 def _matrix(scheme, point):

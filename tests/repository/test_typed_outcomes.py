@@ -79,6 +79,8 @@ def test_each_member_is_its_value_in_text_and_json(enum):
         assert member == member.value and str(member) == member.value and f"{member}" == member.value
         assert json_text({member: [member]}) == json_text({member.value: [member.value]})
         assert json.dumps({member: member}) == json.dumps({member.value: member.value})
+        # a fresh record (members) and one read back from the cache (strings) print alike in a notebook
+        assert repr(member) == repr(member.value) and str({member: [member]}) == str({member.value: [member.value]})
 
 
 def test_outcome_records_hold_members():

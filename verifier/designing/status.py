@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from verifier.plain_enum import PlainStrEnum
 
 
-class DesignStatus(StrEnum):
+class DesignStatus(PlainStrEnum):
     """`DesignReport.status` and the `status` of its JSON record."""
 
     DESIGNED = "designed"  # completion: the open cells were filled so that the scheme fits

@@ -6,17 +6,17 @@ property holds; a failing desirable or a holding undesirable property is a warni
 
 from __future__ import annotations
 
-from enum import StrEnum
+from verifier.plain_enum import PlainStrEnum
 
 
-class Setting(StrEnum):
+class Setting(PlainStrEnum):
     """The two settings of Table VIII (a `str`: reports and JSON write the value)."""
 
     FILTERING = "filtering"
     CHOICE = "choice"
 
 
-class Level(StrEnum):
+class Level(PlainStrEnum):
     """How a setting judges a property in Table VIII."""
 
     N = "N"  # necessary: the scheme fits the setting only if it holds

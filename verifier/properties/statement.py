@@ -13,7 +13,8 @@ Y always ranges over indeterminate sets (|Y| >= 2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from verifier.plain_enum import PlainStrEnum
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class Possible:
 Atom = Compare | Implies | Both | Possible
 
 
-class QuantifierKind(StrEnum):
+class QuantifierKind(PlainStrEnum):
     """`Quantifier.kind`: for every, or for some."""
 
     FORALL = "forall"

@@ -21,15 +21,15 @@ if TYPE_CHECKING:
     import z3
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from itertools import product
 
 from verifier.errors import UsageError
+from verifier.plain_enum import PlainStrEnum
 from verifier.scheme import ClassSet, Scheme
 
 
-class Rule(StrEnum):
+class Rule(PlainStrEnum):
     """The rules a credal set decides by (`--rule`), in the order the command lists them."""
 
     MAXIMALITY = "maximality"  # the classes no other dominates by a positive lower expectation of the difference
