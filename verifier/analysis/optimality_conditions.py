@@ -38,11 +38,13 @@ TIMEOUT_MS = 10_000  # one z3 question while simplifying a region's text
 ELIMINATION_MS = 1_000  # one z3 question while eliminating p (unknown: a sign split, an inequality kept)
 MAX_CANDIDATES = 8  # conditions offered to z3 per status, smallest first
 PROOF_MS = 3_000  # one direction of one candidate's proof
+# beyond: each set keeps its status with a point (40 parameters took 2 minutes, and no one reads such a condition)
+MAX_CONDITION_PARAMETERS = 8
 
 
 def optimality_conditions(scheme: Scheme, across: dict[ClassSet, SetOptimality]) -> dict[ClassSet, SetOptimality]:
     """Each entry of `across`, with `conditions` where its status changes across two or more parameters."""
-    if len(scheme.symbols) < 2:
+    if not 2 <= len(scheme.symbols) <= MAX_CONDITION_PARAMETERS:
         return across
     try:
         questions = piece_questions(scheme)
