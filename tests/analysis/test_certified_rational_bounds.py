@@ -42,3 +42,13 @@ def test_a_rational_strictly_between_two_close_irrationals(x, digits):
 def test_rationals_are_their_own_ends():
     assert rational_above(sp.Rational(1, 3)) == sp.Rational(1, 3) == rational_below(sp.Rational(1, 3))
     assert inside(sp.Rational(1, 3), sp.Rational(1, 2)) == sp.Rational(2, 5)
+
+
+def test_ends_too_close_to_part_give_no_point_inside():
+    """Closer than the finest enclosure (2^-4096): no rational is claimed between them; `a` comes back, which
+    the callers' certified check refuses (they report that no rational point was proved to lie between)."""
+    from verifier.analysis.parameter_range import strictly_between
+
+    a = sp.sqrt(2)
+    b = a + sp.Rational(1, 2**5000)
+    assert inside(a, b) == a and not strictly_between(a, inside(a, b), b)

@@ -48,7 +48,8 @@ def strictly_between(a, x, b) -> bool:
 
 
 def inside(a, b) -> sp.Rational:
-    """A simple rational strictly between a and b (either may be None: unbounded)."""
+    """A simple rational strictly between a and b (either may be None: unbounded), or `a` itself when none is
+    certified to be (ends closer than 2^-4096, or not enclosable): callers check with `strictly_between`."""
     if a is None and b is None:
         return sp.Integer(0)
     if a is None:
@@ -56,11 +57,16 @@ def inside(a, b) -> sp.Rational:
     if b is None:
         return sp.floor(a) + 1
     for precision in PRECISIONS:  # the ends' enclosures narrowed until they part
-        lo, hi = rational_below(b, precision), rational_above(a, precision)
+        try:
+            lo, hi = rational_below(b, precision), rational_above(a, precision)
+        except Unsupported:
+            break
         if hi < lo:
             middle = simplest(Fraction(int(hi.p), int(hi.q)), Fraction(int(lo.p), int(lo.q)))
             return sp.Rational(middle.numerator, middle.denominator)
-    raise Unsupported(f"no rational was found certified between {a} and {b}")
+    # no certified point: a is returned, which no caller takes as inside (each checks `strictly_between` and
+    # says that no rational point was proved to lie between the ends)
+    return a
 
 
 def rational_above(x, precision: int = PRECISIONS[0]) -> sp.Rational:
