@@ -17,6 +17,9 @@ Routes, each stated with the lemma it rests on:
   that account for all V leave no other zero; failing that, every zero of G in closed form (`exp_sums`), as
   M_{0,2,3} = M_{1,1,2} where 3^s = 2, at s = log 2 / log 3;
 - otherwise: certified interval bisection (python-flint); what it cannot exclude is returned as an enclosure.
+  Stretches next to an end are first taken out of it where a lemma proves them free of zeros: the common
+  exponent of the means tends to 0 there (`vanishing_exponent`: the means with the most positive values lead),
+  or d is exactly 0 there and its derivative keeps one sign (`end_zero`: the mean value theorem).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from fractions import Fraction
 
 import flint
 
+from verifier.analysis.end_zero import zero_end
 from verifier.analysis.exp_sums import power_sum_coefficients, zeros_in
+from verifier.analysis.vanishing_exponent import flat_end
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported, enclose
 from verifier.formula.genmean import genmean_class
@@ -64,7 +69,26 @@ def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[
         power_sums = _power_sums(pair, theta, lo, hi)
         if power_sums is not None:  # same zeros where the exponent is > 0, and tight enclosures near 0
             return _bisect(power_sums, theta, lo, hi)
-    return _bisect(d, theta, lo, hi)
+    return _bisect_past_ends(d, theta, lo, hi)
+
+
+def _bisect_past_ends(d, theta, lo: Fraction, hi: Fraction):
+    """Certified bisection, skipping what the end lemmas prove: a stretch next to an end that `flat_end` (the
+    exponent tends to 0 there) or `zero_end` (d is exactly 0 there) proves free of zeros past that end is not
+    searched (the bisection's grid stays that of [lo, hi]); the end itself is a zero when d is 0 there, or
+    undecided (kept as an extra breakpoint, decided exactly by the caller)."""
+    exact, free = [], []
+    for end, other in ((lo, hi), (hi, lo)):
+        reach = flat_end(d, theta, end, other)
+        if reach is None:
+            reach = zero_end(d, theta, end, other)
+        if reach is None:
+            continue
+        free.append((min(end, reach), max(end, reach)))
+        if _sign_at(d, theta, end) in (0, None):
+            exact.append(sp.Rational(end.numerator, end.denominator))
+    found, enclosed = _bisect(d, theta, lo, hi, free)
+    return exact + found, enclosed
 
 
 def _power_sums(pair, theta, lo: Fraction, hi: Fraction) -> sp.Expr | None:
@@ -244,13 +268,16 @@ def simplest(lo: Fraction, hi: Fraction) -> Fraction:
         den = den + 1 if den < 64 else den * 2
 
 
-def _bisect(d, theta, lo: Fraction, hi: Fraction):
-    """Certified isolation: sub-intervals whose enclosure excludes 0 are dropped; the rest, once narrow, are
+def _bisect(d, theta, lo: Fraction, hi: Fraction, free=()):
+    """Certified isolation: sub-intervals whose enclosure excludes 0, or that lie in a stretch of `free` (proved
+    to hold no zero but maybe at its end, which the caller decides), are dropped; the rest, once narrow, are
     merged into clusters; a cluster is an exact zero only when it is one narrow interval whose simplest
     rational is proved a zero, and an enclosure otherwise."""
     stack, narrow, spent = [(lo, hi)], [], 0
     while stack:
         a, b = stack.pop()
+        if any(s <= a and b <= t for s, t in free):
+            continue
         spent += 1
         if spent > BUDGET:
             narrow += stack + [(a, b)]
