@@ -8,8 +8,8 @@ comparison is a difference in θ; when none vanishes strictly inside the piece, 
 value there. A zero inside is where the evidence may stop working: the caller cuts the piece there and decides
 the parts again.
 
-Owns: `deciding_differences`, `zeros_inside`. May import: `analysis.zeros`, `analysis.parameter_range`, formula,
-properties, verdict.
+Owns: `deciding_differences`, `zeros_inside`, `crossings_inside`. May import: `analysis.zeros`,
+`analysis.parameter_range`, formula, properties, verdict.
 """
 
 from __future__ import annotations
@@ -74,7 +74,21 @@ def _certificates(possibility, cell: Cell, K: int) -> list[sp.Expr] | None:
 def zeros_inside(differences: list[sp.Expr], theta, a, b) -> tuple[list | None, str]:
     """([] when no difference vanishes strictly inside (a, b); the exact zeros inside otherwise), or (None, why)
     when a zero there is only enclosed or cannot be found. Identically zero differences never change sign."""
+    inside, enclosed, why = crossings_inside(differences, theta, a, b, first_enclosure=True)
+    if why:
+        return None, why
+    if enclosed:
+        return None, "a deciding comparison vanishes at a point known only within an enclosure"
+    return inside, ""
+
+
+def crossings_inside(differences: list[sp.Expr], theta, a, b,
+                     first_enclosure: bool = False) -> tuple[list, list[tuple[Fraction, Fraction]], str]:
+    """(the exact zeros strictly inside (a, b), the enclosures [lo, hi] of zeros that overlap it, why not) over
+    all differences; with `first_enclosure`, stops at the first enclosure. `why` is set when some difference's
+    zeros could not be found (then nothing else counts)."""
     inside: list = []
+    enclosures: list = []
     for d in dict.fromkeys(differences):  # many certificates share their differences
         if not d.has(theta):
             continue
@@ -82,11 +96,12 @@ def zeros_inside(differences: list[sp.Expr], theta, a, b) -> tuple[list | None, 
             exact, enclosed = zeros(d, theta, None if a is None else rational_below(a),
                                     None if b is None else rational_above(b))
         except (Unsupported, NotImplementedError) as exc:
-            return None, f"the zeros of a deciding comparison could not be found ({exc})"
-        if any(_overlaps(lo, hi, a, b) for lo, hi in enclosed):
-            return None, "a deciding comparison vanishes at a point known only within an enclosure"
+            return [], [], f"the zeros of a deciding comparison could not be found ({exc})"
+        enclosures += [(lo, hi) for lo, hi in enclosed if _overlaps(lo, hi, a, b)]
+        if enclosures and first_enclosure:
+            break
         inside += [z for z in exact if _strictly_inside(a, z, b)]
-    return inside, ""
+    return inside, enclosures, ""
 
 
 def _strictly_inside(a, x, b) -> bool:

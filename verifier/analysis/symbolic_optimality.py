@@ -6,21 +6,27 @@ exact mixture certificate λ, re-checked independently: `engines.optimality`, `c
 is then carried across an open piece of θ's range (`analysis.carry`): a witness p keeps Y the unique
 minimiser wherever no E_p[c_Z] − E_p[c_Y] vanishes, a certificate keeps Y never optimal wherever no
 c_Y(y) − Σ λ_Z c_Z(y) vanishes. Where one vanishes inside a piece, the piece is cut there and the parts are
-decided again (a bounded number of times). The ends of the range and the cuts are decided at those exact values.
+decided again (a bounded number of times). Where a witness's comparison vanishes only within an enclosure (a
+crossing certified bisection cannot place exactly), another witness is tried before the piece is cut beside the
+enclosure: the largest-margin one at that value, or one moving affinely in θ from the point where the set ties
+at an end of the piece to it (`analysis.central_witness`; each proved alone at the value, then carried the same
+way). The ends of the range and the cuts are decided at those exact values.
 A set is `alone` when it is alone at some checked value (that value and p are its evidence); `never` when
 every piece and point of the admissible range is covered by a carried certificate (a proof for every
 admissible value); `tied` when it is a minimiser somewhere, never alone, and never elsewhere; otherwise
 `unknown`, saying why. `where` lists the pieces with their status.
 
-Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.parameter_range` and `analysis.carry`
-(points of θ's range and carrying), `analysis.optimality_across`, `analysis.optimality_conditions`.
+Owns: `symbolic_optimality`. May import: engines, check, scheme, `analysis.parameter_range`, `analysis.carry` and
+`analysis.central_witness` (points of θ's range and carrying), `analysis.optimality_across`,
+`analysis.optimality_conditions`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from verifier.analysis.carry import zeros_inside
+from verifier.analysis.carry import crossings_inside
+from verifier.analysis.central_witness import central_witness
 from verifier.analysis.optimality_across import optimality_across
 from verifier.analysis.optimality_conditions import optimality_conditions
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
@@ -38,6 +44,7 @@ from verifier.verdict import Optimal, SetOptimality
 MAX_VALUES = 48  # exact values of θ at which every set is decided, before what is left stays unknown
 BOUNDARY_STEPS = 40  # narrowings of a piece where a set's status changes, looking for a rational point
 MAX_SETS = 31  # five classes: one LP per set at each value
+MARGIN = sp.Rational(1, 2**30)  # distance of a cut from an enclosed zero (enclosures are about 2^-40 wide)
 
 
 def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
@@ -75,6 +82,8 @@ class _Cover:
     def __init__(self, scheme: Scheme, theta, assumed):
         self.scheme, self.theta, self.assumed = scheme, theta, assumed
         self.values = 0
+        self.concrete: dict = {}
+        self.points: dict = {}
         try:  # polynomial costs: z3 decides a set's status on a whole piece (`engines.parametric_optimality`)
             self.questions = piece_questions(scheme)
         except Unsupported:
@@ -140,12 +149,15 @@ class _Cover:
             return None, f"undefined at {self.theta} = {value}: {exc.message}"
         found = analyse_optimality(concrete)
         check_optimality(concrete, found)
+        self.concrete[value] = concrete  # its exact costs, for a central witness (`central_witness`)
         return found, ""
 
     def point(self, value) -> tuple:
         if not isinstance(value, sp.Rational):
             return (value, value, None, f"{self.theta} = {value} is irrational: not checked", None, value)
         found, why = self.decide(value)
+        if found is not None:  # its ties may be carried into the pieces beside it (`_central`)
+            self.points[value] = found
         return (value, value, found, why, found, value)
 
     def open_piece(self, a, b) -> list[tuple]:
@@ -174,8 +186,14 @@ class _Cover:
                 carried[members] = SetOptimality(members, "unknown", reason="its status changes inside the piece, "
                                                  "at no rational point z3 could isolate")
                 continue
-            inside_zeros, why = self._carried(members, entry, a, b)
+            entry, inside_zeros, enclosed, why = self._central(members, entry, value, a, b)
+            around = _around(enclosed, a, b) if enclosed and not why else []
+            if around:  # crossings known only within enclosures: cut beside them, decide the small middle again
+                carried[members] = SetOptimality(members, "unknown", reason="its witness may stop working inside")
+                cuts += around
+                continue
             if inside_zeros is None:
+                why = why or "a deciding comparison vanishes at a point known only within an enclosure"
                 carried[members] = SetOptimality(members, "unknown", reason=f"{entry.status} at {self.theta} = "
                                                  f"{value}; across the piece {why}")
             else:
@@ -190,7 +208,44 @@ class _Cover:
                        for m, e in carried.items()}
         return [(a, b, carried, "", found, value)]
 
-    def _carried(self, members, entry: SetOptimality, a, b) -> tuple[list | None, str]:
+    def _central(self, members, entry: SetOptimality, value, a, b) -> tuple:
+        """(entry, exact zeros inside or None, enclosures, why) of the evidence carried over (a, b): the entry's
+        own, or, where a comparison of its witness vanishes only within an enclosure, another witness whose
+        comparisons have no such zero: the central one at `value` (`central_witness`, proved alone there), or
+        one moving from the point where the set ties at an end of the piece to the central one (where the set's
+        region shrinks to a point at that end, no fixed witness serves a whole piece beside it)."""
+        found, enclosed, why = self._carried(members, entry, a, b)
+        if not enclosed or entry.status != Optimal.ALONE or value not in self.concrete:
+            return entry, found, enclosed, why
+        central = central_witness(self.concrete[value].rows, members, self.scheme.K)
+        if central is None:
+            return entry, found, enclosed, why
+        candidates = [central] + [m for m in (self._moving(members, x, y, value, central) for x, y in ((a, b), (b, a)))
+                                  if m is not None]
+        cut_by = None
+        for p in candidates:
+            moved = replace(entry, witness=p, margin=None, margin_is_bound=False)
+            again, still, why_not = self._carried(members, moved, a, b)
+            if again is not None:
+                return moved, again, [], ""
+            if cut_by is None and not why_not:
+                cut_by = (moved, None, still, "")
+        return cut_by or (entry, found, enclosed, why)
+
+    def _moving(self, members, end, other, value, central) -> tuple | None:
+        """p(θ) = p0 + (θ − end)/(value − end)·(central − p0), affine in θ, where p0 is the point where the set
+        ties at `end`: the central witness at `value`, and in the simplex on the whole piece (checked exactly at
+        its ends, p being affine); None when there is no such tie or p leaves the simplex."""
+        tie = self.points.get(end, {}).get(members) if end is not None and other is not None else None
+        if tie is None or tie.status != Optimal.TIED or tie.witness is None:
+            return None
+        step = (self.theta - end) / (value - end)
+        p = tuple(sp.expand(p0 + step * (c - p0)) for p0, c in zip(tie.witness, central))
+        if any(certified.sign(x.subs(self.theta, other)).value not in (0, 1) for x in p):
+            return None
+        return p
+
+    def _carried(self, members, entry: SetOptimality, a, b) -> tuple[list | None, list, str]:
         rows, K = self.scheme.rows, self.scheme.K
         with collecting():
             if entry.status == Optimal.ALONE:
@@ -201,11 +256,29 @@ class _Cover:
                 differences = [rows[members][y] - sp.Add(*[w * rows[z][y] for z, w in entry.certificate.items()])
                                for y in range(K)]
             else:
-                return None, "its evidence (a tie, or none) holds at that value only"
-        try:
-            return zeros_inside(differences, self.theta, a, b)
+                return None, [], "its evidence (a tie, or none) holds at that value only"
+        try:  # a witness's enclosures are all wanted: the piece may be cut beside each
+            inside_zeros, enclosed, why = crossings_inside(differences, self.theta, a, b,
+                                                           first_enclosure=entry.status != Optimal.ALONE)
         except Unsupported as exc:
-            return None, str(exc)
+            return None, [], str(exc)
+        if why or enclosed:
+            return None, enclosed, why  # why is "" when the zeros are only enclosed (the caller says so)
+        return inside_zeros, [], ""
+
+
+def _around(enclosed: list, a, b) -> list:
+    """Rational cuts strictly inside (a, b) on either side of each enclosure, MARGIN to 2·MARGIN away from it:
+    far enough that bisection separates the enclosed zero from the cut, close enough that the middle piece is
+    small (a central witness found inside it is carried across it)."""
+    out = []
+    for lo, hi in enclosed:
+        low, high = sp.Rational(lo.numerator, lo.denominator), sp.Rational(hi.numerator, hi.denominator)
+        for x in (inside(low - 2 * MARGIN, low - MARGIN), inside(high + MARGIN, high + 2 * MARGIN)):
+            if (a is None or certified.compare(a, x).value == -1) and \
+                    (b is None or certified.compare(x, b).value == -1):
+                out.append(x)
+    return out
 
 
 def _distinct(cuts: list) -> list:
