@@ -4,8 +4,8 @@ A difference that vanishes exactly at an end t0 (a set tied there) cannot be sep
 stretch touching t0 by enclosing d itself. The mean value theorem can: if d(t0) = 0 and the enclosure of d'
 over [t0, t1] excludes 0, then d(θ) = d'(ξ)(θ − t0) ≠ 0 for every θ in (t0, t1]. Where the exponent e(θ) of
 every mean is > 0, GenMean(e, A) is the explicit (Σ_{a∈A, a>0} a^e / |A|)^(1/e), smooth in θ, so sympy
-differentiates it exactly and python-flint encloses the derivative over the whole stretch (certified).
-Stretches 2^-k of the interval, for growing k, are tried.
+differentiates it exactly and python-flint encloses the derivative over the stretch, in up to 2^SPLITS
+pieces (certified). Stretches 2^-k of the interval, for growing k, are tried.
 
 Owns: `zero_end`. May import: formula, lazy_sympy.
 """
@@ -23,6 +23,7 @@ from verifier.lazy_sympy import sympy as sp
 
 PREC = 128
 MAX_HALVINGS = 40
+SPLITS = 5  # halvings of a stretch over which d' is enclosed piece by piece (up to 2^5 pieces)
 
 
 def zero_end(d: sp.Expr, theta: sp.Symbol, end: Fraction, other: Fraction) -> Fraction | None:
@@ -38,15 +39,30 @@ def zero_end(d: sp.Expr, theta: sp.Symbol, end: Fraction, other: Fraction) -> Fr
         reach = end + (other - end) / 2**k
         if any(not q.subs(theta, _rational(x)).is_positive for q in exponents for x in (end, reach)):
             continue  # affine exponents: > 0 at both ends of the stretch is > 0 on all of it
-        low, high = min(end, reach), max(end, reach)
-        ball = flint.arb(flint.fmpq(*_nd((low + high) / 2)), flint.fmpq(*_nd((high - low) / 2)))
-        try:
-            enclosed = enclose(slope, PREC, {theta: ball})
-        except (Unsupported, ValueError, ZeroDivisionError):
-            return None
-        if enclosed > 0 or enclosed < 0:
+        if _one_sign(slope, theta, min(end, reach), max(end, reach), SPLITS) is not None:
             return reach
     return None
+
+
+def _one_sign(expr, theta, low: Fraction, high: Fraction, depth: int) -> int | None:
+    """The sign expr keeps on all of [low, high], from enclosures over it or over halves of it (down to
+    `depth` halvings); None when not proved."""
+    ball = flint.arb(flint.fmpq(*_nd((low + high) / 2)), flint.fmpq(*_nd((high - low) / 2)))
+    try:
+        enclosed = enclose(expr, PREC, {theta: ball})
+    except (Unsupported, ValueError, ZeroDivisionError):
+        return None
+    if enclosed > 0 or enclosed < 0:
+        return 1 if enclosed > 0 else -1
+    return None if depth == 0 else _split(expr, theta, low, high, depth)
+
+
+def _split(expr, theta, low: Fraction, high: Fraction, depth: int) -> int | None:
+    middle = (low + high) / 2
+    left = _one_sign(expr, theta, low, middle, depth - 1)
+    if left is None:
+        return None
+    return left if _one_sign(expr, theta, middle, high, depth - 1) == left else None
 
 
 def _explicit(d: sp.Expr, theta) -> tuple[sp.Expr, set] | None:

@@ -10,8 +10,10 @@ L(q) = Σ_{α_j = α*} c_j H_j(q), bounded by its terms' ends, and |R(q)| <= Σ_
 H_j(ε). When L(0) ≠ 0 (certified) these bounds give d the sign of L(0) on all of (0, ε] once ε is small
 enough; ε = 2^-k is tried for growing k, every bound an arb ball (certified, never a float).
 
-Handled: d = k + Σ c_j·GenMean(q, A_j) with rational c_j and k, rational values >= 0, one exponent q affine in θ,
-q = 0 at the end and q > 0 towards the other end. Anything else: None (the caller's other routes apply).
+Handled: d = k + Σ c_j·GenMean(q, A_j) with c_j and k polynomials in θ with rational coefficients (a moving
+witness's comparisons; each enclosed over the stretch, so L(0)'s sign is that at the end), rational values
+>= 0, one exponent q affine in θ, q = 0 at the end and q > 0 towards the other end. Anything else: None (the
+caller's other routes apply).
 
 Owns: `flat_end`. May import: formula, lazy_sympy.
 """
@@ -47,28 +49,41 @@ def flat_end(d: sp.Expr, theta: sp.Symbol, end: Fraction, other: Fraction) -> Fr
     top = max(alpha for alpha, _, _ in terms)
     lead = [(c, values) for alpha, c, values in terms if alpha == top]
     rest = [(alpha / top, c, values) for alpha, c, values in terms if alpha != top]
-    sign = certified.sign(sp.Add(*[c * _geometric(values) for c, values in lead])).value
+    at_end = sp.Add(*[c.subs(theta, _rational(end)) * _geometric(values) for c, values in lead])
+    sign = certified.sign(at_end).value
     if sign in (None, 0):
         return None  # L(0) = 0 or undecided: the leading group does not decide the sign
     for k in range(1, MAX_HALVINGS + 1):
         epsilon = min(sp.Rational(1, 2**k), reach)
-        if _settled(sign, epsilon, lead, rest):
-            return Fraction(_rational(end) + epsilon / slope)
+        far = _rational(end) + epsilon / slope
+        stretch = _hull(_rational(end), far)
+        if _settled(sign, epsilon, theta, stretch, lead, rest):
+            return Fraction(int(far.p), int(far.q))
     return None
 
 
-def _settled(sign: int, epsilon, lead, rest) -> bool:
-    """Whether sign·d / α*^(1/q) > 0 for every q in (0, ε], by the bounds of the module docstring."""
+def _settled(sign: int, epsilon, theta, stretch: flint.arb, lead, rest) -> bool:
+    """Whether sign·d / α*^(1/q) > 0 for every q in (0, ε], by the bounds of the module docstring, each
+    coefficient c_j(θ) enclosed over the stretch of θ where q is in [0, ε]."""
     eps = flint.arb(flint.fmpq(int(epsilon.p), int(epsilon.q)))
-    worst = flint.arb(0)  # the least value of sign·L on (0, ε]
+    total = flint.arb(0)  # encloses sign·L(q) for every q in (0, ε]
     for c, values in lead:
-        at_zero, at_eps = _mean_ball(values, None), _mean_ball(values, eps)
-        scaled = sign * c
-        worst += _ball(scaled) * (at_zero if scaled > 0 else at_eps)
+        total += sign * _coefficient(c, theta, stretch) * _mean_ball(values, None).union(_mean_ball(values, eps))
     bound = flint.arb(0)  # the largest |R| on (0, ε]
     for ratio, c, values in rest:
-        bound += _ball(abs(c)) * _ball(ratio) ** (1 / eps) * _mean_ball(values, eps)
-    return bool(worst - bound > 0)
+        bound += abs(_coefficient(c, theta, stretch)).upper() * _ball(ratio) ** (1 / eps) * _mean_ball(values, eps)
+    return bool(total.lower() - bound.upper() > 0)
+
+
+def _coefficient(c: sp.Expr, theta, stretch: flint.arb) -> flint.arb:
+    """c(θ) enclosed for every θ in the stretch (a polynomial: interval arithmetic is an enclosure)."""
+    if not c.has(theta):
+        return _ball(c)
+    return sum((_ball(a) * stretch**k for (k,), a in sp.Poly(c, theta).terms()), flint.arb(0))
+
+
+def _hull(a: sp.Rational, b: sp.Rational) -> flint.arb:
+    return _ball(a).union(_ball(b))
 
 
 def _mean_ball(values, q) -> flint.arb:
@@ -85,28 +100,31 @@ def _geometric(values) -> sp.Expr:
 
 
 def _terms(d: sp.Expr, theta):
-    """(q, [(α, c, positive-or-all values)]) for d = k + Σ c·GenMean(q, values), or None; the constant k is a
-    term with α = 1 and the single value k (H = k for every q)."""
+    """(q, [(α, c, positive values)]) for d = k + Σ c·GenMean(q, values) with rational values and coefficients
+    c, k polynomials in θ with rational coefficients, or None; the constant k is a term with α = 1 and the
+    single value 1 (H = 1 for every q)."""
     GenMean = genmean_class()
-    exponent, out = None, []
-    for term in sp.Add.make_args(d):
-        if not term.has(theta):
-            if not term.is_Rational:
-                return None
-            if term != 0:
-                out.append((Fraction(1), term, (sp.Integer(1),)))
-            continue
-        c, mean = term.as_coeff_Mul()
-        if not (c.is_Rational and isinstance(mean, GenMean)):
+    exponent, coefficients, constant = None, {}, sp.Integer(0)
+    for term in sp.Add.make_args(sp.expand(d)):
+        means = [f for f in sp.Mul.make_args(term) if isinstance(f, GenMean)]
+        if len(means) > 1:
             return None
-        q, *values = mean.args
+        if not means:
+            constant += term
+            continue
+        q, *values = means[0].args
         if not all(v.is_Rational and v >= 0 for v in values) or (exponent is not None and q != exponent):
             return None
         exponent = q
-        positive = [v for v in values if v > 0]
-        if positive:
-            out.append((Fraction(len(positive), len(values)), c, tuple(positive)))
+        coefficients[means[0]] = coefficients.get(means[0], 0) + term / means[0]
     if exponent is None or not exponent.is_polynomial(theta) or sp.Poly(exponent, theta).degree() != 1:
+        return None
+    out = [] if constant == 0 else [(Fraction(1), constant, (sp.Integer(1),))]
+    for mean, c in coefficients.items():
+        positive = tuple(v for v in mean.args[1:] if v > 0)
+        if positive and c != 0:
+            out.append((Fraction(len(positive), len(mean.args) - 1), c, positive))
+    if not all(c.is_polynomial(theta) and all(a.is_Rational for a in sp.Poly(c, theta).coeffs()) for _, c, _ in out):
         return None
     return exponent, out
 
