@@ -111,3 +111,15 @@ def test_alone_on_the_open_piece_agrees_with_the_exact_engine(value):
     found = analyse_optimality(concrete)
     check_optimality(concrete, found)
     assert {e.status for e in found.values()} == {"alone"}
+
+
+def test_cuts_beside_an_enclosure_leave_it_inside_and_stay_inside_the_piece():
+    from verifier.analysis.symbolic_optimality import MARGIN, _around
+
+    lo, hi = Fraction(405797027414, 2**40), Fraction(405797027415, 2**40)  # a crossing near r = 0.3691
+    left, right = _around([(lo, hi)], sp.Integer(0), sp.Integer(1))
+    assert lo - 2 * Fraction(1, 2**30) < left < lo and hi < right < hi + 2 * Fraction(1, 2**30)
+    assert MARGIN == sp.Rational(1, 2**30)
+    # an enclosure at an end of the piece: only the cut on the inner side
+    assert _around([(Fraction(0), Fraction(1, 2**37))], sp.Integer(0), sp.Integer(1)) == \
+        [_around([(Fraction(0), Fraction(1, 2**37))], None, None)[1]]

@@ -75,17 +75,18 @@ def zeros(d: sp.Expr, theta: sp.Symbol, low, high) -> tuple[list[sp.Expr], list[
 def _bisect_past_ends(d, theta, lo: Fraction, hi: Fraction):
     """Certified bisection, skipping what the end lemmas prove: a stretch next to an end that `flat_end` (the
     exponent tends to 0 there) or `zero_end` (d is exactly 0 there) proves free of zeros past that end is not
-    searched (the bisection's grid stays that of [lo, hi]); the end itself is a zero when d is 0 there, or
-    undecided (kept as an extra breakpoint, decided exactly by the caller)."""
+    searched (the bisection's grid stays that of [lo, hi]); the end itself is an exact zero when d is proved 0
+    there (a lemma is not used at an end whose sign is undecided)."""
     exact, free = [], []
     for end, other in ((lo, hi), (hi, lo)):
         reach = flat_end(d, theta, end, other)
         if reach is None:
             reach = zero_end(d, theta, end, other)
-        if reach is None:
+        at_end = _sign_at(d, theta, end)
+        if reach is None or at_end is None:  # the end itself undecided: leave it to the bisection's enclosure
             continue
         free.append((min(end, reach), max(end, reach)))
-        if _sign_at(d, theta, end) in (0, None):
+        if at_end == 0:
             exact.append(sp.Rational(end.numerator, end.denominator))
     found, enclosed = _bisect(d, theta, lo, hi, free)
     return exact + found, enclosed
