@@ -31,7 +31,7 @@ class NotEliminated(Unsettled):
 
 
 def eliminate(engine: SmtEngine, differences: list[sp.Expr], p: list[sp.Symbol],
-              strict: bool) -> list[tuple[list, list]]:
+              strict: bool, max_cases: int = MAX_CASES) -> list[tuple[list, list]]:
     """∃p ≥ 0, Σp = 1: every difference > 0 (strict) or >= 0, as a condition on the parameters: its cases,
     [(the case's sign conditions, its inequalities)], each a list of sympy relations; the condition is the
     disjunction of their conjunctions (no case: nowhere; one case with nothing in it: everywhere)."""
@@ -39,6 +39,7 @@ def eliminate(engine: SmtEngine, differences: list[sp.Expr], p: list[sp.Symbol],
     rows = [(x, False) for x in p[:-1]] + [(rest, False)]
     rows += [(sp.expand(d.subs(p[-1], rest)), strict) for d in differences]
     state = _State(engine)
+    state.max_cases = max_cases
     cases = state.run(_clean(rows), list(p[:-1]), [])
     return [(context, [_relation(e, s) for e, s in kept]) for context, kept in cases]
 
@@ -86,6 +87,7 @@ class _State:
     def __init__(self, engine: SmtEngine):
         self.engine, self.tr = engine, engine.translator
         self.cases = 0
+        self.max_cases = MAX_CASES
         self.signs: dict = {}
 
     def _ask(self, *formulas, context=()) -> z3.CheckSatResult:
@@ -131,8 +133,8 @@ class _State:
             out = []
             for case in (sp.Gt(unsure, 0), sp.Lt(unsure, 0), sp.Eq(unsure, 0)):
                 self.cases += 1
-                if self.cases > MAX_CASES:
-                    raise NotEliminated(f"more than {MAX_CASES} cases of the signs of its coefficients")
+                if self.cases > self.max_cases:
+                    raise NotEliminated(f"more than {self.max_cases} cases of the signs of its coefficients")
                 out += self.run(rows, left, context + [case])
             return out
         lower, upper, kept = [], [], []

@@ -159,6 +159,23 @@ class _Questions:
             return False
         return self._ask([z3.Not(holds)] + self._comparisons(members, strict), ms)[0] == z3.unsat
 
+    def disagreement(self, members: ClassSet, condition, strict: bool, ms: int | None = None, mixture: bool = True):
+        """As `proves`, with what z3 found: None when proved, the parameter values of a point where the condition
+        and the status disagree when z3 finds one, False when it cannot tell. Without `mixture`, only "where the
+        condition fails no p gives the status" is asked (the other direction proved elsewhere)."""
+        holds = self.tr.boolean(condition)
+        others = [z for z in self.expected if z != members]
+        questions = [[z3.Not(holds)] + self._comparisons(members, strict)]
+        if mixture:
+            questions.insert(0, [holds] + self._mixture(members, others, strict=not strict))
+        for question in questions:
+            answer, model, _ = self._ask(question, ms)
+            if answer == z3.sat:
+                return self._read(model)[0]
+            if answer != z3.unsat:
+                return False
+        return None
+
     def point(self, members: ClassSet, condition, status: str) -> Answer | None:
         """A model (parameter values and p) where the condition holds and the set has that status at p (alone:
         the unique minimiser; tied: a minimiser; never: any admissible value); None when there is none or z3

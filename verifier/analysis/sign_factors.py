@@ -1,0 +1,109 @@
+"""The polynomials whose signs decide a set's optimality at every parameter value: the irreducible factors of the
+minors of its comparison matrix.
+
+"Y is the unique minimiser at some p" is "∃p ≥ 0: (c_Z − c_Y)·p > 0 for every other set Z" (a minimiser: ≥ 0,
+p ≠ 0): which sign vectors the linear forms v_Z = c_Z − c_Y and the coordinates p_y take together is the
+oriented matroid of the vectors {v_Z} ∪ {e_y}, fixed by the signs of their K×K determinants (the e_y make the
+rank K everywhere). Those determinants are, up to sign, the square minors of the matrix whose rows are the v_Z.
+So Y's status is the same wherever every such minor keeps its sign, and the factors below are all a condition
+on the parameters needs to mention. Nothing here decides a status: `analysis.sign_cells` samples and proves.
+
+Owns: `decisive_factors`, `Factor`, `TooManyFactors`. May import: scheme.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+
+from verifier.errors import DoesNotApply
+from verifier.formula import certified
+from verifier.lazy_sympy import sympy as sp
+from verifier.scheme import ClassSet, Scheme
+
+MAX_MINORS = 4_000  # square minors of one set's comparison matrix (3 classes: 83; 4 classes: about 3,000)
+
+
+class TooManyFactors(DoesNotApply):
+    """The comparison matrix has more minors than MAX_MINORS (many classes): no cell decomposition is tried."""
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One irreducible polynomial in the parameters, primitive with a positive leading coefficient: as sympy
+    writes it, its terms {exponents: coefficient}, and the same polynomial in flint for fast exact evaluation."""
+    expr: sp.Expr
+    terms: tuple[tuple[tuple[int, ...], Fraction], ...]
+    flint: object
+
+    def sign_at(self, point: tuple) -> int | None:
+        """The exact sign at a point (-1, 0 or 1): Fractions in flint; sympy numbers (algebraic ones from a z3
+        model) by certified signs, None when undecided."""
+        if all(isinstance(x, Fraction) for x in point):
+            value = self.flint(*[_fmpq(x) for x in point])
+            return (value > 0) - (value < 0)
+        by_name = {s.name: s for s in self.expr.free_symbols}
+        values = {by_name[n]: sp.Rational(x.numerator, x.denominator) if isinstance(x, Fraction) else x
+                  for n, x in zip(self.flint.context().names(), point) if n in by_name}
+        return certified.sign(self.expr.subs(values)).value
+
+    def along(self, fixed: int, value: Fraction) -> flint.fmpq_poly:
+        """With two parameters: the polynomial in the other one, parameter `fixed` set to `value`."""
+        coefficients: dict[int, Fraction] = {}
+        for exponents, c in self.terms:
+            k = exponents[1 - fixed]
+            coefficients[k] = coefficients.get(k, Fraction(0)) + c * value ** exponents[fixed]
+        degree = max(coefficients, default=0)
+        return flint.fmpq_poly([_fmpq(coefficients.get(k, Fraction(0))) for k in range(degree + 1)])
+
+
+def decisive_factors(scheme: Scheme, members: ClassSet) -> list[Factor]:
+    """The distinct irreducible factors, with parameters, of every square minor of Y's comparison matrix, in a
+    fixed order (degree, then sympy's sort key)."""
+    rows, K, symbols = scheme.rows, scheme.K, list(scheme.symbols)
+    V = sp.Matrix([[sp.expand(rows[z][y] - rows[members][y]) for y in range(K)]
+                   for z in scheme.all_sets if z != members])
+    count = sum(_binomial(V.rows, k) * _binomial(K, k) for k in range(1, K + 1))
+    if count > MAX_MINORS:
+        raise TooManyFactors(f"{count:,} minors of its comparison matrix (more than {MAX_MINORS:,})")
+    found: dict[sp.Expr, None] = {}
+    for k in range(1, K + 1):
+        for r in itertools.combinations(range(V.rows), k):
+            for c in itertools.combinations(range(K), k):
+                minor = sp.expand(V.extract(list(r), list(c)).det(method="berkowitz"))
+                if minor.free_symbols & set(symbols):
+                    for factor in _factors(minor, symbols):
+                        found.setdefault(factor)
+    ordered = sorted(found, key=lambda f: (sp.Poly(f, *symbols).total_degree(), sp.default_sort_key(f)))
+    ctx = flint.fmpq_mpoly_ctx.get(tuple(s.name for s in symbols), "lex")
+    out = []
+    for f in ordered:
+        terms = tuple((tuple(m), Fraction(int(c.p), int(c.q))) for m, c in sp.Poly(f, *symbols).terms())
+        out.append(Factor(f, terms, ctx.from_dict({m: _fmpq(c) for m, c in terms})))
+    return out
+
+
+def _factors(minor: sp.Expr, symbols: list) -> list[sp.Expr]:
+    out = []
+    for factor, _ in sp.factor_list(minor, *symbols)[1]:
+        if not factor.free_symbols & set(symbols):
+            continue
+        poly = sp.Poly(factor, *symbols).primitive()[1]
+        if poly.LC() < 0:
+            poly = -poly
+        out.append(poly.as_expr())
+    return out
+
+
+def _fmpq(x: Fraction) -> flint.fmpq:
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _binomial(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
