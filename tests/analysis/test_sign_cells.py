@@ -32,7 +32,8 @@ CORNER = {"name": "corner", "classes": ["a", "b", "c"], "parameters": {"t": {}, 
           "cost_matrix": {"a": ["0", "t + s", "-2*s"], "b": ["2*t - 2*s", "0", "2 - 2*t - s"],
                           "c": ["1 - 2*t + s", "3 - 2*s", "0"]},
           "set_costs": {"a,b": ["t - 2*s", "1 + t + s", "s"], "a,c": ["-2*t - 2*s", "2*t + 2*s", "t"],
-                        "b,c": ["2 - t + 2*s", "3 - 2*t - s", "1 + s"], "a,b,c": ["2 + t - 2*s", "1 + s", "2 - 2*t - 2*s"]}}
+                        "b,c": ["2 - t + 2*s", "3 - 2*t - s", "1 + s"],
+                        "a,b,c": ["2 + t - 2*s", "1 + s", "2 - 2*t - 2*s"]}}
 
 
 def _truth(scheme, members, point) -> str:
