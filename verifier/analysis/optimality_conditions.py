@@ -134,21 +134,19 @@ class _State:
                             f"{'alone' if strict else 'a minimiser'}")
 
     def _proves(self, members: ClassSet, candidate, strict: bool) -> bool:
-        """z3 proves the candidate exactly where the set is alone (strict) or a minimiser: where it fails no p
-        gives that (a question over the parameters and p), and where it holds named witnesses p(θ) do
-        (`analysis.witness_cover`, questions over the parameters alone); when the witnesses do not settle it,
-        the question over a mixture of the other rows (LP duality) decides, as before."""
+        """z3 proves the candidate exactly where the set is alone (strict) or a minimiser (`proves`: both
+        directions, the second by LP duality over a mixture of the other rows). When that is not settled, named
+        witnesses p(θ) may settle the second direction (`analysis.witness_cover`, questions over the parameters
+        alone) after z3 proves the first (where it fails, no p gives the status)."""
+        if self.questions.proves(members, candidate, strict, PROOF_MS):
+            return True
         if len(self.scheme.rows) - 1 + self.scheme.K > MAX_COVER_ROWS:
-            return self.questions.proves(members, candidate, strict, PROOF_MS)
-        found = self.questions.disagreement(members, candidate, strict, PROOF_MS, mixture=False)
-        if found is not None:
+            return False
+        if self.questions.disagreement(members, candidate, strict, PROOF_MS, mixture=False) is not None:
             return False
         if members not in self.covers:
             self.covers[members] = WitnessCover(self.scheme, members)
-        covered = self.covers[members].disagreement(candidate, strict, CELL_PROOF_MS)
-        if covered is None or covered is not False:
-            return covered is None
-        return self.questions.proves(members, candidate, strict, PROOF_MS)
+        return self.covers[members].disagreement(candidate, strict, CELL_PROOF_MS) is None
 
     def proved(self, members: ClassSet, strict: bool) -> sp.Basic:
         """A condition proved exactly where the set is alone (strict) or a minimiser. With two parameters the
