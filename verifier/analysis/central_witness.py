@@ -15,7 +15,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog
 
 from verifier.formula import certified
 from verifier.formula.arith import collecting
@@ -36,6 +35,8 @@ def central_witness(rows: dict, members: frozenset, K: int) -> tuple | None:
         gaps = np.array([[certified.to_float(rows[z][y]) - own[y] for y in range(K)] for z in others])
     except (TypeError, ValueError, OverflowError):
         return None
+    from scipy.optimize import linprog  # on first use: scipy's libraries are large (a tight --memory cap)
+
     # variables (p_0 .. p_{K-1}, t): minimise −t with t − gaps·p <= 0, Σ p = 1, p >= 0, t free
     upper = np.hstack([-gaps, np.ones((len(others), 1))])
     found = linprog(np.r_[np.zeros(K), -1.0], A_ub=upper, b_ub=np.zeros(len(others)),

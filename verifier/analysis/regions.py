@@ -120,7 +120,28 @@ def _fourier_motzkin(engine: SmtEngine, constraints, v):
     return out
 
 
+def _without_extrema(formula: sp.Basic) -> sp.Basic:
+    """A comparison with a max or min on one side, as the and/or of comparisons with its arguments
+    ("nu <= Max(0, mu)" is "nu <= 0 or nu <= mu"): z3 would write it with if-then-else, which reads back into no
+    condition a person reads."""
+    if isinstance(formula, (sp.And, sp.Or, sp.Not)):
+        return formula.func(*[_without_extrema(a) for a in formula.args])
+    if not isinstance(formula, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
+        return formula
+    small, large = (formula.lhs, formula.rhs) if isinstance(formula, (sp.LessThan, sp.StrictLessThan)) \
+        else (formula.rhs, formula.lhs)
+    below = sp.Lt if isinstance(formula, (sp.StrictLessThan, sp.StrictGreaterThan)) else sp.Le
+    if isinstance(large, (sp.Max, sp.Min)):  # small below the max of some: below one; below the min: below all
+        parts = [_without_extrema(below(small, a)) for a in large.args]
+        return sp.Or(*parts) if isinstance(large, sp.Max) else sp.And(*parts)
+    if isinstance(small, (sp.Max, sp.Min)):  # the max below: all below; the min below: one below
+        parts = [_without_extrema(below(a, large)) for a in small.args]
+        return sp.And(*parts) if isinstance(small, sp.Max) else sp.Or(*parts)
+    return formula
+
+
 def _simplify(engine: SmtEngine, formula: sp.Basic) -> sp.Basic | None:
+    formula = _without_extrema(formula)
     t = engine.translator
     goal = z3.Goal(ctx=engine.ctx)
     goal.add(*engine.assumptions, *t.side, t.boolean(formula))
@@ -135,8 +156,18 @@ def _simplify(engine: SmtEngine, formula: sp.Basic) -> sp.Basic | None:
         others = [g for g in kept if g is not fact]
         if engine.solve(z3.Not(fact), extra=others)[0] == z3.unsat:
             kept = others
+    kept = [_without_impossible(engine, f) for f in kept]
     names = {s.name: s for s in engine.scheme.symbols}
     return sp.And(*[_to_sympy(f, names) for f in kept])
+
+
+def _without_impossible(engine: SmtEngine, fact: z3.BoolRef) -> z3.BoolRef:
+    """A disjunction without the alternatives no admissible value meets ("nu ≤ 0" beside "mu ≥ nu" when
+    nu > 0 is assumed), each proved impossible by z3 under the assumptions."""
+    if not z3.is_or(fact):
+        return fact
+    possible = [a for a in fact.children() if engine.solve(a)[0] != z3.unsat]
+    return fact if not possible else possible[0] if len(possible) == 1 else z3.Or(possible)
 
 
 def _to_sympy(e: z3.ExprRef, names: dict[str, sp.Symbol]) -> sp.Basic:

@@ -14,7 +14,7 @@ the parameters and p); where it holds, named witnesses p(θ) give it (`analysis.
 the parameters alone). A point z3 finds against it becomes a sample, up to ROUNDS times. Samples only
 propose: what is stated is what z3 proved.
 
-Owns: `CellConditions`. May import: scheme, formula, errors, `analysis.sign_factors`, `analysis.witness_cover`,
+Owns: `CellConditions`. May import: scheme, formula, errors, verdict, `analysis.sign_factors`, `analysis.witness_cover`,
 `analysis.zeros`, `analysis.parameter_range`.
 """
 
@@ -30,6 +30,7 @@ from verifier.errors import SpecError
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
+from verifier.verdict import Optimal
 
 LINES = 5  # lines across the admissible box per parameter
 ROUNDS = 4  # z3 counterexamples turned into samples, per condition
@@ -75,12 +76,12 @@ class CellConditions:
         for point in self._crossing_samples(self.factors[members]):
             status = self._status(members, point)
             if status is not None:
-                self._add(members, point, alone=status == "alone", minimiser=status != "never")
+                self._add(members, point, alone=status == Optimal.ALONE, minimiser=status != Optimal.NEVER)
 
-    def first_sample(self, members: ClassSet, status: str) -> dict | None:
+    def first_sample(self, members: ClassSet, status: Optimal) -> dict | None:
         """The first sampled parameter point (in sampling order) where the set has that exact status."""
         self._sampled(members)
-        wanted = {"alone": (True, True), "tied": (False, True), "never": (False, False)}[status]
+        wanted = {Optimal.ALONE: (True, True), Optimal.TIED: (False, True), Optimal.NEVER: (False, False)}[status]
         for point, (_, alone, minimiser) in self.samples[members].items():
             if (alone, minimiser) == wanted and all(isinstance(x, Fraction) for x in point):
                 return {s.name: sp.Rational(x.numerator, x.denominator) for s, x in zip(self.scheme.symbols, point)}

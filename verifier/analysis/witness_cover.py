@@ -18,7 +18,7 @@ shows the condition wrong there), until z3 proves none is left (the proof) or MA
 sign at θ* is exact (flint's rationals; certified signs at an algebraic point). `status_at` reads the set's
 status at a rational point from the same vertices.
 
-Owns: `WitnessCover`. May import: scheme, engines.smt, limits, formula.
+Owns: `WitnessCover`. May import: scheme, engines.smt, limits, formula, verdict.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from verifier.engines.smt.translate import Translator, model_value
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
+from verifier.verdict import Optimal
 
 MAX_WITNESSES = 24  # named witnesses for one condition, before the proof is left to the caller
 MAX_DENOMINATOR = 2**256  # a constant witness's denominators
@@ -142,9 +143,9 @@ class WitnessCover:
         if vertices is None:
             return None
         if not vertices:
-            return "never"
+            return Optimal.NEVER
         K = self.scheme.K
-        return "tied" if self._flat(point) or _independent(vertices, K) is None else "alone"
+        return Optimal.TIED if self._flat(point) or _independent(vertices, K) is None else Optimal.ALONE
 
     def _flat(self, point: dict) -> bool:
         """Whether another set's row equals Y's at the point (then Y is never alone there)."""

@@ -151,7 +151,9 @@ def crossing_sentence(c: Crossing, name: str) -> str:
     head = f"  {c.a} vs {c.b}: " + ("the order flips at " + ", ".join(_point(f, name) for f in flips)
                                     if flips else "no crossing")
     undecided = [_open_box(c, lo, hi, name) for lo, hi in c.enclosures if (lo, hi) not in flips]
-    return "; ".join(part for part in [head, order, *undecided] if part)
+    ties = [f"both cost exactly the same at {name} = {x}" for x in c.equal_at  # an enclosure's tie is said there
+            if not any(x in (lo, hi) for lo, hi in c.enclosures if (lo, hi) not in flips)]
+    return "; ".join(part for part in [head, order, *ties, *undecided] if part)
 
 
 def _open_box(c: Crossing, lo: Fraction, hi: Fraction, name: str) -> str:
