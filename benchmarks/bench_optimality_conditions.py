@@ -11,11 +11,14 @@ Measured 2026-11-28 on the shared 2-core machine, seed 55 (the first line while 
     1 parameter,  5 schemes: 3 of 119 pieces undecided (2.5 %), 0 sets unknown; 3.4 s, at most 1.3 s a scheme
     2 parameters, 5 schemes: 19 of 46 pieces undecided (41 %), 1 set unknown; 51 s, at most 20 s a scheme
       (91 s, at most 37 s, before the pruning's 300 ms questions: commit f1ac15f)
-One parameter meets the issue's bound (at most 1 piece in 20). Two do not yet: on these random schemes the
-signs of the cost differences change inside [0, 1]^2, the elimination splits into more than 12 sign cases or
-no candidate condition is proved within z3's time, and the set keeps one status with an example point and
-the reason (before this benchmark's change every such set had only that). The bundled two-parameter specs
-(Ha, Friedel) are stated in full.
+One parameter meets the issue's bound (at most 1 piece in 20). With two parameters, on these random schemes the
+signs of the cost differences change inside [0, 1]^2 and the elimination of p splits into more than 12 sign
+cases, or no candidate condition is proved within z3's time.
+With the sign cells and named witnesses (analysis/sign_cells.py, analysis/witness_cover.py), same seed, quiet
+machine, 2026-11-28 evening:
+    2 parameters, 5 schemes: 5 of 68 pieces undecided (7.4 %), 1 set unknown; 111 s, at most 42 s a scheme
+Not yet the issue's 1 in 20: near curved boundaries the witness cover's z3 questions run out of work budget, and
+one set z3 could not decide at all (sampling shows it never alone, but nothing proves it).
 """
 
 from __future__ import annotations
