@@ -19,6 +19,10 @@ unchanged p-discounted case took its 1.1 s above):
     p-discounted-symbolic         1.1 s, unchanged: 4 pieces (0 < r < 1 for the four indeterminate sets)
                                   undecided: r in an exponent, beyond z3, and the witness at r = 1/2 stops
                                   carrying at a zero known only within an enclosure
+Evening, same machine, quiet, after the end lemmas near a vanishing exponent and the sign cells:
+    ha                            1.6 s, 7 alone (unchanged: 4 parameters, the elimination of p decides)
+    friedel-abstention-symbolic   1.1 s, 3 alone; P10's region now stated too (mu ≥ nu and nu ≤ 1)
+    p-discounted-symbolic         1.6 s, every piece decided: the four indeterminate sets alone for 0 < r < 1
 """
 
 from __future__ import annotations
