@@ -14,7 +14,8 @@ the parameters and p); where it holds, named witnesses p(θ) give it (`analysis.
 the parameters alone). A point z3 finds against it becomes a sample, up to ROUNDS times. Samples only
 propose: what is stated is what z3 proved.
 
-Owns: `CellConditions`. May import: scheme, formula, errors, verdict, `analysis.sign_factors`, `analysis.witness_cover`,
+Owns: `CellConditions`. May import: scheme, formula, errors, verdict, `analysis.sign_factors`,
+`analysis.sign_formulas`, `analysis.witness_cover`,
 `analysis.zeros`, `analysis.parameter_range`.
 """
 
@@ -24,10 +25,10 @@ from fractions import Fraction
 
 from verifier.analysis.parameter_range import admissible_range, rational_above, rational_below
 from verifier.analysis.sign_factors import Factor, decisive_factors
+from verifier.analysis.sign_formulas import formula, separating, sum_of_products, truth_at
 from verifier.analysis.witness_cover import WitnessCover
 from verifier.analysis.zeros import simplest
 from verifier.errors import SpecError
-from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal
@@ -36,7 +37,6 @@ LINES = 5  # lines across the admissible box per parameter
 ROUNDS = 4  # z3 counterexamples turned into samples, per condition
 SPAN = 4  # the width given to a range unbounded on one side (both: [-SPAN, SPAN])
 SEED_DENOMINATOR = 2**64  # samples offered as seeds for witnesses: the simple ones (crossings, box edges)
-MAX_CHOSEN = 6  # factors in one condition, before the search gives up
 
 
 class CellConditions:
@@ -116,7 +116,7 @@ class CellConditions:
         """A counterexample of z3's as a sample: at its exact point (rational or algebraic) the candidate and the
         status disagree, so the status there is the candidate's opposite (z3 showed a p, or a mixture)."""
         point = tuple(values[s.name] for s in self.scheme.symbols)
-        holds = _truth_at(candidate, dict(zip(self.scheme.symbols, point)))
+        holds = truth_at(candidate, dict(zip(self.scheme.symbols, point)))
         if holds is None:
             return False
         point = tuple(_fraction(v) if v.is_Rational else v for v in point)
@@ -133,12 +133,12 @@ class CellConditions:
         rows = [(sample[0], sample[index]) for sample in self.samples[members].values() if sample[index] is not None]
         if not rows:
             return []
-        chosen = _separating(rows, len(factors))
+        chosen = separating(rows, len(factors))
         if chosen is None:
             return []
         atoms = [factors[i].expr for i in chosen]
-        inside = _formula(_sop(rows, chosen, True), atoms)
-        outside = _formula(_sop(rows, chosen, False), atoms)
+        inside = formula(sum_of_products(rows, chosen, True), atoms)
+        outside = formula(sum_of_products(rows, chosen, False), atoms)
         return list(dict.fromkeys([inside, sp.to_nnf(sp.Not(outside), simplify=False)]))
 
     def _status(self, members: ClassSet, point: tuple[Fraction, ...]) -> str | None:
@@ -180,111 +180,6 @@ class CellConditions:
         if hi is None:
             return lo, lo + SPAN
         return lo, hi
-
-
-def _separating(rows, count: int) -> list[int] | None:
-    """Greedily, the factors whose signs separate the samples inside from those outside, the fewest mixed pairs
-    left first (None: more than MAX_CHOSEN would be needed)."""
-    chosen: list[int] = []
-    while True:
-        groups: dict[tuple, set] = {}
-        for signs, inside in rows:
-            groups.setdefault(tuple(signs[i] for i in chosen), set()).add(inside)
-        if all(len(g) == 1 for g in groups.values()):
-            return chosen
-        if len(chosen) >= MAX_CHOSEN:
-            return None
-        best = None
-        for i in range(count):
-            if i in chosen:
-                continue
-            mixed: dict[tuple, list[int]] = {}
-            for signs, inside in rows:
-                mixed.setdefault((*[signs[j] for j in chosen], signs[i]), [0, 0])[inside] += 1
-            conflicts = sum(a * b for a, b in mixed.values())
-            if best is None or conflicts < best[0]:
-                best = (conflicts, i)
-        chosen.append(best[1])
-
-
-def _sop(rows, chosen: list[int], inside: bool):
-    """The samples' patterns inside (or outside) as a short sum of products: per factor one variable "f > 0",
-    and a second "f < 0" when some sample lies on its zero set; the patterns no sample showed are left free.
-    Each pattern inside is widened greedily (a literal dropped while the product still covers no pattern
-    outside, in a fixed order), then a greedy cover keeps the fewest products covering every pattern inside."""
-    zeros = [any(signs[i] == 0 for signs, _ in rows) for i in chosen]
-    variables, atoms = [], []
-    for k in range(len(chosen)):
-        variables.append(sp.Symbol(f"pos{k}"))
-        atoms.append((k, 1))
-        if zeros[k]:
-            variables.append(sp.Symbol(f"neg{k}"))
-            atoms.append((k, -1))
-
-    def pattern(signs):
-        return tuple(int(signs[chosen[k]] == side) for k, side in atoms)
-    seen = {pattern(signs): flag for signs, flag in rows}
-    wanted = sorted(k for k, flag in seen.items() if flag == inside)
-    others = [k for k, flag in seen.items() if flag != inside]
-    cubes: list[tuple] = []
-    for k in wanted:
-        cube = dict(enumerate(k))
-        for v in range(len(k)):
-            trial = {i: b for i, b in cube.items() if i != v}
-            if not any(all(o[i] == b for i, b in trial.items()) for o in others):
-                cube = trial
-        key = tuple(sorted(cube.items()))
-        if key not in cubes:
-            cubes.append(key)
-    kept, left = [], set(wanted)
-    while left:  # the cube covering the most patterns still uncovered, the first in order on ties
-        best = max(cubes, key=lambda c: sum(all(w[i] == b for i, b in c) for w in left))
-        kept.append(best)
-        left = {w for w in left if not all(w[i] == b for i, b in best)}
-    expression = sp.Or(*[sp.And(*[variables[i] if b else sp.Not(variables[i]) for i, b in c]) for c in kept])
-    return expression, dict(zip(variables, atoms)), zeros
-
-
-def _formula(sop, factors: list) -> sp.Basic:
-    """The sum of products read back as sign conditions: "f > 0" and "f < 0" as they are; without a variable
-    for "f < 0", not "f > 0" is "f < 0" (the zero set, which no sample showed, left out)."""
-    expression, atoms, zeros = sop
-
-    def literal(variable, negated: bool):
-        k, side = atoms[variable]
-        f = factors[k]
-        if side == 1:
-            return (sp.Le(f, 0) if zeros[k] else sp.Lt(f, 0)) if negated else sp.Gt(f, 0)
-        return sp.Ge(f, 0) if negated else sp.Lt(f, 0)
-
-    def read(e):
-        if isinstance(e, sp.Symbol):
-            return literal(e, False)
-        if isinstance(e, sp.Not):
-            return literal(e.args[0], True)
-        if e in (sp.true, sp.false):
-            return e
-        return e.func(*[read(a) for a in e.args])
-    return read(expression)
-
-
-def _truth_at(formula: sp.Basic, values: dict):
-    """A condition's truth at an exact (possibly algebraic) point by certified signs; None when undecided."""
-    if formula in (sp.true, sp.false):
-        return formula == sp.true
-    if isinstance(formula, (sp.And, sp.Or)):
-        parts = [_truth_at(a, values) for a in formula.args]
-        if None in parts:
-            return None
-        return all(parts) if isinstance(formula, sp.And) else any(parts)
-    if isinstance(formula, sp.Not):
-        inner = _truth_at(formula.args[0], values)
-        return None if inner is None else not inner
-    value = certified.sign(sp.expand(formula.lhs - formula.rhs).subs(values)).value
-    if value is None:
-        return None
-    return {sp.Gt: value > 0, sp.Ge: value >= 0, sp.Lt: value < 0, sp.Le: value <= 0, sp.Eq: value == 0,
-            sp.Ne: value != 0}[type(formula)]
 
 
 def _real_roots(poly) -> list[Fraction]:
