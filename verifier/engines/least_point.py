@@ -13,7 +13,7 @@ Then any other feasible point costs more. Which π proves it does not matter (a 
 so nothing of the float search reaches the point; at a degenerate vertex several tight constraints prove it
 together. None where no proof is found (a face of optima orthogonal to w): the caller falls back.
 
-Owns: `least_point`, `MIX_WEIGHTS`. May import: nothing of verifier (numbers in, numbers out).
+Owns: `least_point`, `MIX_WEIGHTS`. May import: `engines.highs` (numbers in, numbers out).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from itertools import combinations, islice
 
 import flint
 import numpy as np
+
+from verifier.engines.highs import dense_lp
 
 _BASES = 64  # choices of tight constraints tried for the primal system at a degenerate vertex
 # distinct, increasing weights: for a certificate, rows earlier in the set order (the singletons first) cost less
@@ -57,16 +59,13 @@ def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction]) ->
 
 def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:
     """The float LP's support and its nearly tight constraints, most binding first: a guess."""
-    from scipy.optimize import linprog
-
     A, scale = _scaled(D)
     bound = float(Fraction(b) / scale)
     with np.errstate(all="ignore"):
-        found = linprog(np.array([float(w) for w in weights]), A_ub=A.T, b_ub=np.full(A.shape[1], bound),
-                        A_eq=np.ones((1, len(D))), b_eq=[1.0], bounds=[(0, None)] * len(D), method="highs")
-    if found.status != 0:
+        x = dense_lp(np.array([float(w) for w in weights]), A_ub=A.T, b_ub=np.full(A.shape[1], bound),
+                     A_eq=np.ones((1, len(D))), b_eq=[1.0])
+    if x is None:
         return None
-    x = found.x
     support = [int(v) for v in np.flatnonzero(x > 1e-8)]
     slack = bound - A.T @ x
     binding = sorted((int(c) for c in np.flatnonzero(slack < 1e-7)), key=lambda c: slack[c])
@@ -99,22 +98,20 @@ def _solve(rows: list[list[int]], right: list[Fraction]) -> list[Fraction] | Non
 
 def _proves_unique(D, point: dict[int, Fraction], tight: list[int], weights) -> bool:
     """Exact duals (see the module) for the point's support and tight constraints."""
-    from scipy.optimize import linprog
-
     support = sorted(point)
     off = [v for v in range(len(D)) if v not in point]
     d, scale = _scaled([[D[v][c] for c in tight] for v in support + off])
     w = np.array([float(weights[v]) for v in support + off])
     A = np.hstack([d, np.ones((len(D), 1))])  # unknowns π·scale (tight constraints), π_0, then ε
     with np.errstate(all="ignore"):
-        found = linprog(np.r_[np.zeros(len(tight) + 1), -1.0],
-                        A_ub=np.hstack([A[len(support):], np.ones((len(off), 1))]) if off else None,
-                        b_ub=w[len(support):] if off else None,
-                        A_eq=np.hstack([A[:len(support)], np.zeros((len(support), 1))]), b_eq=w[:len(support)],
-                        bounds=[(None, 0)] * len(tight) + [(None, None), (None, 1)], method="highs")
-    if found.status != 0 or (off and found.x[-1] <= 1e-12):
+        x = dense_lp(np.r_[np.zeros(len(tight) + 1), -1.0],
+                     A_ub=np.hstack([A[len(support):], np.ones((len(off), 1))]) if off else None,
+                     b_ub=w[len(support):] if off else None,
+                     A_eq=np.hstack([A[:len(support)], np.zeros((len(support), 1))]), b_eq=w[:len(support)],
+                     bounds=[(None, 0)] * len(tight) + [(None, None), (None, 1)])
+    if x is None or (off and x[-1] <= 1e-12):
         return False
-    pi = _exact_duals(D, support, tight, found.x[:len(tight) + 1], scale, weights)
+    pi = _exact_duals(D, support, tight, x[:len(tight) + 1], scale, weights)
     if pi is None:
         return False
     *pi_c, pi0 = pi
