@@ -41,7 +41,7 @@ def optimality_across(scheme: Scheme) -> dict[ClassSet, SetOptimality] | None:
             return None
     points = Points(scheme)
     example = next((a.values for a in answers.values() if a.values is not None), None)
-    return {m: _evidence(scheme, m, a, points, example) for m, a in answers.items()}
+    return {m: evidence(scheme, m, a, points, example) for m, a in answers.items()}
 
 
 def _by_size(scheme: Scheme) -> dict[ClassSet, Answer] | None:
@@ -60,7 +60,8 @@ def _by_size(scheme: Scheme) -> dict[ClassSet, Answer] | None:
     return {m: by_size[len(m)] for m in scheme.all_sets if len(m) in by_size}
 
 
-def _evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "Points", example) -> SetOptimality:
+def evidence(scheme: Scheme, members: ClassSet, answer: Answer, points: "Points", example) -> SetOptimality:
+    """z3's answer for one set, confirmed exactly at a rational parameter point near its model (or `example`)."""
     if answer.status == "unknown":
         return SetOptimality(members, "unknown", reason=answer.reason)
     wanted = {"alone": "alone", "minimiser": "tied", "never": "never"}[answer.status]

@@ -24,13 +24,13 @@ from dataclasses import replace
 import z3
 
 from verifier.analysis.conditions import formula_text
-from verifier.analysis.optimality_across import Points, rational_near
+from verifier.analysis.optimality_across import Points, evidence, rational_near
 from verifier.analysis.regions import readable_condition
 from verifier.analysis.sign_cells import CellConditions
 from verifier.analysis.sign_factors import TooManyFactors
 from verifier.analysis.simplex_elimination import MAX_CASES, NotEliminated, eliminate, isolated
 from verifier.analysis.witness_cover import WitnessCover
-from verifier.engines.parametric_optimality import piece_questions
+from verifier.engines.parametric_optimality import Answer, piece_questions
 from verifier.engines.smt.engine import SmtEngine
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
@@ -43,6 +43,7 @@ MAX_CANDIDATES = 8  # conditions offered to z3 per status, smallest first
 PROOF_MS = 3_000  # one direction of one candidate's proof
 MAX_COVER_ROWS = 24  # the polytope's rows (other sets and p >= 0) up to which witnesses are named (4 classes: 18)
 CELL_CASES = 4  # sign cases of the elimination with two parameters, before the sign cells are asked
+REGION_CASES = 64  # sign cases of the exact region, asked when witnesses cannot tell (random 3-class: up to 60)
 CELL_PROOF_MS = 1_000  # one question of a sign-cell condition's proof (many small ones)
 # beyond: each set keeps its status with a point (40 parameters took 2 minutes, and no one reads such a condition)
 MAX_CONDITION_PARAMETERS = 8
@@ -67,12 +68,19 @@ class _State:
         self.engine.budget_ms = ELIMINATION_MS  # bounded by work: the same conditions on every machine
         self.points = Points(scheme)
         self.p = [sp.Symbol(f"p!{y}", real=True) for y in range(scheme.K)]
-        self.cells = CellConditions(scheme, questions, CELL_PROOF_MS) if len(scheme.symbols) == 2 else None
+        self.cells = CellConditions(scheme, questions, CELL_PROOF_MS, self.region) \
+            if len(scheme.symbols) == 2 else None
         self.covers: dict[ClassSet, WitnessCover] = {}
+        self.eliminated: dict[tuple[ClassSet, bool], list | NotEliminated] = {}
 
     def one(self, members: ClassSet, entry: SetOptimality) -> SetOptimality:
         if entry.status == Optimal.UNKNOWN and self.cells is not None:
             entry = self.alone_at_a_sample(members, entry)
+        if entry.status == Optimal.UNKNOWN:
+            try:
+                entry = self.settled_by_region(members, entry)
+            except (Unsupported, z3.Z3Exception):
+                pass  # its reason stands
         if entry.status not in (Optimal.ALONE, Optimal.TIED):
             return entry  # never: proved for every admissible value; unknown: its reason stands
         try:
@@ -114,15 +122,57 @@ class _State:
                              margin_is_bound=found.margin_is_bound, at=point,
                              reason=f"the unique best prediction for some p at {where} (checked exactly there)")
 
+    def cases(self, members: ClassSet, strict: bool, max_cases: int) -> list[tuple[list, list]]:
+        """p eliminated from "some p makes the set alone (strict) or a minimiser": its cases (as `eliminate`),
+        kept for the set; NotEliminated past `max_cases` sign cases."""
+        key = (members, strict)
+        known = self.eliminated.get(key)
+        if known is None or (isinstance(known, NotEliminated) and known.args[1] < max_cases):
+            rows, K = self.scheme.rows, self.scheme.K
+            differences = [sp.Add(*[self.p[y] * (rows[z][y] - rows[members][y]) for y in range(K)])
+                           for z in self.scheme.all_sets if z != members]
+            try:
+                known = eliminate(self.engine, differences, self.p, strict, max_cases=max_cases)
+            except NotEliminated as exc:
+                known = NotEliminated(str(exc), max_cases)
+            self.eliminated[key] = known
+        if isinstance(known, NotEliminated):
+            raise NotEliminated(known.args[0])
+        return known
+
+    def region(self, members: ClassSet, strict: bool) -> sp.Basic | None:
+        """Exactly where the set is alone (strict) or a minimiser, as a formula in the parameters: the elimination
+        of p with every sign case it needs (exact: each sign z3 could not decide is split, each row kept unless
+        z3 proves it implied); None when it needs more than REGION_CASES cases."""
+        try:
+            found = self.cases(members, strict, REGION_CASES)
+        except NotEliminated:
+            return None
+        return sp.Or(*[sp.And(*context, *rows) for context, rows in found])
+
+    def settled_by_region(self, members: ClassSet, entry: SetOptimality) -> SetOptimality:
+        """Where z3 could not tell whether the set is ever alone (a question over the parameters and p): its exact
+        regions (`region`), asked over the parameters alone. A point in one gives the status, confirmed exactly
+        at a rational point near it; both empty: never a minimiser. The entry unchanged when nothing settles."""
+        for strict, status in ((True, "alone"), (False, "minimiser")):
+            region = self.region(members, strict)
+            found = False if region is None else self.questions.beyond(region, sp.false, CELL_PROOF_MS)
+            if found is False:
+                return entry
+            if found is not None:
+                return self._confirmed(members, Answer(status, found), entry)
+        anywhere = self.questions.beyond(sp.true, sp.false, CELL_PROOF_MS)
+        return entry if anywhere is None or anywhere is False else \
+            self._confirmed(members, Answer("never", anywhere), entry)
+
+    def _confirmed(self, members: ClassSet, answer: Answer, entry: SetOptimality) -> SetOptimality:
+        found = evidence(self.scheme, members, answer, self.points, answer.values)
+        return entry if found.status == Optimal.UNKNOWN else found
+
     def condition(self, members: ClassSet, strict: bool) -> sp.Basic:
         """A condition on the parameters that z3 proves exactly where the set is alone (strict) or a minimiser."""
-        rows, K = self.scheme.rows, self.scheme.K
-        differences = [sp.Add(*[self.p[y] * (rows[z][y] - rows[members][y]) for y in range(K)])
-                       for z in self.scheme.all_sets if z != members]
         # with two parameters the sign cells take over sooner: a long elimination rarely ends in a proof
-        found = eliminate(self.engine, differences, self.p, strict,
-                          max_cases=CELL_CASES if self.cells is not None else MAX_CASES)
-        whole = sp.Or(*[sp.And(*context, *rows) for context, rows in found])
+        found = self.cases(members, strict, CELL_CASES if self.cells is not None else MAX_CASES)
         cases = [sp.And(*[isolated(self.engine, r) for r in rows]) for context, rows in found if context]
         whole = sp.Or(*[sp.And(*context, *[isolated(self.engine, r) for r in rows]) for context, rows in found])
         # each case's inequalities alone, solved for a parameter (z3 proves x < a/b faster than x·b < a), then all

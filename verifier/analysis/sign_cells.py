@@ -11,8 +11,11 @@ as "f > 0" and "f < 0", with "f = 0" told apart only where some sample lies on t
 offered: that sum (an open set when no zero was sampled) and the complement of the sum for the outside (a
 closed one). A candidate is kept only when z3 proves it: where it fails, no p gives the status (a question over
 the parameters and p); where it holds, named witnesses p(θ) give it (`analysis.witness_cover`, questions over
-the parameters alone). A point z3 finds against it becomes a sample, up to ROUNDS times. Samples only
-propose: what is stated is what z3 proved.
+the parameters alone). Where the witnesses cannot tell (near a curved boundary z3's questions over them grow
+hard), the set's exact region from the elimination of p (`exact`, given by the caller: a formula in the
+parameters alone, equal to where the status holds) settles it by one more question over the parameters. A point
+z3 finds against it becomes a sample, up to ROUNDS times. Samples only propose: what is stated is what z3
+proved.
 
 Owns: `CellConditions`. May import: scheme, formula, errors, verdict, `analysis.sign_factors`,
 `analysis.sign_formulas`, `analysis.witness_cover`,
@@ -21,6 +24,7 @@ Owns: `CellConditions`. May import: scheme, formula, errors, verdict, `analysis.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from verifier.analysis.parameter_range import admissible_range, rational_above, rational_below
@@ -34,7 +38,7 @@ from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal
 
 LINES = 5  # lines across the admissible box per parameter
-ROUNDS = 4  # z3 counterexamples turned into samples, per condition
+ROUNDS = 10  # z3 counterexamples turned into samples, per condition (a tie at one corner took 8)
 SPAN = 4  # the width given to a range unbounded on one side (both: [-SPAN, SPAN])
 SEED_DENOMINATOR = 2**64  # samples offered as seeds for witnesses: the simple ones (crossings, box edges)
 
@@ -42,8 +46,9 @@ SEED_DENOMINATOR = 2**64  # samples offered as seeds for witnesses: the simple o
 class CellConditions:
     """Per set, samples of the plane's cells with the set's exact status at each, and the conditions proved."""
 
-    def __init__(self, scheme: Scheme, questions, proof_ms: int):
-        self.scheme, self.questions, self.proof_ms = scheme, questions, proof_ms
+    def __init__(self, scheme: Scheme, questions, proof_ms: int,
+                 exact: Callable[[ClassSet, bool], sp.Basic | None] | None = None):
+        self.scheme, self.questions, self.proof_ms, self.exact = scheme, questions, proof_ms, exact
         self.box = [self._range(s) for s in scheme.symbols]
         self.samples: dict[ClassSet, dict[tuple[Fraction, ...], str | None]] = {}
         self.factors: dict[ClassSet, list[Factor]] = {}
@@ -89,7 +94,8 @@ class CellConditions:
 
     def _disagreement(self, members: ClassSet, candidate, strict: bool):
         """z3's verdict on the candidate: where it fails no p gives the status (a question over θ and p, which
-        z3 settles well), and where it holds named witnesses give it (`analysis.witness_cover`)."""
+        z3 settles well), and where it holds named witnesses give it (`analysis.witness_cover`) or, when they
+        cannot tell, the exact region does (the candidate implies it: a question over θ alone)."""
         found = self.questions.disagreement(members, candidate, strict, self.proof_ms, mixture=False)
         if found is not None:
             return found
@@ -97,7 +103,11 @@ class CellConditions:
         seeds = [dict(zip(self.scheme.symbols, [sp.Rational(x.numerator, x.denominator) for x in point]))
                  for point, sample in self.samples[members].items()
                  if sample[index] and all(isinstance(x, Fraction) and x.denominator < SEED_DENOMINATOR for x in point)]
-        return self._cover(members).disagreement(candidate, strict, self.proof_ms, seeds=seeds)
+        found = self._cover(members).disagreement(candidate, strict, self.proof_ms, seeds=seeds)
+        if found is not False or self.exact is None:
+            return found
+        region = self.exact(members, strict)
+        return False if region is None else self.questions.beyond(candidate, region, self.proof_ms)
 
     def _cover(self, members: ClassSet) -> WitnessCover:
         if members not in self.covers:

@@ -176,6 +176,14 @@ class _Questions:
                 return False
         return None
 
+    def beyond(self, condition, region, ms: int) -> dict[str, sp.Expr] | None | bool:
+        """A question over the parameters alone: the values of an admissible point where `condition` holds and
+        `region` does not, None when z3 proves there is none, False when it cannot tell within `ms` of work."""
+        answer, model, _ = self._ask([self.tr.boolean(condition), z3.Not(self.tr.boolean(region))], ms)
+        if answer == z3.sat:
+            return self._read(model)[0]
+        return None if answer == z3.unsat else False
+
     def point(self, members: ClassSet, condition, status: str) -> Answer | None:
         """A model (parameter values and p) where the condition holds and the set has that status at p (alone:
         the unique minimiser; tied: a minimiser; never: any admissible value); None when there is none or z3
