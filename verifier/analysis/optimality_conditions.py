@@ -11,7 +11,10 @@ duality). The regions alone, tied (a minimiser, not alone) and never (not a mini
 check report writes regions (`analysis.regions.readable_condition`); in each, z3 gives a point and p, and the
 numeric engine decides the set exactly at a rational point there, re-checked by the independent checker
 (`optimality_across.Points`). When no condition is proved, the set keeps its status with one example point and
-the reason. Nothing is decided in floating point.
+the reason. With two parameters the sign cells propose first (`analysis.sign_cells`). The elimination of p,
+completed with up to REGION_CASES sign cases, is the set's exact region: a candidate equivalent to it (two
+questions over the parameters alone) needs no other proof, and a set z3 could not decide over the parameters
+and p together is settled by asking whether its regions are empty. Nothing is decided in floating point.
 
 Owns: `optimality_conditions`. May import: engines, check, scheme, `analysis.regions`,
 `analysis.simplex_elimination`, `analysis.optimality_across`.
@@ -177,11 +180,17 @@ class _State:
         whole = sp.Or(*[sp.And(*context, *[isolated(self.engine, r) for r in rows]) for context, rows in found])
         # each case's inequalities alone, solved for a parameter (z3 proves x < a/b faster than x·b < a), then all
         candidates = list(dict.fromkeys(sorted(cases, key=sp.count_ops)[:MAX_CANDIDATES - 1] + [whole]))
+        exact = sp.Or(*[sp.And(*context, *rows) for context, rows in found])  # where the status holds, exactly
         for candidate in candidates:
-            if self._proves(members, candidate, strict):
+            if self._equivalent(candidate, exact) or self._proves(members, candidate, strict):
                 return candidate
         raise NotEliminated(f"no condition found was proved to be exactly where it is "
                             f"{'alone' if strict else 'a minimiser'}")
+
+    def _equivalent(self, candidate, exact) -> bool:
+        """z3 proves the candidate equivalent to the eliminated region (two questions over the parameters)."""
+        return all(self.questions.beyond(a, b, CELL_PROOF_MS) is None
+                   for a, b in ((candidate, exact), (exact, candidate)))
 
     def _proves(self, members: ClassSet, candidate, strict: bool) -> bool:
         """z3 proves the candidate exactly where the set is alone (strict) or a minimiser (`proves`: both

@@ -11,9 +11,9 @@ as "f > 0" and "f < 0", with "f = 0" told apart only where some sample lies on t
 offered: that sum (an open set when no zero was sampled) and the complement of the sum for the outside (a
 closed one). A candidate is kept only when z3 proves it: where it fails, no p gives the status (a question over
 the parameters and p); where it holds, named witnesses p(θ) give it (`analysis.witness_cover`, questions over
-the parameters alone). Where the witnesses cannot tell (near a curved boundary z3's questions over them grow
+the parameters alone). Where either cannot tell (near a curved boundary z3's questions over the witnesses grow
 hard), the set's exact region from the elimination of p (`exact`, given by the caller: a formula in the
-parameters alone, equal to where the status holds) settles it by one more question over the parameters. A point
+parameters alone, equal to where the status holds) decides instead: two questions over the parameters. A point
 z3 finds against it becomes a sample, up to ROUNDS times. Samples only propose: what is stated is what z3
 proved.
 
@@ -53,6 +53,7 @@ class CellConditions:
         self.samples: dict[ClassSet, dict[tuple[Fraction, ...], str | None]] = {}
         self.factors: dict[ClassSet, list[Factor]] = {}
         self.covers: dict[ClassSet, WitnessCover] = {}
+        self.hard: set[tuple[ClassSet, bool]] = set()  # sets whose witness questions could not tell
 
     def condition(self, members: ClassSet, strict: bool) -> sp.Basic | None:
         """A condition z3 proves exactly where Y is alone (strict) or a minimiser, or None."""
@@ -94,20 +95,27 @@ class CellConditions:
 
     def _disagreement(self, members: ClassSet, candidate, strict: bool):
         """z3's verdict on the candidate: where it fails no p gives the status (a question over θ and p, which
-        z3 settles well), and where it holds named witnesses give it (`analysis.witness_cover`) or, when they
-        cannot tell, the exact region does (the candidate implies it: a question over θ alone)."""
-        found = self.questions.disagreement(members, candidate, strict, self.proof_ms, mixture=False)
-        if found is not None:
-            return found
-        index = 1 if strict else 2
-        seeds = [dict(zip(self.scheme.symbols, [sp.Rational(x.numerator, x.denominator) for x in point]))
-                 for point, sample in self.samples[members].items()
-                 if sample[index] and all(isinstance(x, Fraction) and x.denominator < SEED_DENOMINATOR for x in point)]
-        found = self._cover(members).disagreement(candidate, strict, self.proof_ms, seeds=seeds)
-        if found is not False or self.exact is None:
-            return found
-        region = self.exact(members, strict)
-        return False if region is None else self.questions.beyond(candidate, region, self.proof_ms)
+        z3 settles well), and where it holds named witnesses give it (`analysis.witness_cover`). Once either
+        cannot tell for the set, the exact region decides instead: the candidate is equivalent to it (two
+        questions over θ alone)."""
+        key = (members, strict)
+        if key not in self.hard:
+            found = self.questions.disagreement(members, candidate, strict, self.proof_ms, mixture=False)
+            if found is None:
+                index = 1 if strict else 2
+                seeds = [dict(zip(self.scheme.symbols, [sp.Rational(x.numerator, x.denominator) for x in point]))
+                         for point, sample in self.samples[members].items()
+                         if sample[index] and all(isinstance(x, Fraction) and x.denominator < SEED_DENOMINATOR
+                                                  for x in point)]
+                found = self._cover(members).disagreement(candidate, strict, self.proof_ms, seeds=seeds)
+            if found is not False:
+                return found
+            self.hard.add(key)  # its questions run to their budget: not asked again for this set
+        region = self.exact(members, strict) if self.exact is not None else None
+        if region is None:
+            return False
+        found = self.questions.beyond(candidate, region, self.proof_ms)  # holds, but not the status
+        return found if found is not None else self.questions.beyond(region, candidate, self.proof_ms)
 
     def _cover(self, members: ClassSet) -> WitnessCover:
         if members not in self.covers:

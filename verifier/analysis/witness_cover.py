@@ -40,6 +40,9 @@ MAX_WITNESSES = 24  # named witnesses for one condition, before the proof is lef
 MAX_DENOMINATOR = 2**256  # a constant witness's denominators
 MAX_SEEDED = 8  # witnesses named at known points before z3 is asked
 CONSTANT_ROUNDS = 4  # witnesses that are constant points, before vertex formulas join them
+# nonlinear questions over vertex formulas can run without spending z3's work budget: a shorter time backstop than
+# elsewhere, since the caller then settles the same candidate by the set's exact region
+BACKSTOP = 2
 
 
 class WitnessCover:
@@ -87,7 +90,7 @@ class WitnessCover:
                 covered.append(self.tr.boolean(witness))
         for round_ in range(MAX_WITNESSES):
             solver = z3.Solver(ctx=self.ctx)
-            solver.set("timeout", limits.question_ms(ms * limits.BACKSTOP))
+            solver.set("timeout", limits.question_ms(ms * BACKSTOP))
             solver.set("rlimit", limits.work_budget(ms))
             solver.add(*self.assumed, *self.tr.side, self.tr.boolean(condition), *[z3.Not(w) for w in covered])
             answer = solver.check()
