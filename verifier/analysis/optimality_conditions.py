@@ -28,12 +28,13 @@ import z3
 
 from verifier.analysis.conditions import formula_text
 from verifier.analysis.optimality_across import Points, evidence, rational_near
-from verifier.analysis.regions import readable_condition
+from verifier.analysis.regions import equalities, readable_condition
 from verifier.analysis.sign_cells import CellConditions
 from verifier.analysis.sign_factors import TooManyFactors
 from verifier.analysis.simplex_elimination import MAX_CASES, NotEliminated, eliminate, isolated
+from verifier.analysis.size_conditions import size_conditions
 from verifier.analysis.witness_cover import WitnessCover
-from verifier.engines.parametric_optimality import Answer, piece_questions
+from verifier.engines.parametric_optimality import MAX_SETS, Answer, piece_questions
 from verifier.engines.smt.engine import SmtEngine
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
@@ -52,10 +53,16 @@ CELL_PROOF_MS = 1_000  # one question of a sign-cell condition's proof (many sma
 MAX_CONDITION_PARAMETERS = 8
 
 
-def optimality_conditions(scheme: Scheme, across: dict[ClassSet, SetOptimality]) -> dict[ClassSet, SetOptimality]:
-    """Each entry of `across`, with `conditions` where its status changes across two or more parameters."""
+def optimality_conditions(scheme: Scheme, across: dict[ClassSet, SetOptimality],
+                          by_pieces: bool = False) -> dict[ClassSet, SetOptimality]:
+    """Each entry of `across`, with `conditions` where its status changes across two or more parameters, or
+    across one when its range is not cut into pieces (`by_pieces`) and the classes are alike."""
+    if len(scheme.symbols) == 1 and not by_pieces:
+        return size_conditions(scheme, across)
     if not 2 <= len(scheme.symbols) <= MAX_CONDITION_PARAMETERS:
         return across
+    if len(scheme.all_sets) > MAX_SETS:
+        return size_conditions(scheme, across)  # classes alike: one set per size
     try:
         questions = piece_questions(scheme)
     except Unsupported:
@@ -95,7 +102,7 @@ class _State:
             return replace(entry, reason=f"{entry.reason}; where its status changes is not stated as a condition "
                                          f"on the parameters: {exc}")
         parts = []
-        for status, formula in (("alone", alone), ("tied", _equalities(sp.And(minimiser, sp.Not(alone)))),
+        for status, formula in (("alone", alone), ("tied", equalities(sp.And(minimiser, sp.Not(alone)))),
                                 ("never", sp.Not(minimiser))):
             found = self.questions.point(members, formula, status)  # z3 asked of the condition it proved
             if found is None:
@@ -248,13 +255,3 @@ def _isolated(engine, relation: sp.Basic) -> sp.Basic:
     if isinstance(relation, (sp.And, sp.Or)):
         return _isolated_formula(engine, relation)
     return isolated(engine, relation)
-
-
-def _equalities(formula: sp.Basic) -> sp.Basic:
-    """x ≤ b and x ≥ b, in a conjunction, written x = b (where a set is a minimiser but not alone)."""
-    parts = list(sp.And.make_args(formula))
-    for le in [a for a in parts if isinstance(a, sp.LessThan)]:
-        ge = next((a for a in parts if isinstance(a, sp.GreaterThan) and (a.lhs, a.rhs) == (le.lhs, le.rhs)), None)
-        if ge is not None:
-            parts = [a for a in parts if a is not le and a is not ge] + [sp.Eq(le.lhs, le.rhs)]
-    return sp.And(*parts)

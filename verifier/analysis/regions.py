@@ -4,7 +4,8 @@ The satisfaction obligation is already quantifier-free in the parameters, except
 distributions p, which enter linearly: we eliminate them by Fourier–Motzkin, deciding the sign of each
 parametric coefficient from the assumptions with z3 (z3's own nonlinear quantifier elimination is not
 available). The result is simplified by z3 under the assumptions, read back into sympy, and each linear
-inequality is solved for one parameter ("nu < mu/(mu + 1)").
+inequality is solved for one parameter ("nu < mu/(mu + 1)"); x ≤ b and x ≥ b together are written x = b
+(`equalities`).
 """
 
 from __future__ import annotations
@@ -228,3 +229,13 @@ def _isolate(engine: SmtEngine, relation: sp.Basic) -> str:
         op = type(relation) if sign > 0 else flipped[type(relation)]
         return relation_text(op(symbol, bound, evaluate=False))
     return relation_text(relation)
+
+
+def equalities(formula: sp.Basic) -> sp.Basic:
+    """x ≤ b and x ≥ b, in a conjunction, written x = b (where a set is a minimiser but not alone)."""
+    parts = list(sp.And.make_args(formula))
+    for le in [a for a in parts if isinstance(a, sp.LessThan)]:
+        ge = next((a for a in parts if isinstance(a, sp.GreaterThan) and (a.lhs, a.rhs) == (le.lhs, le.rhs)), None)
+        if ge is not None:
+            parts = [a for a in parts if a is not le and a is not ge] + [sp.Eq(le.lhs, le.rhs)]
+    return sp.And(*parts)

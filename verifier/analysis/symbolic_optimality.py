@@ -55,7 +55,7 @@ def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     pieces = _by_pieces(scheme)
     if across is None:
         return pieces
-    across = optimality_conditions(scheme, across)  # two or more parameters: where each status holds
+    across = optimality_conditions(scheme, across, by_pieces=bool(pieces))  # where each status holds
     return {m: (replace(e, where=pieces[m].where) if e.status != Optimal.UNKNOWN else pieces[m]) if m in pieces else e
             for m, e in across.items()}
 

@@ -52,6 +52,11 @@ def piece_questions(scheme: Scheme) -> "_Questions":
     return _Questions(scheme, z3.Context())
 
 
+def parameter_questions(scheme: Scheme) -> "_Questions":
+    """Questions over the parameters alone (`_Questions.beyond`), for a scheme of any number of sets."""
+    return _Questions(scheme, z3.Context(), sets=[])
+
+
 def parametric_questions(scheme: Scheme) -> dict[ClassSet, Answer]:
     """Each set's answer; raises Unsupported when a cost or an assumption is beyond the SMT encoding."""
     if len(scheme.all_sets) > MAX_SETS:
