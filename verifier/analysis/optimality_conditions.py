@@ -46,7 +46,6 @@ ELIMINATION_MS = 1_000  # one z3 question while eliminating p (unknown: a sign s
 MAX_CANDIDATES = 8  # conditions offered to z3 per status, smallest first
 PROOF_MS = 3_000  # one direction of one candidate's proof
 MAX_COVER_ROWS = 24  # the polytope's rows (other sets and p >= 0) up to which witnesses are named (4 classes: 18)
-CELL_CASES = 4  # sign cases of the elimination with two parameters, before the sign cells are asked
 REGION_CASES = 64  # sign cases of the exact region, asked when witnesses cannot tell (random 3-class: up to 60)
 CELL_PROOF_MS = 1_000  # one question of a sign-cell condition's proof (many small ones)
 # beyond: each set keeps its status with a point (40 parameters took 2 minutes, and no one reads such a condition)
@@ -181,16 +180,22 @@ class _State:
 
     def condition(self, members: ClassSet, strict: bool) -> sp.Basic:
         """A condition on the parameters that z3 proves exactly where the set is alone (strict) or a minimiser."""
-        # with two parameters the sign cells take over sooner: a long elimination rarely ends in a proof
-        found = self.cases(members, strict, CELL_CASES if self.cells is not None else MAX_CASES)
+        # with two parameters the sign cells came first; the elimination completed is then the answer itself
+        found = self.cases(members, strict, REGION_CASES if self.cells is not None else MAX_CASES)
         cases = [sp.And(*[isolated(self.engine, r) for r in rows]) for context, rows in found if context]
         whole = sp.Or(*[sp.And(*context, *[isolated(self.engine, r) for r in rows]) for context, rows in found])
         # each case's inequalities alone, solved for a parameter (z3 proves x < a/b faster than x·b < a), then all
         candidates = list(dict.fromkeys(sorted(cases, key=sp.count_ops)[:MAX_CANDIDATES - 1] + [whole]))
         exact = sp.Or(*[sp.And(*context, *rows) for context, rows in found])  # where the status holds, exactly
         for candidate in candidates:
-            if self._equivalent(candidate, exact) or self._proves(members, candidate, strict):
+            if self._equivalent(candidate, exact):
                 return candidate
+            # with two parameters the LP-duality proofs rarely settle what the equivalence left open (each up to
+            # 30 s): the eliminated region itself is the answer, exact by construction
+            if self.cells is None and self._proves(members, candidate, strict):
+                return candidate
+        if self.cells is not None:
+            return whole
         raise NotEliminated(f"no condition found was proved to be exactly where it is "
                             f"{'alone' if strict else 'a minimiser'}")
 

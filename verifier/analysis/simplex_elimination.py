@@ -24,6 +24,7 @@ from verifier.lazy_sympy import sympy as sp
 MAX_CASES = 12  # sign cases of the coefficients, before the elimination gives up
 MAX_ROWS = 60  # inequalities at one step (after pruning), before it gives up
 PRUNE_MS = 300  # one question "is this inequality implied by the others?" (unknown: it is kept)
+PRUNE_BACKSTOP = 2  # its time backstop, as a multiple of PRUNE_MS
 
 
 class NotEliminated(Unsettled):
@@ -161,11 +162,13 @@ class _State:
             return x > 0 if row[1] else x >= 0
         kept = list(rows)
         saved, self.engine.budget_ms = self.engine.budget_ms, PRUNE_MS  # a row it cannot drop soon stays
+        # nonlinear questions can run without spending z3's work budget: a short backstop, as keeping a row is sound
+        saved_backstop, self.engine.backstop = self.engine.backstop, PRUNE_BACKSTOP
         try:
             for row in sorted(rows, key=lambda r: (-sp.count_ops(r[0]), sp.default_sort_key(r[0]))):
                 others = [relation(r) for r in kept if r is not row]
                 if self._ask(z3.Not(relation(row)), *others, context=context) == z3.unsat:
                     kept = [r for r in kept if r is not row]
         finally:
-            self.engine.budget_ms = saved
+            self.engine.budget_ms, self.engine.backstop = saved, saved_backstop
         return kept

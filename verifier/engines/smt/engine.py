@@ -39,6 +39,7 @@ class SmtEngine:
         # a deterministic work bound instead of the timeout (`limits.work_budget`), for questions whose unknown
         # changes what is printed; the timeout then is only a backstop
         self.budget_ms: int | None = None
+        self.backstop = limits.BACKSTOP  # the time backstop, as a multiple of the work budget's time
         self.ctx = z3.Context()  # a fresh context per scheme: answers must not depend on earlier queries
         self.translator = Translator(self.ctx)
         self.unsupported_assumptions = ""
@@ -55,7 +56,7 @@ class SmtEngine:
         (answer, a model when sat, z3's reason when unknown), within the time limit."""
         solver = z3.Solver(ctx=self.ctx)
         if self.budget_ms is not None:
-            solver.set("timeout", limits.question_ms(self.budget_ms * limits.BACKSTOP))
+            solver.set("timeout", limits.question_ms(self.budget_ms * self.backstop))
             solver.set("rlimit", limits.work_budget(self.budget_ms))
         else:
             solver.set("timeout", limits.question_ms(self.timeout_ms))  # never past the overall bound
