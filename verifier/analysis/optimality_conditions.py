@@ -13,8 +13,9 @@ numeric engine decides the set exactly at a rational point there, re-checked by 
 (`optimality_across.Points`). When no condition is proved, the set keeps its status with one example point and
 the reason. With two parameters the sign cells propose first (`analysis.sign_cells`). The elimination of p,
 completed with up to REGION_CASES sign cases, is the set's exact region: a candidate equivalent to it (two
-questions over the parameters alone) needs no other proof, and a set z3 could not decide over the parameters
-and p together is settled by asking whether its regions are empty. Nothing is decided in floating point.
+questions over the parameters alone) needs no other proof, the region itself is stated when no shorter
+candidate is, and a set z3 could not decide over the parameters and p together is settled by asking whether
+its regions are empty. Nothing is decided in floating point.
 
 Owns: `optimality_conditions`. May import: engines, check, scheme, `analysis.regions`,
 `analysis.simplex_elimination`, `analysis.optimality_across`.
