@@ -19,6 +19,13 @@ machine, 2026-11-28 evening:
     2 parameters, 5 schemes: 5 of 68 pieces undecided (7.4 %), 1 set unknown; 111 s, at most 42 s a scheme
 Not yet the issue's 1 in 20: near curved boundaries the witness cover's z3 questions run out of work budget, and
 one set z3 could not decide at all (sampling shows it never alone, but nothing proves it).
+With each set's exact region (p eliminated with up to 64 sign cases) deciding where the witnesses cannot, and
+stated itself when no shorter condition is proved equivalent (2026-11-28, late evening, quiet machine):
+    1 parameter, 10 schemes: 7 of 280 pieces undecided (2.5 %), 0 sets unknown; 9.5 s, at most 1.8 s a scheme
+    2 parameters, 5 schemes: 0 of 76 pieces undecided, 0 sets unknown; 143 s, at most 59 s a scheme
+    2 parameters, 10 schemes: 1 of 148 pieces undecided (0.7 %), 0 sets unknown; 1,217 s, at most 348 s a scheme
+The issue's bound holds. The time is the cost: on the hardest schemes most of it is nonlinear z3 questions that
+run to their time backstop (z3's work budget hardly advances in nlsat).
 """
 
 from __future__ import annotations

@@ -23,6 +23,11 @@ Evening, same machine, quiet, after the end lemmas near a vanishing exponent and
     ha                            1.6 s, 7 alone (unchanged: 4 parameters, the elimination of p decides)
     friedel-abstention-symbolic   1.1 s, 3 alone; P10's region now stated too (mu ≥ nu and nu ≤ 1)
     p-discounted-symbolic         1.6 s, every piece decided: the four indeterminate sets alone for 0 < r < 1
+Late evening, quiet, after least_point proposed with HiGHS directly (scipy.optimize's import was 0.25 s):
+    ha                            1.4 s (2.0x its 0.7 s before issue 55), 7 alone
+    friedel-abstention-symbolic   0.9 s, 3 alone
+    p-discounted-symbolic         1.4 s, every piece decided
+    issue-example                 5.2 s, 2 of 105 pieces undecided
 """
 
 from __future__ import annotations
