@@ -10,8 +10,9 @@ so. Beyond six classes, a class-symmetric scheme is asked once per size (`size_q
 size sharing the answer; the evidence is still each set's own, from the exact decision at the point. `None`
 when the costs or assumptions are beyond the SMT encoding: the one-parameter route then decides.
 
-Owns: `optimality_across`, and `Points` and `rational_near` (every set decided exactly at a parameter point near
-a model), which `analysis.optimality_conditions` shares. May import: engines, check, scheme, formula, errors.
+Owns: `optimality_across`, `evidence`, and `Points`, `rational_near` and `decided_near` (every set decided exactly
+at a parameter point near a model), which `analysis.optimality_conditions` and `analysis.size_conditions` share.
+May import: engines, check, scheme, formula, errors.
 """
 
 from __future__ import annotations
@@ -107,6 +108,17 @@ def rational_near(values: dict[str, sp.Expr] | None) -> list[dict[str, sp.Ration
         if point not in out:
             out.append(point)
     return out
+
+
+def decided_near(points: "Points", members: ClassSet, status: str, values) -> tuple[dict | None, SetOptimality | None]:
+    """A rational point near z3's parameter values where the numeric engine finds the set with that status
+    (re-checked independently), and that finding; (None, None) when no rational point near them confirms it."""
+    for point in rational_near(values):
+        decided = points.decide(point)
+        entry = decided.get(members) if decided is not None else None
+        if entry is not None and entry.status == status:
+            return point, entry
+    return None, None
 
 
 class Points:

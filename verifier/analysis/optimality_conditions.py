@@ -28,7 +28,7 @@ from dataclasses import replace
 import z3
 
 from verifier.analysis.conditions import formula_text
-from verifier.analysis.optimality_across import Points, evidence, rational_near
+from verifier.analysis.optimality_across import Points, decided_near, evidence
 from verifier.analysis.regions import equalities, readable_condition
 from verifier.analysis.sign_cells import CellConditions
 from verifier.analysis.sign_factors import TooManyFactors
@@ -111,7 +111,7 @@ class _State:
                 text = readable_condition(self.scheme, formula, TIMEOUT_MS, logic=isinstance(formula, sp.Or))[0]
             except (Unsupported, z3.Z3Exception, TypeError, ValueError):  # sympy could not read z3's form back
                 text = formula_text(formula)
-            at, evidence = self.evidence(members, status, found)
+            at, evidence = decided_near(self.points, members, status, found.values)
             parts.append((status, text, at, evidence, formula))
         return replace(entry, conditions=tuple(parts)) if len(parts) > 1 else entry
 
@@ -236,16 +236,6 @@ class _State:
             return self.condition(members, strict)
         except NotEliminated as exc:
             raise NotEliminated(f"no condition was proved from the signs of its comparisons' minors; {exc}") from exc
-
-    def evidence(self, members: ClassSet, status: str, found) -> tuple[dict | None, SetOptimality | None]:
-        """A rational point near z3's model where the numeric engine finds the set with that status (re-checked
-        independently), and that finding; (None, None) when no rational point near it confirms it."""
-        for point in rational_near(found.values):
-            decided = self.points.decide(point)
-            entry = decided.get(members) if decided is not None else None
-            if entry is not None and entry.status == status:
-                return point, entry
-        return None, None
 
 
 def _isolated_formula(engine, formula: sp.Basic) -> sp.Basic:

@@ -23,7 +23,7 @@ from dataclasses import replace
 import z3
 
 from verifier.analysis.conditions import formula_text
-from verifier.analysis.optimality_across import Points, rational_near
+from verifier.analysis.optimality_across import Points, decided_near
 from verifier.analysis.regions import equalities, readable_condition
 from verifier.analysis.simplex_elimination import MAX_CASES, NotEliminated, eliminate, isolated
 from verifier.engines.orbit_optimality import line_terms, representative, types
@@ -92,7 +92,7 @@ class _Sizes:
             found = self.questions.beyond(formula, sp.false, PROOF_MS)
             if found is None or found is False:
                 continue  # empty under the assumptions, or z3 could not give a point
-            at, evidence = self.evidence(representative(n), name, found)
+            at, evidence = decided_near(self.points, representative(n), name, found)
             try:
                 text = readable_condition(self.reduced, formula, TEXT_MS, logic=isinstance(formula, sp.Or))[0]
             except (Unsupported, z3.Z3Exception, TypeError, ValueError):  # sympy could not read z3's form back
@@ -120,16 +120,6 @@ class _Sizes:
                    for a, b in ((candidate, region), (region, candidate))):
                 return candidate
         return whole  # the region itself, each relation solved for a parameter where it is linear in one
-
-    def evidence(self, members: ClassSet, status: str, values) -> tuple[dict | None, SetOptimality | None]:
-        """A rational point near z3's where the numeric engine finds the set with that status (re-checked
-        independently), and that finding; (None, None) when no rational point near it confirms it."""
-        for point in rational_near(values):
-            decided = self.points.decide(point)
-            entry = decided.get(members) if decided is not None else None
-            if entry is not None and entry.status == status:
-                return point, entry
-        return None, None
 
     def moved(self, parts: tuple, members: ClassSet) -> tuple:
         """The representative's conditions for another set of its size: the same conditions and points, the
