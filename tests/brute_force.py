@@ -152,3 +152,27 @@ def parametric_schemes(draw, counts: tuple[int, ...] = (1, 2)):
             "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
             "cost_matrix": {names[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
             "set_costs": {",".join(names[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}
+
+
+def _polynomial_cell(draw, parameters) -> str:
+    """A small integer polynomial of degree up to 3 in the parameters: a constant and up to two monomials."""
+    terms = [str(draw(st.integers(0, 3)))]
+    for _ in range(draw(st.integers(0, 2))):
+        c = draw(st.integers(-2, 2))
+        if c:
+            terms.append(f"{c}*" + "*".join(draw(st.sampled_from(parameters)) for _ in range(draw(st.integers(1, 3)))))
+    return " + ".join(terms)
+
+
+@st.composite
+def polynomial_schemes(draw):
+    """Spec data of three classes with one or two parameters t, s in [0, 1], every cell (but the zero diagonal) a
+    polynomial of degree up to 3 with small integer coefficients: the random schemes of issue 63."""
+    parameters = ["t", "s"][:draw(st.integers(1, 2))]
+    sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
+    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _polynomial_cell(draw, parameters)) for y in range(3)]
+             for Y in sets}
+    return {"name": "random", "classes": list(NAMES), "parameters": {p: {} for p in parameters},
+            "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
+            "cost_matrix": {NAMES[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
+            "set_costs": {",".join(NAMES[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}

@@ -42,7 +42,7 @@ def test_the_sdist_holds_what_a_rebuild_needs(dists):
     for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "verifier/__init__.py",
                  "verifier/cli/__init__.py", "verifier/version.py", "verifier/py.typed",
                  "verifier/spec/spec.schema.json", "specs/ha.yaml", "docs/verify.md", "docs/ci.md",
-                 "verifier_check.py", "docs/certificates.md"):
+                 "verifier_check/__init__.py", "verifier_check/__main__.py", "docs/certificates.md"):
         assert f"{top}/{name}" in names, name
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
     assert not any(n.startswith(f"{top}/tests/") for n in names)  # not shipped half: see MANIFEST.in
@@ -55,7 +55,7 @@ def test_the_wheel_metadata_is_complete(dists):
     assert meta["License-Expression"] == "MIT" and meta.get_all("License-File") == ["LICENSE"]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert {"verifier/py.typed", "verifier/spec/spec.schema.json", "verifier/__init__.py"} <= set(names)
-    assert "verifier_check.py" in names  # the standalone certificate checker, a top-level module beside verifier
+    assert {"verifier_check/__init__.py", "verifier_check/__main__.py"} <= set(names)  # the standalone checker
     assert not any(n.startswith(("tests/", "specs/", "benchmarks/", "docs/")) for n in names)
     assert re.search(r"^verify = verifier\.cli:main$", entry_points, re.M)
     urls = {u.split(",")[0] for u in meta.get_all("Project-URL")}

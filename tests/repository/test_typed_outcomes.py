@@ -107,7 +107,6 @@ ROUTE_DOES_NOT_APPLY = [
     ("verifier.analysis.regions", "_CannotEliminate"),
     ("verifier.analysis.conditions", "_NotExact"),
     ("verifier.designing.linear", "NotLinear"),
-    ("verifier.report.certificate.cells", "NotEncodable"),
 ]
 NOT_DECIDED = [
     ("verifier.engines.power_mean.lemmas", "NotDecided"),

@@ -250,7 +250,7 @@ def _certificate_expectation(analysis):
     from verifier.report.certificate import certificate
 
     try:
-        statuses = {status for _, status, _ in verifier_check.claims(certificate(analysis))}
+        statuses = {status for _, status, _ in verifier_check.claims(certificate(analysis))[1]}
     except (UsageError, verifier_check.Malformed):  # too large to write, or beyond the checker's bounds
         statuses = {"not covered"}
     actual = next((s for s in ("refuted", "not covered") if s in statuses), "checks")

@@ -181,8 +181,9 @@ class Report(_Rendered):
         return self._output("markdown", markdown.markdown)
 
     def certificate(self) -> dict:
-        """The certificate (docs/certificates.md): the exact matrix and every verdict's and set's evidence, for
-        `verifier_check.py`, which re-checks it with the Python standard library alone."""
+        """The certificate (docs/certificates.md): the spec itself and every verdict's and set's evidence, for
+        `verifier_check`, which derives the scheme from the spec and re-checks it with the Python standard library
+        alone."""
         from verifier.report.certificate import certificate
 
         return certificate(self.analysis)

@@ -79,7 +79,7 @@ def _parser() -> options.Parser:
     options.add_shared(parser, "report", "timeout", "time-limit", "no-cache", "quiet", "color", "width")
     parser.add_argument("--certificate", default=None, metavar="FILE",
                         help="also write the spec's certificate (docs/certificates.md) to FILE, for verify check FILE "
-                             "or python3 -S verifier_check.py FILE")
+                             "or python3 -S path/to/verifier_check FILE")
     parser.add_argument("--figures", default=None, metavar="DIR",
                         help="also write each picture of the report as <stem>-<picture>.svg and .pdf into DIR "
                              "(one column wide, for a paper)")
@@ -111,9 +111,9 @@ def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
         return explain_command(argv[1:], stdout, stderr)
     if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
-        import verifier_check
+        from verifier.cli.certificate_check import check_command
 
-        return verifier_check.main(argv[1:], stdout, stderr, prog="verify check")
+        return check_command(argv[1:], stdout, stderr)
     if argv[:1] == ["design"] and not os.path.exists("design"):
         from verifier.cli.design import design_command
 

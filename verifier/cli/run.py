@@ -70,10 +70,6 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         from verifier.spec.reader import load_spec  # reading and validating load no solver: a bad spec is told at once
 
         spec = load_spec(path)
-    if getattr(args, "certificate", None):  # too many cells to certify: told before any analysis
-        from verifier.report.certificate import refuse_before_analysis
-
-        refuse_before_analysis(spec, args.exact, args.symmetry, args.lemmas)
     from verifier.api import sweep_classes, verify  # the solvers load only when there is work for them
     if args.classes and args.lemmas:
         raise UsageError("--lemmas decides one class count; it does not combine with --classes")

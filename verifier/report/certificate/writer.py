@@ -1,96 +1,76 @@
-"""`verify SPEC --certificate FILE` and `Report.certificate()`: everything needed to re-check a numeric scheme's
-verdicts and set facts without a solver, read by the standalone `verifier_check.py` (docs/certificates.md).
+"""`verify SPEC --certificate FILE` and `Report.certificate()`: the evidence of every verdict, with the spec itself,
+for the standalone checker `verifier_check` (docs/certificates.md), which derives every cost from the spec.
 
-The certificate holds the extended matrix (exact rationals; irrational cells as expressions with enclosures),
-each property's verdict with its evidence, and each set's Definition 4 status and optimality with witnesses and
-Ville/LP dual certificates. A universal property that holds (and an existential one that fails) carries only
-its instance count: the checker enumerates the instances itself. Schemes with parameters carry what is decided
-at exact points (the matrix there and the evidence) and list the verdicts that rest on for-all proofs.
+The certificate carries the spec (its parsed content as canonical JSON and the SHA-256 of the file's bytes), each
+property's verdict with its evidence and, for a scheme without parameters, each set's Definition 4 status and
+optimality with witnesses and Ville/LP dual certificates. It carries no matrix: the checker derives the cells.
+A universal property that holds (and an existential one that fails) carries only its instance count; beyond
+enumeration, a power-mean lemma. With parameters, a failing verdict names the exact admissible point where it
+fails; a holding one carries a proof per instance valid at every admissible value (`for_all`).
+
+Owns: `certificate`. May import: `analysis` and everything below it; nothing else of
+`report`.
 """
 
 from __future__ import annotations
 
-import copy
+from fractions import Fraction
 
 from verifier.analysis.pipeline import Analysis
-from verifier.errors import UsageError
 from verifier.properties import QuantifierKind
-from verifier.report.certificate.cells import cell, rational
+from verifier.report.certificate.spec_content import spec_record
 from verifier.verdict import EvidenceKind, Optimal, SetOptimality, SetPossibility, Truth, Verdict
 from verifier.version import __version__
 
-FORMAT, VERSION = "verify-certificate", 1
-# every cell is written exactly and re-derived by the checker: 100,000 cells is a 9-class scheme twenty times
-# over (ordinal-l1-9: 4,599 cells, 2.3 MB, re-checked in about 3 s); beyond, the file and the check grow too long
-MAX_CELLS = 100_000
+FORMAT, VERSION = "verify-certificate", 2
+# set facts (each set's optimality against every other set) are written up to this many cells: 9 classes, 511
+# sets, 4,599 cells are re-checked in about a second; a family of 505,000 cells would take hours of pairs
+FACT_CELLS = 100_000
+# beyond this many cells the checker is not asked to enumerate a property's instances: a lemma, where one applies
+ENUMERATE_CELLS = 100_000
 
 
 def certificate(analysis: Analysis) -> dict:
     """The certificate of one analysed spec, as a JSON-ready dict."""
+    from verifier_check.spec import Spec
+
     a, s = analysis, analysis.scheme
-    out = {"format": FORMAT, "version": VERSION, "tool": f"verify {__version__}", "spec": a.spec.path,
-           "name": a.spec.name, "classes": list(s.classes), "family": _family(a)}
+    record = spec_record(a.spec)
+    out = {"format": FORMAT, "version": VERSION, "tool": f"verify {__version__}", "spec": record}
+    checked = Spec(_content(record["content"]))
     not_covered: list[dict] = []
     if s.symbolic or a.symbolic is not None:
-        out["parameters"] = [str(x) for x in s.symbols]
-        out["sets"] = [_names(s, m) for m in s.all_sets]
-        out["points"], out["properties"] = _points(a, not_covered)
+        out["points"], out["properties"] = _points(a, checked, not_covered)
         out["also"] = _holding_points(a, out["points"])
     else:
-        reduced = s.orbits is not None or s.partial
-        out["matrix"] = _matrix(s)
-        if reduced:  # rows for some sets only (symmetry, lemmas): nothing is enumerated from them
-            out["partial"] = True
-        out["properties"] = {r.property.id: _numeric(r, s, reduced, not_covered) for r in a.results}
-        if not reduced:
+        cells = (len(s.all_sets) if not (s.orbits is not None or s.partial) else
+                 checked.family.count() + s.K) * s.K
+        listed = not (s.orbits is not None or s.partial) and cells <= ENUMERATE_CELLS
+        out["properties"] = {r.property.id: _numeric(r, s, listed, checked, not_covered) for r in a.results}
+        if listed and cells <= FACT_CELLS:
             out["set_facts"] = _set_facts(a, not_covered)
     out["not_covered"] = not_covered
     return out
 
 
-def _family(a: Analysis) -> dict:
-    family = a.spec.predictions
-    out = {"kind": family.kind}
-    if family.max_size is not None:
-        out["max_size"] = family.max_size
-    return out
+def _content(content):
+    """The canonical content as the checker reads it (JSON numbers as exact rationals)."""
+    import json
+
+    from verifier_check.parse import content as read
+    from verifier_check.parse import load
+
+    return read(load(json.dumps(content)))
+
+
+def rational(value) -> str:
+    """An exact rational as "p/q" ("n" for an integer)."""
+    q = Fraction(int(value.p), int(value.q)) if hasattr(value, "p") else Fraction(value)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 def _names(s, members) -> list[str]:
     return [s.classes[i] for i in sorted(members)]
-
-
-def _too_large(path: str, cells: int) -> UsageError:
-    return UsageError(f"--certificate: {path}'s matrix has {cells:,} cells; certificates are written for up to "
-                      f"{MAX_CELLS:,} (the checker re-derives each one)")
-
-
-def refuse_before_analysis(spec, exact: bool = False, symmetry: bool = False, lemmas: bool = False) -> None:
-    """A spec whose every set will be enumerated (no symmetry or lemma route: a restricted family, or few
-    enough classes) and whose matrix is beyond MAX_CELLS: refused from the class count and family alone, before
-    any analysis (a 160-class intervals spec was analysed for 43 s, then refused)."""
-    from verifier.analysis.pipeline import EXACT_MAX_CLASSES, FAST_MAX_CLASSES
-
-    K = len(spec.classes)
-    numeric = all(p.value is not None for p in spec.parameters.values())
-    enumerable = FAST_MAX_CLASSES if numeric and not exact else EXACT_MAX_CLASSES
-    cells = (spec.predictions.count(K) + K) * K
-    if not (symmetry or lemmas) and (spec.predictions.restricted or K <= enumerable) and cells > MAX_CELLS:
-        raise _too_large(spec.path, cells)
-
-
-def _matrix(s) -> list[dict]:
-    cells = len(s.all_sets) * s.K
-    if cells > MAX_CELLS:
-        raise _too_large(s.spec.path, cells)
-    written: dict = {}  # one encoding per distinct value: a 9-class matrix has 4,599 cells and 753 values
-
-    def once(v):
-        if v not in written:
-            written[v] = cell(v)
-        return copy.deepcopy(written[v])  # no two cells share an object: a caller may edit one
-
-    return [{"set": _names(s, m), "costs": [once(v) for v in s.rows[m]]} for m in s.all_sets]
 
 
 def _instance(s, binding, with_y: bool = True) -> dict:
@@ -102,12 +82,10 @@ def _instance(s, binding, with_y: bool = True) -> dict:
     return out
 
 
-def _distribution(values) -> list[str]:
-    return [rational(v) for v in values]
-
-
-def _numeric(result, s, reduced: bool, not_covered: list) -> dict:
+def _numeric(result, s, listed: bool, checked, not_covered: list) -> dict:
     """One property of a numeric scheme: its verdict and the evidence the checker needs."""
+    from verifier_check.power_mean import SHAPES, formula_shape
+
     pid, verdict, e = result.property.id, result.verdict, result.evidence
     out = {"verdict": verdict.value}
     if verdict is Verdict.UNKNOWN:
@@ -115,22 +93,23 @@ def _numeric(result, s, reduced: bool, not_covered: list) -> dict:
         return out
     universal = result.property.quantifiers[0].kind == QuantifierKind.FORALL
     if pid == "P1":
-        out["evidence"] = _p1(result, s)
+        out["evidence"] = _p1(result, s, listed)
     elif e.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS) and e.binding is not None:
         out["evidence"] = {"kind": e.kind,
                            **_instance(s, e.binding, pid != "P2" or e.kind != EvidenceKind.COUNTEREXAMPLE)}
-    elif (verdict is Verdict.HOLDS) == universal and not reduced:
+    elif (verdict is Verdict.HOLDS) == universal and listed:
         out["evidence"] = {"kind": "enumerated", "instances": instances(result.property, s)}
+    elif verdict is Verdict.HOLDS and pid in SHAPES and checked is not None and formula_shape(checked) is not None:
+        out["evidence"] = {"kind": "lemma"}
     else:
-        out["evidence"] = {"kind": "none", "reason": f"rests on {e.kind} evidence over a reduced scheme"}
+        out["evidence"] = {"kind": "none", "reason": f"rests on {e.kind} evidence over a reduced scheme, which no "
+                                                     "lemma the checker knows covers"}
     if out["evidence"]["kind"] == EvidenceKind.NONE:
-        not_covered.append({"claim": pid, "reason": f"{pid} {verdict.value}: " + (
-            f"decided by the lemma '{e.lemma.name}' over the K x K costs, not by listing sets" if e.lemma else
-            out["evidence"]["reason"])})
+        not_covered.append({"claim": pid, "reason": f"{pid} {verdict.value}: " + out["evidence"]["reason"]})
     return out
 
 
-def _p1(result, s) -> dict:
+def _p1(result, s, listed: bool = True) -> dict:
     e = result.evidence
     if result.verdict is Verdict.HOLDS:
         entry = next((x for x in e.possibility if e.binding and x.members == e.binding.members), None)
@@ -138,9 +117,13 @@ def _p1(result, s) -> dict:
             return {"kind": "none", "reason": "no witness distribution recorded"}
         return {"kind": "witness", "Y": _names(s, entry.members), "p": _distribution(entry.witness)}
     duals = [_dual(s, x) for x in e.possibility]
-    if any(d is None for d in duals):
+    if not listed or any(d is None for d in duals):
         return {"kind": "none", "reason": "some set has no impossibility certificate"}
     return {"kind": "impossibility", "sets": duals}
+
+
+def _distribution(values) -> list[str]:
+    return [rational(v) for v in values]
 
 
 def _dual(s, entry: SetPossibility) -> dict | None:
@@ -203,12 +186,17 @@ def _optimal(s, entry: SetOptimality | None) -> dict:
     return out
 
 
-def _point(points: list[dict], values: dict, concrete) -> int:
-    """The index of the point at these values, added (with the matrix there) when new."""
+def _rational_point(values: dict) -> bool:
+    """Whether every value of a point is rational (the checker reads rational points; an algebraic one is not)."""
+    return all(getattr(v, "is_Rational", isinstance(v, (int, Fraction))) for v in values.values())
+
+
+def _point(points: list[dict], values: dict) -> int:
+    """The index of the point at these values, added when new (the checker derives its matrix)."""
     values = {k: rational(v) for k, v in (values or {}).items()}
     found = next((i for i, p in enumerate(points) if p["values"] == values), None)
     if found is None:
-        points.append({"values": values, "matrix": _matrix(concrete)})
+        points.append({"values": values})
         found = len(points) - 1
     return found
 
@@ -223,7 +211,7 @@ def _holding_points(a: Analysis, points: list[dict]) -> list[dict]:
 
     out = []
     for r in a.results:
-        if r.verdict is not Verdict.FAILS or not r.holds_at:
+        if r.verdict is not Verdict.FAILS or not r.holds_at or not _rational_point(r.holds_at):
             continue
         try:
             concrete = rebuild_at(a.scheme, r.holds_at)
@@ -232,35 +220,59 @@ def _holding_points(a: Analysis, points: list[dict]) -> list[dict]:
         if concrete.symbolic or concrete.orbits is not None or concrete.partial:
             continue
         there = EnumerationEngine(concrete).decide(r.property)
-        evidence = _numeric(there, concrete, False, [])["evidence"]
+        evidence = _numeric(there, concrete, True, None, [])["evidence"]
         if there.verdict is Verdict.HOLDS and evidence["kind"] != EvidenceKind.NONE:
-            out.append({"property": r.property.id, "verdict": "holds", "at": _point(points, r.holds_at, concrete),
+            out.append({"property": r.property.id, "verdict": "holds", "at": _point(points, r.holds_at),
                         "evidence": evidence})
     return out
 
 
-def _points(a: Analysis, not_covered: list) -> tuple[list[dict], dict]:
-    """A scheme with parameters: each verdict decided at an exact point becomes a numeric claim on the matrix
-    there; verdicts resting on for-all proofs are listed as not covered."""
+def _points(a: Analysis, checked, not_covered: list) -> tuple[list[dict], dict]:
+    """A scheme with parameters: each failing verdict is checked at the exact point where it fails; each holding
+    one carries proofs valid at every admissible value, or says why it has none."""
+    from verifier.report.certificate.for_all import ForAllProver, NoProof
+
     s = a.scheme
     points: list[dict] = []
     props = {}
+    prover = None
     for r in a.results:
         e = r.evidence
         out = {"verdict": r.verdict.value}
         concrete = e.concrete
         universal = r.property.quantifiers[0].kind == QuantifierKind.FORALL
-        # a failing verdict is existential over the parameters: one exact point decides it; a holding one is not
-        if r.verdict is Verdict.FAILS and concrete is not None and not getattr(concrete, "symbolic", True):
-            out["at"] = _point(points, e.parameters, concrete)
-            out["evidence"] = _numeric(r, concrete, False, [])["evidence"]
+        why = None
+        if r.verdict is Verdict.FAILS and concrete is not None and not getattr(concrete, "symbolic", True) and \
+                _rational_point(e.parameters or {}):
+            out["at"] = _point(points, e.parameters)
+            out["evidence"] = _numeric(r, concrete, True, None, [])["evidence"]
         elif r.verdict is Verdict.HOLDS and universal and instances(r.property, s) == 0:
             out["evidence"] = {"kind": "enumerated", "instances": 0}  # vacuous: no instance at any value
+        elif r.verdict is Verdict.HOLDS:
+            prover = prover or ForAllProver(checked)
+            try:
+                out["evidence"] = prover.evidence(r.property.id, _witnesses(a))
+            except NoProof as exc:
+                why = f"no proof valid at every admissible value was found ({exc})"
         else:
-            why = ("rests on the solvers' for-all proof over every admissible value" if r.verdict is not
-                   Verdict.UNKNOWN else r.reason or "undecided")
+            why = r.reason or "undecided" if r.verdict is Verdict.UNKNOWN else \
+                "it fails at an irrational value of the parameters only, and the checker reads rational points" \
+                if concrete is not None else "the failing value was not recorded as an exact point"
+        if why is not None:
             out["evidence"] = {"kind": "none", "reason": why}
             if r.verdict is not Verdict.UNKNOWN:
                 not_covered.append({"claim": r.property.id, "reason": f"{r.property.id} {r.verdict.value}: {why}"})
         props[r.property.id] = out
     return points, props
+
+
+def _witnesses(a: Analysis) -> list[list[Fraction]]:
+    """Distributions the analysis found for possible sets (at points), to try as P1's witness at every value."""
+    out = []
+    for r in a.results:
+        for entry in getattr(r.evidence, "possibility", None) or ():
+            if entry.witness is not None and entry.status is Truth.TRUE:
+                p = [Fraction(int(v.p), int(v.q)) if hasattr(v, "p") else Fraction(v) for v in entry.witness]
+                if p not in out:
+                    out.append(p)
+    return out
