@@ -70,8 +70,9 @@ def bind(digest, text, content):
         return "spec", "refuted", "the text carried does not have the SHA-256 carried"
     try:
         read = yaml_text.read(text)
-    except yaml_text.Unsupported as exc:
-        return "spec", "not covered", f"its text uses YAML beyond the checker's reader ({exc}), so the content " \
+    except (yaml_text.Unsupported, RecursionError) as exc:
+        reason = exc if isinstance(exc, yaml_text.Unsupported) else "collections nested too deeply"
+        return "spec", "not covered", f"its text uses YAML beyond the checker's reader ({reason}), so the content " \
                                       "carried is not confirmed against the bytes"
     if read != content:
         key = next((k for k in sorted(set(read) | set(content)) if read.get(k) != content.get(k)), "?")

@@ -33,7 +33,8 @@ def read(text):
     """The plain data of a spec's YAML text: a mapping of strings, Fractions, bools, None, lists and mappings."""
     if "\t" in text or "\r" in text or text.startswith("\ufeff"):
         raise Unsupported("tabs, carriage returns or a byte-order mark")
-    reader = Reader(text.split("\n"))
+    lines = text.split("\n")
+    reader = Reader(lines[:-1] if lines[-1] == "" else lines)  # the text's last line break ends a line
     reader.skip()
     if reader.i < len(reader.lines) and reader.lines[reader.i].rstrip() == "---":
         reader.i += 1
@@ -92,15 +93,15 @@ class Reader:
             raise Unsupported(f"line {self.i + 1}: not a 'key: value' line of the subset")
         return found
 
-    def value(self, rest, indent):
-        """The value after 'key:' (or '- '): inline, a block scalar, or the nested block below."""
+    def value(self, rest, indent, item=False):
+        """The value after 'key:' (or '- ', an `item`): inline, a block scalar, or the nested block below."""
         text = strip_comment(rest).strip()
         if text in ("", ):
             self.i += 1
             self.skip()
             if self.i < len(self.lines) and self.indent() > indent:
                 return self.block(self.indent())
-            if self.i < len(self.lines) and self.indent() == indent and \
+            if not item and self.i < len(self.lines) and self.indent() == indent and \
                     (self.lines[self.i][indent:] == "-" or self.lines[self.i][indent:].startswith("- ")):
                 return self.sequence(indent)
             return None
@@ -130,7 +131,7 @@ class Reader:
                 self.lines[self.i] = " " * width + inner
                 out.append(self.mapping(width))
             else:
-                out.append(self.value(rest, indent))
+                out.append(self.value(rest, indent, item=True))
         return out
 
     def literal(self, header, indent):
@@ -150,6 +151,10 @@ class Reader:
                 if here < width or width <= indent:
                     break
                 body.append(line[width:])
+            elif width is not None and len(line) > width:  # spaces beyond the block's indentation are text
+                body.append(line[width:])
+            elif width is None and len(line) > indent + 1:
+                raise Unsupported("a block scalar that starts with a line of spaces")
             else:
                 body.append("")
             self.i += 1
@@ -309,11 +314,9 @@ def quoted(text, k):
 
 
 def strip_comment(text):
-    """The text before a comment (# at its start or after a space), outside quotes on a simple line."""
+    """The text before a comment: a # at its start or after a space (inside a plain scalar, quotes are text)."""
     match = re.search(r"(^|\s)#", text)
-    if match and "'" not in text[:match.start()] and '"' not in text[:match.start()]:
-        return text[:match.start()]
-    return text
+    return text[:match.start()] if match else text
 
 
 def typed(plain):

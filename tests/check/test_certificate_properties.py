@@ -117,35 +117,35 @@ def test_the_checker_reads_every_formula_as_the_tool_does(body, t):
 
 
 # -- the YAML reader against PyYAML ---------------------------------------------------------------------------
-scalars = st.one_of(st.integers(-10 ** 6, 10 ** 6), st.sampled_from(["0.35", "1.5e+3", "yes", "Off", "~", "x y",
-                                                                    "'q''s'", '"a\\tb"', "012", "0x1F", "-x"]),
-                    st.from_regex(r"[a-z][a-z0-9 ,.()]{0,12}[a-z)]", fullmatch=True))
+WORD = st.text("ab1 .'\"#:-[]{},!&*|>?%@`~_0x9e+\\", max_size=8)
+NAMED = st.sampled_from(["0", "1", "-3", "0.5", "1e3", "1.5e+3", "yes", "null", "~", "012", "0x1F", "x y"])
+SCALAR = st.one_of(WORD, NAMED, WORD.map(lambda w: "'" + w.replace("'", "''") + "'"),
+                   WORD.map(lambda w: '"' + w.replace("\\", "\\\\").replace('"', '\\"') + '"'))
 
 
 @st.composite
 def documents(draw):
+    """Spec-like YAML text with hostile characters everywhere: plain, quoted and block scalars, flow and block
+    collections, comments (most of it beyond the reader's subset: then nothing is asked of it)."""
     lines = []
-    for i in range(draw(st.integers(1, 5))):
-        style = draw(st.sampled_from(["plain", "flow list", "flow map", "block list", "folded", "nested"]))
-        key = f"k{i}"
-        items = draw(st.lists(scalars, min_size=1, max_size=4))
-        text = [str(x) for x in items]
+    for i in range(draw(st.integers(1, 4))):
+        key = draw(st.sampled_from([f"k{i}", f"'k {i}'", f'"k:{i}"', f"k{i} x"]))
+        style = draw(st.sampled_from(["plain", "flow list", "flow map", "block list", "block scalar"]))
+        items = draw(st.lists(SCALAR, min_size=0, max_size=3))
         if style == "plain":
-            lines.append(f"{key}: {text[0]}  # a comment")
+            lines.append(f"{key}: {draw(SCALAR)}" + draw(st.sampled_from(["", " # c", "  #c"])))
         elif style == "flow list":
-            lines.append(f"{key}: [" + ", ".join(text) + "]")
+            lines.append(f"{key}: [" + ", ".join(items) + "]")
         elif style == "flow map":
-            lines.append(f"{key}: {{" + ", ".join(f"m{j}: {x}" for j, x in enumerate(text)) + "}")
+            lines.append(f"{key}: {{" + ", ".join(f"m{j}: {x}" for j, x in enumerate(items)) + "}")
         elif style == "block list":
-            lines += [f"{key}:"] + [f"  - {x}" for x in text]
-        elif style == "folded":
-            lines += [f"{key}: >"] + [f"  {x}" for x in text if not x.startswith(("'", '"'))] + ["  end"]
+            lines += [f"{key}:"] + [f"  - {x}" for x in items or ["a"]]
         else:
-            lines += [f"{key}:"] + [f"  n{j}: {x}" for j, x in enumerate(text)]
+            lines += [f"{key}: {draw(st.sampled_from(['>', '|', '>-', '|+']))}"] + [f"  {draw(WORD)}" for _ in items]
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(documents())
 def test_the_yaml_reader_agrees_with_pyyaml_wherever_it_reads(text):
     from verifier.errors import SpecError
@@ -157,7 +157,7 @@ def test_the_yaml_reader_agrees_with_pyyaml_wherever_it_reads(text):
     try:
         tool = content(load(canonical(load_yaml(text, "t").plain())))
     except SpecError:
-        tool = None
+        return  # a text the tool refuses names no spec: nothing is certified
     try:
         mine = yaml_text.read(text)
     except yaml_text.Unsupported:
