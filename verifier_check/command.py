@@ -17,7 +17,7 @@ from verifier_check import FORMAT, VERSION, yaml_text
 from verifier_check.for_all import Region, check_for_all, witness_p1, witness_p9
 from verifier_check.limits import DEADLINE, PLACE, Malformed, OverBudget, Refuted, Undecided, bad, count, field
 from verifier_check.one_matrix import check_facts, check_property, guard
-from verifier_check.parse import load, read_regular, spec_of
+from verifier_check.parse import exact_numbers_only, load, read_regular, spec_of
 from verifier_check.properties import PROPERTIES, Table
 from verifier_check.spec import Spec
 
@@ -33,6 +33,7 @@ def claims(cert, seconds=None):
     if type(cert.get("version")) is not int or cert["version"] != VERSION:
         bad("certificate.version", f"{VERSION} (a certificate of an earlier version does not carry its spec: "
                                    "write it again with this verify)", cert.get("version"))
+    exact_numbers_only(cert)
     alien = next((k for k in cert if k not in ("format", "version", "tool", "spec", "properties", "set_facts",
                                                "points", "also", "not_covered", "notes")), None)
     if alien is not None:

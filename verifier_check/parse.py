@@ -15,6 +15,7 @@ from verifier_check.limits import Malformed, bad, field
 
 MAX_BYTES = 1 << 28  # 256 MB; JSON parsing needs about 13 bytes of memory per byte
 MAX_CONTENT_NODES = 1_000_000  # the spec's values, as the tool's reader bounds them
+MAX_CONTAINERS = 4_000_000  # JSON objects and arrays: a proof for each of 500,000 instances, about 400 MB parsed
 DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 
 
@@ -51,7 +52,13 @@ def read_regular(path):
 
 
 def load(data):
-    """The certificate's JSON: numbers other than short integers kept as text, repeated keys refused."""
+    """The certificate's JSON: numbers other than short integers kept as text, repeated keys refused. Objects and
+    arrays are counted before the text is parsed, so that memory follows the checker's bounds (250 MB of `{}`
+    would be 80 million objects)."""
+    containers = data.count("{") + data.count("[")  # an upper bound: brackets inside strings count too
+    if containers > MAX_CONTAINERS:
+        raise Malformed(f"certificate: {containers:,} JSON objects and arrays, beyond the checker's bound of "
+                        f"{MAX_CONTAINERS:,}")
     def pairs(items):
         out = dict(items)
         if len(out) < len(items):
@@ -71,6 +78,20 @@ def load(data):
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         stack.extend((v, f"{path}.{k}" if isinstance(node, dict) else f"{path}[{k}]") for k, v in items)
     return cert
+
+
+def exact_numbers_only(cert):
+    """Malformed at the first JSON number outside the spec's content that is not a short integer (a float, or an
+    integer of more than 18 digits): a certificate writes its numbers as strings "p/q"."""
+    stack = [(cert, "certificate")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, Number):
+            bad(path, 'an exact rational written "p/q" (a string) or a short integer', node)
+        if path == "certificate.spec" and isinstance(node, dict):
+            node = {k: v for k, v in node.items() if k != "content"}
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend((v, f"{path}.{k}" if isinstance(node, dict) else f"{path}[{k}]") for k, v in items)
 
 
 def spec_of(cert):

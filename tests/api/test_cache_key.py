@@ -40,6 +40,16 @@ def test_another_checkout_with_one_changed_line_has_another_fingerprint(tmp_path
     assert _fingerprint(tmp_path / "a") == a == cache.code_fingerprint()
 
 
+def test_a_changed_standalone_checker_changes_the_fingerprint(tmp_path):
+    """Issue 64: the checker decides `expect: {certificate: checks}`, so it is part of the code the key hashes."""
+    for name in ("a", "b"):
+        for package in ("verifier", "verifier_check"):
+            shutil.copytree(ROOT / package, tmp_path / name / package, ignore=shutil.ignore_patterns("__pycache__"))
+    module = tmp_path / "b" / "verifier_check" / "one_matrix.py"
+    module.write_text(module.read_text() + "\n# one more line\n")
+    assert _fingerprint(tmp_path / "a") != _fingerprint(tmp_path / "b")
+
+
 def test_a_report_cached_by_other_code_or_other_libraries_is_a_miss(tmp_path, monkeypatch):
     monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))

@@ -93,6 +93,12 @@ ATTACKS = {  # name: (certificate text, what the message says)
                                                           '"fails"', 1),
                        "certificate.properties.P1: the key 'verdict' appears twice"),
     "version true": (lambda: json.dumps({**base(), "version": True}), "certificate.version: expected 2"),
+    "an instance count of 25 digits": (lambda: json.dumps(base()).replace('"instances": 12', '"instances": ' + "9" * 25,
+                                                                        1),
+                                       "evidence.instances: expected an exact rational written \"p/q\" (a string) or "
+                                       "a short integer"),
+    "five million empty objects": (lambda: "[" + "{}," * 5_000_000 + "{}]",  # 80 million would take 4 GB parsed
+                                   "certificate: 5,000,002 JSON objects and arrays, beyond the checker's bound"),
     "enumeration over 2^40 sets": (lambda: json.dumps(
         {**base("ordinal-l1-40.yaml"), "properties": {**base("ordinal-l1-40.yaml")["properties"], "P4": {
             "verdict": "holds", "evidence": {"kind": "enumerated", "instances": 1}}}}),
