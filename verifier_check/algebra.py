@@ -85,8 +85,9 @@ class Value:
         return any("$" in a for a in self.atoms())
 
     def key(self):
-        """A string that names the value's form exactly (equal forms, equal keys)."""
-        return "+".join(f"{q}*{'.'.join(f'{a}^{e}' for a, e in m)}" for m, q in sorted(self.terms.items()))
+        """A string that names the value's form exactly: equal forms, equal keys, and different forms, different
+        keys (the repr of its terms: an atom's name, which holds class names, is quoted, never joined raw)."""
+        return repr(tuple((tuple((a, str(e)) for a, e in m), str(q)) for m, q in sorted(self.terms.items())))
 
     def __repr__(self):
         parts = [str(q) if not m else f"{q}*{'*'.join(a if e == 1 else f'{a}^{e}' for a, e in m)}"

@@ -75,10 +75,21 @@ def bind(digest, text, content):
         reason = exc if isinstance(exc, yaml_text.Unsupported) else "collections nested too deeply"
         return "spec", "not covered", f"its text uses YAML beyond the checker's reader ({reason}), so the content " \
                                       "carried is not confirmed against the bytes"
-    if read != content:
-        key = next((k for k in sorted(set(read) | set(content)) if read.get(k) != content.get(k)), "?")
+    if not same(read, content):
+        key = next((k for k in sorted(set(read) | set(content)) if not same(read.get(k), content.get(k))), "?")
         return "spec", "refuted", f"the content carried is not what the text says (at the key {key!r})"
     return "spec", "checked", "the text carried has that SHA-256, and reads as the content carried"
+
+
+def same(a, b):
+    """Equal plain data, type for type: true is not 1, and 2 is not 2.0 (the tool reads them differently)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def parametric(cert, spec, props):
@@ -110,8 +121,8 @@ def parametric(cert, spec, props):
         elif claim.get("at") is not None:  # a failing verdict: some value breaks it, checked at that value
             try:
                 target, values = point(claim["at"], where)
-            except Refuted as exc:
-                out.append((pid, "refuted", str(exc)))
+            except (Refuted, Undecided) as exc:  # not admissible there, or not decided whether it is
+                out.append((pid, "refuted" if isinstance(exc, Refuted) else "not covered", str(exc)))
                 continue
             guard(out, f"{pid} at {values}", lambda: check_property(target, pid, claim, where))
         else:
@@ -125,8 +136,8 @@ def parametric(cert, spec, props):
             bad(f"{where}.verdict", "holds (what holds at a point)", claim.get("verdict"))
         try:
             target, values = point(claim.get("at"), where)
-        except Refuted as exc:
-            out.append((f"{pid} also", "refuted", str(exc)))
+        except (Refuted, Undecided) as exc:
+            out.append((f"{pid} also", "refuted" if isinstance(exc, Refuted) else "not covered", str(exc)))
             continue
         guard(out, f"{pid} also at {values}", lambda: check_property(target, pid, claim, where))
     return out
@@ -210,6 +221,8 @@ def main(argv=None, out=None, err=None, prog="verifier_check", confirm=None):
                                             if hasattr(exc, "lineno") else str(exc))) from None
         try:
             header, results = claims(cert, args.time_limit - (time.monotonic() - started))
+        except Undecided as exc:  # something every claim reads, such as a fixed parameter's value, is undecided
+            header, results = [], [("certificate", "not covered", str(exc))]
         finally:  # no budget left behind for a caller in the same process (verify check)
             DEADLINE[0] = math.inf
         if given is not None and given != spec_of(cert)[1]:

@@ -11,6 +11,19 @@ from itertools import combinations
 
 from verifier_check.limits import MAX_SETS, Malformed, bad, tick
 
+
+def text_of(value):
+    """A class name as the tool reads a scalar: a string, or a whole number written without a point; else None."""
+    if isinstance(value, str) or whole(value):
+        return str(value).strip()
+    return None
+
+
+def whole(value):
+    """Whether a value of the spec's content is a whole number written as one (not a bool, not 2.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 MAX_TREE_NODES, MAX_CHOICES = 10_000, 5_000_000
 WHERE = "certificate.spec.content.predictions"
 
@@ -27,9 +40,9 @@ class Family:
             self.kind = "intervals"
         elif isinstance(value, dict) and set(value) == {"max_size"}:
             self.kind, k = "max_size", value["max_size"]
-            if k != int(k) or not 2 <= k <= self.K:
+            if not whole(k) or not 2 <= k <= self.K:
                 bad(f"{WHERE}.max_size", f"a whole number from 2 to {self.K}", str(k))
-            self.max_size = int(k)
+            self.max_size = k
         elif isinstance(value, dict) and set(value) in ({"hierarchy"}, {"hierarchy", "unions"}):
             self.kind = "hierarchy"
             self.nodes = self.tree(value["hierarchy"])
@@ -94,7 +107,7 @@ class Family:
     def names(self, item, where):
         """One listed set: a list of class names, or 'a,b'."""
         if isinstance(item, list):
-            names = [str(i if not hasattr(i, "denominator") else int(i)).strip() for i in item]
+            names = [text_of(i) for i in item]
         elif isinstance(item, str):
             names = [part.strip() for part in item.strip().strip("{}").split(",")]
         else:
@@ -125,7 +138,7 @@ class Family:
         leaves, nodes, budget = set(), set(), [MAX_TREE_NODES]
 
         def leaf(name, where):
-            name = str(int(name) if hasattr(name, "denominator") else name).strip()
+            name = text_of(name)
             if name not in self.index or self.index[name] in leaves:
                 bad(where, "each class of the spec once as a leaf", name)
             leaves.add(self.index[name])
@@ -140,7 +153,7 @@ class Family:
                          for k, v in value.items()]
             elif isinstance(value, list):
                 parts = [walk(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
-            elif isinstance(value, str) or (hasattr(value, "denominator") and value == int(value)):
+            elif text_of(value) is not None:
                 return leaf(value, where)
             else:
                 bad(where, "a mapping, a list or a class name", value)
@@ -156,9 +169,8 @@ class Family:
 
     def unions(self, c):
         """The unions of at most c nodes of the tree (its internal nodes and its leaves), c = 1 the tree."""
-        if isinstance(c, bool) or c != int(c) or not 1 <= c <= self.K:
+        if not whole(c) or not 1 <= c <= self.K:
             bad(f"{WHERE}.unions", f"a whole number from 1 to {self.K}", str(c))
-        c = int(c)
         if c == 1:
             return self.nodes
         every = [frozenset(m) for m in self.nodes] + [frozenset((y,)) for y in range(self.K)]

@@ -59,6 +59,7 @@ def load(data):
     if containers > MAX_CONTAINERS:
         raise Malformed(f"certificate: {containers:,} JSON objects and arrays, beyond the checker's bound of "
                         f"{MAX_CONTAINERS:,}")
+
     def pairs(items):
         out = dict(items)
         if len(out) < len(items):
@@ -109,7 +110,8 @@ def spec_of(cert):
 
 
 def content(tree):
-    """The spec's content: plain JSON values, each JSON number an exact rational (a decimal as written)."""
+    """The spec's content: plain JSON values, an integer as an int, any other JSON number the exact rational of the
+    decimal written (a YAML number written with a point: the tool refuses it where a whole number belongs)."""
     budget = [MAX_CONTENT_NODES]
 
     def walk(node, where, depth):
@@ -123,9 +125,7 @@ def content(tree):
             return [walk(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(node)]
         if isinstance(node, Number):
             return exact(node.text, where)
-        if isinstance(node, int) and not isinstance(node, bool):
-            return Fraction(node)
-        return node  # a string, true, false or null
+        return node  # a string, an integer, true, false or null
 
     return walk(tree, "certificate.spec.content", 0)
 
@@ -135,4 +135,4 @@ def exact(text, where):
     match = DECIMAL.fullmatch(text)
     if not match or len(text) > 2400 or (match.group(3) and abs(int(match.group(3)[1:])) > 1000):
         bad(where, "a number of the spec: an exact decimal of at most 2,400 characters", text)
-    return Fraction(text)
+    return int(text) if not match.group(2) and not match.group(3) else Fraction(text)

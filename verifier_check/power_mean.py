@@ -98,10 +98,11 @@ def formula_shape(spec):
     comp, exponent = tree.args[1], tree.args[0]
     gen = comp.generators[0]
     elt = comp.elt
-    if gen.ifs or not (isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) and elt.func.id == "c" and
-                       "c" not in spec.functions and len(elt.args) == 2 and
-                       isinstance(elt.args[0], ast.Name) and elt.args[0].id == gen.target.id and
-                       isinstance(elt.args[1], ast.Name) and elt.args[1].id == "y"):
+    reads_c = isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) and elt.func.id == "c" and \
+        "c" not in spec.functions and len(elt.args) == 2
+    if gen.ifs or gen.target.id in ("y", "Y", "K") or not reads_c or not (  # the loop must not hide the truth y
+            isinstance(elt.args[0], ast.Name) and elt.args[0].id == gen.target.id and
+            isinstance(elt.args[1], ast.Name) and elt.args[1].id == "y"):
         return None
     used = {n.id for n in ast.walk(exponent) if isinstance(n, ast.Name)}
     if used & {"y", "Y", "yhat", gen.target.id}:

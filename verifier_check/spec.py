@@ -13,7 +13,7 @@ import re
 from fractions import Fraction
 
 from verifier_check.algebra import Value, const, parameter
-from verifier_check.family import Family
+from verifier_check.family import Family, text_of, whole
 from verifier_check.formula import ClassRef, Formula, Interpreter, mentions
 from verifier_check.limits import MAX_CLASSES, Malformed, Refuted, bad, tick
 
@@ -21,11 +21,6 @@ KEYS = ("name", "description", "source", "classes", "parameters", "functions", "
         "set_cost", "set_costs", "predictions", "setting", "expect")
 AT = "certificate.spec.content"
 NAME = re.compile(r"[^,\s'\"]+( [^,\s'\"]+)*")
-
-
-def text_of(value):
-    """A class name or set label as the tool reads a scalar."""
-    return str(int(value)) if isinstance(value, Fraction) and value.denominator == 1 else str(value).strip()
 
 
 class Spec:
@@ -90,7 +85,7 @@ class Spec:
 
     def entry(self, interpreter, value, where, local):
         """A cell as written: an exact number, or a formula."""
-        if isinstance(value, Fraction):
+        if whole(value) or isinstance(value, Fraction):
             return const(value)
         if not isinstance(value, str):
             bad(where, "a number or a formula", value)
@@ -204,16 +199,15 @@ class Costs:
 
 def classes(value):
     """`classes:` as names: a list of distinct names, or an integer K for "1".."K"."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        k = int(value)
+    if whole(value):
+        k = value
         if not 2 <= k <= MAX_CLASSES:
             bad(f"{AT}.classes", f"2 to {MAX_CLASSES:,} classes", str(k))
         return tuple(str(i) for i in range(1, k + 1))
     if not isinstance(value, list) or not 2 <= len(value) <= MAX_CLASSES:
         bad(f"{AT}.classes", f"a list of 2 to {MAX_CLASSES:,} names, or an integer", value)
     names = tuple(text_of(v) for v in value)
-    if len(set(names)) != len(names) or not all(isinstance(v, (str, Fraction)) and NAME.fullmatch(n)
-                                                 for v, n in zip(value, names)):
+    if None in names or len(set(names)) != len(names) or not all(NAME.fullmatch(n) for n in names):
         bad(f"{AT}.classes", "distinct class names without commas or quotes", value)
     return names
 

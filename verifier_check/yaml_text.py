@@ -13,11 +13,13 @@ several documents...) is `Unsupported`: the content is then not confirmed, and t
 import re
 from fractions import Fraction
 
+from verifier_check.limits import tick
+
 NULL = re.compile(r"~|null|Null|NULL|")
 BOOL = re.compile(r"yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF")
 INT = re.compile(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
                  r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+")
-FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
+FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
                    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
            "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
@@ -31,12 +33,13 @@ class Unsupported(Exception):
 
 def read(text):
     """The plain data of a spec's YAML text: a mapping of strings, Fractions, bools, None, lists and mappings."""
-    if "\t" in text or "\r" in text or text.startswith("\ufeff"):
-        raise Unsupported("tabs, carriage returns or a byte-order mark")
+    if "\t" in text or "\r" in text or text.startswith("\ufeff") or len(text) > 4_000_000:
+        raise Unsupported("tabs, carriage returns, a byte-order mark, or more than 4,000,000 characters")
     lines = text.split("\n")
     reader = Reader(lines[:-1] if lines[-1] == "" else lines)  # the text's last line break ends a line
+    reader.final_break = lines[-1] == ""
     reader.skip()
-    if reader.i < len(reader.lines) and reader.lines[reader.i].rstrip() == "---":
+    if reader.i < len(reader.lines) and reader.lines[reader.i].rstrip(" ") == "---":
         reader.i += 1
         reader.skip()
     if reader.i >= len(reader.lines) or reader.indent() != 0:
@@ -52,12 +55,13 @@ class Reader:
     """Lines and a cursor; block structure by indentation, inline values character by character."""
 
     def __init__(self, lines):
-        self.lines, self.i = lines, 0
+        self.lines, self.i, self.final_break = lines, 0, True
 
     def skip(self):
         """Past empty and comment-only lines."""
-        while self.i < len(self.lines) and self.lines[self.i].strip() in ("",) or (
-                self.i < len(self.lines) and self.lines[self.i].lstrip().startswith("#")):
+        while self.i < len(self.lines) and (self.lines[self.i].strip(" ") == "" or
+                                            self.lines[self.i].lstrip(" ").startswith("#")):
+            tick()
             self.i += 1
 
     def indent(self):
@@ -95,7 +99,7 @@ class Reader:
 
     def value(self, rest, indent, item=False):
         """The value after 'key:' (or '- ', an `item`): inline, a block scalar, or the nested block below."""
-        text = strip_comment(rest).strip()
+        text = strip_comment(rest).strip(" ")
         if text in ("", ):
             self.i += 1
             self.skip()
@@ -110,7 +114,7 @@ class Reader:
         value = self.inline(len(self.lines[self.i]) - len(rest.lstrip(" ")), rest.lstrip(" "))
         self.skip()
         if self.i < len(self.lines) and self.indent() > indent and isinstance(value, str) and \
-                not self.lines[self.i].lstrip().startswith(("- ", "#")):
+                not self.lines[self.i].lstrip(" ").startswith(("- ", "#")):
             raise Unsupported(f"line {self.i + 1}: a plain scalar over several lines")
         return value
 
@@ -144,7 +148,7 @@ class Reader:
         body, width = [], None
         while self.i < len(self.lines):
             line = self.lines[self.i]
-            if line.strip():
+            if line.strip(" "):
                 here = len(line) - len(line.lstrip(" "))
                 if width is None:
                     width = here
@@ -159,6 +163,10 @@ class Reader:
                 body.append("")
             self.i += 1
         trailing = len(body) - len("\n".join(body).rstrip("\n").split("\n")) if any(body) else len(body)
+        if self.i >= len(self.lines) and not self.final_break:  # the text ends inside it, with no last line break
+            if chomp == "+" or trailing:
+                raise Unsupported("a block scalar that keeps final line breaks at the end of a text without one")
+            chomp = "-"  # no line break follows its last line: none is kept
         lines = body[:len(body) - trailing] if any(body) else []
         if style == "|":
             text = "\n".join(lines)
@@ -185,20 +193,20 @@ class Reader:
             consumed = joined[:end].count("\n")
             tail = joined[end:].split("\n", 1)[0]
             self.i += consumed
-            if strip_comment(tail).strip():
+            if strip_comment(tail).strip(" "):
                 raise Unsupported(f"line {self.i + 1}: text after a flow collection")
             self.i += 1
             return value
         if text[0] in "'\"":
             value, end = quoted(text, 0)
-            if strip_comment(text[end:]).strip():
+            if strip_comment(text[end:]).strip(" "):
                 raise Unsupported(f"line {self.i + 1}: text after a quoted scalar")
             self.i += 1
             return value
         if text[0] in "&*!%@`?":
             raise Unsupported(f"line {self.i + 1}: anchors, aliases, tags and other indicators")
         self.i += 1
-        plain = strip_comment(text).strip()
+        plain = strip_comment(text).strip(" ")
         if re.search(r":( |$)", plain) or re.match(r"[-?:]( |$)", plain):
             raise Unsupported(f"line {self.i}: a mapping inside a plain scalar")
         return typed(plain)
@@ -262,24 +270,34 @@ class Flow:
             value, end = quoted(self.text, k)
             return value, self.space(end)
         match = re.compile(r"[^,\[\]{}\n#:]*(?::[^ ,\[\]{}\n][^,\[\]{}\n#:]*)*").match(self.text, k)
-        plain = match.group(0).strip()
+        plain = match.group(0).strip(" \n")
         if not plain or plain[0] in "&*!%@`?|>" or re.match(r"-( |$)", plain):
             raise Unsupported("an empty or indicator-led plain scalar in a flow collection")
         return (plain if key else typed(plain)), match.end()
 
 
 def key_of(line):
-    """(key, rest after ':') when the line is 'key: value' (or 'key:'), else None."""
+    """(key, rest after ':') when the line is 'key: value' (or 'key:'), else None. Found by scanning for the first
+    ': ' (linear in the line: no pattern that backtracks)."""
     if line[:1] in ("'", '"'):
         try:
             key, end = quoted(line, 0)
         except Unsupported:
             return None
         return (key, line[end + 1:]) if re.match(r":(?: |$)", line[end:]) else None
-    match = re.match(r"([^#:\[\]{},&*!|>'\"%@`?\s-][^:#]*?|-[^ :#][^:#]*?)\s*:(?: |$)", line)
-    if not match or any(ch in match.group(1) for ch in "[]{},"):
+    at = 0
+    while True:
+        at = line.find(":", at)
+        if at < 0:
+            return None
+        if at + 1 == len(line) or line[at + 1] == " ":
+            break
+        at += 1
+    key = line[:at].rstrip(" ")
+    if not key or key[0] in "#:[]{},&*!|>'\"%@`? " or (key[0] == "-" and key[1:2] in ("", " ")) or \
+            any(ch in "[]{},#" for ch in key):
         return None
-    return match.group(1).strip(), line[match.end():]
+    return key, line[at + 1:]
 
 
 def quoted(text, k):
@@ -315,7 +333,7 @@ def quoted(text, k):
 
 def strip_comment(text):
     """The text before a comment: a # at its start or after a space (inside a plain scalar, quotes are text)."""
-    match = re.search(r"(^|\s)#", text)
+    match = re.search(r"(^| )#", text)
     return text[:match.start()] if match else text
 
 
@@ -326,14 +344,19 @@ def typed(plain):
     if BOOL.fullmatch(plain):
         return plain.lower() in ("yes", "true", "on")
     cleaned = plain.replace("_", "")
+    if len(cleaned) > 400 and (INT.fullmatch(plain) or FLOAT.fullmatch(plain)):
+        raise Unsupported("a number of more than 400 characters, which the tool refuses")
     if INT.fullmatch(plain):
         for base in (0, 10):
             try:
-                return Fraction(int(cleaned, base))
+                return int(cleaned, base)
             except ValueError:
                 pass
         raise Unsupported(f"the integer {plain!r}, which the tool refuses")
     if FLOAT.fullmatch(plain):
+        exponent = re.search(r"[eE]([+-]?[0-9]+)$", cleaned)
+        if exponent and abs(int(exponent.group(1))) > 1000:
+            raise Unsupported(f"the number {plain[:40]!r}, whose exponent the tool refuses")
         try:
             return Fraction(cleaned)
         except (ValueError, ZeroDivisionError):

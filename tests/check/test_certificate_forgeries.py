@@ -250,3 +250,91 @@ def test_forged_facts_of_a_numeric_scheme_are_refused(tmp_path):
     cert["points"] = []
     code, out = run(cert, tmp_path)
     assert code == 2 and "certificate.points: a spec without symbolic parameters has no points" in out
+
+
+# -- found by an adversarial review of the new checker (issue 63) ------------------------------------------------
+def _certificate_of(text: str, tmp_path, name="s.yaml") -> dict:
+    """The tool's own certificate of a spec text (written to `name` first)."""
+    import verifier
+
+    path = tmp_path / name
+    path.write_text(text)
+    return verifier.verify(str(path), cache=False).certificate()
+
+
+def test_two_values_never_share_a_key_whatever_the_class_names(tmp_path):
+    """A class named `a]^1.$eta[b` made eta[that class] and eta[a]*eta[b] one key, so the call g(...) of one was
+    answered with the other's value and a false "P8 holds, exact" checked. Keys quote atom names now."""
+    from verifier_check.algebra import parameter
+
+    one, product = parameter("eta[a]^1.$eta[b]"), parameter("eta[a]") * parameter("eta[b]")
+    assert one.key() != product.key()
+    text = ('name: key collision\nclasses: [a, b, "a]^1.$eta[b"]\nparameters:\n  eta: {per_class: true}\n'
+            'assume:\n  - "eta[y] > 1"\nfunctions:\n  "g(x)": "x"\ncost: "0 if yhat == y else 1"\n'
+            'set_cost: "(0 if y in Y else 1) + ((g(eta[\'a]^1.$eta[b\']) - g(eta[\'a\'] * eta[\'b\'])) '
+            'if y == \'a\' else 0)"\n')
+    cert = _certificate_of(text, tmp_path)
+    assert cert["properties"]["P8"]["verdict"] == "fails"
+    forged = copy.deepcopy(cert)
+    instances = [{"Y": Y, "y": y, "y2": z, "proof": {"by": "exact"}}
+                 for Y in (["a", "b"], ["a", "a]^1.$eta[b"], ["b", "a]^1.$eta[b"], ["a", "b", "a]^1.$eta[b"])
+                 for y in Y for z in Y if y != z]
+    forged["properties"]["P8"] = {"verdict": "holds", "evidence": {"kind": "for_all", "instances": instances}}
+    code, out = run(forged, tmp_path)
+    assert code == 1 and "\nP8: refuted: " in out
+
+
+def test_a_plain_scalar_read_as_pyyaml_reads_it_and_class_names_are_never_truncated(tmp_path):
+    """`._5` is a string to PyYAML (a float needs a digit after the point), and a number is a class name only as
+    a whole number written as one: the checker read `._5` as 1/2 and the class 1/2 as "0"."""
+    from verifier_check import yaml_text
+
+    assert yaml_text.read("a: ._5\nb: .5\nc: 1.0\nd: 7\n") == {"a": "._5", "b": Fraction(1, 2), "c": Fraction(1),
+                                                                 "d": 7}
+    cert = genuine("ha-numeric.yaml")
+    content = cert["spec"]["content"]
+    content["classes"] = ["a", 0.5, "c"]  # what a forger could carry: the checker refuses such names
+    from verifier_check.limits import Malformed
+    from verifier_check.spec import Spec
+
+    with pytest.raises(Malformed, match="classes"):
+        Spec(verifier_check.parse.content(verifier_check.parse.load(json.dumps(content))))
+
+
+def test_a_power_mean_whose_loop_hides_the_true_class_is_no_lemma(tmp_path):
+    """genmean(0.5, [c(y, y) for y in Y]) reads the diagonal, not the column of y: the lemma's premises on the
+    K x K costs say nothing of it (a false "P6 holds" by the lemma checked before)."""
+    text = ('name: shadowed\nclasses: [a, b, c]\ncost: "rank(y) + 1 if yhat == y else 7"\n'
+            'set_cost: "genmean(0.5, [c(y, y) for y in Y])"\n')
+    cert = _certificate_of(text, tmp_path)
+    assert cert["properties"]["P6"]["verdict"] == "fails"
+    cert["properties"]["P6"] = {"verdict": "holds", "evidence": {"kind": "lemma"}}
+    code, out = run(cert, tmp_path)
+    assert "\nP6: checked" not in out and "P6: not covered: P6 holds: no power-mean lemma applies" in out
+
+
+def test_an_assumption_undecided_at_a_point_leaves_its_claims_not_covered_without_a_traceback(tmp_path):
+    extra = '  - "delta < eta[y] / 2"\n  - "exp(log(delta)) >= delta"\n'  # true, but bounds cannot show it is
+    text = open(os.path.join(SPECS, "ha.yaml")).read().replace('  - "delta < eta[y] / 2"\n', extra)
+    code, out = run(_certificate_of(text, tmp_path), tmp_path)
+    assert code == 3 and "Traceback" not in out
+    assert "the bounds of its irrational terms do not separate it from 0" in out
+
+
+def _block_at_the_end(text):
+    """The source as a literal block scalar that ends the file, with no final line break."""
+    import re
+
+    return re.sub(r"(?m)^source:.*\n", "", text).rstrip("\n") + "\nsource: |\n  the end"
+
+
+def _no_break_space_before_a_hash(text):
+    """A no-break space before `#`: text, not a comment (YAML's white space is the space and the tab)."""
+    return text.replace("\nsource:", "\nsource: see section\u00a0#3 of", 1)
+
+
+@pytest.mark.parametrize("edit", [_block_at_the_end, _no_break_space_before_a_hash])
+def test_genuine_certificates_of_unusual_but_valid_yaml_are_accepted(tmp_path, edit):
+    text = edit(open(os.path.join(SPECS, "ha-numeric.yaml")).read())
+    code, out = run(_certificate_of(text, tmp_path), tmp_path)
+    assert code == 0 and "spec: checked: the text carried has that SHA-256, and reads as the content carried" in out

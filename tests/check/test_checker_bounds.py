@@ -238,3 +238,18 @@ def test_a_certificate_that_could_be_a_figure_is_refused_and_one_beside_new_repo
         run = _verify(tmp_path, "s.yaml", option, folder, "--certificate", f"{folder}/s.cert.json")
         assert run.returncode == 0, run.stderr
         assert json.loads((tmp_path / folder / "s.cert.json").read_text())["format"] == "verify-certificate"
+
+
+@pytest.mark.parametrize("text", [
+    "name: x\nclasses: [a, b]\ncost: '0'\nset_cost: '0'\ndescription: 1.0e+100000000\n",  # Fraction() of 10^10^8
+    "name: x\nclasses: [a, b]\ncost: '0'\nset_cost: '0'\na" + " " * 200_000 + "b\n",  # a pattern that backtracks
+])
+def test_a_hostile_spec_text_is_read_at_once(tmp_path, text):
+    """The spec's text is read by the checker before anything else: no number or line makes that slow."""
+    import hashlib
+
+    cert = {"format": "verify-certificate", "version": 2, "tool": "verify 0.1.0", "properties": {},
+            "spec": {"path": "x.yaml", "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text,
+                     "content": {"name": "x"}}}
+    run = check(tmp_path, json.dumps(cert), "--time-limit", "5")
+    assert run.returncode == 2 and "certificate.spec.content.classes" in run.stderr

@@ -69,3 +69,19 @@ def test_the_command_prints_the_conditions_and_exits_by_fit(cli, tmp_path):
 
 def test_one_parameter_still_calibrates():
     assert verifier.design(os.path.join(SPECS, "design", "ha-delta.yaml"), setting="filtering").status == "calibrated"
+
+
+def test_a_relation_between_conditions_is_decided_at_a_point_not_an_internal_error():
+    """Issue 64, item 5: a two-parameter map read a condition sympy writes as Eq(True, c) (a relation between
+    truth values) as a comparison of numbers: `internal error (TypeError: BooleanAtom not allowed in this
+    context.)` from `designing/plane.py:_truth`. Each side's truth is decided, then compared."""
+    from verifier.designing.plane import _truth
+    from verifier.lazy_sympy import sympy as sp
+
+    s, t = sp.symbols("s t", real=True)
+    inner = sp.Or(sp.Eq(s, 0), sp.Eq(s ** 2 - t / 3, 0), sp.Eq(sp.true, s ** 2 - t / 3 >= 0), evaluate=False)
+    condition = sp.Eq(sp.true, inner, evaluate=False)
+    point = {s: sp.Rational(1, 96), t: sp.Rational(33, 64)}
+    assert _truth(condition, point) is False  # s^2 - t/3 < 0 there, and s != 0
+    assert _truth(sp.Ne(sp.true, inner, evaluate=False), point) is True
+    assert _truth(condition, {s: sp.Integer(1), t: sp.Rational(1, 2)}) is True

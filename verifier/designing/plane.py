@@ -177,6 +177,12 @@ def _truth(condition, point) -> bool | None:
         return None if inner is None else not inner
     if not isinstance(condition, sp.core.relational.Relational):
         return None
+    if not isinstance(condition.lhs, sp.Expr) or not isinstance(condition.rhs, sp.Expr):
+        # a relation between conditions (sympy writes "c holds" as Eq(True, c)): equal or unequal truth values
+        sides = (_truth(condition.lhs, point), _truth(condition.rhs, point))
+        if None in sides or condition.rel_op not in ("==", "!="):
+            return None
+        return (sides[0] == sides[1]) == (condition.rel_op == "==")
     sign = certified.compare(condition.lhs.subs(point), condition.rhs.subs(point)).value
     if sign is None:
         return None
