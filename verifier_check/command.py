@@ -238,7 +238,7 @@ def main(argv=None, out=None, err=None, prog="verifier_check", confirm=None):
         reason = exc if isinstance(exc, Malformed) else "expressions nested too deeply" if isinstance(
             exc, RecursionError) else f"unexpected content ({type(exc).__name__}: {str(exc)[:200]})"
         said = f"stopped after {args.time_limit:g} s at" if isinstance(exc, OverBudget) else "malformed certificate:"
-        print(f"verifier_check: {args.certificate}: {said} {reason}", file=err)
+        print(f"{prog}: {args.certificate}: {said} {reason}", file=err)
         return 2
     tally = {k: sum(1 for r in results if r[1] == k) for k in ("checked", "refuted", "not covered")}
     try:

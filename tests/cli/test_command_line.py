@@ -93,3 +93,21 @@ def test_verbose_is_the_full_report(cli):
     _, full, _ = cli(os.path.join(SPECS, "ha-numeric.yaml"), "--width", "100", "-v")
     assert "Extended cost matrix" in full and "Extended cost matrix" not in short
     assert "verify -v" in short and len(full.splitlines()) > 2 * len(short.splitlines())
+
+
+def test_a_subcommand_is_the_subcommand_even_beside_a_folder_of_its_name(tmp_path, monkeypatch, cli):
+    """Issue 64, item 5: with a check/ folder in the working directory (a CI repository's), `verify check CERT`
+    ran the spec checker on the folder; a spec of that name is ./check."""
+    import shutil
+
+    from conftest import SPECS
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "check").mkdir()
+    shutil.copy(os.path.join(SPECS, "table-vi.yaml"), tmp_path / "check" / "s.yaml")
+    code, out, err = cli("check", "--help")
+    assert code == 0 and "Re-check a verify certificate" in out
+    code, out, err = cli("check", "missing.json")
+    assert code == 2 and err.startswith("verify check: missing.json: malformed certificate: cannot read it")
+    code, out, err = cli("./check", "--no-cache", "--quiet")
+    assert code == 0, err  # the folder of specs, as a path

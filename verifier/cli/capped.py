@@ -3,7 +3,8 @@ a clear message and exit status 2, never a segfault or an abort of the tool itse
 
 Native libraries (z3, FLINT, BLAS) do not all survive a failed allocation: some crash the process. The cap is
 therefore applied in a child; its output comes back through pipes (so in-process callers with StringIO streams
-get it too), and a child killed by a signal is reported as the memory limit being exceeded.
+get it too), and a child killed by a signal is reported as the memory limit being exceeded. The child dies with
+its parent (`_die_with`): killing `verify` by its PID ends the work too, and nothing is written after.
 """
 
 from __future__ import annotations
@@ -29,17 +30,23 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
             pass
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
+    watch_read, watch_write = os.pipe()  # held open by the parent only: end of file there means it is gone
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(out_read)
         os.close(err_read)
+        os.close(watch_write)
+        _die_with(parent, watch_read)
         _child(memory_mb, rlimit, work, out_write, err_write, default)
     os.close(out_write)
     os.close(err_write)
+    os.close(watch_read)
     try:
         _forward({out_read: stdout, err_read: stderr})
     finally:
         _, status = os.waitpid(pid, 0)  # Ctrl-C reaches the child too: wait for it, leave no zombie
+        os.close(watch_write)
     if os.WIFEXITED(status):
         return os.WEXITSTATUS(status)
     number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
@@ -51,6 +58,35 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
     print(f"verify: the verification stopped ({name}): {limits.memory_words()} was exceeded before a verdict",
           file=stderr)
     return ExitCode.INVALID
+
+
+def _die_with(parent: int, watch_fd: int) -> None:
+    """The child dies with its parent, however the parent ends (SIGKILL too, as CI runners and notebooks stop a
+    job): the kernel's parent-death signal where it has one (Linux), and everywhere a thread that kills the child
+    when the parent's end of a pipe closes. So no worker goes on, and none writes after the parent is gone."""
+    import threading
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, TypeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(ExitCode.INTERRUPTED)
+
+    def watch():
+        while True:
+            try:
+                if not os.read(watch_fd, 1):
+                    break
+            except InterruptedError:
+                continue
+            except OSError:
+                break
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _child(memory_mb: int, rlimit: int | None, work, out_fd: int, err_fd: int, default: bool) -> None:

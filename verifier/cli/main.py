@@ -87,6 +87,10 @@ def _parser() -> options.Parser:
 
 
 SUBCOMMANDS = ("schema", "explain", "check", "design", "decide", "evaluate")
+_SUBCOMMAND = {"schema": ("schema", "schema_command"), "explain": ("explain", "explain_command"),
+               "check": ("certificate_check", "check_command"),  # the standalone checker, stdlib only
+               "design": ("design", "design_command"), "decide": ("decide", "decide_command"),
+               "evaluate": ("evaluate", "evaluate_command")}
 NO_SPEC = ("no spec given; usage: verify SPEC... (spec files or directories of them), or verify SUBCOMMAND, "
            "one of " + ", ".join(SUBCOMMANDS) + " (verify SUBCOMMAND -h for its options, verify -h for "
            "everything)")
@@ -95,37 +99,20 @@ NO_SPEC = ("no spec given; usage: verify SPEC... (spec files or directories of t
 def check(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     """Run the `verify` command line on argv: dispatch a subcommand, or verify the specs and report them; returns the
     exit status."""
-    if argv[:1] == ["help"] and not os.path.exists("help"):  # `verify help [SUBCOMMAND]` is the help
+    # a subcommand's name is always the subcommand, even where a file or folder of that name exists (a CI
+    # repository's check/ folder must not turn `verify check CERT` into a check of specs): such a spec is ./check
+    if argv[:1] == ["help"]:  # `verify help [SUBCOMMAND]` is the help
         return check([*(argv[1:2] if argv[1:2] and argv[1] in SUBCOMMANDS else []), "--help"], stdout, stderr)
     hint = _mistyped_subcommand(argv[0]) if argv else ""
     if hint:
         print(f"verify: usage error: {argv[0]!r} is neither a subcommand nor a spec file{hint} (subcommands: "
               f"{', '.join(SUBCOMMANDS)})", file=stderr)
         return ExitCode.INVALID
-    if argv[:1] == ["schema"] and not os.path.exists("schema"):
-        from verifier.cli.schema import schema_command
+    if argv[:1] and argv[0] in SUBCOMMANDS:
+        import importlib
 
-        return schema_command(argv[1:], stdout, stderr)
-    if argv[:1] == ["explain"] and not os.path.exists("explain"):
-        from verifier.cli.explain import explain_command
-
-        return explain_command(argv[1:], stdout, stderr)
-    if argv[:1] == ["check"] and not os.path.exists("check"):  # the standalone checker, stdlib only
-        from verifier.cli.certificate_check import check_command
-
-        return check_command(argv[1:], stdout, stderr)
-    if argv[:1] == ["design"] and not os.path.exists("design"):
-        from verifier.cli.design import design_command
-
-        return design_command(argv[1:], stdout, stderr)
-    if argv[:1] == ["decide"] and not os.path.exists("decide"):
-        from verifier.cli.decide import decide_command
-
-        return decide_command(argv[1:], stdout, stderr)
-    if argv[:1] == ["evaluate"] and not os.path.exists("evaluate"):
-        from verifier.cli.evaluate import evaluate_command
-
-        return evaluate_command(argv[1:], stdout, stderr)
+        module, function = _SUBCOMMAND[argv[0]]
+        return getattr(importlib.import_module(f"verifier.cli.{module}"), function)(argv[1:], stdout, stderr)
     parser = _parser()
     try:
         args = parser.parse_args(argv)

@@ -65,12 +65,21 @@ def write_output(path: str, text: str | bytes, option: str = "-o") -> None:
 
 
 def _write_atomically(path: str, text: str | bytes) -> None:
+    """A fresh temporary file `.NAME.<pid>.<hex>.tmp` beside the output, renamed over it: the output is complete
+    or not written. An existing output keeps its permission bits; the temporaries of the same name left by a
+    writer that is gone (a process killed mid-write) are swept first."""
+    import stat
+
     folder = os.path.dirname(path) or "."
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
+    _sweep(folder, os.path.basename(path))
+    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
+        kept = os.lstat(path) if os.path.lexists(path) and not os.path.islink(path) else None
         handle = os.open(temporary, flags, 0o644)
         try:
+            if kept is not None and stat.S_ISREG(kept.st_mode):
+                os.fchmod(handle, stat.S_IMODE(kept.st_mode))  # a private report stays private
             with os.fdopen(handle, "wb") as out:
                 out.write(text.encode("utf-8") if isinstance(text, str) else text)
             os.replace(temporary, path)  # a rename replaces a symbolic link at `path`; it never follows it
@@ -80,3 +89,32 @@ def _write_atomically(path: str, text: str | bytes) -> None:
             raise
     except OSError as exc:
         raise UsageError(f"cannot write the report {path!r} ({exc.strerror or exc})") from None
+
+
+def _sweep(folder: str, name: str) -> None:
+    """Remove `.NAME.<pid>.<hex>.tmp` files beside the output whose writer is no longer running."""
+    import re
+    import stat
+
+    pattern = re.compile(re.escape(f".{name}.") + r"(\d+)\.[0-9a-f]{12}\.tmp")
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        match = pattern.fullmatch(entry)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+            continue  # its writer is still running
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError):
+            continue
+        path = os.path.join(folder, entry)
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                os.unlink(path)
+        except OSError:
+            pass
