@@ -225,3 +225,15 @@ def test_special_files_are_refused_as_scores(tmp_path):
     for special in ("/dev/zero", str(tmp_path)):
         code, out, err = run([FRIEDEL, "--scores", special, *SWEEPS])
         assert code == 2 and "--scores" in err and "not a regular file" in err and "Traceback" not in err and out == ""
+
+
+def test_a_plot_that_is_also_one_of_the_figures_is_refused_before_anything_is_written(tmp_path, scores):
+    """Issue 64, item 5: --plot figs/one-abstention-svm.svg with --figures figs wrote the figure, then the plot
+    over it ("wrote" twice on stderr); one output would replace the other, so neither is written."""
+    spec = tmp_path / "one.yaml"
+    spec.write_text(open(FRIEDEL).read().replace("  mu: {}", "  mu: {value: 1/2}").replace('"mu > 0", ', ""))
+    figures = tmp_path / "figs"
+    code, out, err = run([str(spec), "--scores", scores, "--sweep", "nu=0:1:11", "--figures", str(figures),
+                          "--plot", str(figures / "one-abstention-svm.svg")])
+    assert code == 2 and "--plot" in err and "is also one of the figures --figures" in err, err
+    assert not figures.exists() or os.listdir(figures) == []

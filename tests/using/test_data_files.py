@@ -156,3 +156,14 @@ def test_a_parametric_report_points_to_the_calibration_that_derives_the_conditio
     assert f"`verify design {spec} --setting choice` derives the exact values of r" in out
     report = verifier.design(spec, setting="choice")
     assert report.status == "calibrated" and "choice: fits for r in (0, 1]" in report.text
+
+
+@pytest.mark.parametrize("logits", [False, True])
+def test_a_column_that_names_no_class_is_refused_by_name(tmp_path, cli, logits):
+    """Issue 64, item 5: `a,b,c,zz` decided on a, b, c with --logits (zz dropped, exit 0), and with probabilities
+    was refused only as "row sums to 1/2"."""
+    rows = tmp_path / "p.csv"
+    rows.write_text("a,b,c,zz\n0.25,0.25,0,0.5\n")
+    spec = os.path.join(SPECS, "ha-numeric.yaml")
+    code, out, err = cli("decide", spec, "--p-file", str(rows), *(["--logits"] if logits else []))
+    assert code == 2 and "the column(s) 'zz' name no class of the spec (a, b, c)" in err, err

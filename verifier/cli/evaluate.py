@@ -159,7 +159,7 @@ def _evaluate(args, stderr: TextIO):
         limit = None if args.time_limit is None else float(args.time_limit)
         written = use_figures(result, args.figures, ("svg", "pdf"), inputs,
                               None if limit is None else began + limit, limit, layout=args.figure_layout,
-                              width=args.figure_width)
+                              width=args.figure_width, others=[("--plot", args.plot)] if args.plot else [])
         for path in written.values():
             print(f"verify: wrote {path}", file=stderr)
         if written.cut:

@@ -42,12 +42,13 @@ class Written(dict):
 
 def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=(), deadline: float | None = None,
                 limit: float | None = None, *, layout: str = "column", width: float | None = None,
-                shared_scales: bool = True) -> dict:
+                shared_scales: bool = True, others=()) -> dict:
     """The figures' files (or bytes, without `directory`). `deadline` (time.monotonic()): the run's time limit
     of `limit` seconds, checked before each picture (one takes about a second); those left are named in `cut`.
     `layout` (the abstention maps: 'column', 'grid' or 'row') and `width` (inches; None: one column, two for
     'row') as `figure_options` checks them; `shared_scales`: one colour scale per map for the classifiers
-    compared on a data set (False: each classifier's own)."""
+    compared on a data set (False: each classifier's own); `others`: the run's other outputs, (option, path),
+    none of which a figure may be."""
     layout, width = figure_options(layout, width)
     if isinstance(formats, str) or not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"figure formats {formats!r}: expected some of {', '.join(FORMATS)}")
@@ -88,6 +89,13 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
     prepare_directory(directory, "--figures")
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
                               [("spec", path), *inputs])
+    for option, other in others:  # another output of the run (--plot FILE): one would silently replace the other
+        same = next((name for name in files if other and os.path.realpath(os.path.join(directory, name)) ==
+                     os.path.realpath(other)), None)
+        if same is not None:
+            raise UsageError(f"{option} {other!r} is also one of the figures --figures {directory!r} writes "
+                             f"({same}): one would write over the other, so nothing was written (give it another "
+                             "name)")
     out = Written()
     for number, (name, picture) in enumerate(files.items()):
         if deadline is not None and _now() >= deadline:

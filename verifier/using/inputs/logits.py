@@ -157,6 +157,12 @@ class LogitFile:
                 if missing:
                     raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
                                      f"class column(s) {', '.join(missing)}")
+                alien = [h for h in header if h not in self.classes]
+                if alien:  # never dropped silently: a misspelt class would otherwise vanish from every decision
+                    known = ", ".join(self.classes[:12]) + (", ..." if len(self.classes) > 12 else "")
+                    raise UsageError(f"{self.what} {self.path}:1: the column(s) {excerpt(', '.join(alien))} name no "
+                                     f"class of the spec ({known}); expected one logit column per class and no "
+                                     "other (keep ids and other columns in another file)")
                 columns = [header.index(c) for c in self.classes]
             row = [exact_number(fields[j], f"{self.what} {self.path}:{line}: column {excerpt(header[j])}")
                    for j in columns]

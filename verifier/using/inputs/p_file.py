@@ -1,6 +1,7 @@
 """A file of distributions for `verify decide --p-file`: one row per instance, read in blocks.
 
-A CSV names every class in its header (other columns, such as an id, are ignored) and holds exact decimals; a
+A CSV names every class in its header, and nothing else (a column that names no class is refused, never dropped:
+a misspelt class would otherwise vanish from the decisions), and holds exact decimals; a
 `.npy` is an (N, K) array of float64 or float32, each value read as the exact binary rational it is. A row
 must sum to 1 within 1e-6; it is then divided by its exact sum, so that every decision is about an exact
 distribution. Rows come in blocks of `BLOCK_ROWS` (`ExactRows`: integers over each row's exact sum, with
@@ -110,6 +111,12 @@ class DistributionFile:
                 if missing:
                     raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
                                      f"class column(s) {', '.join(missing)}")
+                alien = [h for h in header if h not in self.classes]
+                if alien:  # never dropped silently: a misspelt class would otherwise vanish from every decision
+                    known = ", ".join(self.classes[:12]) + (", ..." if len(self.classes) > 12 else "")
+                    raise UsageError(f"{self.what} {self.path}:1: the column(s) {excerpt(', '.join(alien))} name no "
+                                     f"class of the spec ({known}); expected one probability column per class and no "
+                                     "other (keep ids and other columns in another file)")
                 columns = [header.index(c) for c in self.classes]
             texts = [fields[j] for j in columns]
             n, den, f = decimal_row(texts, lambda k, line=line: exact_number(
