@@ -209,3 +209,14 @@ def test_libyaml_and_the_pure_parser_read_every_text_alike(tokens):
     if fast[0] == "error" and pure[0] == "ok":  # libyaml stricter: the pure parser's reading is the one used
         return
     assert fast == pure, text
+
+
+def test_a_tag_that_contradicts_its_value_is_a_located_error_not_a_traceback(tmp_path, cli):
+    """`!!str` on a mapping (found by the test above with a random seed): the converter took the mapping's node
+    pairs for a string, and `verify` ended in `internal error (AttributeError ...)`."""
+    for text in ("!!str #c|\n  t: ", "a: !!str\n  b: 1\n", "a: !!map 1\n"):
+        assert _read(text, True)[0] == _read(text, False)[0] == "error"
+    spec = tmp_path / "tag.yaml"
+    spec.write_text("!!str #c|\n  t: ")
+    code, out, err = cli(spec)
+    assert code == 2 and "a YAML tag that does not fit its value" in err and "internal error" not in err

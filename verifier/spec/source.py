@@ -110,6 +110,11 @@ class _Converter:
             raise SpecError("YAML tags are not allowed", text=tag, expected="plain YAML scalars, lists and mappings",
                             **self.where(key, mark))
         start, end = node.start_mark.index, node.end_mark.index
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) != (tag in ("tag:yaml.org,2002:map",
+                                                                            "tag:yaml.org,2002:seq")):
+            # `!!str` on a mapping (or `!!map` on a scalar): the tag contradicts the value it marks
+            raise SpecError("a YAML tag that does not fit its value", text=tag,
+                            expected="plain YAML scalars, lists and mappings, without tags", **self.where(key, mark))
         if tag == "tag:yaml.org,2002:str":
             value: Any = node.value
         elif isinstance(node, yaml.MappingNode):
