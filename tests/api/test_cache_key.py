@@ -77,3 +77,29 @@ def test_a_cached_report_names_the_file_it_was_asked_for(tmp_path):
         done = subprocess.run([sys.executable, "-m", "verifier", name, "--format", "json"], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=120)
         assert json.loads(done.stdout)["spec"] == name
+
+
+def test_a_class_sweep_cut_by_the_time_limit_is_never_stored_and_says_it_was_cut(tmp_path, monkeypatch):
+    """Issue 64, item 3: a --classes sweep cut by --time-limit was stored and served (13 `unknown` cells where
+    the uncut sweep has none), and its text did not say it was cut."""
+    from verifier.analysis import class_sweep
+
+    monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+    real = class_sweep.analyse
+
+    def cut_at_three(spec, *args, **kwargs):  # the time limit reached at K = 3, whatever this machine's speed
+        analysis = real(spec, *args, **kwargs)
+        if len(kwargs["classes"]) == 3:
+            analysis.stopped = "Stopped: the time limit of 1 s (--time-limit) was reached"
+        return analysis
+
+    monkeypatch.setattr(class_sweep, "analyse", cut_at_three)
+    spec = str(ROOT / "specs" / "accuracy-u65.yaml")
+    first = verifier.sweep_classes(spec, "2..4", time_limit=1)
+    assert first.cached_at is None and "Stopped early at K = 3: Stopped: the time limit" in first.to_text(120)
+    assert list(first.to_json()["stopped"]) == ["3"]
+    assert verifier.sweep_classes(spec, "2..4", time_limit=1).cached_at is None  # never stored, so never served
+    monkeypatch.setattr(class_sweep, "analyse", real)
+    assert verifier.sweep_classes(spec, "2..4", time_limit=1).cached_at is None
+    assert verifier.sweep_classes(spec, "2..4", time_limit=1).cached_at is not None  # an uncut sweep is

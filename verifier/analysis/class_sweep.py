@@ -27,6 +27,12 @@ class Sweep:
     counts: list[int]
     analyses: dict[int, Analysis] = field(default_factory=dict)
 
+    @property
+    def stopped(self) -> dict[int, str]:
+        """{class count: why its analysis stopped early} (the time limit cut it: its `unknown`s are the machine's
+        speed, never a finished result to cache)."""
+        return {k: a.stopped for k, a in self.analyses.items() if a.stopped}
+
     def first_failure(self, pid: str) -> int | None:
         """The smallest class count at which the property fails, or None when it fails at none."""
         return next((k for k in self.counts if self.analyses[k].by_id[pid].verdict is Verdict.FAILS), None)

@@ -130,9 +130,12 @@ def sweep_classes(source: Source, counts: str | Iterable[int], *, timeout: float
     if _usable(entry, "sweep"):
         return ClassSweepReport(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
                                 remember=_remember(key, entry["stored_at"]))
-    report = ClassSweepReport.of(run(), rerun=run, remember=_remember(key) if key else None)
-    if key:
-        _remember(key)(report.summary, {})
+    result = run()
+    # a sweep cut by the time limit depends on the machine's speed: never stored (a single spec's is not either)
+    remember = _remember(key) if key and not result.stopped else None
+    report = ClassSweepReport.of(result, rerun=run, remember=remember)
+    if remember is not None:
+        remember(report.summary, {})
     return report
 
 

@@ -42,6 +42,8 @@ def render(s: Sweep, console: Console) -> None:
         if first is not None:
             a = s.analyses[first]
             console.print(Text(f"{prop.id} at K = {first}: " + math(words.explain(a.by_id[prop.id], a.scheme))))
+    for k, why in s.stopped.items():  # a cut class count says so: its unknowns are the time limit's
+        console.print(Text(f"Stopped early at K = {k}: {why}", "yellow"))
 
 
 def to_json(s: Sweep) -> dict:
@@ -52,4 +54,5 @@ def to_json(s: Sweep) -> dict:
         "classes": s.counts,
         "verdicts": {str(k): {r.property.id: r.verdict.value for r in s.analyses[k].results} for k in s.counts},
         "first_failure": {p.id: s.first_failure(p.id) for p in PROPERTIES},
+        "stopped": {str(k): why for k, why in s.stopped.items()},
     }
