@@ -62,18 +62,23 @@ def run_capped(memory_mb: int, rlimit: int | None, work: Callable[[TextIO, TextI
 
 def _die_with(parent: int, watch_fd: int) -> None:
     """The child dies with its parent, however the parent ends (SIGKILL too, as CI runners and notebooks stop a
-    job): the kernel's parent-death signal where it has one (Linux), and everywhere a thread that kills the child
-    when the parent's end of a pipe closes. So no worker goes on, and none writes after the parent is gone."""
+    job): the kernel's parent-death signal where it has one (Linux); elsewhere a thread that kills the child when
+    the parent's end of a pipe closes (on Linux no thread: a second thread's stack and malloc arena would count
+    under the memory cap, and OpenBLAS then failed inside its own allocation instead of raising MemoryError).
+    So no worker goes on, and none writes after the parent is gone."""
     import threading
 
     try:
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        asked = ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL) == 0  # PR_SET_PDEATHSIG
     except (OSError, AttributeError, TypeError):
-        pass
+        asked = False
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(ExitCode.INTERRUPTED)
+    if asked:  # the kernel kills the child: no thread, whose stack and malloc arena would count under the cap
+        os.close(watch_fd)
+        return
 
     def watch():
         while True:
@@ -86,6 +91,7 @@ def _die_with(parent: int, watch_fd: int) -> None:
                 break
         os.kill(os.getpid(), signal.SIGKILL)
 
+    threading.stack_size(1 << 16)  # a small stack: it counts against the address-space cap
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
