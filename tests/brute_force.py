@@ -143,15 +143,8 @@ def _linear_cell(draw, parameters) -> str:
 def parametric_schemes(draw, counts: tuple[int, ...] = (1, 2)):
     """Spec data of three classes a, b, c with one or two parameters t, s in [0, 1] (as many as `counts` allows),
     every off-diagonal cell a + b·t (+ c·s) with small integers: the random schemes of issue 55."""
-    names = "abc"
     parameters = ["t", "s"][:draw(st.integers(min(counts), max(counts))) if len(counts) > 1 else counts[0]]
-    sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
-    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _linear_cell(draw, parameters)) for y in range(3)]
-             for Y in sets}
-    return {"name": "random", "classes": list(names), "parameters": {p: {} for p in parameters},
-            "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
-            "cost_matrix": {names[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},
-            "set_costs": {",".join(names[i] for i in Y): cells[Y] for Y in sets if len(Y) > 1}}
+    return _unit_box_scheme(draw, parameters, _linear_cell)
 
 
 def _polynomial_cell(draw, parameters) -> str:
@@ -168,10 +161,13 @@ def _polynomial_cell(draw, parameters) -> str:
 def polynomial_schemes(draw):
     """Spec data of three classes with one or two parameters t, s in [0, 1], every cell (but the zero diagonal) a
     polynomial of degree up to 3 with small integer coefficients: the random schemes of issue 63."""
-    parameters = ["t", "s"][:draw(st.integers(1, 2))]
+    return _unit_box_scheme(draw, ["t", "s"][:draw(st.integers(1, 2))], _polynomial_cell)
+
+
+def _unit_box_scheme(draw, parameters: list[str], cell) -> dict:
+    """Three classes a, b, c, the parameters in [0, 1], every cell but the zero diagonal drawn by `cell`."""
     sets = [c for n in (1, 2, 3) for c in itertools.combinations(range(3), n)]
-    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else _polynomial_cell(draw, parameters)) for y in range(3)]
-             for Y in sets}
+    cells = {Y: [("0" if len(Y) == 1 and Y[0] == y else cell(draw, parameters)) for y in range(3)] for Y in sets}
     return {"name": "random", "classes": list(NAMES), "parameters": {p: {} for p in parameters},
             "assume": [f"{p} >= 0" for p in parameters] + [f"{p} <= 1" for p in parameters],
             "cost_matrix": {NAMES[Y[0]]: cells[Y] for Y in sets if len(Y) == 1},

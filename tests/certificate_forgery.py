@@ -2,9 +2,30 @@
 content made consistent again (a certificate of another file that still names the original's path), so that
 what a forgery tests is the checker's judgement of the claims and of the binding, not a malformed file."""
 
+import copy
 import hashlib
 import json
+import os
 from fractions import Fraction
+
+_GENUINE: dict = {}
+
+
+def genuine(name: str) -> dict:
+    """The tool's certificate of specs/<name> (written once per session, run from the repository's root so that it
+    names `specs/<name>`); a fresh copy each time, for a test to forge."""
+    if name not in _GENUINE:
+        import verifier
+
+        from conftest import ROOT
+
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            _GENUINE[name] = verifier.verify(os.path.join("specs", name), cache=False).certificate()
+        finally:
+            os.chdir(cwd)
+    return copy.deepcopy(_GENUINE[name])
 
 
 def emit(value, indent=0) -> str:

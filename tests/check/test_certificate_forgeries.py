@@ -15,26 +15,11 @@ import os
 from fractions import Fraction
 
 import pytest
-from certificate_forgery import rewrite
+from certificate_forgery import genuine, rewrite
 
 import verifier_check
 
-from conftest import ROOT, SPECS
-
-_GENUINE: dict = {}
-
-
-def genuine(name: str) -> dict:
-    if name not in _GENUINE:
-        import verifier
-
-        cwd = os.getcwd()
-        os.chdir(ROOT)
-        try:
-            _GENUINE[name] = verifier.verify(os.path.join("specs", name), cache=False).certificate()
-        finally:
-            os.chdir(cwd)
-    return copy.deepcopy(_GENUINE[name])
+from conftest import SPECS
 
 
 def run(cert, tmp_path, *options) -> tuple[int, str]:

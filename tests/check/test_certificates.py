@@ -4,7 +4,6 @@ in an empty environment (the standard library only); the checker derives the cla
 from the spec the certificate carries; a malformed file is exit 2 with a located message, never a traceback."""
 
 import ast
-import copy
 import glob
 import json
 import os
@@ -12,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from certificate_forgery import genuine
 
 from conftest import ROOT, SPECS
 
@@ -19,21 +19,11 @@ CHECKER = os.path.join(ROOT, "verifier_check")
 # a system Python outside the venv proves that nothing installed is needed; else this one, isolated
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") and subprocess.run(
     ["/usr/bin/python3", "-c", "import sys; assert sys.version_info >= (3, 11)"]).returncode == 0 else sys.executable
-_CACHE: dict[str, dict] = {}
 
 
 def certificate(name: str) -> dict:
     """The certificate of a bundled spec (a path under specs/), written once per session."""
-    if name not in _CACHE:
-        import verifier
-
-        cwd = os.getcwd()
-        os.chdir(ROOT)
-        try:
-            _CACHE[name] = verifier.verify(os.path.join("specs", name), cache=False).certificate()
-        finally:
-            os.chdir(cwd)
-    return copy.deepcopy(_CACHE[name])
+    return genuine(name)
 
 
 def check(tmp_path, cert, *options, raw: str | None = None):

@@ -7,7 +7,6 @@ only guards against a hang; what is asserted is the outcome.
 
 Origin: hostile certificates, issue 52; formerly test_certificate_attacks.py."""
 
-import copy
 import json
 import os
 import resource
@@ -16,25 +15,16 @@ import subprocess
 import sys
 
 import pytest
-from certificate_forgery import rewrite
+from certificate_forgery import genuine, rewrite
 
 from conftest import ROOT, SPECS
 
 CHECKER = os.path.join(ROOT, "verifier_check")
-_BASE: dict = {}
 
 
 def base(name="ha-numeric.yaml") -> dict:
-    if name not in _BASE:
-        import verifier
-
-        cwd = os.getcwd()
-        os.chdir(ROOT)
-        try:
-            _BASE[name] = verifier.verify(os.path.join("specs", name), cache=False).certificate()
-        finally:
-            os.chdir(cwd)
-    return copy.deepcopy(_BASE[name])
+    """A genuine certificate to attack (of ha-numeric.yaml unless named)."""
+    return genuine(name)
 
 
 def _capped():

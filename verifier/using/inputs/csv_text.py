@@ -5,7 +5,7 @@ replaced (a file such as /proc/self/environ read by mistake must not be printed 
 A compressed, archived or pickled file is refused by its first bytes as "not a CSV or .npy file" (read as
 text it would yield garbage or no rows at all).
 
-Owns: `csv_rows`, `excerpt`, `regular_file` and `refuse_binary`. May import: `errors`.
+Owns: `csv_rows`, `class_columns`, `excerpt`, `regular_file` and `refuse_binary`. May import: `errors`.
 """
 
 from __future__ import annotations
@@ -100,3 +100,19 @@ def csv_rows(path: str, what: str, how_to_write: str, npy: bool = True) -> Itera
                 yield header, reader.line_num, row
         except csv.Error as exc:
             raise UsageError(f"{what} {path}:{reader.line_num}: not valid CSV ({exc})") from None
+
+
+def class_columns(header: list[str], classes, what: str, path: str, kind: str) -> list[int]:
+    """The header's column of each class, in class order: every class named, and no other column (a column that
+    names no class is refused, never dropped: a misspelt class would otherwise vanish from every decision)."""
+    missing = [c for c in classes if c not in header]
+    if missing:
+        raise UsageError(f"{what} {path}:1: the header {excerpt(','.join(header))} lacks the class column(s) "
+                         f"{', '.join(missing)}")
+    alien = [h for h in header if h not in classes]
+    if alien:
+        known = ", ".join(classes[:12]) + (", ..." if len(classes) > 12 else "")
+        raise UsageError(f"{what} {path}:1: the column(s) {excerpt(', '.join(alien))} name no class of the spec "
+                         f"({known}); expected one {kind} column per class and no other (keep ids and other columns "
+                         "in another file)")
+    return [header.index(c) for c in classes]

@@ -35,7 +35,7 @@ import numpy as np
 from verifier import numbers
 from verifier.errors import UsageError
 from verifier.using.certainty import BlockCertainty, doubt_costs, logit_words, nothing_to_doubt, rational_word, top_two
-from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
+from verifier.using.inputs.csv_text import class_columns, csv_rows, excerpt, regular_file
 from verifier.using.inputs.npy import open_npy
 from verifier.using.inputs.probabilities import class_values, exact_number
 
@@ -153,17 +153,7 @@ class LogitFile:
         for header, line, fields in csv_rows(self.path, self.what, f"write {EXPECTED}, with a dot as the "
                                              "decimal separator (-1.5, 2/3 or 2e-3)"):
             if columns is None:
-                missing = [c for c in self.classes if c not in header]
-                if missing:
-                    raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
-                                     f"class column(s) {', '.join(missing)}")
-                alien = [h for h in header if h not in self.classes]
-                if alien:  # never dropped silently: a misspelt class would otherwise vanish from every decision
-                    known = ", ".join(self.classes[:12]) + (", ..." if len(self.classes) > 12 else "")
-                    raise UsageError(f"{self.what} {self.path}:1: the column(s) {excerpt(', '.join(alien))} name no "
-                                     f"class of the spec ({known}); expected one logit column per class and no "
-                                     "other (keep ids and other columns in another file)")
-                columns = [header.index(c) for c in self.classes]
+                columns = class_columns(header, self.classes, self.what, self.path, "logit")
             row = [exact_number(fields[j], f"{self.what} {self.path}:{line}: column {excerpt(header[j])}")
                    for j in columns]
             for j, x in zip(columns, row):

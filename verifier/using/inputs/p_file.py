@@ -22,7 +22,7 @@ import numpy as np
 
 from verifier.errors import UsageError
 from verifier.using.exact import CHECK, RESCALED, ExactRows, binary_rows, decimal_row, fast_binary_rows
-from verifier.using.inputs.csv_text import csv_rows, excerpt, regular_file
+from verifier.using.inputs.csv_text import class_columns, csv_rows, excerpt, regular_file
 from verifier.using.inputs.npy import open_npy
 from verifier.using.inputs.probabilities import exact_number, total_text
 
@@ -107,17 +107,7 @@ class DistributionFile:
         for header, line, fields in csv_rows(self.path, self.what, "write one probability per class column, with a "
                                              "dot as the decimal separator (0.35, 1/3 or 2e-3)"):
             if columns is None:
-                missing = [c for c in self.classes if c not in header]
-                if missing:
-                    raise UsageError(f"{self.what} {self.path}:1: the header {excerpt(','.join(header))} lacks the "
-                                     f"class column(s) {', '.join(missing)}")
-                alien = [h for h in header if h not in self.classes]
-                if alien:  # never dropped silently: a misspelt class would otherwise vanish from every decision
-                    known = ", ".join(self.classes[:12]) + (", ..." if len(self.classes) > 12 else "")
-                    raise UsageError(f"{self.what} {self.path}:1: the column(s) {excerpt(', '.join(alien))} name no "
-                                     f"class of the spec ({known}); expected one probability column per class and no "
-                                     "other (keep ids and other columns in another file)")
-                columns = [header.index(c) for c in self.classes]
+                columns = class_columns(header, self.classes, self.what, self.path, "probability")
             texts = [fields[j] for j in columns]
             n, den, f = decimal_row(texts, lambda k, line=line: exact_number(
                 texts[k], f"{self.what} {self.path}:{line}: column {excerpt(header[columns[k]])}"))
