@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import flint
 
+from verifier.analysis.polynomial_matrix import as_flint, as_sympy, primitive
 from verifier.errors import DoesNotApply
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
@@ -62,28 +63,64 @@ class Factor:
 
 def decisive_factors(scheme: Scheme, members: ClassSet) -> list[Factor]:
     """The distinct irreducible factors, with parameters, of every square minor of Y's comparison matrix, in a
-    fixed order (degree, then sympy's sort key)."""
+    fixed order (degree, then sympy's sort key). Polynomial costs with rational coefficients (every cost a
+    design review writes) go through flint, each minor built from the smaller ones it expands into (Laplace along
+    its first row) and each distinct minor factored once; other costs through sympy, minor by minor."""
     rows, K, symbols = scheme.rows, scheme.K, list(scheme.symbols)
-    V = sp.Matrix([[sp.expand(rows[z][y] - rows[members][y]) for y in range(K)]
-                   for z in scheme.all_sets if z != members])
-    count = sum(_binomial(V.rows, k) * _binomial(K, k) for k in range(1, K + 1))
+    V = [[sp.expand(rows[z][y] - rows[members][y]) for y in range(K)] for z in scheme.all_sets if z != members]
+    count = sum(_binomial(len(V), k) * _binomial(K, k) for k in range(1, K + 1))
     if count > MAX_MINORS:
         raise TooManyFactors(f"{count:,} minors of its comparison matrix (more than {MAX_MINORS:,})")
-    found: dict[sp.Expr, None] = {}
-    for k in range(1, K + 1):
-        for r in itertools.combinations(range(V.rows), k):
-            for c in itertools.combinations(range(K), k):
-                minor = sp.expand(V.extract(list(r), list(c)).det(method="berkowitz"))
-                if minor.free_symbols & set(symbols):
-                    for factor in _factors(minor, symbols):
-                        found.setdefault(factor)
-    ordered = sorted(found, key=lambda f: (sp.Poly(f, *symbols).total_degree(), sp.default_sort_key(f)))
     ctx = flint.fmpq_mpoly_ctx.get(tuple(s.name for s in symbols), "lex")
+    polynomials = as_flint(V, symbols)
+    found = _flint_factors(polynomials, K, symbols) if polynomials is not None else _sympy_factors(V, K, symbols)
+    ordered = sorted(found, key=lambda f: (sp.Poly(f, *symbols).total_degree(), sp.default_sort_key(f)))
     out = []
     for f in ordered:
         terms = tuple((tuple(m), Fraction(int(c.p), int(c.q))) for m, c in sp.Poly(f, *symbols).terms())
         out.append(Factor(f, terms, ctx.from_dict({m: _fmpq(c) for m, c in terms})))
     return out
+
+
+def _flint_factors(V: list[list], K: int, symbols: list) -> dict[sp.Expr, None]:
+    """Every square minor, level by level (a k x k minor from the (k-1) x (k-1) ones of the rows below its first),
+    then each distinct non-constant one factored; the factors normalised as sympy's path does (integer, primitive,
+    positive leading coefficient in lex order)."""
+    level: dict[tuple, object] = {((), ()): None}
+    distinct: dict[tuple, object] = {}
+    for k in range(1, K + 1):
+        made = {}
+        for r in itertools.combinations(range(len(V)), k):
+            for c in itertools.combinations(range(K), k):
+                if k == 1:
+                    minor = V[r[0]][c[0]]
+                else:
+                    minor = sum((V[r[0]][c[j]] * level[(r[1:], c[:j] + c[j + 1:])] * (1 if j % 2 == 0 else -1)
+                                 for j in range(k)), V[0][0] * 0)
+                made[(r, c)] = minor
+                if not minor.is_constant():
+                    key = tuple(sorted(primitive(minor).items()))
+                    distinct.setdefault(key, minor)
+        level = made
+    found: dict[sp.Expr, None] = {}
+    for minor in distinct.values():
+        for factor, _ in minor.factor()[1]:
+            if not factor.is_constant():
+                found.setdefault(as_sympy(primitive(factor), symbols))
+    return found
+
+
+def _sympy_factors(V: list[list[sp.Expr]], K: int, symbols: list) -> dict[sp.Expr, None]:
+    matrix = sp.Matrix(V)
+    found: dict[sp.Expr, None] = {}
+    for k in range(1, K + 1):
+        for r in itertools.combinations(range(matrix.rows), k):
+            for c in itertools.combinations(range(K), k):
+                minor = sp.expand(matrix.extract(list(r), list(c)).det(method="berkowitz"))
+                if minor.free_symbols & set(symbols):
+                    for factor in _factors(minor, symbols):
+                        found.setdefault(factor)
+    return found
 
 
 def _factors(minor: sp.Expr, symbols: list) -> list[sp.Expr]:

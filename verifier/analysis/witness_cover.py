@@ -30,6 +30,7 @@ import flint
 import z3
 
 from verifier import limits
+from verifier.analysis.polynomial_matrix import as_flint, as_sympy, determinant
 from verifier.engines.smt.translate import Translator, model_value
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
@@ -55,20 +56,36 @@ class WitnessCover:
                       for z in scheme.all_sets if z != members]
         unit = [[sp.Integer(int(y == j)) for y in range(K)] for j in range(K)]
         self.rows = self.forms + unit  # every row r of the polytope: r·p >= 0
-        self.bases, self.chosen = [], []
-        for chosen in itertools.combinations(range(len(self.rows)), K - 1):
-            A = sp.Matrix([self.rows[i] for i in chosen] + [[sp.Integer(1)] * K])
-            D = sp.expand(A.det(method="berkowitz"))
-            if D == 0:
-                continue
-            adjugate = A.adjugate()
-            N = [sp.expand(adjugate[y, K - 1]) for y in range(K)]  # p = A^-1 e_K = adj(A) e_K / D
-            self.bases.append((N, D))
-            self.chosen.append(chosen)
+        # every choice of K - 1 tight rows; its vertex formula (Cramer's rule) is made when a vertex first uses it,
+        # since a few of the hundreds of bases ever hold a vertex (a 4-class set: 816 bases, 2 s of sympy each 100)
+        self.chosen = list(itertools.combinations(range(len(self.rows)), K - 1))
+        self._formulas: dict[int, tuple[list[sp.Expr], sp.Expr]] = {}
+        self._polynomial: list | None = None  # the rows in flint, when they are polynomials ([] when not)
         self.ctx = z3.Context()
         self.tr = Translator(self.ctx)
         self.assumed = [self.tr.boolean(c) for c, _ in scheme.assumptions]
         self.assumed += [self.tr.boolean(c) for c, _ in scheme.side_conditions]
+
+    def _basis(self, index: int) -> tuple[list[sp.Expr], sp.Expr]:
+        """The vertex formula of one choice of tight rows: p = adj(A) e_K / det A, A those rows over Σp = 1."""
+        if index not in self._formulas:
+            K, symbols = self.scheme.K, list(self.scheme.symbols)
+            if self._polynomial is None:
+                self._polynomial = as_flint(self.rows, symbols) or []
+            if self._polynomial:  # N_y = (-1)^(K-1+y) times the minor of the tight rows without column y
+                tight = [self._polynomial[i] for i in self.chosen[index]]
+                minors = [determinant([row[:y] + row[y + 1:] for row in tight]) for y in range(K)]
+                signed = [m if (K - 1 + y) % 2 == 0 else -m for y, m in enumerate(minors)]
+                total = sum(signed[1:], signed[0])  # det A: the last row is all ones
+                N = [as_sympy(n, symbols) for n in signed] if not total.is_zero() else []
+                self._formulas[index] = (N, as_sympy(total, symbols))
+            else:
+                A = sp.Matrix([self.rows[i] for i in self.chosen[index]] + [[sp.Integer(1)] * K])
+                D = sp.expand(A.det(method="berkowitz"))
+                adjugate = A.adjugate() if D != 0 else None
+                N = [sp.expand(adjugate[y, K - 1]) for y in range(K)] if adjugate is not None else []
+                self._formulas[index] = (N, D)
+        return self._formulas[index]
 
     def disagreement(self, condition: sp.Basic, strict: bool, ms: int, seeds=()):
         """None when z3 proves the set alone (strict) or a minimiser at every admissible θ where `condition`
@@ -121,7 +138,8 @@ class WitnessCover:
         if not vertices:
             return None
         # the vertices whose formulas are simplest first: a lower degree for z3
-        vertices.sort(key=lambda v: (sp.Poly(v[0][1], *self.scheme.symbols).total_degree(), sp.count_ops(v[0][0])))
+        vertices.sort(key=lambda v: (sp.Poly(self._basis(v[0][0])[1], *self.scheme.symbols).total_degree(),
+                                     sp.count_ops(self._basis(v[0][0])[0])))
         chosen = _independent(vertices, self.scheme.K)
         if strict and (chosen is None or self._flat(point)):
             return None  # not alone here: no witness to name
@@ -158,11 +176,15 @@ class WitnessCover:
         return any(all(_sign(c, point) == 0 for c in r) for r in self.forms)
 
     def _vertices(self, point: dict):
-        """[(basis, exact vertex at the point)] of the polytope at the point; None when a sign is undecided."""
+        """[((basis index, sign of its determinant), exact vertex at the point)] of the polytope at the point;
+        None when a sign is undecided."""
         if all(v.is_Rational for v in point.values()):
             return self._rational_vertices(point)
         out = []
-        for N, D in self.bases:
+        for index in range(len(self.chosen)):
+            N, D = self._basis(index)
+            if D == 0:
+                continue
             d = _sign(D, point)
             if d is None:
                 return None
@@ -173,7 +195,7 @@ class WitnessCover:
             if None in signs:
                 return None
             if all(x in (0, 1) for x in signs):
-                out.append(((N, D, d), at))
+                out.append(((index, d), at))
         return out
 
     def _rational_vertices(self, point: dict):
@@ -182,15 +204,16 @@ class WitnessCover:
         rows = [[_fmpq(_at(c, values)) for c in r] for r in self.rows]
         K, out = self.scheme.K, []
         last = flint.fmpq_mat(K, 1, [0] * (K - 1) + [1])
-        for (N, D), chosen in zip(self.bases, self.chosen):
+        every = flint.fmpq_mat(len(rows), K, [x for r in rows for x in r])  # every row's value at p in one product
+        for index, chosen in enumerate(self.chosen):
             A = flint.fmpq_mat(K, K, [x for i in chosen for x in rows[i]] + [1] * K)
             det = A.det()
             if det == 0:
                 continue
             solved = A.solve(last)
             p = [solved[y, 0] for y in range(K)]
-            if all(sum((a * b for a, b in zip(r, p)), flint.fmpq(0)) >= 0 for r in rows):
-                out.append(((N, D, 1 if det > 0 else -1), [sp.Rational(int(x.p), int(x.q)) for x in p]))
+            if all(x >= 0 for x in (every * solved).entries()):
+                out.append(((index, 1 if det > 0 else -1), [sp.Rational(int(x.p), int(x.q)) for x in p]))
         return out
 
     def _constant_inside(self, chosen, point: dict):
@@ -214,8 +237,9 @@ class WitnessCover:
         with weights |D_i| / Σ|D_j| (all positive), so inside their hull; and its conditions have the degree of
         one vertex's, not of a common denominator's."""
         K = self.scheme.K
-        signs = [sp.Gt(D * d, 0) for (N, D, d), _ in chosen]
-        p = [sp.expand(sp.Add(*[N[y] * d for (N, D, d), _ in chosen])) for y in range(K)]  # times Σ|D_i| > 0
+        formulas = [(*self._basis(index), d) for (index, d), _ in chosen]
+        signs = [sp.Gt(D * d, 0) for N, D, d in formulas]
+        p = [sp.expand(sp.Add(*[N[y] * d for N, D, d in formulas])) for y in range(K)]  # times Σ|D_i| > 0
         relation = sp.Gt if strict else sp.Ge
         rows = [relation(sp.expand(_dot(r, p)), 0) for r in self.forms] + [sp.Ge(v, 0) for v in p]
         return sp.And(*signs, *rows)
