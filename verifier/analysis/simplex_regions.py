@@ -52,6 +52,9 @@ class SimplexRegion:
         return twice / 2
 
 
+MAX_DEGREE = 64  # beyond, in any atom (e.g. 2**(999/1000) is the atom 2**(1/1000) to the 999th): plain numbers
+
+
 class _Field:
     """Exact arithmetic on the scheme's numbers: Fractions when every cell is rational; otherwise rational
     functions of the irrational atoms of the cells (log 2, 6^(1/3), ...; sympy's fraction field), where a number
@@ -64,10 +67,12 @@ class _Field:
         self._field = None
         if not self.rational:
             from sympy.polys.fields import field
-            from sympy.polys.polytools import parallel_poly_from_expr
+            from sympy.polys.polyutils import parallel_dict_from_expr
 
-            try:
-                self._field = field(parallel_poly_from_expr(cells, domain=sp.QQ)[1].gens, sp.QQ)[0]
+            try:  # sparse: a dense form of 2**(999/1000) beside other roots takes gigabytes
+                reps, gens = parallel_dict_from_expr(cells, domain=sp.QQ)
+                if gens and max((e for rep in reps for monomial in rep for e in monomial), default=0) <= MAX_DEGREE:
+                    self._field = field(gens, sp.QQ)[0]
             except (sp.PolynomialError, sp.GeneratorsNeeded, sp.CoercionFailed):
                 self._field = None  # plain sympy numbers, every sign certified
 
