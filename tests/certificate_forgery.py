@@ -22,7 +22,8 @@ def genuine(name: str) -> dict:
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
-            _GENUINE[name] = verifier.verify(os.path.join("specs", name), cache=False).certificate()
+            _GENUINE[name] = verifier.verify(os.path.join("specs", name), cache=False, detail="summary",
+                                                      certificate=True).certificate()
         finally:
             os.chdir(cwd)
     return copy.deepcopy(_GENUINE[name])

@@ -25,7 +25,8 @@ DEFAULT_TIMEOUT_MS = 20_000  # per solver question (z3, optimisation), overridab
 MAX_TIMEOUT_S = 86_400  # one day per question; z3 takes milliseconds as a 32-bit count (about 49 days)
 MAX_DESIGN_CLASSES = 5  # design and calibration: 26 sets of 5 cells (Property 1's witnesses grow fast beyond)
 MAX_COMPLETION_CLASSES = 7  # completing open cells (`verify design` without a parameter): 120 sets of 7 cells
-PROGRESS_STAGES = 14  # progress calls per analysis: matrix, ten properties, evidence, settings (a bar's steps)
+PROGRESS_STAGES = 20  # progress calls per run: matrix, ten properties, evidence, settings and what the displays
+# show (`api.completion`: up to six parts); a bar's steps
 DEFAULT_TIME_LIMIT_S = 600.0  # per spec, overall (--time-limit): generous; a hang is never the answer
 STREAMED_FROM_CELLS = 2_000_000  # JSON written as it is made: ~30 B a cell as a cache entry, beyond its 64 MB
 # bits of the numerator or denominator of any exact number a formula makes (sums, products, powers), in both

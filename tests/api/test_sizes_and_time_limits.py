@@ -195,10 +195,12 @@ def test_the_time_limit_per_spec_turns_what_is_left_into_unknown(sandbox, cli):
     # how long past the bound it ends is measured in benchmarks/bench_inputs.py, not asserted here
 
 
-def test_a_matrix_that_cannot_be_built_in_time_is_a_located_error(sandbox, monkeypatch, cli):
+def test_a_matrix_that_cannot_be_built_in_time_is_a_cut_run(sandbox, monkeypatch, cli):
+    """Issue 64, item 2: exit 2 on a quiet machine and a cut run under load, before; a cut run on any machine."""
     path = _spec(sandbox, "slow.yaml", ZERO_ONE.format(classes=14))
-    code, _, err = cli(path, "--no-cache", "--time-limit", "0.01")
-    assert code == 2 and "slow.yaml" in err and "time limit of 0.01 s" in err and "Traceback" not in err
+    code, out, err = cli(path, "--no-cache", "--time-limit", "0.01")
+    assert code == 0 and "stopped early: Stopped: the time limit of 0.01 s" in out and "Traceback" not in err
+    assert out.count("unknown") >= 10
 
 
 def test_a_stopped_result_is_never_cached(sandbox, monkeypatch):

@@ -1,13 +1,13 @@
-"""What the pictures of one spec draw, computed by the analysis when a picture first asks for it (as
-`Analysis.optimality` is), so that `report.figures` only draws: the exact regions of the ternary map
-(`simplex_regions`) and the exact verdicts at sample points over two parameters (`spot_verdicts`). `Drawn` is a
-base of `Analysis`; a report that shows no picture never pays for either.
+"""What the pictures of one spec draw, made by the run (`api.completion`, within its time limit) before the
+analysis is sealed, so that `report.figures` only draws: the exact regions of the ternary map (`simplex_regions`)
+and the exact verdicts at sample points over two parameters (`spot_verdicts`). `Drawn` is a base of `Analysis`
+(`analysis.result`), which keeps each as a named part; a run whose displays show no picture never pays for either.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from verifier.analysis.simplex_regions import SimplexRegion
@@ -16,16 +16,17 @@ if TYPE_CHECKING:
 
 
 class Drawn:
-    """The lazily computed numbers of an `Analysis`'s pictures (the analysis supplies `scheme`)."""
+    """The numbers of an `Analysis`'s pictures (the analysis supplies `scheme` and `part`)."""
 
     scheme: Scheme
+    part: Callable[[Any, Callable[[], Any], str], Any]
 
-    @cached_property
+    @property
     def simplex_regions(self) -> list[SimplexRegion]:
-        """A numeric three-class scheme's exact decision regions on the probability simplex, made on first use."""
+        """A numeric three-class scheme's exact decision regions on the probability simplex, made once."""
         from verifier.analysis.simplex_regions import simplex_regions
 
-        return simplex_regions(self.scheme)
+        return self.part("simplex", lambda: simplex_regions(self.scheme), "the ternary map's decision regions")
 
     def spot_verdicts(self, results: list[PropertyResult], windows: list[tuple[float, float]],
                       points: int) -> dict[tuple, dict[str, Verdict]]:
@@ -33,11 +34,9 @@ class Drawn:
         of the windows (the middles of equal steps), each decided exactly by the enumeration engine on the
         scheme rebuilt there: {(a, b): {property id: verdict}}. A point outside the assumptions, undefined there
         or covering only some sets has no entry. Made once per question (a picture renders in several formats)."""
-        key = (tuple(r.property.id for r in results), tuple(map(tuple, windows)), points)
-        made = self.__dict__.setdefault("_spot_verdicts", {})
-        if key not in made:
-            made[key] = _spot_verdicts(self.scheme, results, windows, points)
-        return made[key]
+        key = ("spots", tuple(r.property.id for r in results), tuple(map(tuple, windows)), points)
+        return self.part(key, lambda: _spot_verdicts(self.scheme, results, windows, points),
+                         "the verdicts at sample points of the parameters")
 
 
 def _spot_verdicts(s: Scheme, results, windows, points: int) -> dict[tuple, dict[str, Verdict]]:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from verifier import limits
-from verifier.analysis.decision import BinaryDecision, binary_decision
-from verifier.analysis.drawn import Drawn
+from verifier.analysis.decision import binary_decision
 from verifier.analysis.family_route import family_scheme
-from verifier.analysis.fit import Expectation, SettingFit, judge, mark_tight_and_vacuous
-from verifier.analysis.optimality_route import SMALL_MAX_SETS, CutShort, optimality_source, why_not_decided
+from verifier.analysis.fit import Expectation, judge, mark_tight_and_vacuous
+from verifier.analysis.optimality_route import SMALL_MAX_SETS, optimality_source
 from verifier.analysis.power_mean_route import merge_lemmas
+from verifier.analysis.result import Analysis
 from verifier.analysis.stopped import Progress, stopped_analysis
 from verifier.analysis.structured_route import asked_route, beyond_enumeration, merge_structured
 from verifier.check.checker import Checker, check_results
@@ -27,74 +25,9 @@ from verifier.scheme import Scheme, build_scheme
 from verifier.scheme.lazy import build_fast_scheme
 from verifier.scheme.orbits import NotSymmetric, build_reduced_scheme
 from verifier.spec import Spec, load_spec
-from verifier.verdict import Optimal, PropertyResult, SetOptimality, SetPossibility
+from verifier.verdict import PropertyResult
 
-if TYPE_CHECKING:
-    from verifier.analysis.symbolic import SymbolicAnalysis
-
-
-@dataclass
-class Analysis(Drawn):  # `Drawn`: what its pictures draw, made on first use
-    """Everything decided about one spec: the scheme, the verdicts re-checked, each set's possibility, the settings'
-    fit, the expectations, and what the reports draw and show."""
-
-    spec: Spec
-    scheme: Scheme
-    results: list[PropertyResult]
-    possibility: list[SetPossibility]
-    settings: dict[str, SettingFit]
-    expectations: list[Expectation] = field(default_factory=list)
-    decision: BinaryDecision | None = None
-    seconds: float = 0.0
-    symbolic: "SymbolicAnalysis | None" = None  # set for schemes with symbolic parameters
-    cross_checks: list = field(default_factory=list)  # --cross-check: the second method's verdicts
-    # numeric schemes: every set's optimality, computed and re-checked when a report first reads it (the
-    # compact console does not: a 9-class check then skips one LP per set)
-    optimality_data: dict[frozenset[int], SetOptimality] | None = None
-    stopped: str = ""  # why the analysis ended early (the overall time bound), when it did
-    optimality_source: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-    # `remedy.how_to_fit`, kept once made: the JSON, Markdown and HTML files of one run each show it
-    remedies: dict = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def optimality(self) -> dict[frozenset[int], SetOptimality]:
-        """Every set's optimality (alone, tied or never), computed and re-checked on first read."""
-        if self.optimality_data is None:
-            source, self.optimality_source = self.optimality_source, None
-            self.optimality_data = source() if source is not None else {}
-        return self.optimality_data
-
-    @property
-    def cut_late(self) -> bool:
-        """The time bound cut what was made on first use (every set's optimality): never cached."""
-        return isinstance(self.optimality_data, CutShort)
-
-    @property
-    def optimality_reason(self) -> str:
-        """Why a numeric scheme's sets have no `optimal` entry (empty when they have one, or are symbolic)."""
-        s = self.scheme
-        if self.symbolic is not None or s.symbolic or self.optimality or s.orbits is not None or s.partial:
-            return ""
-        return why_not_decided(s)
-
-    @property
-    def determinate_never_alone(self) -> bool:
-        """Proved: whatever p, some indeterminate set costs no more than the best single class. Each singleton's
-        certificate is a mixture of indeterminate rows only, each costing no more in every column, so
-        E_p[c_y] >= Σ λ_Z E_p[c_Z] >= min over indeterminate Z of E_p[c_Z] at every p."""
-        singles = [e for m, e in self.optimality.items() if len(m) == 1]
-        return bool(singles) and all(e.status in (Optimal.TIED, Optimal.NEVER) and e.certificate
-                                     and all(len(z) > 1 for z in e.certificate) for e in singles)
-
-    @property
-    def by_id(self) -> dict[str, PropertyResult]:
-        """The verdicts by property id."""
-        return {r.property.id: r for r in self.results}
-
-    @property
-    def expectations_met(self) -> bool:
-        """Whether every verdict the spec expects is the one decided."""
-        return all(e.met for e in self.expectations)
+__all__ = ["Analysis", "analyse", "analyse_file", "build"]  # `Analysis` lives in `analysis.result`
 
 
 def analyse_file(path: str, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS) -> Analysis:
@@ -121,7 +54,7 @@ def analyse(spec: Spec, timeout_ms: int = limits.DEFAULT_TIMEOUT_MS, classes: tu
     other set costs by z3 over K booleans per set (`analysis.structured_route`; `structured` asks for it).
     `time_limit_s` bounds the analysis (a stop names `time_limit_shown`, if given): what is undecided by then is
     `unknown`, with the reason (`analysis.stopped`); without it, an enclosing bound's stop propagates."""
-    progress_state = Progress(progress)
+    progress_state = Progress(progress, classes=classes)
     start = time.perf_counter()
     try:
         with limits.time_limit(time_limit_s, time_limit_shown):
@@ -182,7 +115,7 @@ def _finish(spec: Spec, scheme: Scheme, results: list[PropertyResult], possibili
                         optimality_source=optimality if callable(optimality) else None)
     analysis.expectations = [Expectation(pid, want, analysis.by_id[pid].verdict.value)
                              for pid, want in spec.expect.items() if pid in analysis.by_id]  # certificate: api
-    if scheme.K == 2 and not scheme.symbolic:
+    if scheme.K == 2 and not scheme.symbolic and not scheme.partial:
         analysis.decision = binary_decision(scheme)
     analysis.seconds = time.perf_counter() - start
     return analysis

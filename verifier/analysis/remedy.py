@@ -46,9 +46,13 @@ def how_to_fit(analysis, brief: bool = False) -> dict[str, Remedy]:
     """For each setting the scheme does not fit, what would make it fit. `brief`: list only the first few
     failing cells of a numeric scheme (the count still covers all of them): the compact console shows no
     more, and the full list costs an exact comparison per cell."""
-    kept = getattr(analysis, "remedies", None)
-    if kept is not None and brief in kept:
-        return kept[brief]
+    if hasattr(analysis, "part"):  # an `Analysis`: made once by its run, before it is sealed
+        return analysis.part(("remedies", brief), lambda: _how_to_fit(analysis, brief),
+                             "how to fit each setting" + (" (every failing cell)" if not brief else ""))
+    return _how_to_fit(analysis, brief)
+
+
+def _how_to_fit(analysis, brief: bool) -> dict[str, Remedy]:
     out = {}
     for setting, fit in analysis.settings.items():
         if fit.fits is not False:
@@ -57,8 +61,6 @@ def how_to_fit(analysis, brief: bool = False) -> dict[str, Remedy]:
         parametric = analysis.symbolic is not None or analysis.scheme.symbolic  # (the power-mean route by cases)
         out[setting] = _parametric(analysis, setting, failing) if parametric \
             else _numeric(analysis, setting, failing, MAX_CELLS if brief else MAX_LISTED)
-    if kept is not None:
-        kept[brief] = out
     return out
 
 

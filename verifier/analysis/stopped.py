@@ -35,6 +35,7 @@ class Progress:
     checked: list[PropertyResult] | None = None  # all ten, re-checked
     possibility: list = field(default_factory=list)
     symbolic: bool = False  # verdicts of the symbolic pipeline ('fails' re-checked in the engine already)
+    classes: tuple[str, ...] | None = None  # the class names asked for, when not the spec's own
 
     def tell(self, text: str) -> None:
         """Record the stage the analysis has reached and tell the listener, if any."""
@@ -44,12 +45,11 @@ class Progress:
 
 
 def stopped_analysis(spec, state: Progress, stop: limits.TimeLimitReached, finish, seconds: float):
-    """The analysis as far as it got (a located SpecError when not even the matrix was built)."""
+    """The analysis as far as it got. Stopped while the matrix was built, it is a cut run as well (on a quiet or a
+    busy machine alike): the classes' own rows, built within a grace period, and every property `unknown` (a
+    located SpecError only when not even those rows can be built)."""
     if state.scheme is None:
-        mark = spec.marks.get("set_cost") or spec.marks.get("classes")
-        raise SpecError.at(f"{stop}: building the extended matrix did not finish", mark, file=spec.path,
-                           key="set_cost" if spec.set_cost is not None else "classes",
-                           expected="a larger --time-limit, or formulas that take less work") from None
+        state.scheme = _own_rows(spec, state, stop)
     scheme = state.scheme
     reason = f"{stop} {_stage(state.stage)}, before this property was decided"
     kept = state.checked if state.checked is not None else _recheck(scheme, state, stop.seconds)
@@ -57,7 +57,9 @@ def stopped_analysis(spec, state: Progress, stop: limits.TimeLimitReached, finis
     results = [by_id.get(p.id) or PropertyResult(p, Verdict.UNKNOWN, Evidence("none"), reason=reason)
                for p in PROPERTIES]
     note = f"Stopped: {stop} {_stage(state.stage)}"
-    if state.checked is not None:
+    if getattr(scheme, "partial", False) and not scheme.indeterminate_sets:
+        note += "; only the classes' own rows were built, no property was decided"
+    elif state.checked is not None:
         note += "; the ten verdicts were decided and re-checked before that, the optimality of each set was not"
     else:
         decided = [r.property.id for r in kept]
@@ -68,6 +70,21 @@ def stopped_analysis(spec, state: Progress, stop: limits.TimeLimitReached, finis
     analysis.stopped = note
     analysis.seconds = seconds
     return analysis
+
+
+def _own_rows(spec, state: Progress, stop: limits.TimeLimitReached):
+    """The scheme of the classes' own rows only (no indeterminate set), for a run stopped while the extended
+    matrix was built: what its report can still show (the classes, the determinate costs)."""
+    from verifier.scheme import build_scheme
+
+    try:
+        with limits.time_limit(min(GRACE_S, max(1.0, stop.seconds / 4))):
+            return build_scheme(spec, classes=state.classes, sets=[])
+    except (limits.TimeLimitReached, SpecError):
+        mark = spec.marks.get("set_cost") or spec.marks.get("classes")
+        raise SpecError.at(f"{stop}: building the extended matrix did not finish, nor did its classes' own rows",
+                           mark, file=spec.path, key="set_cost" if spec.set_cost is not None else "classes",
+                           expected="a larger --time-limit, or formulas that take less work") from None
 
 
 def _recheck(scheme, state: Progress, limit_s: float) -> list[PropertyResult]:

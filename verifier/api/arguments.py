@@ -63,6 +63,13 @@ def flag(value, name: str) -> bool:
     raise UsageError(f"{name} takes True or False, not {shown(value)}")
 
 
+def choice(value, name: str, choices: tuple[str, ...]) -> str:
+    """One of `choices` (text)."""
+    if not isinstance(value, str) or value not in choices:
+        raise UsageError(f"{name} takes one of {', '.join(repr(c) for c in choices)}, not {shown(value)}")
+    return value
+
+
 def callback(value, name: str):
     """A function (or None)."""
     if value is not None and not callable(value):

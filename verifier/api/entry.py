@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeGuard, Union
 from verifier import limits, numbers
 from verifier.analysis.class_sweep import open_range, parse_range, sweep
 from verifier.analysis.pipeline import Analysis, analyse
+from verifier.analysis.result import DETAILS
 from verifier.api import arguments
 from verifier.api import cache as result_cache
 from verifier.api.paths import spec_paths
@@ -35,7 +36,8 @@ Source = Union[str, "os.PathLike[str]", Mapping]
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,
            cache: bool = True, cross_check: bool = False, exact: bool = False, symmetry: bool = False,
            lemmas: bool = False, progress: Callable[[str], None] | None = None,
-           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> Report:
+           time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S, detail: str = "full",
+           certificate: bool = False) -> Report:
     """Verify Properties 1-10 of one scheme and judge it against the filtering and choice settings.
 
     `classes`: None for the spec's own classes; an integer K for a formula spec at K classes named "1".."K";
@@ -49,13 +51,21 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     a power-mean set cost (`genmean(E, [c(yh, y) for yh in Y])`) by the power-mean lemmas and a few sets built,
     at any class count (automatic beyond enumeration when the symmetry route does not apply).
     `progress(text)`: told each stage of the analysis (for progress bars). `time_limit`: seconds for the
-    whole analysis (None: no bound); what is not decided and re-checked by then is `unknown` with the reason.
+    whole run (None: no bound): what is not decided and re-checked by then is `unknown` with the reason, and
+    what the displays show is made within it too. `detail`: what the run makes for its displays, "summary"
+    (verdicts, fit and the first steps to fit: `to_summary`), "text" (also every set's optimality and every
+    failing cell: `to_text`, `to_json`, `to_markdown`) or "full" (also the pictures' numbers: `to_html`,
+    `figures`, `write`, the notebook display); a display beyond it raises `UsageError`, and no display computes
+    anything. `certificate`: also make the certificate (`Report.certificate()`) within the time limit; such a
+    result is not cached.
     """
     from verifier.api.report import Report
 
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     progress = arguments.callback(progress, "progress")
+    detail = arguments.choice(detail, "detail", DETAILS)
+    certificate = arguments.flag(certificate, "certificate")
     spec, spent = load_in_time(source, time_limit)
     names = _class_names(spec, classes)
     options = result_cache.report_options(spec.path, timeout, time_limit, names, cross_check, exact, symmetry,
@@ -75,11 +85,14 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
 
             left = None if time_limit is None else time_limit - (time.monotonic() - started)
             analysis.cross_checks = second_opinion(analysis, timeout_ms, left, time_limit)  # one bound for both
-        if "certificate" in spec.expect:
-            analysis.expectations.append(_certificate_expectation(analysis))
-        return analysis
+        from verifier.api.completion import complete  # what the displays show: sympy and the solvers, when asked
 
-    key = result_cache.key(spec.content, options) if cache else None
+        deadline = None if time_limit is None else started + time_limit
+        return complete(analysis, detail, certificate, deadline, time_limit, progress)
+
+    # a certificate is always made afresh; a result a non-default timeout per question may have shaped is not kept
+    fresh_only = certificate or timeout_ms != limits.DEFAULT_TIMEOUT_MS
+    key = result_cache.key(spec.content, options) if cache and not fresh_only else None
     entry = result_cache.load(key)
     if _usable(entry, "report"):
         return Report(entry["summary"], None, entry["outputs"], entry["stored_at"], rerun=run,
@@ -88,7 +101,7 @@ def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeou
     disagreements = [f"{spec.path}: {c.property_id} reported {c.first}, but {c.method} gives {c.second}"
                      for c in analysis.cross_checks if c.disagrees]
     # a result cut short by the time bound depends on the machine's speed: it is never reused
-    cut = analysis.stopped or any(c.cut for c in analysis.cross_checks)
+    cut = analysis.stopped or analysis.cut_late or any(c.cut for c in analysis.cross_checks)
     remember = _remember(key) if key and not disagreements and not cut else None
     report = Report.of(analysis, disagreements, rerun=run, remember=remember)
     if remember is not None:
@@ -243,18 +256,3 @@ def _counts(counts: Iterable[int]) -> list[int]:
     if not ks or any(isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= MAX_CLASSES for k in ks):
         raise UsageError(f"class counts must be integers from 2 to {MAX_CLASSES}, got {numbers.shown(ks)}")
     return sorted(set(ks))
-
-
-def _certificate_expectation(analysis):
-    """`expect: {certificate: checks}`: the certificate re-checked by the standalone checker, in process; met
-    when every claim checks ("refuted" or "not covered" otherwise)."""
-    import verifier_check
-    from verifier.analysis.fit import Expectation
-    from verifier.report.certificate import certificate
-
-    try:
-        statuses = {status for _, status, _ in verifier_check.claims(certificate(analysis))[1]}
-    except (UsageError, verifier_check.Malformed):  # too large to write, or beyond the checker's bounds
-        statuses = {"not covered"}
-    actual = next((s for s in ("refuted", "not covered") if s in statuses), "checks")
-    return Expectation("certificate", "checks", actual)

@@ -183,10 +183,13 @@ class Report(_Rendered):
     def certificate(self) -> dict:
         """The certificate (docs/certificates.md): the spec itself and every verdict's and set's evidence, for
         `verifier_check`, which derives the scheme from the spec and re-checks it with the Python standard library
-        alone."""
-        from verifier.report.certificate import certificate
-
-        return certificate(self.analysis)
+        alone. Made by the run (`verify(..., certificate=True)`); a `UsageError` when it was not."""
+        a = self.analysis
+        if a.certificate_data is None:
+            refused = a.parts.get("certificate refused")
+            raise UsageError(refused or "no certificate was made by this run: " + (
+                a.stopped if a.stopped else "verify(..., certificate=True) makes one within its time limit"))
+        return a.certificate_data
 
     def to_html(self) -> str:
         """One self-contained HTML page (inline SVG pictures, no network, no JavaScript)."""

@@ -80,7 +80,8 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
     else:
         report = verify(spec, timeout=args.timeout, cache=use_cache, cross_check=args.cross_check,
                         exact=args.exact, symmetry=args.symmetry, lemmas=args.lemmas, progress=step,
-                        time_limit=args.time_limit)
+                        time_limit=args.time_limit, detail=_detail(args, text),
+                        certificate=bool(getattr(args, "certificate", None)))
     outcome = Outcome(path, {}, expectations_met=report.expectations_met, cached_at=report.cached_at,
                       fits=getattr(report, "fits", {}), disagreements=list(report.summary["disagreements"]),
                       summary=dict(report.summary))
@@ -92,12 +93,19 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         import verifier_check
         from verifier.report.output import write_output
 
-        text = json.dumps(report.certificate(), indent=1) + "\n"
-        if len(text) > verifier_check.MAX_BYTES:  # never a file the checker refuses to read
-            raise UsageError(f"--certificate: the certificate of {path} takes {len(text):,} bytes, more than the "
-                             f"{verifier_check.MAX_BYTES:,} the checker reads")
-        write_output(args.certificate, text, "--certificate")
-        outcome.written.append(args.certificate)
+        made = report.analysis.certificate_data
+        if made is None:  # the time limit cut the run first (its report says so), or the spec cannot be certified
+            refused = report.analysis.parts.get("certificate refused")
+            if refused:
+                raise UsageError(refused)
+            outcome.notes.append(f"verify: no certificate written for {path}: the time limit cut the run first")
+        else:
+            document = json.dumps(made, indent=1) + "\n"
+            if len(document) > verifier_check.MAX_BYTES:  # never a file the checker refuses to read
+                raise UsageError(f"--certificate: the certificate of {path} takes {len(document):,} bytes, more "
+                                 f"than the {verifier_check.MAX_BYTES:,} the checker reads")
+            write_output(args.certificate, document, "--certificate")
+            outcome.written.append(args.certificate)
     if getattr(args, "figures", None) and not args.classes and hasattr(report, "figures"):
         figures = report.figures(args.figures, taken=taken)
         outcome.written += list(figures.values())
@@ -114,6 +122,15 @@ def _run(path: str, args, width: int, color: bool, taken, step, text: str) -> Ou
         outcome.text = report.to_summary(width, color) if text == "compact" and hasattr(report, "to_summary") \
             else report.to_text(width, color)
     return outcome
+
+
+def _detail(args, text: str) -> str:
+    """What the run makes for what this command prints or writes (`analysis.result.DETAILS`)."""
+    if args.report or getattr(args, "figures", None):
+        return "full"  # the HTML page and the figures draw pictures
+    if args.format in ("json", "junit") or (args.format == "text" and text == "full"):
+        return "text"
+    return "summary"
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import numpy as np
 
 from verifier.lazy_sympy import sympy as sp
 from verifier.report.figures.palette import BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILION
+from verifier.report.figures.parameter_window import evaluate, margin, spot_question, window
 from verifier.report.figures.picture import ONE_COLUMN, Picture, plt
 from verifier.report.figures.typeset import expression_label, legend_math, math, put, symbol
 
@@ -38,28 +39,15 @@ def symbolic_pictures(analysis, calibration=None) -> tuple[list[Picture], list[s
         else:
             picture = formula_picture(analysis)
         return ([picture] if picture else []), []
-    pictures, unstated = [], []
-    for r in analysis.results:
-        formula = r.region_formula
-        if formula is not None and formula not in (sp.true, sp.false) and _drawable(formula, s.symbols):
-            pictures.append(region_picture(analysis, r))
-        elif (formula is not None and formula not in (sp.true, sp.false)) or r.holds_at is not None:
-            unstated.append(r)  # holds for some values only, with no condition to draw: checked at points
-    if unstated:
+    spots = spot_question(analysis)
+    unstated = spots[0] if spots else []
+    pictures = [region_picture(analysis, r) for r in analysis.results if r.region_formula is not None
+                and r.region_formula not in (sp.true, sp.false) and all(r is not u for u in unstated)]
+    if spots:
         from verifier.report.figures.spot_plot import spot_picture
 
-        pictures.append(spot_picture(analysis, unstated, [window(analysis, x) for x in s.symbols]))
+        pictures.append(spot_picture(analysis, *spots))
     return pictures, []
-
-
-def _drawable(formula, symbols) -> bool:
-    """Whether the condition evaluates in floats (sympy functions without a numeric form cannot be drawn)."""
-    probe = np.meshgrid(np.linspace(0.25, 2.0, 3), np.linspace(0.25, 2.0, 3))
-    try:
-        _margin(formula, list(symbols), probe)
-    except Exception:  # noqa: BLE001 - lambdify's failures are of many kinds
-        return False
-    return True
 
 
 def region_picture(analysis, result) -> Picture:
@@ -70,53 +58,6 @@ def region_picture(analysis, result) -> Picture:
                "grey, if any: outside the assumptions.")
     return Picture(f"region-{p.id}", f"{p.id} {p.name}: where it holds", caption,
                    lambda: draw(analysis, result), analysis.spec.name)
-
-
-def window(analysis, symbol_: sp.Symbol) -> tuple[float, float]:
-    """A window for one parameter: the assumptions' bounds where they give them, else around the exact
-    examples of the report (counterexamples, values where a property holds, samples)."""
-    s = analysis.scheme
-    values = [float(v) for r in analysis.results for source in (r.evidence.parameters, r.holds_at) if source
-              for k, v in source.items() if k == symbol_.name]
-    values += [float(v) for sample in (analysis.symbolic.samples if analysis.symbolic else []) for k, v in
-               sample.items() if k == symbol_.name]
-    low, high = min(values + [0.0]), max(values + [1.0])
-    low, high = low - 0.25 * (high - low) if low < 0 else low, high + 0.25 * (high - low)
-    for condition, _ in s.assumptions:
-        if condition.free_symbols == {symbol_}:
-            try:
-                solved = condition.as_set()
-            except (NotImplementedError, TypeError, ValueError):
-                continue
-            if solved.inf.is_finite:
-                low = max(low, float(solved.inf))
-            if solved.sup.is_finite:
-                high = min(high, float(solved.sup))
-    return (low, high) if high > low else (low, low + 1.0)
-
-
-def _margin(formula, names, values):
-    """A continuous function that is > 0 exactly where `formula` holds (min over And, max over Or)."""
-    if formula is sp.true or formula is sp.false:
-        return np.full_like(values[0], 1.0 if formula is sp.true else -1.0)
-    if isinstance(formula, sp.And):
-        return np.minimum.reduce([_margin(a, names, values) for a in formula.args])
-    if isinstance(formula, sp.Or):
-        return np.maximum.reduce([_margin(a, names, values) for a in formula.args])
-    if isinstance(formula, sp.Not):
-        return -_margin(formula.args[0], names, values)
-    difference = _evaluate(formula.lhs - formula.rhs, names, values)
-    if isinstance(formula, (sp.StrictGreaterThan, sp.GreaterThan)):
-        return difference
-    if isinstance(formula, (sp.StrictLessThan, sp.LessThan)):
-        return -difference
-    return -np.abs(difference) if isinstance(formula, sp.Eq) else np.abs(difference)
-
-
-def _evaluate(expr, names, values):
-    with np.errstate(all="ignore"):
-        out = sp.lambdify(names, expr, "numpy")(*values)
-    return np.broadcast_to(np.asarray(out, dtype=float), values[0].shape)
 
 
 def _atoms(formula) -> list:
@@ -160,8 +101,8 @@ def draw(analysis, result):
     grid = np.meshgrid(np.linspace(x0, x1, GRID), np.linspace(y0, y1, GRID))
     names = [x, y]
     assumed = sp.And(*[c for c, _ in s.assumptions]) if s.assumptions else sp.true
-    admissible = _margin(assumed, names, grid)
-    holds = np.minimum(_margin(result.region_formula, names, grid), admissible)
+    admissible = margin(assumed, names, grid)
+    holds = np.minimum(margin(result.region_formula, names, grid), admissible)
     fig, ax = plt.subplots(figsize=ONE_COLUMN)
     handles, labels = [], []
     fig.subplots_adjust(left=0.14, right=0.64, bottom=0.16, top=0.9)  # the legend to the right, in the column
@@ -176,7 +117,7 @@ def draw(analysis, result):
         handles.append(plt.Rectangle((0, 0), 1, 1, fc=OUTSIDE, alpha=0.6))
         labels.append(("outside the assumptions", False))
     for index, atom in enumerate(_atoms(result.region_formula)):
-        values = _evaluate(atom.lhs - atom.rhs, names, grid)
+        values = evaluate(atom.lhs - atom.rhs, names, grid)
         finite = values[np.isfinite(values)]
         if finite.size == 0 or finite.min() > 0 or finite.max() < 0:
             continue  # this boundary does not cross the window

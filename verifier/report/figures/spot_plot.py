@@ -2,19 +2,19 @@
 (the SMT encoding could not state it, e.g. a parameter in a power mean's exponent): one small panel per such
 property, a filled circle where the property holds and a cross where it fails. The verdicts come from the
 analysis (`Analysis.spot_verdicts`: each decided exactly by the enumeration engine on the scheme rebuilt at a
-rational point, when the picture is first drawn); this module only chooses how many points and draws them. A
-picture of where it was checked, not a region: the caption says so, and the pictures with an exact condition are
-drawn by `parameter_plot`.
+rational point, made by the run: `parameter_window` says which properties and how many points); this module
+draws them. A picture of where it was checked, not a region: the caption says so, and the pictures with an
+exact condition are drawn by `parameter_plot`.
 """
 
 from __future__ import annotations
 
 from verifier.report.figures.palette import BLUISH_GREEN, VERMILION
+from verifier.report.figures.parameter_window import SPOT_POINTS as POINTS
 from verifier.report.figures.picture import Picture, plt
 from verifier.report.figures.typeset import math, put, symbol
 from verifier.verdict import Verdict
 
-POINTS = 9  # per axis
 TITLE = "Exact verdicts at sample points"
 MARKS = {Verdict.HOLDS: ("o", BLUISH_GREEN, "holds"), Verdict.FAILS: ("x", VERMILION, "fails"),
          Verdict.UNKNOWN: ("s", "#999999", "unknown")}
