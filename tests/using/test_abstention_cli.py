@@ -101,6 +101,23 @@ def test_the_api_returns_the_curves_and_pictures(scores):
     assert all(name.endswith(".svg") for name in files) and len(files) == 3 + 3
 
 
+def test_the_api_draws_figures_within_a_time_limit(scores, monkeypatch):
+    """Issue 64: `UseReport.figures()` had no time limit in Python; now each picture starts before it, or is named
+    as not drawn."""
+    import time
+
+    import verifier.report.use.figures as figures
+
+    result = verifier.evaluate(FRIEDEL, scores=scores, sweep_text=["mu=0:1:5", "nu=0:1:5"])
+    real = figures.PictureBytes
+    monkeypatch.setattr(figures, "PictureBytes", lambda *args: time.sleep(0.4) or real(*args))
+    drawn = result.figures(formats=("svg",), time_limit=0.5)
+    assert len(drawn) < 6 and drawn.cut.startswith("the time limit of 0.5 s (--time-limit) was reached: ")
+    assert f"{len(drawn)} of 6 figure files drawn; not drawn: " in drawn.cut
+    with pytest.raises(verifier.UsageError, match="time limit must be None or a number of seconds"):
+        result.figures(time_limit=-1)
+
+
 def test_data_sets_are_evaluated_apart(tmp_path):
     path = tmp_path / "two.csv"
     path.write_text("dataset,a,true\nx,0.1,N\nx,0.9,P\nx,0.5,P\ny,0.2,P\ny,0.8,N\n")

@@ -3,6 +3,7 @@ spec, a distribution given as text, a dict or a list, and the overall time bound
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -121,17 +122,22 @@ class UseReport:
         return data_frame(self.records())
 
     def figures(self, directory: str | None = None, formats: tuple[str, ...] = ("svg", "pdf"), *,
-                layout: str = "column", width: float | None = None, shared_scales: bool = True) -> dict:
+                layout: str = "column", width: float | None = None, shared_scales: bool = True,
+                time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> dict:
         """Every picture of an abstention evaluation (each classifier's maps, each pair's differential cost), or
         after extra_stats() over several data sets baycomp's plot of each Bayesian comparison, as its own file,
         `<spec stem>-<picture>.<format>`: {file name: bytes}, or written into `directory` and {file name: path}.
         `layout`: the maps' four panels 'column' (stacked), 'grid' (2 x 2, compact) or 'row' (side by side);
         `width`: inches (None: one column, 3.5; two columns for 'row', 7.16); `shared_scales`: the classifiers
         compared on a data set share each map's colour scale (False: each its own). Other results have no such
-        pictures: a usage error says so."""
+        pictures: a usage error says so. `time_limit`: seconds for drawing them all (None: no bound), checked
+        before each picture; those left are named in the result's `cut`."""
         from verifier.report.use import use_figures
 
-        return use_figures(self, directory, formats, layout=layout, width=width, shared_scales=shared_scales)
+        seconds = checked_time_limit(time_limit)
+        deadline = None if seconds is None else time.monotonic() + seconds
+        return use_figures(self, directory, formats, deadline=deadline, limit=seconds, layout=layout, width=width,
+                           shared_scales=shared_scales)
 
     def picture(self, fmt: str = "svg") -> PictureBytes | NoPicture:
         """The mean-cost curves of a sweep (the heat maps of a surface), the abstention maps of `--scores`, or

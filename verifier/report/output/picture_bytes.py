@@ -90,6 +90,7 @@ class Figures(dict):
     def __init__(self, items=(), reason: str = ""):
         super().__init__(items)
         self.reason = reason
+        self.cut: str | None = None  # which were not drawn, when the time limit came first
 
     def __repr__(self) -> str:
         if not self:

@@ -84,8 +84,14 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
         raise UsageError(f"--figures: the file name {long[:60]!r}... is {len(long.encode())} bytes, beyond the "
                          f"{MAX_NAME_BYTES} a file system allows; shorten the classifier (or data set) names")
     if directory is None:  # pictures, shown as such in a notebook (bytes still: files, slices, comparisons)
-        return Figures({name: PictureBytes(p.render(name.rsplit(".", 1)[1]), name.rsplit(".", 1)[1], p.title)
-                        for name, p in files.items()})
+        shown = Figures()
+        for number, (name, p) in enumerate(files.items()):
+            if deadline is not None and _now() >= deadline:
+                shown.cut = _cut(limit, number, list(files), "drawn")
+                shown.reason = f"stopped: {shown.cut}"
+                break
+            shown[name] = PictureBytes(p.render(name.rsplit(".", 1)[1]), name.rsplit(".", 1)[1], p.title)
+        return shown
     prepare_directory(directory, "--figures")
     refuse_overwriting_inputs([("--figures", os.path.join(directory, name)) for name in files],
                               [("spec", path), *inputs])
@@ -99,13 +105,17 @@ def use_figures(result, directory: str | None, formats=("svg", "pdf"), inputs=()
     out = Written()
     for number, (name, picture) in enumerate(files.items()):
         if deadline is not None and _now() >= deadline:
-            left = list(files)[number:]
-            out.cut = (f"the time limit of {limit:g} s (--time-limit) was reached: {number:,} of {len(files):,} figure "
-                       f"files written; not written: {', '.join(left[:3])}" + (f", ... ({len(left):,} in all)"
-                                                                              if len(left) > 3 else "")
-                       + " (raise --time-limit, or draw fewer pairs with --pairs best or --pairs NAME)")
+            out.cut = _cut(limit, number, list(files), "written")
             break
         path = os.path.join(directory, name)
         _write_atomically(path, picture.render(name.rsplit(".", 1)[1]))
         out[name] = path
     return out
+
+
+def _cut(limit: float | None, number: int, names: list[str], done: str) -> str:
+    """What the time limit left undone: the figures not drawn or written."""
+    left = names[number:]
+    return (f"the time limit of {limit:g} s (--time-limit) was reached: {number:,} of {len(names):,} figure files "
+            f"{done}; not {done}: {', '.join(left[:3])}" + (f", ... ({len(left):,} in all)" if len(left) > 3 else "")
+            + " (raise --time-limit, or draw fewer pairs with --pairs best or --pairs NAME)")
