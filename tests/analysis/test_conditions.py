@@ -51,7 +51,7 @@ def _design_set(spec: str, setting: str) -> sp.Set | None:
 
 def test_the_issue_example_says_no_admissible_value_and_a_point(tmp_path):
     spec = _write(tmp_path, 4, SET_COSTS[0])
-    report = verifier.verify(spec, cache=False)
+    report = verifier.verify(spec, cache=False, detail="summary")
     text = report.to_summary(width=200)
     assert "Eq(" not in text and "(w < 1/3) and" not in text
     assert "no admissible parameter value makes the scheme fit the filtering setting" in text
@@ -64,7 +64,7 @@ def test_the_issue_example_says_no_admissible_value_and_a_point(tmp_path):
 @pytest.mark.parametrize("set_cost", SET_COSTS)
 def test_the_fit_condition_is_the_calibrations_set(tmp_path, K, set_cost):
     spec = _write(tmp_path, K, set_cost)
-    analysis = verifier.verify(spec, cache=False).analysis
+    analysis = verifier.verify(spec, cache=False, detail="text").analysis
     for setting, remedy in how_to_fit(analysis).items():
         designed = _design_set(spec, setting)
         if designed is None or remedy.condition is None:
@@ -76,7 +76,7 @@ def test_the_fit_condition_is_the_calibrations_set(tmp_path, K, set_cost):
 @pytest.mark.parametrize("name", ["p-discounted-symbolic.yaml", os.path.join("design", "ha-delta.yaml")])
 def test_bundled_one_parameter_specs_agree_with_design(name):
     spec = os.path.join(SPECS, name)
-    analysis = verifier.verify(spec, cache=False).analysis
+    analysis = verifier.verify(spec, cache=False, detail="text").analysis
     for setting, remedy in how_to_fit(analysis).items():
         designed = _design_set(spec, setting)
         if designed is not None and remedy.condition is not None:
@@ -87,7 +87,7 @@ def test_bundled_one_parameter_specs_agree_with_design(name):
 
 def test_no_sympy_syntax_in_any_parametric_report():
     for name in ("friedel-abstention-symbolic.yaml", "ha.yaml", "p-discounted-symbolic.yaml"):
-        text = verifier.verify(os.path.join(SPECS, name), cache=False).to_summary(width=300)
+        text = verifier.verify(os.path.join(SPECS, name), cache=False, detail="summary").to_summary(width=300)
         for raw in ("Eq(", "Ne(", "<=", ">=", "And(", "Or("):
             assert raw not in text, (name, raw)
 

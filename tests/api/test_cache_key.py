@@ -53,12 +53,12 @@ def test_a_changed_standalone_checker_changes_the_fingerprint(tmp_path):
 def test_a_report_cached_by_other_code_or_other_libraries_is_a_miss(tmp_path, monkeypatch):
     monkeypatch.delenv("VERIFY_NO_CACHE", raising=False)
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
-    assert verifier.verify(HA).cached_at is None
-    assert verifier.verify(HA).cached_at is not None  # the same code and libraries: served
+    assert verifier.verify(HA, detail="summary").cached_at is None
+    assert verifier.verify(HA, detail="summary").cached_at is not None  # the same code and libraries: served
     monkeypatch.setattr(cache, "code_fingerprint", lambda: "another checkout")
-    assert verifier.verify(HA).cached_at is None
+    assert verifier.verify(HA, detail="summary").cached_at is None
     monkeypatch.setattr(cache, "library_versions", lambda: {"z3-solver": "0.0"})
-    assert verifier.verify(HA).cached_at is None
+    assert verifier.verify(HA, detail="summary").cached_at is None
 
 
 def test_the_key_names_every_deciding_library():

@@ -23,8 +23,8 @@ def _same_value(a: str, b: str) -> bool:
 
 
 def _compare(spec) -> None:
-    fast = verifier.verify(spec, cache=False).to_json()
-    exact = verifier.verify(spec, cache=False, exact=True).to_json()
+    fast = verifier.verify(spec, cache=False, detail="text").to_json()
+    exact = verifier.verify(spec, cache=False, exact=True, detail="text").to_json()
     assert [r["Y"] for r in fast["matrix"]] == [r["Y"] for r in exact["matrix"]]
     for f, e in zip(fast["matrix"], exact["matrix"]):
         assert all(_same_value(a, b) for a, b in zip(f["costs"], e["costs"])), (f["Y"], f["costs"], e["costs"])
@@ -65,8 +65,8 @@ def test_repairs_written_from_the_arrays_are_the_exact_sentences(monkeypatch):
     exact_calls = []
     original = remedy._exact_cell_fix
     monkeypatch.setattr(remedy, "_exact_cell_fix", lambda *a: exact_calls.append(a) or original(*a))
-    fast = verifier.verify(spec, cache=False).to_json()["settings"]["filtering"]["how_to_fit"]
+    fast = verifier.verify(spec, cache=False, detail="text").to_json()["settings"]["filtering"]["how_to_fit"]
     from_arrays = fast["cells_total"]["P6"] - len(exact_calls)
     assert from_arrays > 100 and any("≈" in cell for cell in fast["cells"]["P6"])
-    exact = verifier.verify(spec, cache=False, exact=True).to_json()["settings"]["filtering"]["how_to_fit"]
+    exact = verifier.verify(spec, cache=False, exact=True, detail="text").to_json()["settings"]["filtering"]["how_to_fit"]
     assert fast == exact
