@@ -102,8 +102,8 @@ def test_no_claimed_piece_holds_p8_where_it_fails():
     assert [p.verdicts["P8"] for p in claimed if _contains(p, sp.Rational(99, 100))] == ["fails"]
     # and the exact pipeline agrees where it reaches: P8 fails at r = 999/1000, holds at r = 1
     for value, verdict in (("999/1000", "fails"), ("1", "holds")):
-        assert verifier.verify(ISSUE_3.replace("r: {}", f"r: {{value: '{value}'}}"), cache=False, detail="summary").verdicts["P8"] \
-            == verdict
+        fixed = ISSUE_3.replace("r: {}", f"r: {{value: '{value}'}}")
+        assert verifier.verify(fixed, cache=False, detail="summary").verdicts["P8"] == verdict
 
 
 def test_the_command_says_at_r_1_and_undecided_below_it(tmp_path):
