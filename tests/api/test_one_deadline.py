@@ -160,6 +160,30 @@ def test_cut_expected_losses_print_the_classifiers_done(tmp_path, monkeypatch, c
     assert record["operating_conditions"]["pairs"] == [] and "not compared" in record["cut"]["text"]
 
 
+def test_a_sweep_cut_inside_a_classifier_prints_the_grid_points_done(tmp_path, monkeypatch, cli):
+    """Issue 64, item 2: the time limit fell only between classifiers of a sweep; a cut inside the only one was a
+    usage error with nothing shown. Now the points done are shown, the others `not reached`."""
+    import json
+
+    import verifier.using.evaluate.curves as curves
+
+    monkeypatch.setattr(curves, "_band", _SlowAfter(curves._band, 7))
+    path = tmp_path / "sets.csv"
+    path.write_text("true,predicted\nh,h\nb,\"h,b\"\nn,\"b,n\"\nh,\"h,b,n\"\n")
+    spec = os.path.join(SPECS, "p-discounted-symbolic.yaml")
+    code, out, err = cli("evaluate", spec, path, "--sweep", "r=0:1:11", "--time-limit", "1", "--format", "json")
+    assert code == 0 and "stopped:" in err
+    record = json.loads(out)
+    (curve,) = record["sweep"]["curves"]
+    assert curve["points_done"] == 7 and curve["values"][7:] == [None] * 4 and record["sweep"]["crossings"] == []
+    assert record["cut"]["text"] == ("the time limit of 1 s (--time-limit) was reached: 0 of 1 classifiers swept "
+                                     "at every grid point; classifier at 7 of 11 grid points; where the curves "
+                                     "cross was not computed (raise --time-limit, or sweep fewer points)")
+    monkeypatch.setattr(curves, "_band", _SlowAfter(curves._band.real, 7))
+    code, out, err = cli("evaluate", spec, path, "--sweep", "r=0:1:11", "--time-limit", "1")
+    assert code == 0 and out.count("not reached") == 4 and "Stopped: the time limit of 1 s" in out
+
+
 def test_nothing_done_is_still_a_usage_error(tmp_path, monkeypatch, cli):
     import verifier.using.abstention.curves as curves
 

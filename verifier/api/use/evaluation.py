@@ -16,7 +16,7 @@ from verifier.api.entry import checked_time_limit, load
 from verifier.api.use.evaluation_run import Run
 from verifier.api.use.evaluation_surface import surface_report, surface_use_report
 from verifier.api.use.probabilities import decided_predictions
-from verifier.api.use.report import Source, UseReport, exact_arg, unfixed, within
+from verifier.api.use.report import Source, UseReport, exact_arg, unfixed
 from verifier.api.use.requests import EvaluateRequest, sweep_texts
 from verifier.api.use.route import use_route
 from verifier.errors import UsageError
@@ -34,7 +34,7 @@ from verifier.using import (
     sweep,
 )
 from verifier.using.compare import Comparison, check_pairs, compare
-from verifier.using.evaluate import costs_of, row_keys
+from verifier.using.evaluate import Sweep, costs_of, cut_short, row_keys
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -121,6 +121,8 @@ def evaluate(source: Source, y_true=None, sets=None, *,
     except limits.TimeLimitReached as stop:
         if run.surface and run.surface[0].done:  # a surface: the grid points done, made into a report here
             return surface_use_report(run.spec, run.surface[0], stop)
+        if run.swept is not None and any(c.reached != 0 for c in run.swept.curves):  # a sweep: its points done
+            return _sweep_report(run.spec, cut_short(run.swept, stop))
         if not run.scores:
             raise UsageError(f"{stop} while {run.stage}, before any classifier was scored; raise the time limit "
                              "(--time-limit), or split the input") from None
@@ -177,8 +179,8 @@ def _evaluate(run: Run, request: EvaluateRequest) -> UseReport | None:
             run.spec = spec
             return surface_report(spec, sweeps, found=[replace(p, name=_label(p)) for p in found],
                                   within_family=lambda scheme, p: _within_family(spec, p), into=run.surface)
-        # a sweep cut by the time limit has nothing to show: a usage error that says so (within, under the bound)
-        return within(None, "the evaluation", lambda: _swept(spec, found, sweeps[0], level))  # the one sweep
+        run.spec, run.swept = spec, Sweep("", [], [], [])  # filled as it goes: a stop keeps the points done
+        return _swept(spec, found, sweeps[0], level, run.swept)  # the one sweep
     sources = list(dict.fromkeys(p.source for p in found if p.source))
     check_pairs(pairs, list(dict.fromkeys(p.name for p in found)),
                 ", ".join(sources) if sources else "these predictions")
@@ -246,7 +248,7 @@ def _within_family(spec, pred) -> None:
                          f"{len(outside):,} distinct set(s) outside the family in all")
 
 
-def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> UseReport:
+def _swept(spec, found: list[Predictions], text: str, level: float = 0.95, into: Sweep | None = None) -> UseReport:
     found = [replace(p, name=f"{p.name} ({p.dataset})") if p.dataset is not None else p for p in found]
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
     name, grid = parse_sweep(text, symbolic)
@@ -256,7 +258,12 @@ def _swept(spec, found: list[Predictions], text: str, level: float = 0.95) -> Us
     scheme = build(spec)
     for pred in found:
         _within_family(spec, pred)
-    s = sweep(scheme, found, name, grid, level, costs_of(scheme))
-    record = {"spec": spec.path, "sweep": words.sweep_json(s)}
+    return _sweep_report(spec, sweep(scheme, found, name, grid, level, costs_of(scheme), into))
+
+
+def _sweep_report(spec, s: Sweep) -> UseReport:
+    """The report of a sweep, complete or cut short by the time limit (its `cut` says what was left)."""
+    record = {"spec": spec.path, "sweep": words.sweep_json(s), "cut": None if s.cut is None else {"text": s.cut}}
     lines = words.sweep_lines(s)
-    return UseReport("\n".join(lines) + "\n", record, sweep=s, title=f"{spec.name}: mean cost as {name} varies")
+    return UseReport("\n".join(lines) + "\n", record, sweep=s,
+                     title=f"{spec.name}: mean cost as {s.parameter} varies")

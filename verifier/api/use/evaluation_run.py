@@ -18,7 +18,7 @@ from verifier.using import Comparison, Scores, finish
 if TYPE_CHECKING:
     from verifier.spec import Spec
     from verifier.using import ProbabilityPredictions
-    from verifier.using.evaluate import Surface
+    from verifier.using.evaluate import Surface, Sweep
 
 
 @dataclass
@@ -34,6 +34,7 @@ class Run:
     intervals: bool = False  # the bootstrap intervals are computed
     comparison: Comparison | None = None
     surface: list[Surface] = field(default_factory=list)  # the Surface being made, when two sweeps draw one
+    swept: Sweep | None = None  # the Sweep being made, when one sweep draws curves
 
     def report(self, stop: limits.TimeLimitReached | None = None) -> UseReport:
         """The result: complete, or cut by `stop` (what was done, then what was cut)."""

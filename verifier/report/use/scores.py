@@ -40,9 +40,10 @@ def sweep_json(s: Sweep) -> dict:
                                                   "(a statistical estimate)",
             "curves": [{"classifier": c.name, "mean_cost": str(c.expression),
                         "mean_cost_text": paper_text(c.expression),
-                        "values": c.values, "band": [None if b is None else list(b) for b in c.band]}
+                        "values": c.values, "band": [None if b is None else list(b) for b in c.band],
+                        "points_done": len(s.grid) if c.reached is None else c.reached}
                        for c in s.curves],
-            "crossings": [_crossing_json(c) for c in s.crossings]}
+            "crossings": [_crossing_json(c) for c in s.crossings], "cut": s.cut}
 
 
 def _crossing_json(c: Crossing) -> dict:
@@ -98,6 +99,8 @@ def sweep_lines(s: Sweep) -> list[str]:
         lines.append(f"  {counted(len(s.excluded), 'grid point')} {lie} left out "
                      f"(from {s.excluded[0]} to {s.excluded[-1]}).")
     lines += grid_values(s)
+    if s.cut:
+        lines += [""] + textwrap.wrap(f"Stopped: {s.cut}.", WIDTH, subsequent_indent="  ")
     if s.crossings:
         lines += [""] + textwrap.wrap(f"Where the curves cross (exact zeros of the difference of mean costs; the "
                                       f"order between them decided exactly at a rational {name}):", WIDTH)
@@ -117,14 +120,19 @@ def grid_values(s: Sweep) -> list[str]:
         return []
     step = max(1, -(-(len(kept) - 1) // (MAX_GRID_ROWS - 1)))
     shown = sorted(set(kept[::step]) | {kept[-1]})
-    rows = [[str(s.grid[i])] + ["undefined" if c.values[i] is None else f"{c.values[i]:.4f}" for c in s.curves]
-            for i in shown]
+    rows = [[str(s.grid[i])] + [_value(c, i) for c in s.curves] for i in shown]
     title = "Mean cost at the grid points (rounded to 4 decimals):"
     caption = (None if len(shown) == len(kept) else
                f"{len(shown):,} of the {len(kept):,} grid points, every {_nth(step)}; all of them in --format json.")
     table = grid(title, [s.parameter] + [c.name for c in s.curves], rows,
                  right=set(range(1, len(s.curves) + 1)), caption=caption, width=WIDTH)
     return [""] + table.plain.rstrip("\n").split("\n")
+
+
+def _value(c, i: int) -> str:
+    if c.reached is not None and i >= c.reached:
+        return "not reached"  # the time limit cut the sweep first
+    return "undefined" if c.values[i] is None else f"{c.values[i]:.4f}"
 
 
 def _nth(n: int) -> str:

@@ -35,15 +35,15 @@ if TYPE_CHECKING:
         surface,
     )
     from verifier.using.evaluate.crossings import Crossing
-    from verifier.using.evaluate.curves import Sweep, parse_sweep, sweep
+    from verifier.using.evaluate.curves import Sweep, cut_short, parse_sweep, sweep
     from verifier.using.evaluate.scores import Scores, add_intervals, row_keys, score
 
 _FROM = {"AlikeCosts": "cell_costs", "BOOTSTRAP": "bootstrap", "COUNTS_FROM": "bootstrap", "CellCosts": "cell_costs",
          "Crossing": "crossings", "FixedSets": "cost_surface", "ListedCosts": "cell_costs", "SEED": "bootstrap",
          "Scores": "scores", "Surface": "cost_surface", "SurfaceGrid": "cost_surface", "Sweep": "curves",
          "add_intervals": "scores", "certainty_of": "certainty_eval", "cheapest": "cost_surface",
-         "costs_of": "cell_costs", "counts_means": "bootstrap", "few_values": "bootstrap", "lowest": "cost_surface",
-         "paired_certainty": "certainty_eval", "parse_sweep": "curves", "parse_sweeps": "cost_surface",
-         "percentile_intervals": "bootstrap", "resample_means": "bootstrap", "row_keys": "scores", "score": "scores",
-         "surface": "cost_surface", "sweep": "curves"}
+         "costs_of": "cell_costs", "counts_means": "bootstrap", "cut_short": "curves", "few_values": "bootstrap",
+         "lowest": "cost_surface", "paired_certainty": "certainty_eval", "parse_sweep": "curves",
+         "parse_sweeps": "cost_surface", "percentile_intervals": "bootstrap", "resample_means": "bootstrap",
+         "row_keys": "scores", "score": "scores", "surface": "cost_surface", "sweep": "curves"}
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

@@ -34,6 +34,7 @@ class Curve:
     expression: sp.Expr  # exact mean cost in the parameter
     values: list[float | None]  # at each grid point (None outside the assumptions, or where undefined)
     band: list[tuple[float, float] | None] = field(default_factory=list)  # bootstrap interval at each point
+    reached: int | None = None  # grid points done when the time limit cut the sweep (None: every point)
 
 
 @dataclass
@@ -47,6 +48,8 @@ class Sweep:
     excluded: list[Fraction]  # grid points outside the spec's assumptions
     crossings: list[Crossing] = field(default_factory=list)  # every pair of curves, over the admissible grid range
     level: float = 0.95  # of the bootstrap bands
+    planned: list[str] = field(default_factory=list)  # every classifier to sweep, in order
+    cut: str | None = None  # what the time limit left undone, when it cut the sweep
 
 
 def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
@@ -68,15 +71,18 @@ def parse_sweep(text: str, parameters: list[str]) -> tuple[str, list[Fraction]]:
 
 
 def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: list[Fraction],
-          level: float = 0.95, costs: CellCosts | None = None) -> Sweep:
+          level: float = 0.95, costs: CellCosts | None = None, into: Sweep | None = None) -> Sweep:
     """The mean cost of each classifier's sets as `parameter` takes the values of `grid`; `costs`: the cells'
-    exact costs where the scheme holds some sets only (`cell_costs.costs_of`; default: its rows)."""
+    exact costs where the scheme holds some sets only (`cell_costs.costs_of`; default: its rows). `into`: the
+    sweep to fill as it goes (every point appended when done), so that what the time limit stops keeps them."""
     costs = costs or RowCosts(scheme)
     symbol = next(s for s in scheme.symbols if s.name == parameter)
     points = {x: sp.Rational(x.numerator, x.denominator) for x in grid}
-    excluded = [x for x in grid if any(condition.subs(symbol, points[x]) is sp.false
-                                       for condition, _ in scheme.assumptions)]
-    curves = []
+    out = into if into is not None else Sweep(parameter, grid, [], [], level=level)
+    out.parameter, out.grid, out.level, out.planned = parameter, grid, level, [p.name for p in predictions]
+    excluded = out.excluded = [x for x in grid if any(condition.subs(symbol, points[x]) is sp.false
+                                                      for condition, _ in scheme.assumptions)]
+    curves = out.curves
     for pred in predictions:
         cells, inverse = grouped(pred)
         n = len(pred.truth)
@@ -84,6 +90,7 @@ def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: 
         expr = sp.Add(*[count * cost for (_, _, count), cost in zip(cells, cell_costs)]) / n
         resampled = _resampled_counts(inverse, len(cells), n)
         values, band = [], []
+        curves.append(Curve(pred.name, expr, values, band, reached=0))
         for x in grid:
             value, interval = None, None
             if x not in excluded:
@@ -95,12 +102,34 @@ def sweep(scheme: Scheme, predictions: list[Predictions], parameter: str, grid: 
                         interval = _band(resampled @ cell_values / n, level)
                 except BuiltinError:  # undefined there (e.g. a power mean of a zero with a negative exponent)
                     value = None
-            values.append(value)
             band.append(interval)
-        curves.append(Curve(pred.name, expr, values, band))
+            values.append(value)
+            curves[-1].reached = len(values)
+        curves[-1].reached = None
     kept = [x for x in grid if x not in excluded]
-    pairs = crossings(curves, symbol, kept[0], kept[-1]) if len(kept) > 1 else []
-    return Sweep(parameter, grid, curves, excluded, pairs, level)
+    out.crossings = crossings(curves, symbol, kept[0], kept[-1]) if len(kept) > 1 else []
+    return out
+
+
+def cut_short(s: Sweep, stop) -> Sweep:
+    """The sweep as the time limit `stop` left it: each curve's points done (the others not reached), no
+    crossings (they need whole curves), and `cut` saying what was left."""
+    done = [c for c in s.curves if c.reached is None]
+    current = next((c for c in s.curves if c.reached is not None), None)
+    parts = [f"{len(done):,} of {len(s.planned):,} classifiers swept at every grid point"]
+    if current is not None:
+        del current.band[current.reached:]  # a band computed for a point whose value was not kept
+        missing = len(s.grid) - current.reached  # not reached: no value, as the JSON's `points_done` says
+        current.values.extend([None] * missing)
+        current.band.extend([None] * missing)
+        parts.append(f"{current.name} at {current.reached:,} of {len(s.grid):,} grid points")
+    left = s.planned[len(s.curves):]
+    if left:
+        parts.append("not swept: " + ", ".join(left[:5]) + (f", ... ({len(left):,} in all)" if len(left) > 5 else ""))
+    s.crossings = []
+    s.cut = f"{stop}: " + "; ".join(parts) + "; where the curves cross was not computed (raise --time-limit, or " \
+        "sweep fewer points)"
+    return s
 
 
 def _resampled_counts(inverse: np.ndarray, cells: int, n: int) -> np.ndarray:
