@@ -118,6 +118,7 @@ def cut_short(s: Sweep, stop) -> Sweep:
     current = next((c for c in s.curves if c.reached is not None), None)
     parts = [f"{len(done):,} of {len(s.planned):,} classifiers swept at every grid point"]
     if current is not None:
+        del current.values[current.reached:]  # a point appended as the stop came, not yet counted
         del current.band[current.reached:]  # a band computed for a point whose value was not kept
         missing = len(s.grid) - current.reached  # not reached: no value, as the JSON's `points_done` says
         current.values.extend([None] * missing)
