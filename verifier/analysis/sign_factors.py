@@ -8,7 +8,7 @@ rank K everywhere). Those determinants are, up to sign, the square minors of the
 So Y's status is the same wherever every such minor keeps its sign, and the factors below are all a condition
 on the parameters needs to mention. Nothing here decides a status: `analysis.sign_cells` samples and proves.
 
-Owns: `decisive_factors`, `Factor`, `TooManyFactors`. May import: scheme.
+Owns: `decisive_factors`, `comparison_rows`, `square_minors`, `Factor`, `TooManyFactors`. May import: scheme.
 """
 
 from __future__ import annotations
@@ -61,13 +61,21 @@ class Factor:
         return flint.fmpq_poly([_fmpq(coefficients.get(k, Fraction(0))) for k in range(degree + 1)])
 
 
-def decisive_factors(scheme: Scheme, members: ClassSet) -> list[Factor]:
-    """The distinct irreducible factors, with parameters, of every square minor of Y's comparison matrix, in a
-    fixed order (degree, then sympy's sort key). Polynomial costs with rational coefficients (every cost a
+def comparison_rows(scheme: Scheme, members: ClassSet, against: list[ClassSet] | None = None) -> list[list]:
+    """Y's comparison matrix: a row c_Z − c_Y for every set Z it is compared with (`against`; default: every
+    other set), expanded."""
+    rows, K = scheme.rows, scheme.K
+    others = [z for z in scheme.all_sets if z != members] if against is None else against
+    return [[sp.expand(rows[z][y] - rows[members][y]) for y in range(K)] for z in others]
+
+
+def decisive_factors(scheme: Scheme, members: ClassSet, against: list[ClassSet] | None = None) -> list[Factor]:
+    """The distinct irreducible factors, with parameters, of every square minor of Y's comparison matrix (with
+    the sets `against`, default every other set), in a fixed order (degree, then sympy's sort key). Polynomial costs with rational coefficients (every cost a
     design review writes) go through flint, each minor built from the smaller ones it expands into (Laplace along
     its first row) and each distinct minor factored once; other costs through sympy, minor by minor."""
-    rows, K, symbols = scheme.rows, scheme.K, list(scheme.symbols)
-    V = [[sp.expand(rows[z][y] - rows[members][y]) for y in range(K)] for z in scheme.all_sets if z != members]
+    K, symbols = scheme.K, list(scheme.symbols)
+    V = comparison_rows(scheme, members, against)
     count = sum(_binomial(len(V), k) * _binomial(K, k) for k in range(1, K + 1))
     if count > MAX_MINORS:
         raise TooManyFactors(f"{count:,} minors of its comparison matrix (more than {MAX_MINORS:,})")
@@ -82,12 +90,11 @@ def decisive_factors(scheme: Scheme, members: ClassSet) -> list[Factor]:
     return out
 
 
-def _flint_factors(V: list[list], K: int, symbols: list) -> dict[sp.Expr, None]:
-    """Every square minor, level by level (a k x k minor from the (k-1) x (k-1) ones of the rows below its first),
-    then each distinct non-constant one factored; the factors normalised as sympy's path does (integer, primitive,
-    positive leading coefficient in lex order)."""
+def square_minors(V: list[list], K: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], object]:
+    """Every square minor of a matrix of flint polynomials with K columns, keyed by (rows, columns): level by
+    level, a k x k minor from the (k-1) x (k-1) ones of the rows below its first (Laplace along its first row)."""
     level: dict[tuple, object] = {((), ()): None}
-    distinct: dict[tuple, object] = {}
+    out: dict[tuple, object] = {}
     for k in range(1, K + 1):
         made = {}
         for r in itertools.combinations(range(len(V)), k):
@@ -98,10 +105,18 @@ def _flint_factors(V: list[list], K: int, symbols: list) -> dict[sp.Expr, None]:
                     minor = sum((V[r[0]][c[j]] * level[(r[1:], c[:j] + c[j + 1:])] * (1 if j % 2 == 0 else -1)
                                  for j in range(k)), V[0][0] * 0)
                 made[(r, c)] = minor
-                if not minor.is_constant():
-                    key = tuple(sorted(primitive(minor).items()))
-                    distinct.setdefault(key, minor)
+        out.update(made)
         level = made
+    return out
+
+
+def _flint_factors(V: list[list], K: int, symbols: list) -> dict[sp.Expr, None]:
+    """Every square minor (`square_minors`), each distinct non-constant one factored; the factors normalised as
+    sympy's path does (integer, primitive, positive leading coefficient in lex order)."""
+    distinct: dict[tuple, object] = {}
+    for minor in square_minors(V, K).values():
+        if not minor.is_constant():
+            distinct.setdefault(tuple(sorted(primitive(minor).items())), minor)
     found: dict[sp.Expr, None] = {}
     for minor in distinct.values():
         for factor, _ in minor.factor()[1]:

@@ -7,35 +7,46 @@ Owns: `separating`, `sum_of_products`, `formula`, `truth_at`. May import: formul
 
 from __future__ import annotations
 
+import numpy as np
+
 from verifier.formula import certified
 from verifier.lazy_sympy import sympy as sp
 
 MAX_CHOSEN = 6  # factors in one condition, before the search gives up
 
 
-def separating(rows, count: int) -> list[int] | None:
+def separating(rows, count: int, limit: int = MAX_CHOSEN) -> list[int] | None:
     """Greedily, the factors whose signs separate the samples inside from those outside, the fewest mixed pairs
-    left first (None: more than MAX_CHOSEN would be needed)."""
+    left first, the first factor on ties (None: more than `limit` would be needed)."""
+    if not rows:
+        return []
+    signs = np.array([r[0] for r in rows], dtype=np.int64).reshape(len(rows), -1) + 1  # 0, 1, 2
+    inside = np.array([bool(r[1]) for r in rows])
+    key = np.zeros(len(rows), dtype=np.int64)  # the chosen factors' signs, as one number per sample
     chosen: list[int] = []
     while True:
-        groups: dict[tuple, set] = {}
-        for signs, inside in rows:
-            groups.setdefault(tuple(signs[i] for i in chosen), set()).add(inside)
-        if all(len(g) == 1 for g in groups.values()):
+        if _conflicts(key, inside) == 0:
             return chosen
-        if len(chosen) >= MAX_CHOSEN:
+        if len(chosen) >= limit:
             return None
+        _, key = np.unique(key, return_inverse=True)  # renumbered: the keys stay small
         best = None
         for i in range(count):
             if i in chosen:
                 continue
-            mixed: dict[tuple, list[int]] = {}
-            for signs, inside in rows:
-                mixed.setdefault((*[signs[j] for j in chosen], signs[i]), [0, 0])[inside] += 1
-            conflicts = sum(a * b for a, b in mixed.values())
+            conflicts = _conflicts(key * 3 + signs[:, i], inside)
             if best is None or conflicts < best[0]:
                 best = (conflicts, i)
         chosen.append(best[1])
+        key = key * 3 + signs[:, best[1]]
+
+
+def _conflicts(key: np.ndarray, inside: np.ndarray) -> int:
+    """Pairs of samples with one key, one inside and one outside."""
+    _, groups = np.unique(key, return_inverse=True)
+    ins = np.bincount(groups, weights=inside)
+    outs = np.bincount(groups, weights=~inside)
+    return int((ins * outs).sum())
 
 
 def sum_of_products(rows, chosen: list[int], inside: bool):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from verifier.analysis.plane_optimality import plane_possibility
 from verifier.analysis.regions import region
 from verifier.check.checker import check_results
 from verifier.engines import obligations
@@ -20,7 +21,7 @@ from verifier.engines.smt.engine import SmtEngine
 from verifier.errors import SpecError
 from verifier.formula.enclose import Unsupported
 from verifier.lazy_sympy import sympy as sp
-from verifier.properties import PROPERTIES, QuantifierKind
+from verifier.properties import PROPERTIES, Possible, QuantifierKind
 from verifier.scheme import Scheme
 from verifier.scheme.orbits import partial_only, rebuild_at
 from verifier.verdict import Evidence, PropertyResult, Truth, Verdict
@@ -107,10 +108,20 @@ def analyse_symbolic(scheme: Scheme, timeout_ms: int, progress=None) -> Symbolic
         elif result.verdict is Verdict.FAILS:
             found, result.holds_nowhere = engine.where_it_holds(result.property)
             result.holds_at = found or _holds_at_a_point(engine, result)
-            derived = region(engine, result.property) if result.holds_at is not None else None
+            derived = _region(engine, result.property) if result.holds_at is not None else None
             if derived is not None:
                 result.region, result.region_formula = derived
     return SymbolicAnalysis(results, _possibility(engine), True, samples)
+
+
+def _region(engine: SmtEngine, prop) -> tuple[str, sp.Basic] | None:
+    """Where the property holds: for Property 1 over two parameters, exactly from the plane's decomposition
+    (`analysis.plane_optimality`, no solver); otherwise, or beyond that route, by eliminating p with z3."""
+    if isinstance(prop.atom, Possible) and len(engine.scheme.symbols) == 2:
+        found = plane_possibility(engine.scheme)
+        if found is not None:
+            return found
+    return region(engine, prop)
 
 
 def _holds_at_a_point(engine: SmtEngine, result: PropertyResult) -> dict[str, sp.Expr] | None:

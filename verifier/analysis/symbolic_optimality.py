@@ -29,6 +29,7 @@ from verifier.analysis.carry import crossings_inside
 from verifier.analysis.central_witness import central_witness
 from verifier.analysis.optimality_across import optimality_across
 from verifier.analysis.optimality_conditions import optimality_conditions
+from verifier.analysis.plane_optimality import plane_optimality
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
@@ -51,6 +52,10 @@ def symbolic_optimality(scheme: Scheme) -> dict[frozenset[int], SetOptimality]:
     """Each set's status across the parameters (`analysis.optimality_across`, any number of them, polynomial
     costs), with the pieces of one parameter's range beside it (`where`, below); the pieces decide alone where
     the costs are beyond the SMT encoding."""
+    if len(scheme.symbols) == 2:
+        found = plane_optimality(scheme)  # exact and bounded by the degrees; None: beyond it, z3 below
+        if found is not None:
+            return found
     across = optimality_across(scheme) if scheme.symbols else None
     pieces = _by_pieces(scheme)
     if across is None:

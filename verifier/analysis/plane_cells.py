@@ -1,0 +1,392 @@
+"""Every sign pattern a list of polynomials in two parameters (a, b) takes in a rectangle of the plane, each with
+a point where it is taken: an exact cylindrical decomposition, bounded by the polynomials' degrees.
+
+The projection onto a is the polynomials' leading coefficients, discriminants and pairwise resultants in b (and
+those free of b themselves): over an open interval between two of their real roots (a sector), every
+polynomial's roots in b are simple, distinct from the others' and move continuously, so one rational a per
+sector shows every pattern of that stripe. Lifting at a rational a is exact in Q[b]: the distinct real roots
+of the specialised polynomials (`analysis.real_algebraic`), a rational between each two, the roots themselves,
+each polynomial's sign at each (zero by divisibility, else a certified ball). Rational section values are
+lifted the same way. At an irrational section value α the only patterns no stripe shows are at points where
+two of the polynomials vanish, or a curve has an isolated point (the polynomial and its derivative in b): each
+is computed exactly as (α, B(α)) with B in Q(α) (the gcd of the two polynomials over Q(α) is linear in b; else
+the other variable is eliminated), and every polynomial is evaluated there in Q(α). On a line a = α from a
+polynomial free of b, the patterns of the stripes beside it with that polynomial's sign set to 0 are offered
+as `sure=False` (a superset: whatever is stated from them is exact, but such a pattern alone proves nothing).
+A pair whose intersection is not linear either way raises `NotDecomposed`.
+
+Owns: `Cell`, `decompose`, `NotDecomposed`. May import: `analysis.real_algebraic`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+
+from verifier.analysis.real_algebraic import Field, Real, Root, evaluate_ball as _evaluate, order, real_roots, sign_at, \
+    simplest_between
+
+MAX_WORK = 2_000_000
+SHEARS = (0, 1, -1, 2, -2, 3, -3)  # u = a + k·b: a generic one puts two common zeros on two lines  # polynomial evaluations at points, a bound on the work of one decomposition
+
+
+class NotDecomposed(Exception):
+    """The decomposition cannot be completed exactly (a singular intersection, or more work than MAX_WORK)."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One sign pattern, with a rational point where it is taken (None: taken only at algebraic points), and
+    whether it is certainly taken (`sure`) or offered as a superset."""
+    signs: tuple[int, ...]
+    point: tuple[Fraction, Fraction] | None
+    sure: bool = True
+
+
+def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], ...]) -> list[Cell]:
+    """The sign patterns of `polys` (flint fmpq_mpoly in (a, b), lex) taken at points of the closed `box`
+    ((a_lo, a_hi), (b_lo, b_hi), None unbounded), in a fixed order, rational points first."""
+    return _Decomposition(polys, box).run()
+
+
+class _Decomposition:
+    def __init__(self, polys: list, box):
+        self.polys, self.box = polys, box
+        self.found: dict[tuple[int, ...], Cell] = {}
+        self.work = 0
+        self.in_b = [_coefficients(p, 1) for p in polys]  # polynomial in b, coefficients in Q[a]
+        self.in_a = [_coefficients(p, 0) for p in polys]
+        self.events: list[Real] = []  # a-values where two zero sets meet inside the box
+
+    def run(self) -> list[Cell]:
+        a_lo, a_hi = self.box[0]
+        self.active = [i for i in range(len(self.polys)) if self._meets_box(i)]
+        self._intersections()
+        values = [x for x in self._sections() if _within(x, a_lo, a_hi)]
+        stripes = [simplest_between(x, y) for x, y in zip([None, *values], [*values, None])]
+        stripes = [x for x in stripes if _within(x, a_lo, a_hi)]
+        before = {i: self._lift(value, stripe=True) for i, value in enumerate(stripes)}
+        vertical = [i for i in self.active if len(self.in_b[i]) == 1]
+        for value in values:
+            if isinstance(value, Fraction) and any(_at(self.in_b[i], value).is_zero() for i in vertical):
+                self._lift(value, stripe=False)
+        self._vertical_lines(values, stripes, before)
+        return sorted(self.found.values(), key=lambda c: (not c.sure, c.point is None, _size(c.point)))
+
+    def _meets_box(self, i: int) -> bool:
+        """Whether the zero set of polynomial i may meet the closed box: it crosses an edge, or (conservatively)
+        its discriminant in b has a root in the box's a-range; always when the box is unbounded."""
+        (a_lo, a_hi), (b_lo, b_hi) = self.box
+        if None in (a_lo, a_hi, b_lo, b_hi):
+            return True
+        for side, fixed, lo, hi in ((1, a_lo, b_lo, b_hi), (1, a_hi, b_lo, b_hi), (0, b_lo, a_lo, a_hi),
+                                    (0, b_hi, a_lo, a_hi)):
+            line = _at(self.in_b[i] if side == 1 else self.in_a[i], fixed)
+            if line.is_zero() or any(_within(r, lo, hi) for r in real_roots(line)):
+                return True
+        if len(self.in_b[i]) > 2:
+            return any(_within(r, a_lo, a_hi) for r in real_roots(_in_a(self.polys[i].discriminant(1))))
+        return False
+
+    def _sections(self) -> list[Real]:
+        """The a-values where the picture inside the box can change, ascending: where two zero sets meet in the
+        box (`events`), where one has a vertical tangent or a singular point, where one free of b vanishes,
+        and (b unbounded) where a leading coefficient in b vanishes."""
+        projection = []
+        for i in self.active:
+            coefficients = self.in_b[i]
+            if len(coefficients) == 1:
+                projection.append(coefficients[0])
+                continue
+            if None in self.box[1]:
+                projection.append(coefficients[-1])
+            if len(coefficients) > 2:
+                projection.append(_in_a(self.polys[i].discriminant(1)))
+        found = {x if isinstance(x, Fraction) else x.key: x for x in _all_roots(projection)}
+        for x in self.events:
+            found.setdefault(x if isinstance(x, Fraction) else x.key, x)
+        return order(list(found.values()))
+
+    def _lift(self, a: Fraction, stripe: bool) -> list[tuple[int, ...]]:
+        """Every pattern on the line at a rational a inside the box; the patterns of its open cells. In a
+        stripe, every root is simple and no two polynomials share one, so each root flips one sign."""
+        lines = [_at(c, a) for c in self.in_b]
+        b_lo, b_hi = self.box[1]
+        roots: dict[object, tuple[Real, int]] = {}
+        window = None if None in (b_lo, b_hi) else \
+            flint.arb(_fmpq((b_lo + b_hi) / 2)) + flint.arb(0, flint.arb(_fmpq((b_hi - b_lo) / 2)).upper())
+        for i in self.active:
+            if not lines[i].is_zero():
+                if window is not None and not _evaluate(lines[i], window).contains(0):
+                    continue  # no root in the box's b-range
+                for r in real_roots(lines[i]):
+                    if _within(r, b_lo, b_hi):
+                        roots.setdefault(r if isinstance(r, Fraction) else r.key, (r, i))
+        kept = order([r for r, _ in roots.values()])
+        owner = {id(r): i for r, i in roots.values()}
+        ends = [b_lo, *kept, b_hi]
+        gaps = [(x, y) if x is None or y is None or _less(x, y) else None for x, y in zip(ends, ends[1:])]
+        out = []  # gaps[k]: the open interval below kept[k] inside the box; None if empty
+        if not stripe or all(g is None for g in gaps):
+            for gap in gaps:
+                if gap is not None:
+                    b = simplest_between(*gap)
+                    signs = self._signs(lines, b)
+                    self._add(signs, (a, b))
+                    out.append(signs)
+            for b in kept:
+                self._add(self._signs(lines, b), _point(a, b))
+            return out
+        first = next(k for k, g in enumerate(gaps) if g is not None)
+        signs = list(self._signs(lines, simplest_between(*gaps[first])))
+        if first > 0:  # the box's lower edge is a root: its pattern is the open cell's above with that one 0
+            i = owner[id(kept[first - 1])]
+            self._add(tuple(0 if j == i else s for j, s in enumerate(signs)), _point(a, kept[first - 1]))
+        for k in range(first, len(kept) + 1):
+            if gaps[k] is not None:
+                gap = gaps[k]
+                self._add(tuple(signs), lambda gap=gap: (a, simplest_between(*gap)))
+                out.append(tuple(signs))
+            if k == len(kept):
+                break
+            i = owner[id(kept[k])]
+            self._add(tuple(0 if j == i else s for j, s in enumerate(signs)), _point(a, kept[k]))
+            signs[i] = -signs[i]
+        last = max(k for k, g in enumerate(gaps) if g is not None)
+        if last > first and out[-1] != self._signs(lines, simplest_between(*gaps[last])):
+            raise NotDecomposed(f"the signs at a = {a} did not follow the roots (a root was not simple)")
+        return out
+
+    def _signs(self, lines: list, b: Real) -> tuple[int, ...]:
+        self.work += len(lines)
+        if self.work > MAX_WORK:
+            raise NotDecomposed(f"more than {MAX_WORK:,} evaluations")
+        return tuple(0 if line.is_zero() else sign_at(line, b) for line in lines)
+
+    def _add(self, signs: tuple[int, ...], point, sure: bool = True) -> None:
+        """Record a pattern; `point` may be a callable making it (made only when the pattern is new here)."""
+        known = self.found.get(signs)
+        if known is None or (sure and not known.sure) or (known.point is None and point is not None and sure):
+            self.found[signs] = Cell(signs, point() if callable(point) else point,
+                                     sure or (known is not None and known.sure))
+
+    def _intersections(self) -> None:
+        """Where two zero sets meet inside the box (or one and its derivative in b: isolated and singular
+        points), each point exact; their a-values are the events."""
+        pairs = []
+        for i, j in itertools.combinations(self.active, 2):
+            if len(self.in_b[i]) > 1 or len(self.in_b[j]) > 1:
+                if len(self.in_a[i]) > 1 or len(self.in_a[j]) > 1:
+                    pairs.append((self.polys[i], self.polys[j]))
+        for i in self.active:
+            if len(self.in_b[i]) > 2:
+                pairs.append((self.polys[i], self.polys[i].derivative(1)))
+        for p, q in pairs:
+            if not any(self._meet(p, q, k) for k in SHEARS):
+                raise NotDecomposed(f"the curves {p} = 0 and {q} = 0 meet at several points of one line "
+                                    f"a + k·b = const for every shear k tried")
+
+    def _meet(self, p, q, k: int) -> bool:
+        """The common zeros of p and q in the box, in the coordinates (u, b) with u = a + k·b: b eliminated, each
+        zero is (A(μ), B(μ)) for a real root μ of an irreducible factor of the resultant; False when some line
+        u = μ holds more than one of them (their gcd over Q(μ) is not linear)."""
+        a, b = p.context().gens()
+        if k:
+            p, q = p.compose(a - k * b, b), q.compose(a - k * b, b)
+        projected = _in_a(p.resultant(q, 1))
+        if projected.is_zero():
+            return False
+        (a_lo, a_hi), (b_lo, b_hi) = self.box
+        lo = None if None in (a_lo, b_lo, b_hi) else a_lo + min(k * b_lo, k * b_hi)
+        hi = None if None in (a_hi, b_lo, b_hi) else a_hi + max(k * b_lo, k * b_hi)
+        for m, _ in projected.numer().factor()[1]:
+            roots = [r for r in real_roots(m) if _within(r, lo, hi)]
+            if not roots:
+                continue
+            field = Field(roots[0])
+            common = field.squarefree(field.gcd(_coefficients(p, 1), _coefficients(q, 1)))
+            if len(common) > 2:
+                return False
+            if len(common) < 2:
+                continue
+            along = field.reduce(-common[0])  # b as a polynomial in the root μ
+            across = field.reduce(flint.fmpq_poly([0, 1]) - k * along)  # a = μ − k·b
+            for root in roots:
+                self._at_algebraic(root, across, along)
+        return True
+
+    def _at_algebraic(self, root: Real, across: flint.fmpq_poly, along: flint.fmpq_poly) -> None:
+        """The pattern at (across(root), along(root)) when it lies in the box; its a-value becomes an event."""
+        field = Field(root)
+        if isinstance(root, Fraction):
+            self._at_rational(_value_of(field.reduce(across), root), _value_of(field.reduce(along), root))
+            return
+        for x, (lo, hi) in zip((across, along), self.box):
+            if (lo is not None and field.sign(x - flint.fmpq_poly([_fmpq(lo)])) < 0) or \
+                    (hi is not None and field.sign(x - flint.fmpq_poly([_fmpq(hi)])) > 0):
+                return
+        across, along = field.reduce(across), field.reduce(along)
+        x, y = _evaluate(across, root.ball()), _evaluate(along, root.ball())
+        signs = []
+        for coefficients in self.in_b:
+            ball = flint.arb(0)
+            for c in reversed(coefficients):
+                ball = ball * y + _evaluate(c, x)
+            if not ball.contains(0):
+                signs.append(1 if ball > 0 else -1)
+                continue
+            value, power = flint.fmpq_poly([0]), flint.fmpq_poly([1])
+            for c in coefficients:
+                value = field.reduce(value + _compose(c, across, field) * power)
+                power = field.reduce(power * along)
+            signs.append(field.sign(value))
+        self.work += len(signs)
+        self._add(tuple(signs), _rational_point(field.reduce(across), field.reduce(along), root))
+        self.events.append(_value_of(field.reduce(across), root))
+
+    def _at_rational(self, a: Fraction, b: Fraction) -> None:
+        if not (_within(a, *self.box[0]) and _within(b, *self.box[1])):
+            return
+        x, y = _fmpq(a), _fmpq(b)
+        values = [p(x, y) for p in self.polys]
+        self.work += len(values)
+        self._add(tuple((v > 0) - (v < 0) for v in values), (a, b))
+        self.events.append(a)
+
+    def _vertical_lines(self, values: list[Real], stripes: list[Fraction], before: dict) -> None:
+        """Lines a = α (α irrational) where a polynomial free of b vanishes: the patterns of the stripes on either
+        side with its sign 0, as a superset."""
+        free = [i for i in self.active if len(self.in_b[i]) == 1]
+        for value in values:
+            if isinstance(value, Fraction):
+                continue
+            zero = [i for i in free if sign_at(self.in_b[i][0], value) == 0]
+            if not zero:
+                continue
+            beside = [k for k, s in enumerate(stripes) if _neighbour(s, value, values)]
+            for k in beside:
+                for signs in before[k]:
+                    self._add(tuple(0 if i in zero else s for i, s in enumerate(signs)), None, sure=False)
+
+
+def _compose(c: flint.fmpq_poly, x: flint.fmpq_poly, field: Field) -> flint.fmpq_poly:
+    """c(x) in the field (Horner, reduced at each step)."""
+    out = flint.fmpq_poly([0])
+    for coefficient in reversed(c.coeffs()):
+        out = field.reduce(out * x + coefficient)
+    return out
+
+
+def _rational_point(across: flint.fmpq_poly, along: flint.fmpq_poly, root: Real):
+    if isinstance(root, Fraction) or (across.degree() < 1 and along.degree() < 1):
+        return (_value_of(across, root), _value_of(along, root))
+    return None
+
+
+def _point(a: Fraction, b: Real) -> tuple[Fraction, Fraction] | None:
+    return (a, b) if isinstance(b, Fraction) else None
+
+
+def _value_of(other: flint.fmpq_poly, root: Real) -> Real:
+    """other(root) as a real algebraic number: the one root of its norm whose interval holds its ball."""
+    if other.degree() < 1:
+        return Fraction(int(other[0].p), int(other[0].q))
+    if isinstance(root, Fraction):
+        value = other(_fmpq(root))
+        return Fraction(int(value.p), int(value.q))
+    ctx = flint.fmpq_mpoly_ctx.get(("x", "y"), "lex")
+    x, y = ctx.gens()
+    minimal = sum((int(c) * y**k for k, c in enumerate(root.poly.coeffs())), ctx.from_dict({}))
+    shifted = x - sum((c * y**k for k, c in enumerate(other.coeffs())), ctx.from_dict({}))
+    candidates = real_roots(_in_a(minimal.resultant(shifted, 1)))
+    while True:
+        ball = _evaluate(other, root.ball())
+        near = [c for c in candidates if (ball.contains(_fmpq(c)) if isinstance(c, Fraction)
+                                          else ball.overlaps(c.ball()))]
+        if len(near) == 1 and not isinstance(near[0], Fraction):
+            return near[0]
+        for r in [root, *[c for c in near if isinstance(c, Root)]]:
+            r.narrow()
+        flint.ctx.prec = max(flint.ctx.prec, 2 * (root.hi - root.lo).denominator.bit_length() + 64)
+
+
+def _neighbour(stripe: Fraction, value: Root, values: list[Real]) -> bool:
+    """Whether no section value lies between the stripe's sample and the value."""
+    i = values.index(value)
+    left = values[i - 1] if i > 0 else None
+    right = values[i + 1] if i + 1 < len(values) else None
+    return (_less(stripe, value) and (left is None or _less(left, stripe))) or \
+        (_less(value, stripe) and (right is None or _less(stripe, right)))
+
+
+def _less(x: Real, y: Real) -> bool:
+    """x < y (distinct algebraic numbers ordered by narrowing; rationals compared directly)."""
+    if isinstance(x, Fraction) and isinstance(y, Fraction):
+        return x < y
+    if isinstance(y, Fraction):
+        while True:  # an irrational root is never equal to a rational
+            if x.hi < y:
+                return True
+            if x.lo > y:
+                return False
+            x.narrow()
+    if isinstance(x, Fraction):
+        return not _less(y, x)
+    return x is not y and order([x, y])[0] is x
+
+
+def _within(x: Real, lo: Fraction | None, hi: Fraction | None) -> bool:
+    """lo <= x <= hi (an irrational x is never equal to a rational end)."""
+    if isinstance(x, Fraction):
+        return (lo is None or lo <= x) and (hi is None or x <= hi)
+    return (lo is None or _less(lo, x)) and (hi is None or _less(x, hi))
+
+
+def _all_roots(polys: list) -> list[Real]:
+    """The distinct real roots of nonzero rational polynomials in one variable, ascending."""
+    found: dict[object, Real] = {}
+    for poly in polys:
+        if poly.is_zero() or poly.degree() < 1:
+            continue
+        for r in real_roots(poly):
+            found.setdefault(r if isinstance(r, Fraction) else r.key, r)
+    return order(list(found.values()))
+
+
+def _coefficients(p, variable: int) -> list[flint.fmpq_poly]:
+    """p as a polynomial in `variable` (0: a, 1: b) with coefficients polynomials in the other, lowest first."""
+    by_power: dict[int, dict[int, flint.fmpq]] = {}
+    for exponents, c in p.to_dict().items():
+        by_power.setdefault(exponents[variable], {})[exponents[1 - variable]] = c
+    top = max(by_power, default=0)
+    out = []
+    for k in range(top + 1):
+        terms = by_power.get(k, {})
+        out.append(flint.fmpq_poly([terms.get(i, 0) for i in range(max(terms, default=0) + 1)]))
+    return out
+
+
+def _in_a(p) -> flint.fmpq_poly:
+    return _coefficients(p, 1)[0] if not p.is_zero() else flint.fmpq_poly([0])
+
+
+def _in_b(p) -> flint.fmpq_poly:
+    return _coefficients(p, 0)[0] if not p.is_zero() else flint.fmpq_poly([0])
+
+
+def _at(coefficients: list[flint.fmpq_poly], a: Fraction) -> flint.fmpq_poly:
+    x = _fmpq(a)
+    return flint.fmpq_poly([c(x) for c in coefficients])
+
+
+def _fmpq(x: Fraction) -> flint.fmpq:
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _size(point) -> tuple:
+    if point is None:
+        return ()
+    return (max(x.denominator for x in point), max(abs(x.numerator) for x in point), point)
