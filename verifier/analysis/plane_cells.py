@@ -15,7 +15,7 @@ polynomial free of b, the patterns of the stripes beside it with that polynomial
 as `sure=False` (a superset: whatever is stated from them is exact, but such a pattern alone proves nothing).
 A pair whose intersection is not linear either way raises `NotDecomposed`.
 
-Owns: `Cell`, `decompose`, `NotDecomposed`. May import: `analysis.real_algebraic`.
+Owns: `Cell`, `decompose`, `NotDecomposed`. May import: errors, `analysis.real_algebraic`.
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ from fractions import Fraction
 
 import flint
 
-from verifier.analysis.real_algebraic import Field, Real, Root, evaluate_ball as _evaluate, order, real_roots, sign_at, \
-    simplest_between
+from verifier.analysis.real_algebraic import Field, Real, Root, order, real_roots, sign_at, simplest_between
+from verifier.analysis.real_algebraic import evaluate_ball as _evaluate
+from verifier.errors import DoesNotApply
 
-MAX_WORK = 2_000_000
-SHEARS = (0, 1, -1, 2, -2, 3, -3)  # u = a + k·b: a generic one puts two common zeros on two lines  # polynomial evaluations at points, a bound on the work of one decomposition
+MAX_WORK = 2_000_000  # polynomial evaluations at points, a bound on the work of one decomposition
+SHEARS = (0, 1, -1, 2, -2, 3, -3)  # u = a + k·b: a generic one puts two common zeros on two lines
 
 
-class NotDecomposed(Exception):
+class NotDecomposed(DoesNotApply):
     """The decomposition cannot be completed exactly (a singular intersection, or more work than MAX_WORK)."""
 
 
@@ -68,7 +69,8 @@ class _Decomposition:
         values = [x for x in self._sections() if _within(x, a_lo, a_hi)]
         stripes = [simplest_between(x, y) for x, y in zip([None, *values], [*values, None])]
         stripes = [x for x in stripes if _within(x, a_lo, a_hi)]
-        before = {i: self._lift(value, stripe=True) for i, value in enumerate(stripes)}
+        simplest_first = sorted(range(len(stripes)), key=lambda i: (stripes[i].denominator, abs(stripes[i].numerator)))
+        before = {i: self._lift(stripes[i], stripe=True) for i in simplest_first}  # simple points found first
         vertical = [i for i in self.active if len(self.in_b[i]) == 1]
         for value in values:
             if isinstance(value, Fraction) and any(_at(self.in_b[i], value).is_zero() for i in vertical):
@@ -169,7 +171,10 @@ class _Decomposition:
     def _add(self, signs: tuple[int, ...], point, sure: bool = True) -> None:
         """Record a pattern; `point` may be a callable making it (made only when the pattern is new here)."""
         known = self.found.get(signs)
-        if known is None or (sure and not known.sure) or (known.point is None and point is not None and sure):
+        simpler = known is not None and isinstance(point, tuple) and sure and known.sure and \
+            (known.point is None or _size(point) < _size(known.point))
+        if known is None or simpler or (sure and not known.sure) or \
+                (known.point is None and point is not None and sure):
             self.found[signs] = Cell(signs, point() if callable(point) else point,
                                      sure or (known is not None and known.sure))
 
@@ -387,6 +392,7 @@ def _fmpq(x: Fraction) -> flint.fmpq:
 
 
 def _size(point) -> tuple:
+    """Simplest first: the smallest denominators, then the smallest numerators."""
     if point is None:
         return ()
-    return (max(x.denominator for x in point), max(abs(x.numerator) for x in point), point)
+    return (sum(x.denominator for x in point), sum(abs(x.numerator) for x in point), point)

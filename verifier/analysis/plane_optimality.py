@@ -11,10 +11,9 @@ others (`analysis.sign_formulas`), checked against every pattern; no pattern the
 constrains it. Each status is shown at a rational point where the numeric engine decides the set again and
 the independent checker re-checks it; a disagreement leaves the scheme to the z3 route.
 
-Owns: `plane_optimality`, `plane_possibility`. May import: engines, check, scheme, errors, verdict, `analysis.plane_cells`,
-`analysis.sign_factors`, `analysis.sign_status`, `analysis.sign_formulas`, `analysis.optimality_across`,
-`analysis.regions`, `analysis.conditions`, `analysis.polynomial_matrix`, `analysis.real_algebraic`,
-`analysis.plane_text`.
+Owns: `plane_optimality`, `plane_possibility`. May import: engines, scheme, errors, verdict,
+`analysis.plane_cells`, `analysis.sign_factors`, `analysis.sign_status`, `analysis.sign_formulas`,
+`analysis.optimality_across`, `analysis.polynomial_matrix`, `analysis.plane_text`.
 """
 
 from __future__ import annotations
@@ -32,10 +31,12 @@ from verifier.analysis.sign_factors import Factor, TooManyFactors, decisive_fact
 from verifier.analysis.sign_formulas import formula, separating, sum_of_products
 from verifier.analysis.sign_status import SignStatus
 from verifier.engines.parametric_optimality import MAX_SETS
+from verifier.errors import DoesNotApply
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import ClassSet, Scheme
 from verifier.verdict import Optimal, SetOptimality
 
+SIMPLE, LINE, SPAN = 4, 12, 4  # the simple points tried for display: denominators up to 4, 12 per axis
 MAX_FACTORS = 24  # factors one condition may name before the scheme is left to the z3 route
 ORDER = (Optimal.ALONE, Optimal.TIED, Optimal.NEVER)
 _RELATIONS = {sp.StrictGreaterThan: lambda s: s > 0, sp.GreaterThan: lambda s: s >= 0,
@@ -43,7 +44,7 @@ _RELATIONS = {sp.StrictGreaterThan: lambda s: s > 0, sp.GreaterThan: lambda s: s
               sp.Equality: lambda s: s == 0, sp.Unequality: lambda s: s != 0}
 
 
-class NotPlanar(Exception):
+class NotPlanar(DoesNotApply):
     """The scheme is beyond this route (not two parameters, costs or assumptions not rational polynomials)."""
 
 
@@ -78,6 +79,7 @@ class _Plane:
         self.assumed = self._assumptions()
         self.box = tuple(self._range(i) for i in range(2))
         self.points = Points(scheme)
+        self.simple_points = _simple_points(self.box)
 
     def _assumptions(self) -> list[tuple[type, int, dict[sp.Expr, int]]]:
         """Each assumption as (relation, sign of its lex-leading coefficient, {factor: exponent}): its
@@ -126,7 +128,7 @@ class _Plane:
 
     def one(self, members: ClassSet) -> SetOptimality:
         factors, rows = self.patterns(members)
-        return self._entry(members, factors, rows)
+        return self._entry(members, factors, rows, self._probe)
 
     def patterns(self, members: ClassSet, against: list[ClassSet] | None = None) -> tuple[list[Factor], list]:
         """The set's decisive factors (compared with `against`, default every other set) and, for every
@@ -140,6 +142,13 @@ class _Plane:
         index = {f.expr: i for i, f in enumerate(factors)}
         index.update({e: len(factors) + k for k, e in enumerate(extra)})
         status = SignStatus(self.scheme, members, factors, against)
+
+        def probe(point: tuple[Fraction, Fraction]) -> Optimal | None:
+            """The status at a rational point (None outside the assumptions), from its exact signs."""
+            x, y = (flint.fmpq(v.numerator, v.denominator) for v in point)
+            signs = tuple((v > 0) - (v < 0) for v in (p(x, y) for p in polys))
+            return status.status(signs[:len(factors)]) if self._admits(signs, index) else None
+        self._probe = probe
         rows = []
         for cell in cells:
             if self._admits(cell.signs, index):
@@ -191,12 +200,15 @@ class _Plane:
                 return False
         return True
 
-    def _entry(self, members: ClassSet, factors: list[Factor], rows: list) -> SetOptimality:
+    def _entry(self, members: ClassSet, factors: list[Factor], rows: list, probe) -> SetOptimality:
         sure = {s for _, s, cell in rows if cell.sure}
         if not sure:
             raise NotDecomposed("no admissible point was found")
         overall = next(s for s in ORDER if s in sure)
-        shown = {s: self._shown(members, s, rows) for s in ORDER if s in sure}
+        simple = {}  # the simplest points of the box, by status: the points shown where they have one
+        for point in self.simple_points:
+            simple.setdefault(probe(point), point)
+        shown = {s: self._shown(members, s, rows, simple.get(s)) for s in ORDER if s in sure}
         at, found = shown[overall]
         entry = SetOptimality(members, overall, witness=found.witness if found else None,
                               margin=found.margin if found else None,
@@ -214,13 +226,14 @@ class _Plane:
                 parts.append((s.value, text, *shown[s], condition))
         return replace(entry, conditions=tuple(parts))
 
-    def _shown(self, members: ClassSet, status: Optimal, rows: list) -> tuple[dict | None, SetOptimality | None]:
-        """The simplest rational point with that status, decided again there by the numeric engine and
-        re-checked; (None, None) when the status is taken only at irrational points."""
-        for _, s, cell in rows:
-            if s == status and cell.sure and cell.point is not None:
-                point = {sym.name: sp.Rational(x.numerator, x.denominator)
-                         for sym, x in zip(self.symbols, cell.point)}
+    def _shown(self, members: ClassSet, status: Optimal, rows: list,
+               simple) -> tuple[dict | None, SetOptimality | None]:
+        """A rational point with that status (a simple one of the box's, else a cell's), decided again there by
+        the numeric engine and re-checked; (None, None) when the status is taken only at irrational points."""
+        cells = [cell.point for _, s, cell in rows if s == status and cell.sure and cell.point is not None]
+        for chosen in ([simple] if simple is not None else []) + cells[:1]:
+            if chosen is not None:
+                point = {sym.name: sp.Rational(x.numerator, x.denominator) for sym, x in zip(self.symbols, chosen)}
                 decided = self.points.decide(point)
                 found = decided.get(members) if decided is not None else None
                 if found is None or found.status != status:
@@ -257,6 +270,22 @@ def _compiled(stated: sp.Basic, index: dict):
         return lambda signs: not inner(signs)
     position, relation = index[stated.lhs], _RELATIONS[type(stated)]
     return lambda signs: relation(signs[position])
+
+
+def _simple_points(box) -> list[tuple[Fraction, Fraction]]:
+    """Points of the box whose coordinates have denominators up to SIMPLE (an unbounded side: SPAN wide),
+    simplest first."""
+    axes = []
+    for lo, hi in box:
+        lo = hi - SPAN if lo is None and hi is not None else lo
+        lo = Fraction(0) if lo is None else lo
+        hi = lo + SPAN if hi is None else hi
+        values = {Fraction(n, d) for d in range(1, SIMPLE + 1)
+                  for n in range(-(-lo.numerator * d // lo.denominator), hi.numerator * d // hi.denominator + 1)}
+        axes.append(sorted(values, key=lambda v: (v.denominator, abs(v.numerator), v)))
+    points = [(x, y) for x in axes[0][:LINE] for y in axes[1][:LINE]]
+    return sorted(points, key=lambda p: (p[0].denominator + p[1].denominator,
+                                         abs(p[0].numerator) + abs(p[1].numerator), p))
 
 
 def _reason(status: Optimal, at: dict | None) -> str:

@@ -96,4 +96,3 @@ def _high(r) -> Fraction:
 def _straddles(r, lo, hi) -> bool:
     """A root whose interval crosses an end of the range: treated as inside (the sign is then not proved)."""
     return any(end is not None and _low(r) <= end <= _high(r) for end in (lo, hi))
-

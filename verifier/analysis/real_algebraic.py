@@ -9,13 +9,14 @@ by bisection (the irreducible polynomial changes sign across it, its roots being
 sign is read from a ball evaluation once the ball excludes zero, after an exact test that the value is not zero
 (divisibility by the irreducible polynomial). Nothing here is decided in floating point.
 
-Owns: `Root`, `real_roots`, `sign_at`, `evaluate_ball`, `order`, `simplest_between`, `Field`. May import: nothing of verifier.
+Owns: `Root`, `real_roots`, `sign_at`, `evaluate_ball`, `order`, `simplest_between`, `Field`. May import: nothing
+of verifier.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import flint
@@ -47,12 +48,14 @@ class Root:
         self._ball = None
 
     def ball(self) -> flint.arb:
+        """The interval as an arb ball (kept until the interval narrows)."""
         if self._ball is None:
             mid, rad = (self.lo + self.hi) / 2, (self.hi - self.lo) / 2
             self._ball = flint.arb(_fmpq(mid)) + flint.arb(0, _fmpq_upper(rad))
         return self._ball
 
     def approximate(self, bits: int = 60) -> Fraction:
+        """A rational within 2^-bits of the root."""
         while self.hi - self.lo > Fraction(1, 2**bits):
             self.narrow()
         return (self.lo + self.hi) / 2
@@ -185,13 +188,16 @@ class Field:
             else flint.fmpq_poly(root.poly)
 
     def reduce(self, x: flint.fmpq_poly) -> flint.fmpq_poly:
+        """x mod the irreducible polynomial."""
         return x % self.modulus
 
     def inverse(self, x: flint.fmpq_poly) -> flint.fmpq_poly:
+        """1/x in the field (x nonzero), by the extended gcd with the irreducible polynomial."""
         g, s, _ = x.xgcd(self.modulus)
         return self.reduce(s / g[0])
 
     def sign(self, x: flint.fmpq_poly) -> int:
+        """The exact sign of the element x(α)."""
         return sign_at(self.reduce(x), self.root)
 
     def gcd(self, f: list, g: list) -> list:
@@ -246,6 +252,7 @@ class Field:
 
 
 def evaluate_ball(poly: flint.fmpq_poly, x: flint.arb) -> flint.arb:
+    """An enclosure of poly(x) for a ball x (Horner in arb)."""
     out = flint.arb(0)
     for c in reversed(poly.coeffs()):
         out = out * x + flint.arb(c)

@@ -8,7 +8,8 @@ rank K everywhere). Those determinants are, up to sign, the square minors of the
 So Y's status is the same wherever every such minor keeps its sign, and the factors below are all a condition
 on the parameters needs to mention. Nothing here decides a status: `analysis.sign_cells` samples and proves.
 
-Owns: `decisive_factors`, `comparison_rows`, `square_minors`, `Factor`, `TooManyFactors`. May import: scheme.
+Owns: `decisive_factors`, `comparison_rows`, `square_minors`, `Factor`, `TooManyFactors`.
+May import: scheme.
 """
 
 from __future__ import annotations
@@ -71,9 +72,10 @@ def comparison_rows(scheme: Scheme, members: ClassSet, against: list[ClassSet] |
 
 def decisive_factors(scheme: Scheme, members: ClassSet, against: list[ClassSet] | None = None) -> list[Factor]:
     """The distinct irreducible factors, with parameters, of every square minor of Y's comparison matrix (with
-    the sets `against`, default every other set), in a fixed order (degree, then sympy's sort key). Polynomial costs with rational coefficients (every cost a
-    design review writes) go through flint, each minor built from the smaller ones it expands into (Laplace along
-    its first row) and each distinct minor factored once; other costs through sympy, minor by minor."""
+    the sets `against`, default every other set), in a fixed order (degree, then sympy's sort key). Polynomial
+    costs with rational coefficients (every cost a design review writes) go through flint, each minor built from
+    the smaller ones it expands into (Laplace along its first row) and each distinct minor factored once; other
+    costs through sympy, minor by minor."""
     K, symbols = scheme.K, list(scheme.symbols)
     V = comparison_rows(scheme, members, against)
     count = sum(_binomial(len(V), k) * _binomial(K, k) for k in range(1, K + 1))

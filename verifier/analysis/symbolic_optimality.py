@@ -29,8 +29,8 @@ from verifier.analysis.carry import crossings_inside
 from verifier.analysis.central_witness import central_witness
 from verifier.analysis.optimality_across import optimality_across
 from verifier.analysis.optimality_conditions import optimality_conditions
-from verifier.analysis.plane_optimality import plane_optimality
 from verifier.analysis.parameter_range import admissible_range, admits, inside, strictly_between
+from verifier.analysis.plane_optimality import plane_optimality
 from verifier.check.optimality import check_optimality
 from verifier.engines.optimality import analyse_optimality
 from verifier.engines.parametric_optimality import piece_questions
