@@ -127,13 +127,29 @@ class _Plane:
         return lo, hi
 
     def one(self, members: ClassSet) -> SetOptimality:
-        factors, rows = self.patterns(members)
-        return self._entry(members, factors, rows, self._probe)
+        factors = decisive_factors(self.scheme, members)
+        status = SignStatus(self.scheme, members, factors)
+        rows, probe = self.patterns(factors, status.status)
+        return self._entry(members, factors, rows, probe)
 
-    def patterns(self, members: ClassSet, against: list[ClassSet] | None = None) -> tuple[list[Factor], list]:
-        """The set's decisive factors (compared with `against`, default every other set) and, for every
-        admissible sign pattern of the plane, (its signs, the set's status there, the cell)."""
-        factors = decisive_factors(self.scheme, members, against)
+    def possible(self) -> sp.Basic:
+        """Exactly where some indeterminate set is possible (Definition 4: for some p it costs strictly less
+        than each of its members), as one formula over the factors of every such set's comparisons with its
+        members, decomposed together."""
+        against = {m: [frozenset((y,)) for y in sorted(m)] for m in self.scheme.indeterminate_sets}
+        factors: dict[sp.Expr, Factor] = {}
+        for members, singletons in against.items():
+            for f in decisive_factors(self.scheme, members, singletons):
+                factors.setdefault(f.expr, f)
+        ordered = list(factors.values())
+        judges = [SignStatus(self.scheme, m, ordered, singletons).status for m, singletons in against.items()]
+        rows, _ = self.patterns(ordered, lambda signs: any(j(signs) == Optimal.ALONE for j in judges))
+        return self._condition(ordered, [(signs, judged, cell) for signs, judged, cell in rows], True)
+
+    def patterns(self, factors: list[Factor], judge) -> tuple[list, object]:
+        """For every admissible sign pattern of the plane of `factors` (with the assumptions' and the box's
+        polynomials), (its signs, `judge` of them, the cell); and the judge at a rational point (None outside
+        the assumptions)."""
         if any(not isinstance(f.flint, flint.fmpq_mpoly) for f in factors):
             raise NotPlanar("a factor is not a rational polynomial")
         extra = self._extra([f.expr for f in factors])
@@ -141,38 +157,21 @@ class _Plane:
         cells = decompose(polys, self.box)
         index = {f.expr: i for i, f in enumerate(factors)}
         index.update({e: len(factors) + k for k, e in enumerate(extra)})
-        status = SignStatus(self.scheme, members, factors, against)
 
-        def probe(point: tuple[Fraction, Fraction]) -> Optimal | None:
-            """The status at a rational point (None outside the assumptions), from its exact signs."""
+        def probe(point: tuple[Fraction, Fraction]):
             x, y = (flint.fmpq(v.numerator, v.denominator) for v in point)
             signs = tuple((v > 0) - (v < 0) for v in (p(x, y) for p in polys))
-            return status.status(signs[:len(factors)]) if self._admits(signs, index) else None
-        self._probe = probe
+            return judge(signs[:len(factors)]) if self._admits(signs, index) else None
         rows = []
         for cell in cells:
             if self._admits(cell.signs, index):
                 signs = cell.signs[:len(factors)]
-                rows.append((signs, status.status(signs), cell))
+                rows.append((signs, judge(signs), cell))
         if any(not cell.sure for _, _, cell in rows):
             sure = {s for _, s, cell in rows if cell.sure}
             if {s for _, s, _ in rows} - sure:
                 raise NotDecomposed("a status is taken only on a line whose patterns are offered as a superset")
-        return factors, rows
-
-    def possible(self) -> sp.Basic:
-        """Exactly where some indeterminate set is possible (Definition 4: for some p it costs strictly less
-        than each of its members), as a formula: each set's region, compared with its own members."""
-        regions = []
-        for members in self.scheme.indeterminate_sets:
-            singletons = [frozenset((y,)) for y in sorted(members)]
-            factors, rows = self.patterns(members, singletons)
-            statuses = {s for _, s, _ in rows}
-            if statuses == {Optimal.ALONE}:
-                return sp.true
-            if Optimal.ALONE in statuses:
-                regions.append(self._condition(factors, rows, Optimal.ALONE))
-        return sp.Or(*regions)
+        return rows, probe
 
     def _extra(self, exprs: list[sp.Expr]) -> list[sp.Expr]:
         """The assumptions' factors and the box's edges not already among the set's factors."""
@@ -241,19 +240,42 @@ class _Plane:
                 return point, found
         return None, None
 
-    def _condition(self, factors: list[Factor], rows: list, status: Optimal) -> sp.Basic:
-        """The formula in the fewest factors that holds at every admissible pattern with that status and at
-        no other, checked pattern by pattern."""
-        flagged = list({signs: s == status for signs, s, _ in rows}.items())
+    def _condition(self, factors: list[Factor], rows: list, wanted) -> sp.Basic:
+        """The formula in the fewest factors that holds at every admissible pattern judged `wanted` and at no
+        other, checked pattern by pattern; then each literal the admissible patterns make an equality or always
+        true written so ("f ≥ 0" where no admissible pattern has f > 0 is "f = 0")."""
+        flagged = list({signs: judged == wanted for signs, judged, _ in rows}.items())
+        if all(inside for _, inside in flagged):
+            return sp.true
         chosen = separating(flagged, len(factors), limit=MAX_FACTORS)
         if chosen is None:
-            raise NotDecomposed(f"more than {MAX_FACTORS} factors separate where it is {status.value}")
+            raise NotDecomposed(f"more than {MAX_FACTORS} factors separate where it is {wanted}")
         sop = sum_of_products(flagged, chosen, True)
-        stated = formula(sop, [factors[i].expr for i in chosen])
+        taken = {i: {signs[i] for signs, _ in flagged} for i in chosen}
+        stated = _tightened(formula(sop, [factors[i].expr for i in chosen]),
+                            {factors[i].expr: taken[i] for i in chosen})
         holds = _compiled(stated, {f.expr: i for i, f in enumerate(factors)})
         if any(holds(signs) != inside for signs, inside in flagged):
             raise NotDecomposed("the condition does not match a pattern")
         return stated
+
+
+def _tightened(stated: sp.Basic, taken: dict) -> sp.Basic:
+    """Each literal `f op 0` read against the signs f takes on admissible patterns: true or false when they
+    settle it, "f = 0" when only 0 is left on its side."""
+    if isinstance(stated, (sp.And, sp.Or)):
+        return stated.func(*[_tightened(a, taken) for a in stated.args])
+    if not isinstance(stated, sp.core.relational.Relational):
+        return stated
+    signs = taken[stated.lhs]
+    holding = {s for s in signs if _RELATIONS[type(stated)](s)}
+    if holding == signs:
+        return sp.true
+    if not holding:
+        return sp.false
+    if holding == {0}:
+        return sp.Eq(stated.lhs, 0)
+    return stated
 
 
 def _compiled(stated: sp.Basic, index: dict):
