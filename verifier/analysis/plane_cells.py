@@ -50,7 +50,26 @@ class Cell:
 def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], ...]) -> list[Cell]:
     """The sign patterns of `polys` (flint fmpq_mpoly in (a, b), lex) taken at points of the closed `box`
     ((a_lo, a_hi), (b_lo, b_hi), None unbounded), in a fixed order, rational points first."""
-    return _Decomposition(polys, box).run()
+    ctx = polys[0].context() if polys else flint.fmpq_mpoly_ctx.get(("a", "b"), "lex")
+    known = {_normal(p) for p in polys}
+    edges = []  # where a curve leaves the box is where the picture inside changes: the edges are polynomials too
+    for variable, (lo, hi) in zip(ctx.gens(), box):
+        for end in (lo, hi):
+            if end is not None:
+                edge = variable - flint.fmpq(end.numerator, end.denominator)
+                if _normal(edge) not in known:
+                    known.add(_normal(edge))
+                    edges.append(edge)
+    cells = _Decomposition(list(polys) + edges, box).run()
+    if not edges:
+        return cells
+    out: dict[tuple[int, ...], Cell] = {}
+    for cell in cells:  # sure, rational points first: the first cell of each pattern is kept
+        signs = cell.signs[:len(polys)]
+        known_cell = out.get(signs)
+        if known_cell is None or (cell.sure and not known_cell.sure):
+            out[signs] = Cell(signs, cell.point, cell.sure)
+    return list(out.values())
 
 
 class _Decomposition:
@@ -275,6 +294,13 @@ class _Decomposition:
             for k in beside:
                 for signs in before[k]:
                     self._add(tuple(0 if i in zero else s for i, s in enumerate(signs)), None, sure=False)
+
+
+def _normal(p) -> tuple:
+    """The polynomial up to a nonzero constant factor."""
+    terms = p.to_dict()
+    lead = terms[max(terms)]
+    return tuple(sorted((m, c / lead) for m, c in terms.items()))
 
 
 def _compose(c: flint.fmpq_poly, x: flint.fmpq_poly, field: Field) -> flint.fmpq_poly:

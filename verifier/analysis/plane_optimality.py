@@ -174,17 +174,10 @@ class _Plane:
         return rows, probe
 
     def _extra(self, exprs: list[sp.Expr]) -> list[sp.Expr]:
-        """The assumptions' factors and the box's edges not already among the set's factors."""
+        """The assumptions' factors not already among the set's factors (the box's edges: `decompose`)."""
         out = []
         for _, _, factors in self.assumed:
             out.extend(f for f in factors if f not in exprs and f not in out)
-        for symbol, (lo, hi) in zip(self.symbols, self.box):
-            for end in (lo, hi):
-                if end is not None:
-                    edge = symbol - sp.Rational(end.numerator, end.denominator)
-                    edge = sp.expand(edge * end.denominator)
-                    if edge not in exprs and edge not in out:
-                        out.append(edge)
         return out
 
     def _flint(self, expr: sp.Expr):

@@ -137,15 +137,14 @@ def _high(x: Real) -> Fraction:
 
 
 def simplest_between(x: Real | None, y: Real | None) -> Fraction:
-    """A rational strictly between x and y (None: unbounded on that side), with the smallest denominator."""
+    """A rational strictly between x and y (None: unbounded on that side): the integer nearest 0 when one lies
+    between, else the one with the smallest denominator."""
     lo = None if x is None else (x if isinstance(x, Fraction) else x.hi)
     hi = None if y is None else (y if isinstance(y, Fraction) else y.lo)
-    if lo is None and hi is None:
+    if (lo is None or lo < 0) and (hi is None or hi > 0):
         return Fraction(0)
-    if lo is None:
-        return Fraction(_floor(hi) - 1)
-    if hi is None:
-        return Fraction(_floor(lo) + 1)
+    if lo is None or lo < 0:
+        return -_simplest(-hi, None if lo is None else -lo)
     return _simplest(lo, hi)
 
 
@@ -282,8 +281,8 @@ def _floor(x: Fraction) -> int:
 
 
 def _simplest(lo: Fraction, hi: Fraction | None) -> Fraction:
-    """The rational with the smallest denominator strictly inside (lo, hi) (hi None: unbounded), by continued
-    fractions."""
+    """The rational with the smallest denominator strictly inside (lo, hi), lo >= 0 (hi None: unbounded), the
+    smallest such, by continued fractions."""
     above = Fraction(_floor(lo) + 1)
     if hi is None or above < hi:
         return above
