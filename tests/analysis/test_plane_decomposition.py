@@ -20,6 +20,7 @@ from verifier.analysis.plane_optimality import plane_optimality, plane_possibili
 from verifier.analysis.real_algebraic import Field, Root, order, real_roots, sign_at, simplest_between
 from verifier.analysis.sign_factors import decisive_factors
 from verifier.analysis.sign_status import SignStatus
+from verifier.analysis.symbolic_optimality import symbolic_optimality
 from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import build_scheme
 from verifier.spec import spec_from_data
@@ -170,3 +171,15 @@ def test_points_shown_are_rechecked_by_the_numeric_engine():
     assert [(c[0], c[1]) for c in pair.conditions] == [("alone", "a > 1"), ("tied", "a = 1")]
     for status, _, at, evidence, _ in pair.conditions:
         assert points.decide(at)[frozenset({0, 1})].status == evidence.status == status
+
+
+def test_costs_beyond_polynomials_go_to_the_solver_route_without_an_internal_error():
+    """A root or a quotient of the parameters in a cost: the plane route declines (None), and the z3 route
+    still answers (it once ended in an internal error on the quotient)."""
+    base = {"classes": ["a", "b", "c"], "parameters": {"t": {}, "s": {}},
+            "assume": ["t >= 1", "t <= 2", "s >= 0", "s <= 1"], "cost": "0 if yhat == y else 1"}
+    for name, set_cost in (("root", "t**(1/2) * s if y in Y else 1 + s"),
+                           ("quotient", "(1 - s/t) if y in Y else 1 + s")):
+        scheme = build_scheme(spec_from_data({**base, "name": name, "set_cost": set_cost}))
+        assert plane_optimality(scheme) is None
+        assert set(symbolic_optimality(scheme)) == set(scheme.all_sets)

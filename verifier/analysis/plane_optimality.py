@@ -27,7 +27,7 @@ from verifier.analysis.optimality_across import Points
 from verifier.analysis.plane_cells import NotDecomposed, decompose
 from verifier.analysis.plane_text import condition_text
 from verifier.analysis.polynomial_matrix import as_flint, as_sympy, primitive
-from verifier.analysis.sign_factors import Factor, TooManyFactors, decisive_factors
+from verifier.analysis.sign_factors import Factor, TooManyFactors, comparison_rows, decisive_factors
 from verifier.analysis.sign_formulas import formula, separating, sum_of_products
 from verifier.analysis.sign_status import SignStatus
 from verifier.engines.parametric_optimality import MAX_SETS
@@ -127,6 +127,7 @@ class _Plane:
         return lo, hi
 
     def one(self, members: ClassSet) -> SetOptimality:
+        self._polynomial(members)
         factors = decisive_factors(self.scheme, members)
         status = SignStatus(self.scheme, members, factors)
         rows, probe = self.patterns(factors, status.status)
@@ -139,12 +140,19 @@ class _Plane:
         against = {m: [frozenset((y,)) for y in sorted(m)] for m in self.scheme.indeterminate_sets}
         factors: dict[sp.Expr, Factor] = {}
         for members, singletons in against.items():
+            self._polynomial(members, singletons)
             for f in decisive_factors(self.scheme, members, singletons):
                 factors.setdefault(f.expr, f)
         ordered = list(factors.values())
         judges = [SignStatus(self.scheme, m, ordered, singletons).status for m, singletons in against.items()]
         rows, _ = self.patterns(ordered, lambda signs: any(j(signs) == Optimal.ALONE for j in judges))
         return self._condition(ordered, [(signs, judged, cell) for signs, judged, cell in rows], True)
+
+    def _polynomial(self, members: ClassSet, against: list[ClassSet] | None = None) -> None:
+        """Refuse (NotPlanar) a comparison whose costs are not polynomials with rational coefficients (a root,
+        a quotient of parameters): such a scheme is left to the z3 route."""
+        if as_flint(comparison_rows(self.scheme, members, against), self.symbols) is None:
+            raise NotPlanar("a cost is not a polynomial with rational coefficients")
 
     def patterns(self, factors: list[Factor], judge) -> tuple[list, object]:
         """For every admissible sign pattern of the plane of `factors` (with the assumptions' and the box's

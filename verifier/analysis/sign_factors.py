@@ -8,7 +8,7 @@ rank K everywhere). Those determinants are, up to sign, the square minors of the
 So Y's status is the same wherever every such minor keeps its sign, and the factors below are all a condition
 on the parameters needs to mention. Nothing here decides a status: `analysis.sign_cells` samples and proves.
 
-Owns: `decisive_factors`, `comparison_rows`, `square_minors`, `Factor`, `TooManyFactors`.
+Owns: `decisive_factors`, `comparison_rows`, `square_minors`, `Factor`, `TooManyFactors`, `NotPolynomial`.
 May import: scheme.
 """
 
@@ -31,6 +31,11 @@ MAX_MINORS = 4_000  # square minors of one set's comparison matrix (3 classes: 8
 
 class TooManyFactors(DoesNotApply):
     """The comparison matrix has more minors than MAX_MINORS (many classes): no cell decomposition is tried."""
+
+
+class NotPolynomial(TooManyFactors):
+    """A minor is not a polynomial in the parameters (a quotient or a root of them): no factors, and no cell
+    decomposition, as with too many minors."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,11 @@ def _sympy_factors(V: list[list[sp.Expr]], K: int, symbols: list) -> dict[sp.Exp
 
 def _factors(minor: sp.Expr, symbols: list) -> list[sp.Expr]:
     out = []
-    for factor, _ in sp.factor_list(minor, *symbols)[1]:
+    try:
+        factored = sp.factor_list(minor, *symbols)[1]
+    except sp.PolynomialError as exc:
+        raise NotPolynomial(f"a minor of its comparison matrix is not a polynomial: {exc}") from exc
+    for factor, _ in factored:
         if not factor.free_symbols & set(symbols):
             continue
         poly = sp.Poly(factor, *symbols).primitive()[1]
