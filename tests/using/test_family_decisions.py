@@ -142,6 +142,37 @@ def test_rounded_rows_with_equal_floats_are_decided_in_integers():
         assert predictions[i] == min(best, key=lambda m: (len(m), sorted(m))) and counts[i] == len(best)
 
 
+@pytest.mark.parametrize("K", [89, 300])
+def test_intervals_of_hundreds_of_classes_keep_their_matrix_free_route(K):
+    """Issue 65: 1 / len(Y) over sizes up to K has a common denominator lcm(1..K), past 2^128 from 89 classes on,
+    where the fast path's reciprocal used to give up exactness and with it this route (a fallback at 100
+    classes, a refusal at 300). Every interval's expected cost in Fractions from prefix sums is the brute force."""
+    spec = spec_from_text(_spec(K, "intervals", "1 - 0.6 / len(Y)", "1"), "wide.yaml")
+    route = alike_route(spec)
+    assert route is not None and route.route == "intervals"
+    rng = random.Random(K)
+    rows = []
+    for _ in range(4):
+        raw = [F(rng.randrange(0, 4) ** 3) for _ in range(K)]  # runs of zeros, equal values: ties of sizes
+        raw[rng.randrange(K)] += 1
+        rows.append([x / sum(raw) for x in raw])
+    rows.append([F(1, 2) if y in (10, 11) else F(0) for y in range(K)])  # {11}, {12} and {11, 12} tie at 7/10
+    predictions, counts, _ = route.decide(rational_rows(rows, K))
+    for i, row in enumerate(rows):
+        prefix = [F(0)]
+        for p in row:
+            prefix.append(prefix[-1] + p)
+        values = {}
+        for lo in range(K):
+            for hi in range(lo + 1, K + 1):
+                n, mass = hi - lo, prefix[hi] - prefix[lo]
+                values[frozenset(range(lo, hi))] = 1 - F(3, 5) * mass / n
+        low = min(values.values())
+        best = [m for m, v in values.items() if v == low]
+        assert predictions[i] == min(best, key=lambda m: (len(m), sorted(m))) and counts[i] == len(best), i
+    assert predictions[-1] == frozenset({10}) and counts[-1] == 3
+
+
 def test_costs_that_single_out_a_class_take_no_shortcut():
     spec = spec_from_text(_spec(6, "{max_size: 3}", "1 - 0.6 / len(Y) ** 2", "1 + rank(y) / K"), "ranked.yaml")
     assert alike_route(spec) is None and route_for(build(spec)) is None

@@ -292,8 +292,10 @@ def _exact_reciprocal(c: Cells, out: Cells) -> Cells:
     multiple = 1
     for v in values:
         multiple = math.lcm(multiple, abs(int(v)))
-        if multiple.bit_length() > 128:
+        if multiple.bit_length() > MAX_DEN_BITS:
             return out  # too many distinct divisors: the enclosure alone
+    # (a bound of 128 bits here lost exactness at 1/len(Y) from 89 classes on, lcm(1..89) > 2^128, and with it
+    # the matrix-free route of intervals and size caps; MAX_DEN_BITS is what `_with_exact` keeps anyway)
     safe = np.where(c.exact, c.num, 1)
     num = scale(np.ones(c.shape, np.int64), multiple * c.den)
     num = np.asarray(num, dtype=object) // np.asarray(safe, dtype=object)
