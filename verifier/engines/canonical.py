@@ -221,5 +221,6 @@ def _feasible(grid: RationalGrid, i: int, p: list[Fraction], t: Fraction) -> boo
     if any(v < 0 for v in p):
         return False
     exact, unit = grid.values(p)
-    bound = exact[i] + t * unit
-    return all(v >= bound for j, v in enumerate(exact) if j != i)
+    t = Fraction(t)
+    bound = exact[i] * t.denominator + t.numerator * unit  # v >= exact[i] + t·unit, in integers
+    return all(v * t.denominator >= bound for j, v in enumerate(exact) if j != i)

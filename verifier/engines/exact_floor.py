@@ -37,10 +37,11 @@ def floor_scaled(cell: sp.Expr, bits: int) -> int:
         return floor(Fraction(int(cell.p), int(cell.q)) * 2**bits)
     for prec in PRECISIONS:
         try:
-            ball = enclose(cell, prec) * 2**bits
+            ball = enclose(cell, prec)
         except Unsupported:
             break
-        lo, hi = _ends(ball)
+        with flint.ctx.workprec(prec):  # the scaling and the ends at the ball's precision, not the default 53 bits
+            lo, hi = _ends(ball * 2**bits)
         if lo is not None and floor(lo) == floor(hi):
             return floor(lo)
     guess = floor(Fraction(certified.to_float(cell)) * 2**bits)
@@ -111,9 +112,9 @@ def _form_ends(form, prec: int) -> tuple[Fraction, Fraction] | None:
             except Unsupported:
                 return None
             total += flint.arb(flint.fmpq(k.numerator, k.denominator)) * cell
+        lo, hi = _ends(total)  # still at `prec`: the ends rounded to 53 bits would lose what the precision won
     finally:
         flint.ctx.prec = old
-    lo, hi = _ends(total)
     return (lo, hi) if lo is not None else None
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, islice
+from math import lcm
 
 import flint
 import numpy as np
@@ -48,13 +49,28 @@ def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction]) ->
     if x is None or any(v < 0 for v in x):
         return None
     point = dict(zip(support, x))
-    sums = [sum((value * D[v][c] for v, value in point.items()), Fraction(0)) for c in range(len(D[0]))]
-    if any(s > b for s in sums):
+    tight = _tight(D, point, Fraction(b))
+    if tight is None:
         return None
-    tight = [c for c, s in enumerate(sums) if s == b]
     if not _proves_unique(D, point, tight, weights):
         return None
     return [point.get(v, Fraction(0)) for v in range(len(D))]
+
+
+def _tight(D, point: dict[int, Fraction], b: Fraction) -> list[int] | None:
+    """The constraints the point meets with equality, None when it breaks one: Σ_v x_v D[v][c] against b in
+    integers (one flint product over the point's common denominator: a Fraction per term took most of the
+    time over a thousand constraints)."""
+    q = lcm(*(x.denominator for x in point.values()))
+    numerators = [x.numerator * (q // x.denominator) for x in point.values()]
+    width = len(D[0])
+    rows = flint.fmpz_mat(len(point), width, [value for v in point for value in D[v]])
+    sums = (flint.fmpz_mat(1, len(point), numerators) * rows).entries()
+    limit = b.numerator * q  # Σ x_v D[v][c] <= b  <=>  Σ num_v D[v][c] · b.den <= b.num · q
+    scaled = [int(s) * b.denominator for s in sums]
+    if any(s > limit for s in scaled):
+        return None
+    return [c for c, s in enumerate(scaled) if s == limit]
 
 
 def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:

@@ -26,7 +26,9 @@ def rounded(x) -> float:
         return x
     if getattr(x, "is_Rational", False):
         return _of_fraction(Fraction(int(x.p), int(x.q)))
-    if getattr(x, "is_infinite", False):
+    # only a sympy Number can be infinite here (oo, -oo); asking an expression `is_infinite` runs sympy's
+    # assumptions (4 of the 7 s a 10-class JSON record took)
+    if getattr(x, "is_Number", False) and x.is_infinite:
         return math.inf if x.is_extended_positive else -math.inf
     return _of_irrational(x)
 
@@ -44,6 +46,8 @@ def _of_fraction(q: Fraction) -> float:
 
 
 def _of_irrational(x) -> float:
+    import flint
+
     from verifier.formula.enclose import Unsupported, enclose  # sympy only for irrational values
 
     for prec in PRECISIONS:
@@ -53,7 +57,10 @@ def _of_irrational(x) -> float:
             break
         if not ball.is_finite():
             continue
-        low, high = (_of_fraction(_exact(end)) for end in (ball.lower(), ball.upper()))
+        with flint.ctx.workprec(prec):  # a ball's ends are rounded to the context's precision: at the default 53
+            # bits they were two adjacent floats and every irrational value went on to sympy's 60 digits
+            ends = ball.lower(), ball.upper()
+        low, high = (_of_fraction(_exact(end)) for end in ends)
         if low == high:
             return low
     from verifier.lazy_sympy import sympy as sp
