@@ -1,6 +1,7 @@
 """`verify design`: completing the paper's Table II for both settings, calibrating families against values
 derived by hand, conflicts and repairs, and the command's contract (round trip through -o, exit codes)."""
 
+import io
 import json
 import os
 import re
@@ -318,3 +319,25 @@ def test_design_input_errors_are_located(text, needle, cli):
 def test_an_unreachable_margin_is_a_usage_error_not_an_internal_one(cli):
     code, _, err = cli("design", OPEN, "--margin", "1")
     assert code == 2 and err.startswith("verify design: usage error: --margin 1 is not achievable")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_design_on_a_terminal_says_which_step_it_is_at(cli):
+    # issue 65: a design of many open cells printed nothing until the end (44 cells: a minute)
+    steps: list[str] = []
+    report = verifier.design(OPEN, setting="choice", progress=steps.append)
+    cells = len(report.completion.problem.open_cells)
+    assert steps[0] == "solving the demands" and steps[-1] == "checking the designed matrix"
+    assert [s for s in steps if s.startswith("the freedom")] == \
+        [f"the freedom of open cell {k} of {cells}" for k in range(1, cells + 1)]
+    terminal = _Terminal()
+    shown = cli("design", OPEN, "--setting", "choice", stderr=terminal)
+    piped = cli("design", OPEN, "--setting", "choice")
+    assert shown.code == piped.code == 0 and shown.out == piped.out  # the bar never reaches standard output
+    assert f"verify design: the freedom of open cell {cells} of {cells}" in terminal.getvalue() and not piped.err
+    with pytest.raises(UsageError, match="progress"):
+        verifier.design(OPEN, setting="choice", progress="yes")

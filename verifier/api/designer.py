@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -121,18 +121,21 @@ class DesignReport:
 def design(source: Source, *, setting: str = "filtering", with_: Sequence[str] = (), without: Sequence[str] = (),
            free: Sequence[str] = (), objective: str = "closest", to: str | None = None,
            margin: Fraction | str | None = None, timeout: float = 20, ranges: bool = True,
-           region: Sequence[str] = (), time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S) -> DesignReport:
+           region: Sequence[str] = (), time_limit: float | None = limits.DEFAULT_TIME_LIMIT_S,
+           progress: Callable[[str], None] | None = None) -> DesignReport:
     """Design for `setting`; `with_`/`without` demand that properties hold/fail, `free` drops a demand;
     `region` names two or three open cells ('h,b:n') whose feasible region to compute (by default every open
     cell when there are two or three; `DesignReport.picture()` draws it). `time_limit`: seconds for the whole
     design (None: no bound), as in `verify`; a calibration reports the pieces decided by then and lists the
-    others as undecided with the reason, and status "stopped" says that no answer was reached in time."""
+    others as undecided with the reason, and status "stopped" says that no answer was reached in time.
+    `progress(text)` is told each step of completing open cells (the command line's bar), as in `verify`."""
     with_, without, free, region = (arguments.texts(v, n, w) for v, n, w in (
         (with_, "with_", "properties"), (without, "without", "properties"), (free, "free", "properties"),
         (region, "region", "open cells such as 'h,b:n'")))
     arguments.text(objective, "objective", "text such as 'closest' or 'minimize: EXPR'", optional=False)
     arguments.text(to, "to", "a scheme's name or a set_cost formula, as text")
     request = make_request(setting, with_, without, free)
+    progress = arguments.callback(progress, "progress")
     timeout_ms = checked_timeout_ms(timeout)
     time_limit = checked_time_limit(time_limit)
     spec, _ = load_in_time(source, time_limit, open_cells=True)  # reading counts against the bound too
@@ -149,7 +152,7 @@ def design(source: Source, *, setting: str = "filtering", with_: Sequence[str] =
     started = time.monotonic()
     try:
         with limits.time_limit(time_limit):
-            c = complete(spec, request, objective, to, margin, timeout_ms, ranges, region)
+            c = complete(spec, request, objective, to, margin, timeout_ms, ranges, region, progress=progress)
     except limits.STOPS as caught:
         return _stopped(spec, request, str(limits.stop_of(caught)))
     except Undecided:  # z3 cut at the bound (its own limit is the time left) rather than at --timeout

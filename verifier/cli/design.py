@@ -10,7 +10,9 @@ an invalid spec or usage error.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from verifier.cli import options
@@ -73,10 +75,11 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         refuse_overwriting_inputs({"-o": args.output, "--plot": args.plot}, [("spec", args.spec)])
         from verifier.api.designer import design
 
-        result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
-                        free=args.free, objective=args.objective, to=args.to, margin=args.margin,
-                        timeout=args.timeout, ranges=not args.no_ranges, region=args.region,
-                        time_limit=args.time_limit)
+        with _bar(stderr) as step:
+            result = design(args.spec, setting=args.setting, with_=args.with_, without=args.without,
+                            free=args.free, objective=args.objective, to=args.to, margin=args.margin,
+                            timeout=args.timeout, ranges=not args.no_ranges, region=args.region,
+                            time_limit=args.time_limit, progress=step)
         from verifier.report.output import write_output
 
         if args.output and result.ok:
@@ -118,6 +121,22 @@ def design_command(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     if args.plot and result.ok:
         print(f"verify: wrote {args.plot}", file=stderr)
     return ExitCode.OK if result.ok else ExitCode.UNMET
+
+
+@contextlib.contextmanager
+def _bar(stderr: TextIO) -> Iterator[Callable[[str], None] | None]:
+    """On a terminal, a transient line on standard error saying which step the design is at and for how long
+    (the open cells' ranges take most of the time); elsewhere nothing, and no display library loads."""
+    if not (hasattr(stderr, "isatty") and stderr.isatty()):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=Console(file=stderr, force_terminal=True), transient=True) as bar:
+        task = bar.add_task("verify design: reading the spec", total=None)  # the step first: a narrow terminal
+        yield lambda text: bar.update(task, description=f"verify design: {text}", refresh=True)
 
 
 def _commented(result, width: int | None = None) -> str:

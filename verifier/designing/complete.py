@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from verifier.analysis.pipeline import Analysis, analyse
 from verifier.designing.fast import Unconfirmed, fast_run
-from verifier.designing.freedom import CellRange, freedom
+from verifier.designing.freedom import CellRange, Progress, freedom
 from verifier.designing.objective import Objective, make_objective
 from verifier.designing.problem import DesignProblem
 from verifier.designing.region import Region, pick_cells, regions
@@ -61,9 +61,11 @@ class Completion:
 
 def complete(spec: Spec, request: Request, objective: str = "closest", to: str | None = None,
              margin: Fraction | None = None, timeout_ms: int = 20_000, ranges: bool = True,
-             region: list[str] = (), method: str = "auto") -> Completion:
+             region: list[str] = (), method: str = "auto", progress: Progress | None = None) -> Completion:
     """`region`: open cells ('h,b:n') whose feasible region to compute; by default all of them when 2 or 3.
-    `method`: "auto" (the fast path beyond SMALL_DESIGN_CELLS set cells), "fast" or "exact"."""
+    `method`: "auto" (the fast path beyond SMALL_DESIGN_CELLS set cells), "fast" or "exact". `progress(text)` is
+    told each step (the solve, then each open cell's range, the region, the check)."""
+    tell = progress or (lambda text: None)
     problem = DesignProblem(spec)
     large = len(problem.cells) > SMALL_DESIGN_CELLS  # 5 classes of every set, or a family as large
     pictured = pick_cells(problem, list(region)) if (ranges and not large) or region else []
@@ -78,6 +80,7 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
         except Unconfirmed as exc:
             note = f"The fast path could not confirm this ({exc}); the exact path (z3) answered."
     if phases is None:
+        tell("solving the demands")
         phases = solver.run(request, goal, margin)
     out = Completion(spec, request, goal, phases.feasible, phases.conflict, kept=phases.kept,
                      dropped=phases.dropped, solution=phases.solution, problem=problem, route=route,
@@ -92,9 +95,11 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
         out.route_note += (f" The freedom left (each cell's range) is not computed beyond {SMALL_DESIGN_CELLS:,} set "
                            f"cells ({MAX_DESIGN_CLASSES:,} classes).")
     elif ranges:
-        out.ranges = freedom(problem, conditions, timeout_ms)
+        out.ranges = freedom(problem, conditions, timeout_ms, tell)
     if pictured:
+        tell("the feasible region of the pictured cells")
         out.regions = regions(problem, conditions, pictured, phases.solution.values, timeout_ms)
+    tell("checking the designed matrix")
     out.text, out.check = _verified(problem, request, phases, goal, spec.path, out.route_note.strip())
     return out
 

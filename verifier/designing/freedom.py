@@ -9,6 +9,7 @@ given instead, and marked as a hull: a gap inside it is then not excluded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import z3
@@ -16,6 +17,8 @@ import z3
 from verifier import limits
 from verifier.designing.problem import Cell, DesignProblem
 from verifier.engines.margins import Interval, bound, projection
+
+Progress = Callable[[str], None]  # told what is being done, e.g. "the freedom of open cell 3 of 44"
 
 
 @dataclass
@@ -39,13 +42,16 @@ class CellRange:
         return shown if self.exact else f"within {shown} (hull; gaps not excluded)"
 
 
-def freedom(problem: DesignProblem, conditions: list[z3.BoolRef], timeout_ms: int) -> list[CellRange]:
+def freedom(problem: DesignProblem, conditions: list[z3.BoolRef], timeout_ms: int,
+            progress: Progress | None = None) -> list[CellRange]:
     """The range of every open cell under the conditions, the other cells and the margin free: exact by projection, else
-    the hull."""
+    the hull. `progress` is told before each cell (one projection each: most of a design's time)."""
     body = conditions + [problem.margin > 0] + list(problem.t.side)
     variables = [problem.margin] + list(problem.t.variables.values())
     out = []
-    for cell in problem.open_cells:
+    for done, cell in enumerate(problem.open_cells):
+        if progress is not None:
+            progress(f"the freedom of open cell {done + 1} of {len(problem.open_cells)}")
         x = problem.var(cell)
         others = [v for v in variables if not v.eq(x)]
         intervals = projection(body, x, others, timeout_ms)
