@@ -62,7 +62,7 @@ def to_json(a: Analysis, streamed: bool = False) -> dict:
         "possibility": listed(lambda: (
             _possibility(s, e, large) | _node(s, e.members)
             | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
-            for e in a.possibility)) if a.symbolic is None else [
+            for e in _decimals_filled(s, a.possibility, large))) if a.symbolic is None else [
             {"Y": _names(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
@@ -190,6 +190,22 @@ def _values(values: dict | None) -> dict[str, str] | None:
     return None if values is None else {k: str(v) for k, v in values.items()}
 
 
+def _decimals_filled(s, entries: list, large: bool) -> list:
+    """The possibility entries, their witnesses' 4-digit margins made in one batch when there are thousands."""
+    if large:
+        from verifier.engines.vector.possibility import fill_margin_decimals
+
+        fill_margin_decimals(s, entries)
+    return entries
+
+
+def _nonzero(v) -> bool:
+    """v != 0 for a witness's weight; a sympy rational by its numerator (its `!=` sympifies: 2 s of a
+    14-class record)."""
+    numerator = getattr(v, "p", None)
+    return numerator != 0 if isinstance(numerator, int) else v != 0
+
+
 def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     out = {"Y": _names(s, e.members),
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
@@ -197,7 +213,7 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
         margin = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
         shown = words.float_of(margin) if margin is not None else e.margin_decimal()
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0},
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if _nonzero(v)},
                           "margin": None if margin is None else words.exact(margin),
                           "margin_decimal": shown if shown is not None else float(words.decimal(e.margin))}
     elif e.witness is not None:
@@ -222,7 +238,7 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
         return made[id(e)][1]
     out: dict = {"status": e.status}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if v != 0 or not large}}
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if not large or _nonzero(v)}}
         if e.margin is not None:
             out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
                                "margin_is_lower_bound": e.margin_is_bound}
