@@ -238,7 +238,8 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
         return made[id(e)][1]
     out: dict = {"status": e.status}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if not large or _nonzero(v)}}
+        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)
+                                if not large or _nonzero(v)}}
         if e.margin is not None:
             out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
                                "margin_is_lower_bound": e.margin_is_bound}
