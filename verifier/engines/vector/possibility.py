@@ -31,7 +31,7 @@ class LazyWitness(SetPossibility):
 
     def __init__(self, members: ClassSet, witness: tuple, scheme: Scheme, method: str):
         self._scheme = scheme
-        self._decimal: float | None | object = _UNSET  # margin_decimal, once made (`fill_margin_decimals`)
+        self._decimal: float | None | object = UNSET  # margin_decimal, once made
         super().__init__(members, Truth.TRUE, witness=witness, margin=None, method=method)
 
     @property
@@ -59,13 +59,13 @@ class LazyWitness(SetPossibility):
     def margin_decimal(self) -> float | None:
         """The margin's 4-digit decimal read off the certified cell enclosures when both ends of its enclosure
         print alike (display only; None otherwise, and the caller rounds the exact margin)."""
-        if self._decimal is not _UNSET:
+        if self._decimal is not UNSET:
             return self._decimal  # type: ignore[return-value]
         if self._scheme is None or getattr(self._scheme, "cells", None) is None:
             return None
         rows, s = self._scheme.cells.rows, self._scheme.rows.index[self.members]
         order = sorted(self.members)
-        p = np.array([_as_float(x) for x in self.witness])
+        p = np.array([as_float(x) for x in self.witness])
         with np.errstate(all="ignore"):
             low = float(np.min(rows.lo[order] @ p) - rows.hi[s] @ p)
             high = float(np.min(rows.hi[order] @ p) - rows.lo[s] @ p)
@@ -87,43 +87,7 @@ class LazyWitness(SetPossibility):
         return state
 
 
-_UNSET = object()
-DECIMALS_BLOCK = 1 << 20  # witnesses x classes of floats per block of `fill_margin_decimals`
-
-
-def fill_margin_decimals(scheme: Scheme, entries) -> None:
-    """`margin_decimal` of every lazy witness among `entries` at once: the same enclosure as one set's (its
-    members' singleton rows and its own row at its witness, widened by the same slack), in a few matrix products
-    per block instead of a dozen small numpy calls per set (16,384 sets at 14 classes: 1.6 s)."""
-    cells = getattr(scheme, "cells", None)
-    todo = [e for e in entries if isinstance(e, LazyWitness) and e._scheme is not None and e._decimal is _UNSET]
-    if cells is None or not todo:
-        return
-    rows, K = cells.rows, scheme.K
-    lo, hi = np.asarray(rows.lo, dtype=float), np.asarray(rows.hi, dtype=float)
-    with np.errstate(all="ignore"):
-        size = np.max(np.abs(lo) + np.abs(hi), axis=1)  # each row's largest |lo| + |hi|, for the slack
-    step = max(1, DECIMALS_BLOCK // max(K, 1))
-    for start in range(0, len(todo), step):
-        block = todo[start:start + step]
-        P = np.array([[_as_float(x) for x in e.witness] for e in block], dtype=float).reshape(len(block), K)
-        own = np.array([scheme.rows.index[e.members] for e in block])
-        member = np.zeros((len(block), K), dtype=bool)
-        for i, e in enumerate(block):
-            member[i, sorted(e.members)] = True
-        with np.errstate(all="ignore"):
-            singles_lo, singles_hi = P @ lo[:K].T, P @ hi[:K].T  # [i, h]: E_p of singleton h's bounds
-            low = np.where(member, singles_lo, np.inf).min(axis=1) - np.einsum("ik,ik->i", hi[own], P)
-            high = np.where(member, singles_hi, np.inf).min(axis=1) - np.einsum("ik,ik->i", lo[own], P)
-            widest = np.maximum(np.where(member, size[:K], -np.inf).max(axis=1), size[own])
-            slack = 1e-12 * widest + 1e-300
-        low, high = low - slack, high + slack  # the float products' rounding, far below 4 digits
-        for e, a, b in zip(block, low.tolist(), high.tolist(), strict=True):
-            if not (np.isfinite(a) and np.isfinite(b)):
-                e._decimal = None
-                continue
-            first, last = f"{a:.4g}", f"{b:.4g}"
-            e._decimal = float(first) if first == last and float(first) != 0 else None
+UNSET = object()  # a margin_decimal not yet made (`vector.margin_decimals` fills many at once)
 
 
 def _nonzero(x) -> bool:
@@ -132,7 +96,7 @@ def _nonzero(x) -> bool:
     return numerator != 0 if isinstance(numerator, int) else x != 0
 
 
-def _as_float(x) -> float:
+def as_float(x) -> float:
     """A rational weight's float, correctly rounded (Python's int division), without sympy's mpmath route."""
     numerator, denominator = getattr(x, "p", None), getattr(x, "q", None)
     if isinstance(numerator, int) and isinstance(denominator, int):

@@ -193,7 +193,7 @@ def _values(values: dict | None) -> dict[str, str] | None:
 def _decimals_filled(s, entries: list, large: bool) -> list:
     """The possibility entries, their witnesses' 4-digit margins made in one batch when there are thousands."""
     if large:
-        from verifier.engines.vector.possibility import fill_margin_decimals
+        from verifier.engines.vector.margin_decimals import fill_margin_decimals
 
         fill_margin_decimals(s, entries)
     return entries
