@@ -95,7 +95,7 @@ def complete(spec: Spec, request: Request, objective: str = "closest", to: str |
         out.route_note += (f" The freedom left (each cell's range) is not computed beyond {SMALL_DESIGN_CELLS:,} set "
                            f"cells ({MAX_DESIGN_CLASSES:,} classes).")
     elif ranges:
-        out.ranges = freedom(problem, conditions, timeout_ms, tell)
+        out.ranges = freedom(problem, conditions, timeout_ms, tell, phases.solution)
     if pictured:
         tell("the feasible region of the pictured cells")
         out.regions = regions(problem, conditions, pictured, phases.solution.values, timeout_ms)

@@ -43,7 +43,8 @@ class Answer:
 
 def solve_blocks(blocks: list[Block], timeout_ms: int) -> list[Answer]:
     """Solve the blocks as one sparse HiGHS program and confirm each block's optimum exactly (a dual certificate); a
-    block not confirmed so is solved by z3. One answer per block, in order."""
+    block not confirmed so is solved by z3. One answer per block, in order. When the whole program has no optimum (one
+    block infeasible or unbounded), each block is posed alone, so that only that block goes to z3."""
     offsets, n = [], 0
     for b in blocks:
         offsets.append(n)
@@ -68,6 +69,8 @@ def solve_blocks(blocks: list[Block], timeout_ms: int) -> list[Answer]:
     A_eq = coo_matrix((eq[2], (eq[0], eq[1])), shape=(len(eq[3]), n)).tocsr() if eq[3] else None
     res = linprog(c, A_ub=A_ub, b_ub=ub[3] or None, A_eq=A_eq, b_eq=eq[3] or None, bounds=(None, None),
                   method="highs-ds", options={"time_limit": max(timeout_ms / 1000, 1.0)})
+    if res.status != 0 and len(blocks) > 1:
+        return [answer for b in blocks for answer in solve_blocks([b], timeout_ms)]
     out = []
     for b, off, places in zip(blocks, offsets, where):
         answer = None

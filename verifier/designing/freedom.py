@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import z3
 
 from verifier import limits
+from verifier.designing.lp_freedom import lp_ranges
 from verifier.designing.problem import Cell, DesignProblem
+from verifier.designing.solve import Solution
 from verifier.engines.margins import Interval, bound, projection
 
 Progress = Callable[[str], None]  # told what is being done, e.g. "the freedom of open cell 3 of 44"
@@ -43,13 +45,20 @@ class CellRange:
 
 
 def freedom(problem: DesignProblem, conditions: list[z3.BoolRef], timeout_ms: int,
-            progress: Progress | None = None) -> list[CellRange]:
-    """The range of every open cell under the conditions, the other cells and the margin free: exact by projection, else
-    the hull. `progress` is told before each cell (one projection each: most of a design's time)."""
+            progress: Progress | None = None, solution: Solution | None = None) -> list[CellRange]:
+    """The range of every open cell under the conditions, the other cells and the margin free: exact by linear
+    programs around the designed `solution` where the demands' form allows (`lp_freedom`), else by projection, else
+    the hull. `progress` is told before each cell that needs a projection (most of a design's time)."""
     body = conditions + [problem.margin > 0] + list(problem.t.side)
     variables = [problem.margin] + list(problem.t.variables.values())
+    if progress is not None:
+        progress("the freedom of the open cells")
+    decided = {} if solution is None else lp_ranges(problem, conditions, solution.values, solution.margin, timeout_ms)
     out = []
     for done, cell in enumerate(problem.open_cells):
+        if cell.key in decided:
+            out.append(CellRange(cell, decided[cell.key], True))
+            continue
         if progress is not None:
             progress(f"the freedom of open cell {done + 1} of {len(problem.open_cells)}")
         x = problem.var(cell)
