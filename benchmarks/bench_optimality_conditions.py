@@ -31,6 +31,14 @@ degrees), 2026-12-02, the same seed, one core while the other ran tests:
     1 parameter, 10 schemes: 7 of 280 pieces undecided, 0 sets unknown; 14.4 s in all, at most 2.9 s a scheme
     2 parameters, 10 schemes: 0 of 159 pieces undecided, 0 sets unknown; 215 s in all, at most 32 s a scheme
 5.7 times faster than the z3 route's 1,217 s, every piece decided; issue 65 asks for 10 times and 30 s at most.
+With the stripes swept (analysis/plane_sweep.py: a stripe's roots ordered from the one before, only the
+polynomials vanishing on the section value between them isolated again) and the sets' decompositions sharing
+roots on a line and pairs' common zeros (plane_meets.Shared), 2026-12-07, the same seed, quiet machine:
+    1 parameter, 10 schemes: 7 of 280 pieces undecided, 0 sets unknown; 10.0 s in all, at most 2.0 s a scheme
+    2 parameters, 10 schemes: 0 of 159 pieces undecided, 0 sets unknown; 104.9 s in all, at most 17.9 s a scheme
+11.6 times faster than the z3 route's 1,217 s (measured 2026-11-28, not re-run beside it), none over 30 s: the
+issue's bound. The patterns found are the same as lifting every stripe in full (the slowest scheme's conditions
+byte for byte; tests/analysis/test_plane_decomposition.py compares the two on random polynomials).
 """
 
 from __future__ import annotations

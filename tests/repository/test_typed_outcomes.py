@@ -95,6 +95,7 @@ def test_outcome_records_hold_members():
 ROUTE_DOES_NOT_APPLY = [
     ("verifier.formula.enclose", "Unsupported"),
     ("verifier.designing.lp_freedom", "_Undecided"),
+    ("verifier.analysis.plane_sweep", "Redo"),
     ("verifier.formula.vector_lists", "NotVectorised"),
     ("verifier.formula.by_size", "NotBySize"),
     ("verifier.formula.rationals", "CellsError"),

@@ -13,20 +13,26 @@ is computed exactly as (α, B(α)) with B in Q(α) (the gcd of the two polynomia
 the other variable is eliminated), and every polynomial is evaluated there in Q(α). On a line a = α from a
 polynomial free of b, the patterns of the stripes beside it with that polynomial's sign set to 0 are offered
 as `sure=False` (a superset: whatever is stated from them is exact, but such a pattern alone proves nothing).
-A pair whose intersection is not linear either way raises `NotDecomposed`.
+A pair whose intersection is not linear either way raises `NotDecomposed` (the intersections:
+`analysis.plane_meets`).
 
-Owns: `Cell`, `decompose`, `NotDecomposed`. May import: errors, `analysis.real_algebraic`,
-`analysis.plane_polynomials`.
+With the box bounded in b, the stripes are swept left to right (`analysis.plane_sweep`): a stripe's roots are
+the previous stripe's, with only the polynomials that vanish on the section value between them isolated again.
+Decompositions in one box (one per set of a scheme) share each polynomial's roots on a line and each pair's
+common zeros (`Shared`). Neither changes what is found; both change how much is computed.
+
+Owns: `Cell`, `decompose`. May import: `analysis.real_algebraic`, `analysis.plane_polynomials`,
+`analysis.plane_meets`, `analysis.plane_sweep`.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
 
+from verifier.analysis.plane_meets import Meets, NotDecomposed, Shared, key_of
 from verifier.analysis.plane_polynomials import (
     all_roots as _all_roots,
 )
@@ -35,12 +41,6 @@ from verifier.analysis.plane_polynomials import (
 )
 from verifier.analysis.plane_polynomials import (
     coefficients as _coefficients,
-)
-from verifier.analysis.plane_polynomials import (
-    compose as _compose,
-)
-from verifier.analysis.plane_polynomials import (
-    fmpq as _fmpq,
 )
 from verifier.analysis.plane_polynomials import (
     in_a as _in_a,
@@ -58,27 +58,17 @@ from verifier.analysis.plane_polynomials import (
     point as _point,
 )
 from verifier.analysis.plane_polynomials import (
-    rational_point as _rational_point,
-)
-from verifier.analysis.plane_polynomials import (
     size as _size,
-)
-from verifier.analysis.plane_polynomials import (
-    value_of as _value_of,
 )
 from verifier.analysis.plane_polynomials import (
     within as _within,
 )
-from verifier.analysis.real_algebraic import Field, Real, order, real_roots, sign_at, simplest_between
+from verifier.analysis.plane_sweep import Redo, sweep, walk
+from verifier.analysis.real_algebraic import Real, order, real_roots, sign_at, simplest_between
 from verifier.analysis.real_algebraic import evaluate_ball as _evaluate
-from verifier.errors import DoesNotApply
 
+SWEEP = True  # stripes' roots ordered from the stripe before (`analysis.plane_sweep`); False: each lifted in full
 MAX_WORK = 2_000_000  # polynomial evaluations at points, a bound on the work of one decomposition
-SHEARS = (0, 1, -1, 2, -2, 3, -3)  # u = a + k·b: a generic one puts two common zeros on two lines
-
-
-class NotDecomposed(DoesNotApply):
-    """The decomposition cannot be completed exactly (a singular intersection, or more work than MAX_WORK)."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +80,11 @@ class Cell:
     sure: bool = True
 
 
-def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], ...]) -> list[Cell]:
+def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], ...],
+              shared: Shared | None = None) -> list[Cell]:
     """The sign patterns of `polys` (flint fmpq_mpoly in (a, b), lex) taken at points of the closed `box`
-    ((a_lo, a_hi), (b_lo, b_hi), None unbounded), in a fixed order, rational points first."""
+    ((a_lo, a_hi), (b_lo, b_hi), None unbounded), in a fixed order, rational points first. `shared`: the
+    cache of earlier decompositions in the same box."""
     ctx = polys[0].context() if polys else flint.fmpq_mpoly_ctx.get(("a", "b"), "lex")
     known = {_normal(p) for p in polys}
     edges = []  # where a curve leaves the box is where the picture inside changes: the edges are polynomials too
@@ -103,7 +95,9 @@ def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], .
                 if _normal(edge) not in known:
                     known.add(_normal(edge))
                     edges.append(edge)
-    cells = _Decomposition(list(polys) + edges, box).run()
+    if shared is None or shared.box != box:
+        shared = Shared(box)
+    cells = _Decomposition(list(polys) + edges, box, shared).run()
     if not edges:
         return cells
     out: dict[tuple[int, ...], Cell] = {}
@@ -115,27 +109,41 @@ def decompose(polys: list, box: tuple[tuple[Fraction | None, Fraction | None], .
     return list(out.values())
 
 
-class _Decomposition:
-    def __init__(self, polys: list, box):
-        self.polys, self.box = polys, box
+class _Decomposition(Meets):
+    def __init__(self, polys: list, box, shared: Shared):
+        self.polys, self.box, self.shared = polys, box, shared
+        self.keys = [shared.number(p) for p in polys]
         self.found: dict[tuple[int, ...], Cell] = {}
         self.work = 0
         self.in_b = [_coefficients(p, 1) for p in polys]  # polynomial in b, coefficients in Q[a]
         self.in_a = [_coefficients(p, 0) for p in polys]
+        self.terms = [[(flint.arb(c), i, j) for (i, j), c in p.to_dict().items()] for p in polys]  # for balls
+        self.degrees = [max([len(c) for c in self.in_a] + [1]), max([len(c) for c in self.in_b] + [1])]
         self.events: list[Real] = []  # a-values where two zero sets meet inside the box
+        self.zeros_at: dict[object, set[int]] = {}  # an event's a-value -> the polynomials vanishing there
 
     def run(self) -> list[Cell]:
         a_lo, a_hi = self.box[0]
         self.active = [i for i in range(len(self.polys)) if self._meets_box(i)]
+        self.active_set = set(self.active)
+        self.vertical = [i for i in self.active if len(self.in_b[i]) == 1]
         self._intersections()
         values = [x for x in self._sections() if _within(x, a_lo, a_hi)]
-        stripes = [simplest_between(x, y) for x, y in zip([None, *values], [*values, None])]
-        stripes = [x for x in stripes if _within(x, a_lo, a_hi)]
+        pieces = [(y, simplest_between(x, y)) for x, y in zip([None, *values], [*values, None])]
+        pieces = [(y, s) for y, s in pieces if _within(s, a_lo, a_hi)]  # (the section above, the stripe's a)
+        stripes = [s for _, s in pieces]
         simplest_first = sorted(range(len(stripes)), key=lambda i: (stripes[i].denominator, abs(stripes[i].numerator)))
-        before = {i: self._lift(stripes[i], stripe=True) for i in simplest_first}  # simple points found first
-        vertical = [i for i in self.active if len(self.in_b[i]) == 1]
+        if SWEEP and None not in self.box[1] and len(stripes) > 1:
+            moved = [self.zeros_at.get(key_of(y), set()) for y, _ in pieces[:-1]]
+            try:
+                lines = sweep(self, stripes, moved)
+            except Redo as exc:
+                raise NotDecomposed(f"a stripe's roots were not simple ({exc})") from None
+            before = {i: walk(lines[i]) for i in simplest_first}  # simple points found first
+        else:
+            before = {i: self._lift(stripes[i], stripe=True) for i in simplest_first}
         for value in values:
-            if isinstance(value, Fraction) and any(_at(self.in_b[i], value).is_zero() for i in vertical):
+            if isinstance(value, Fraction) and any(_at(self.in_b[i], value).is_zero() for i in self.vertical):
                 self._lift(value, stripe=False)
         self._vertical_lines(values, stripes, before)
         return sorted(self.found.values(), key=lambda c: (not c.sure, c.point is None, _size(c.point)))
@@ -180,15 +188,10 @@ class _Decomposition:
         lines = [_at(c, a) for c in self.in_b]
         b_lo, b_hi = self.box[1]
         roots: dict[object, tuple[Real, int]] = {}
-        window = None if None in (b_lo, b_hi) else \
-            flint.arb(_fmpq((b_lo + b_hi) / 2)) + flint.arb(0, flint.arb(_fmpq((b_hi - b_lo) / 2)).upper())
         for i in self.active:
             if not lines[i].is_zero():
-                if window is not None and not _evaluate(lines[i], window).contains(0):
-                    continue  # no root in the box's b-range
-                for r in real_roots(lines[i]):
-                    if _within(r, b_lo, b_hi):
-                        roots.setdefault(r if isinstance(r, Fraction) else r.key, (r, i))
+                for r in self.roots_in_box(i, a, lines[i]):
+                    roots.setdefault(r if isinstance(r, Fraction) else r.key, (r, i))
         kept = order([r for r, _ in roots.values()])
         owner = {id(r): i for r, i in roots.values()}
         ends = [b_lo, *kept, b_hi]
@@ -224,11 +227,33 @@ class _Decomposition:
             raise NotDecomposed(f"the signs at a = {a} did not follow the roots (a root was not simple)")
         return out
 
+    def roots_in_box(self, i: int, a: Fraction, line) -> list[Real]:
+        """Polynomial i's real roots in the box's b-range on the line a (`line`: it specialised there), ascending;
+        shared with the other decompositions in the box."""
+        key = (self.keys[i], a.numerator, a.denominator)
+        inside = self.shared.roots.get(key)
+        if inside is None:
+            b_lo, b_hi = self.box[1]
+            if None not in (b_lo, b_hi) and not _evaluate(line, self.shared.window).contains(0):
+                inside = []  # no root in the b-range
+            else:
+                inside = [r for r in real_roots(line) if _within(r, b_lo, b_hi)]
+            self.shared.roots[key] = inside
+        return inside
+
     def _signs(self, lines: list, b: Real) -> tuple[int, ...]:
-        self.work += len(lines)
+        self.spend(len(lines))
+        return tuple(0 if line.is_zero() else sign_at(line, b) for line in lines)
+
+    def spend(self, evaluations: int) -> None:
+        """Count work (polynomial evaluations and patterns walked); beyond MAX_WORK the decomposition stops."""
+        self.work += evaluations
         if self.work > MAX_WORK:
             raise NotDecomposed(f"more than {MAX_WORK:,} evaluations")
-        return tuple(0 if line.is_zero() else sign_at(line, b) for line in lines)
+
+    def add(self, signs: tuple[int, ...], point, sure: bool = True) -> None:
+        """Record a pattern (`_add`), for the sweep."""
+        self._add(signs, point, sure)
 
     def _add(self, signs: tuple[int, ...], point, sure: bool = True) -> None:
         """Record a pattern; `point` may be a callable making it (made only when the pattern is new here)."""
@@ -239,89 +264,6 @@ class _Decomposition:
                 (known.point is None and point is not None and sure):
             self.found[signs] = Cell(signs, point() if callable(point) else point,
                                      sure or (known is not None and known.sure))
-
-    def _intersections(self) -> None:
-        """Where two zero sets meet inside the box (or one and its derivative in b: isolated and singular
-        points), each point exact; their a-values are the events."""
-        pairs = []
-        for i, j in itertools.combinations(self.active, 2):
-            if len(self.in_b[i]) > 1 or len(self.in_b[j]) > 1:
-                if len(self.in_a[i]) > 1 or len(self.in_a[j]) > 1:
-                    pairs.append((self.polys[i], self.polys[j]))
-        for i in self.active:
-            if len(self.in_b[i]) > 2:
-                pairs.append((self.polys[i], self.polys[i].derivative(1)))
-        for p, q in pairs:
-            if not any(self._meet(p, q, k) for k in SHEARS):
-                raise NotDecomposed(f"the curves {p} = 0 and {q} = 0 meet at several points of one line "
-                                    f"a + k·b = const for every shear k tried")
-
-    def _meet(self, p, q, k: int) -> bool:
-        """The common zeros of p and q in the box, in the coordinates (u, b) with u = a + k·b: b eliminated, each
-        zero is (A(μ), B(μ)) for a real root μ of an irreducible factor of the resultant; False when some line
-        u = μ holds more than one of them (their gcd over Q(μ) is not linear)."""
-        a, b = p.context().gens()
-        if k:
-            p, q = p.compose(a - k * b, b), q.compose(a - k * b, b)
-        projected = _in_a(p.resultant(q, 1))
-        if projected.is_zero():
-            return False
-        (a_lo, a_hi), (b_lo, b_hi) = self.box
-        lo = None if None in (a_lo, b_lo, b_hi) else a_lo + min(k * b_lo, k * b_hi)
-        hi = None if None in (a_hi, b_lo, b_hi) else a_hi + max(k * b_lo, k * b_hi)
-        for m, _ in projected.numer().factor()[1]:
-            roots = [r for r in real_roots(m) if _within(r, lo, hi)]
-            if not roots:
-                continue
-            field = Field(roots[0])
-            common = field.squarefree(field.gcd(_coefficients(p, 1), _coefficients(q, 1)))
-            if len(common) > 2:
-                return False
-            if len(common) < 2:
-                continue
-            along = field.reduce(-common[0])  # b as a polynomial in the root μ
-            across = field.reduce(flint.fmpq_poly([0, 1]) - k * along)  # a = μ − k·b
-            for root in roots:
-                self._at_algebraic(root, across, along)
-        return True
-
-    def _at_algebraic(self, root: Real, across: flint.fmpq_poly, along: flint.fmpq_poly) -> None:
-        """The pattern at (across(root), along(root)) when it lies in the box; its a-value becomes an event."""
-        field = Field(root)
-        if isinstance(root, Fraction):
-            self._at_rational(_value_of(field.reduce(across), root), _value_of(field.reduce(along), root))
-            return
-        for x, (lo, hi) in zip((across, along), self.box):
-            if (lo is not None and field.sign(x - flint.fmpq_poly([_fmpq(lo)])) < 0) or \
-                    (hi is not None and field.sign(x - flint.fmpq_poly([_fmpq(hi)])) > 0):
-                return
-        across, along = field.reduce(across), field.reduce(along)
-        x, y = _evaluate(across, root.ball()), _evaluate(along, root.ball())
-        signs = []
-        for coefficients in self.in_b:
-            ball = flint.arb(0)
-            for c in reversed(coefficients):
-                ball = ball * y + _evaluate(c, x)
-            if not ball.contains(0):
-                signs.append(1 if ball > 0 else -1)
-                continue
-            value, power = flint.fmpq_poly([0]), flint.fmpq_poly([1])
-            for c in coefficients:
-                value = field.reduce(value + _compose(c, across, field) * power)
-                power = field.reduce(power * along)
-            signs.append(field.sign(value))
-        self.work += len(signs)
-        self._add(tuple(signs), _rational_point(field.reduce(across), field.reduce(along), root))
-        self.events.append(_value_of(field.reduce(across), root))
-
-    def _at_rational(self, a: Fraction, b: Fraction) -> None:
-        if not (_within(a, *self.box[0]) and _within(b, *self.box[1])):
-            return
-        x, y = _fmpq(a), _fmpq(b)
-        values = [p(x, y) for p in self.polys]
-        self.work += len(values)
-        self._add(tuple((v > 0) - (v < 0) for v in values), (a, b))
-        self.events.append(a)
 
     def _vertical_lines(self, values: list[Real], stripes: list[Fraction], before: dict) -> None:
         """Lines a = α (α irrational) where a polynomial free of b vanishes: the patterns of the stripes on either

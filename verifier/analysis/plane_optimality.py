@@ -24,7 +24,7 @@ from fractions import Fraction
 import flint
 
 from verifier.analysis.optimality_across import Points
-from verifier.analysis.plane_cells import NotDecomposed, decompose
+from verifier.analysis.plane_cells import NotDecomposed, Shared, decompose
 from verifier.analysis.plane_text import condition_text
 from verifier.analysis.polynomial_matrix import as_flint, as_sympy, primitive
 from verifier.analysis.sign_factors import Factor, TooManyFactors, comparison_rows, decisive_factors
@@ -78,6 +78,7 @@ class _Plane:
         self.ctx = flint.fmpq_mpoly_ctx.get(tuple(s.name for s in self.symbols), "lex")
         self.assumed = self._assumptions()
         self.box = tuple(self._range(i) for i in range(2))
+        self.shared = Shared(self.box)  # what the sets' decompositions have in common, computed once
         self.points = Points(scheme)
         self.simple_points = _simple_points(self.box)
 
@@ -162,7 +163,7 @@ class _Plane:
             raise NotPlanar("a factor is not a rational polynomial")
         extra = self._extra([f.expr for f in factors])
         polys = [f.flint for f in factors] + [self._flint(e) for e in extra]
-        cells = decompose(polys, self.box)
+        cells = decompose(polys, self.box, self.shared)
         index = {f.expr: i for i, f in enumerate(factors)}
         index.update({e: len(factors) + k for k, e in enumerate(extra)})
 

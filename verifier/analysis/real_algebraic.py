@@ -264,8 +264,8 @@ def _sign(poly: flint.fmpz_poly, x: Fraction) -> int:
 
 
 def _exact(x: flint.arb) -> Fraction:
-    mantissa, exponent = x.man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+    mantissa, exponent = (int(v) for v in x.man_exp())
+    return Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
 
 
 def _fmpq(x: Fraction) -> flint.fmpq:
