@@ -18,6 +18,7 @@ from verifier.spec.reader import spec_from_text
 from conftest import SPECS
 
 OPEN = os.path.join(SPECS, "design", "obstacle-open.yaml")
+HB_OPEN = os.path.join(SPECS, "design", "obstacle-hb-open.yaml")
 
 
 def _both(spec, request):
@@ -36,9 +37,9 @@ def _both(spec, request):
     return lp, qe, problem
 
 
-@pytest.mark.parametrize("setting", ["filtering", "choice"])
-def test_every_cell_of_table_ii_is_decided_by_lps_as_the_elimination_decides_it(setting):
-    lp, qe, problem = _both(load_spec(OPEN), make_request(setting))
+@pytest.mark.parametrize("path, setting", [(OPEN, "filtering"), (OPEN, "choice"), (HB_OPEN, "filtering")])
+def test_every_cell_of_the_bundled_designs_is_decided_by_lps_as_the_elimination_decides_it(path, setting):
+    lp, qe, problem = _both(load_spec(path, open_cells=True), make_request(setting))
     assert set(lp) == {c.key for c in problem.open_cells}
     for key, intervals in lp.items():
         assert qe[key] is not None and intervals == qe[key], key
