@@ -20,7 +20,8 @@ solver's path. So:
 - margins are printed as the exact gap, or rounded down to a fixed grid (`engines.exact_floor`).
 
 Owns: `canonical_witness`, `exact_optimum`, `canonical_tie`, `canonical_mixture`, `RationalGrid`,
-`GRID_BITS`. May import: `engines.exact_floor`, `engines.least_point`, `lazy_sympy`.
+`GRID_BITS`. May import: `engines.exact_floor`, `engines.least_point`, `engines.screened_rows`,
+`lazy_sympy`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from verifier.engines.exact_floor import floor_scaled
 from verifier.engines.least_point import MIX_WEIGHTS, least_point
+from verifier.engines.screened_rows import ScreenedRows
 from verifier.lazy_sympy import sympy as sp
 
 GRID_BITS = 40  # irrational cells rounded down to multiples of 2^-40 for the canonical LP (certified floors)
@@ -54,7 +56,7 @@ def canonical_witness(grid: "RationalGrid", i: int, proposal: tuple[np.ndarray, 
     vertex = _optimal_vertex(grid, i, proposal) if proposal is not None else None
     solved = vertex[:2] if vertex is not None and vertex[2] else None
     if solved is None and vertex is not None:  # a face of optima: its point of least Σ w_y p_y, when unique
-        solved = _face_point(grid, i, vertex[1])
+        solved = _face_point(grid, i, vertex[1], start=_binding(grid, i, proposal)[0])
     if solved is None:
         return None
     p, t = solved
@@ -132,7 +134,14 @@ class RationalGrid:
         self.den = denominator
         self.n, self.K = len(numerators), len(numerators[0]) if numerators else 0
         self.mixtures: dict = {}  # (row, t) -> its canonical mixture (`canonical_mixture`), made once
-        self._mat = flint.fmpz_mat(self.n, self.K, [v for row in numerators for v in row])
+        self._screened: ScreenedRows | None = None
+
+    @property
+    def screened(self) -> ScreenedRows:
+        """The rows as `ScreenedRows` (their floats too, for the search), made once."""
+        if self._screened is None:
+            self._screened = ScreenedRows(self.num)
+        return self._screened
 
     @classmethod
     def exact(cls, ints: flint.fmpz_mat, scale: int) -> "RationalGrid":
@@ -161,18 +170,20 @@ class RationalGrid:
             return cls([[int(v.p) * (den // int(v.q)) for v in row] for row in cells], den)
         return cls([[floor_scaled(v, GRID_BITS) for v in row] for row in cells], 2**GRID_BITS)
 
-    def values(self, p: list[Fraction]) -> tuple[list[int], int]:
-        """E_p of every row, as integers over the returned denominator (exact)."""
-        q = lcm(*(x.denominator for x in p))
-        column = flint.fmpz_mat(self.K, 1, [x.numerator * (q // x.denominator) for x in p])
-        return [int(v) for v in (self._mat * column).entries()], q * self.den
+    def differences(self, i: int, others: Sequence[int]) -> list[list[int]]:
+        """D[y][k] = c_i(y) − c_{others[k]}(y) over the common denominator (one constraint per other row)."""
+        mine = self.num[i]
+        if self.screened.magnitudes.size and float(np.max(self.screened.magnitudes)) < 2.0**61:
+            ints = np.array(self.num, dtype=np.int64)  # exact: every difference stays below 2^62
+            return (ints[i][:, None] - ints[list(others)].T).tolist()
+        return [[mine[y] - self.num[z][y] for z in others] for y in range(self.K)]
 
 
 def _binding(grid: RationalGrid, i: int, proposal) -> tuple[list[int], list[int]]:
     """The rows and the classes y (p_y = 0) binding at the float proposal (p, t): a guess, checked exactly."""
     p_float, t_float = proposal
-    mine = np.array(grid.num[i], dtype=float)
-    floats = np.array(grid.num, dtype=float)
+    floats = grid.screened.floats
+    mine = floats[i]
     scale = float(np.max(np.abs(floats))) or 1.0
     slack = (mine - floats) @ np.asarray(p_float, dtype=float) + grid.den * t_float  # <= 0; binding near 0
     slack[i] = -np.inf
@@ -204,15 +215,17 @@ def _vertex(grid: RationalGrid, i: int, rows: list[int], zeros: list[int], need_
     return p, t, all(duals[k, 0] > 0 for k in range(K))
 
 
-def _face_point(grid: RationalGrid, i: int, t: Fraction,
-                weights: Sequence[Fraction] | None = None) -> tuple[list[Fraction], Fraction] | None:
+def _face_point(grid: RationalGrid, i: int, t: Fraction, weights: Sequence[Fraction] | None = None,
+                start: Sequence[int] = ()) -> tuple[list[Fraction], Fraction] | None:
     """The point of least Σ_y w_y p_y (WEIGHTS by default) among the optima (margin t, exact), when it is
-    proved the only one (`engines.least_point`: p over the classes, one constraint per other set)."""
+    proved the only one (`engines.least_point`: p over the classes, one constraint per other set; the float LP
+    starts from the rows `start`, binding at the vertex found)."""
     others = [j for j in range(grid.n) if j != i]
-    D = [[grid.num[i][y] - grid.num[z][y] for z in others] for y in range(grid.K)]
     if not others or grid.K > len(WEIGHTS):
         return None
-    p = least_point(D, -t * grid.den, weights if weights is not None else WEIGHTS[:grid.K])
+    D = grid.differences(i, others)
+    first = [j - (j > i) for j in start if j != i]  # the constraint of row j is column j of D, less row i
+    p = least_point(D, -t * grid.den, weights if weights is not None else WEIGHTS[:grid.K], first)
     return (p, t) if p is not None and _feasible(grid, i, p, t) else None
 
 
@@ -220,7 +233,7 @@ def _feasible(grid: RationalGrid, i: int, p: list[Fraction], t: Fraction) -> boo
     """p in the simplex's orthant and E_p[c_Z] >= E_p[c_Y] + t for every other row Z, exactly."""
     if any(v < 0 for v in p):
         return False
-    exact, unit = grid.values(p)
-    t = Fraction(t)
-    bound = exact[i] * t.denominator + t.numerator * unit  # v >= exact[i] + t·unit, in integers
-    return all(v * t.denominator >= bound for j, v in enumerate(exact) if j != i)
+    mine = sum((c * x for c, x in zip(grid.num[i], p, strict=True)), Fraction(0))
+    signs = grid.screened.signs(p, mine + Fraction(t) * grid.den)  # E_p[c_Z] − E_p[c_Y] − t, in grid units
+    signs[i] = 0
+    return bool(np.all(signs >= 0))

@@ -13,7 +13,8 @@ Then any other feasible point costs more. Which π proves it does not matter (a 
 so nothing of the float search reaches the point; at a degenerate vertex several tight constraints prove it
 together. None where no proof is found (a face of optima orthogonal to w): the caller falls back.
 
-Owns: `least_point`, `MIX_WEIGHTS`. May import: `engines.highs` (numbers in, numbers out).
+Owns: `least_point`, `MIX_WEIGHTS`. May import: `engines.highs`, `engines.screened_rows` (numbers in,
+numbers out).
 """
 
 from __future__ import annotations
@@ -21,23 +22,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, islice
-from math import lcm
 
 import flint
 import numpy as np
 
 from verifier.engines.highs import dense_lp
+from verifier.engines.screened_rows import ScreenedRows
 
+_ROUNDS, _CUTS = 20, 16  # cutting-plane rounds of the float LP, constraints added per round
 _BASES = 64  # choices of tight constraints tried for the primal system at a degenerate vertex
 # distinct, increasing weights: for a certificate, rows earlier in the set order (the singletons first) cost less
 MIX_WEIGHTS = tuple(1 - Fraction(1, 2 + k) - Fraction(1, 1000 * (3 + k) ** 2) for k in range(4096))
 
 
-def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction]) -> list[Fraction] | None:
-    """The only point of least Σ w·x (see the module), exact; None when infeasible or not proved unique."""
+def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction],
+                start: Sequence[int] = ()) -> list[Fraction] | None:
+    """The only point of least Σ w·x (see the module), exact; None when infeasible or not proved unique.
+    `start`: constraints the float LP begins with (the others are added as its point breaks them): a hint,
+    the point does not depend on it."""
     if not D:
         return None
-    proposed = _propose(D, b, weights)
+    proposed = _propose(D, b, weights, start)
     if proposed is None:
         return None
     support, binding = proposed
@@ -58,28 +63,24 @@ def least_point(D: list[list[int]], b: Fraction, weights: Sequence[Fraction]) ->
 
 
 def _tight(D, point: dict[int, Fraction], b: Fraction) -> list[int] | None:
-    """The constraints the point meets with equality, None when it breaks one: Σ_v x_v D[v][c] against b in
-    integers (one flint product over the point's common denominator: a Fraction per term took most of the
-    time over a thousand constraints)."""
-    q = lcm(*(x.denominator for x in point.values()))
-    numerators = [x.numerator * (q // x.denominator) for x in point.values()]
-    width = len(D[0])
-    rows = flint.fmpz_mat(len(point), width, [value for v in point for value in D[v]])
-    sums = (flint.fmpz_mat(1, len(point), numerators) * rows).entries()
-    limit = b.numerator * q  # Σ x_v D[v][c] <= b  <=>  Σ num_v D[v][c] · b.den <= b.num · q
-    scaled = [int(s) * b.denominator for s in sums]
-    if any(s > limit for s in scaled):
+    """The constraints the point meets with equality, None when it breaks one: Σ_v x_v D[v][c] against b,
+    exactly (`ScreenedRows`: floats with a proven error bound decide the constraints far from b)."""
+    support = sorted(point)
+    signs = ScreenedRows([list(c) for c in zip(*(D[v] for v in support))]).signs([point[v] for v in support], b)
+    if np.any(signs > 0):
         return None
-    return [c for c, s in enumerate(scaled) if s == limit]
+    return np.flatnonzero(signs == 0).tolist()
 
 
-def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:
+def _propose(D, b: Fraction, weights, start: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """The float LP's support and its nearly tight constraints, most binding first: a guess."""
     A, scale = _scaled(D)
     bound = float(Fraction(b) / scale)
-    with np.errstate(all="ignore"):
-        x = dense_lp(np.array([float(w) for w in weights]), A_ub=A.T, b_ub=np.full(A.shape[1], bound),
-                     A_eq=np.ones((1, len(D))), b_eq=[1.0])
+    costs = np.array([float(w) for w in weights])
+    x = _constrained(A, bound, costs, start) if start else None
+    if x is None:
+        with np.errstate(all="ignore"):
+            x = dense_lp(costs, A_ub=A.T, b_ub=np.full(A.shape[1], bound), A_eq=np.ones((1, len(D))), b_eq=[1.0])
     if x is None:
         return None
     support = [int(v) for v in np.flatnonzero(x > 1e-8)]
@@ -90,13 +91,39 @@ def _propose(D, b: Fraction, weights) -> tuple[list[int], list[int]] | None:
     return support, binding
 
 
+def _constrained(A: np.ndarray, bound: float, costs: np.ndarray, start: Sequence[int]) -> np.ndarray | None:
+    """The float LP over the `start` constraints, then the ones its point breaks, until it breaks none (a
+    cutting plane: a dozen constraints of a thousand bind); None when that does not settle."""
+    active = sorted(set(start))
+    with np.errstate(all="ignore"):
+        for _ in range(_ROUNDS):
+            x = dense_lp(costs, A_ub=A.T[active], b_ub=np.full(len(active), bound), A_eq=np.ones((1, A.shape[0])),
+                         b_eq=[1.0])
+            if x is None:
+                return None
+            slack = bound - A.T @ x
+            broken = np.flatnonzero(slack < -1e-9)
+            if not broken.size:
+                return x
+            active = sorted(set(active) | set(broken[np.argsort(slack[broken])][:_CUTS].tolist()))
+    return None
+
+
 def _scaled(rows: list[list[int]]) -> tuple[np.ndarray, int]:
     """The integer matrix divided by its largest magnitude, as floats (each quotient correctly rounded, so
     integers beyond the floats' range still give a proposal), and that magnitude."""
-    scale = max((abs(v) for row in rows for v in row), default=0) or 1
     width = len(rows[0]) if rows else 0
-    if scale < 2**53:  # every integer is a float exactly: numpy's division rounds each quotient correctly too
-        return (np.array(rows, dtype=float).reshape(len(rows), width) / scale), scale
+    try:
+        ints = np.array(rows, dtype=np.int64).reshape(len(rows), width)
+    except OverflowError:  # some integer beyond 64 bits
+        ints = None
+    if ints is not None:
+        scale = int(np.max(np.abs(ints))) if ints.size else 0
+        scale = scale or 1
+    else:
+        scale = max((abs(v) for row in rows for v in row), default=0) or 1
+    if ints is not None and 0 < scale < 2**53:  # every integer is a float exactly: each quotient correctly rounded
+        return ints.astype(float) / scale, scale
     return np.array([[v / scale for v in row] for row in rows], dtype=float).reshape(len(rows), width), scale
 
 

@@ -113,10 +113,7 @@ def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, SetOptimality]:
     for start in range(0, len(points), _CHUNK):
         chunk = points[start:start + _CHUNK]
         low, high = costs.bounds_many(chunk)
-        order = np.argsort(high, axis=1, kind="stable")[:, :2]
-        rows = np.arange(len(chunk))
-        first, second = high[rows, order[:, 0]], high[rows, order[:, 1]]
-        best_other = np.where(np.arange(len(sets))[None, :] == order[:, :1], second[:, None], first[:, None])
+        best_other = _best_other(high)
         maybe = low < best_other  # not certainly beaten by another set at this point
         for k, j in zip(*np.nonzero(maybe)):
             members = sets[int(j)]
@@ -125,6 +122,18 @@ def _screen(costs: ExpectedCosts, hints) -> dict[ClassSet, SetOptimality]:
                 if found is not None:
                     out[members] = found
     return out
+
+
+def _best_other(high: np.ndarray) -> np.ndarray:
+    """For every point (row) and set (column), the least upper bound among the other sets."""
+    if np.isnan(high).any():  # NaN sorts last
+        order = np.argsort(high, axis=1, kind="stable")[:, :2]
+        rows = np.arange(high.shape[0])
+        best, first, second = order[:, 0], high[rows, order[:, 0]], high[rows, order[:, 1]]
+    else:  # a partial sort: with a tie for the least, either index gives the same bounds
+        best = np.argmin(high, axis=1)
+        first, second = high[np.arange(high.shape[0]), best], np.partition(high, 1, axis=1)[:, 1]
+    return np.where(np.arange(high.shape[1])[None, :] == best[:, None], second[:, None], first[:, None])
 
 
 def _confirm_alone(costs: ExpectedCosts, members: ClassSet, p: list[Fraction]) -> SetOptimality | None:

@@ -25,7 +25,7 @@ def _exact(value) -> str | list[str]:
 def _decimal(value) -> float | list[float] | None:
     if isinstance(value, tuple):
         return [_decimal(v) for v in value]
-    return None if value.free_symbols else words.float_of(value)
+    return None if words.symbolic(value) else words.float_of(value)
 
 
 def to_json(a: Analysis, streamed: bool = False) -> dict:

@@ -56,7 +56,7 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
     """'1/4 (0.25)', '2', or for long irrational forms 'sqrt(2)/2 ≈ 0.7071' (short: decimals only)."""
     if isinstance(value, tuple):
         return "(" + ", ".join(number(v, short=True) for v in value) + ")"
-    if not isinstance(value, sp.Rational) and _symbolic(value):  # a power mean as M_p(...), never GenMean(...)
+    if not isinstance(value, sp.Rational) and symbolic(value):  # a power mean as M_p(...), never GenMean(...)
         return paper_text(value)
     if value.is_Integer:
         return exact(value)
@@ -70,8 +70,10 @@ def number(value: sp.Expr, short: bool = False, bare: bool = False) -> str:
 
 
 @lru_cache(maxsize=100_000, typed=True)
-def _symbolic(value: sp.Expr) -> bool:
-    return bool(value.free_symbols)  # memoised: a report shows the same margins and cells many times
+def symbolic(value: sp.Expr) -> bool:
+    """Whether the value has a free symbol (a parameter), memoised: a report shows the same margins and cells
+    many times."""
+    return bool(value.free_symbols)
 
 
 def distribution(scheme: Scheme, values, over=None) -> str:
