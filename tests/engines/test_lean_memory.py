@@ -108,8 +108,9 @@ def test_derived_arrays_live_one_property_at_a_time_and_change_no_answer(tmp_pat
     property does not read it, and none is alive during the re-check; the record is the one made when every
     array is kept (the attack: releasing too early or too late shows as a changed answer or a kept array)."""
     from verifier.analysis import pipeline
-    from verifier.engines.vector import VectorEngine
+    from verifier.engines.vector import VectorEngine, terms
 
+    monkeypatch.setattr(terms, "KEEP_CELLS", 0)  # a matrix too large to keep every array (31,200 cells here)
     path = tmp_path / "pairs.yaml"
     path.write_text(_pairs(40))
     engines, alive, at_recheck = [], [], []
@@ -186,3 +187,20 @@ def test_singletons_made_exact_in_place_not_in_a_copy_of_the_matrix(monkeypatch)
     assert rows.exact[:30].all()
     assert rows.fraction((0, 1)) == 1 + F(1, 30) and rows.fraction((2, 2)) == 0
     assert all(rows.lo[h, y] <= rows.fraction((h, y)) <= rows.hi[h, y] for h in range(30) for y in range(30))
+
+
+def test_a_small_matrix_makes_each_derived_array_once_for_the_decisions_and_the_repairs(tmp_path, monkeypatch):
+    """Below `KEEP_CELLS` every derived array stays once made: the mean that P6, P7 and P6's repair read is made
+    once (it was made three times), and the record is the one made when each is freed after its last reader."""
+    from verifier.engines.vector import terms
+
+    path = tmp_path / "mean.yaml"  # P6 fails: its repair reads the members' mean again
+    path.write_text('name: mean\nclasses: 30\ncost: "abs(rank(y) - rank(yhat))"\n'
+                    'set_cost: "genmean(1/2, [c(yh, y) for yh in Y])"\npredictions: intervals\n')
+    made = []
+    mean = terms.TermArrays._mean
+    monkeypatch.setattr(terms.TermArrays, "_mean", lambda self: made.append(1) or mean(self))
+    kept = _record(str(path))
+    assert kept["properties"]["P6"]["verdict"] == "fails" and len(made) == 1
+    monkeypatch.setattr(terms, "KEEP_CELLS", 0)
+    assert _record(str(path)) == kept and len(made) > 2

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
@@ -39,6 +39,8 @@ class SchemeCells:
     rows: Cells  # (S, K): c_Y(y)
     determinate: Cells | None  # (K, K): c_yhat(y) from `cost`/`cost_matrix` (None with set_cost only)
     origin: np.ndarray  # (S,) index into ORIGINS
+    # arrays derived from the matrix that its readers share (`engines.vector.terms.shared_terms`)
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def K(self) -> int:

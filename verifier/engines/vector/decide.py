@@ -16,7 +16,7 @@ import numpy as np
 from verifier.engines.enumerate import EnumerationEngine, Outcome
 from verifier.engines.vector.pairs import decide_pairs
 from verifier.engines.vector.possibility import analyse_possibility_fast
-from verifier.engines.vector.terms import CHUNK_CELLS, TermArrays
+from verifier.engines.vector.terms import CHUNK_CELLS, shared_terms
 from verifier.formula import certified
 from verifier.formula.cells import FALSE, TRUE, UNDECIDED, compare
 from verifier.formula.symmetry import member_cost_symmetric
@@ -38,7 +38,7 @@ class VectorEngine:
     def __init__(self, scheme: Scheme):
         self.scheme = scheme
         self.exact = EnumerationEngine(scheme)  # exact instances and evidence
-        self.terms = TermArrays(scheme.cells, self._same_determinate)
+        self.terms = shared_terms(scheme.cells, self._same_determinate)
         self.sets = scheme.indeterminate_sets
         self.symmetric = _symmetry_lemma(scheme)
         self.resolved = 0  # instances the exact engine decided for us (for tests and benchmarks)

@@ -22,6 +22,21 @@ from verifier.scheme.cells import SchemeCells
 _U = 2.0**-53
 CHUNK_CELLS = 1 << 19  # sets x classes per chunk of the arrays made from the matrix
 BY_ROWS_CELLS = 1 << 17  # the same for a derived array's arithmetic: a dozen temporaries of a chunk at once
+# up to this many cells (indeterminate sets x classes) every derived array is kept once made, and shared by the
+# decisions and the repairs (`shared_terms`): 13 MB a term at most, where the 100-class intervals' mean, made
+# four times over, took a tenth of the whole JSON run; beyond, each is freed when no coming property reads it
+KEEP_CELLS = 1 << 19
+
+
+def shared_terms(cells: SchemeCells, same_cost: Callable[[int, int, int, int], bool]) -> "TermArrays":
+    """The term arrays of a matrix: one set per matrix up to KEEP_CELLS cells, kept on it; a fresh one beyond."""
+    found = cells.derived.get("terms")
+    if found is not None:
+        return found
+    terms = TermArrays(cells, same_cost)
+    if terms.kept:
+        cells.derived["terms"] = terms
+    return terms
 
 
 class TermArrays:
@@ -38,6 +53,7 @@ class TermArrays:
         self.det = cells.singletons
         self._same_cost = same_cost
         self._cache: dict[str, object] = {}
+        self.kept = self.count * K <= KEEP_CELLS  # small: every derived array stays once made
 
     @property
     def count(self) -> int:
@@ -61,14 +77,18 @@ class TermArrays:
         return self._cache[name]
 
     def forget(self) -> None:
-        """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use."""
-        self._cache.clear()
+        """Drop the derived arrays (sums, means, extremes, ids: each as large as the matrix); made again on use.
+        A small matrix's (`kept`) stay."""
+        if not self.kept:
+            self._cache.clear()
 
     def keep(self, kinds: set[str], pair_domains: set[str]) -> None:
         """Keep only the derived arrays still wanted: the means, minima and maxima the next properties compare
         (`kinds`; made again in one matrix product when read later) and the ids of properties over two classes
         still to come (`pair_domains`, their domains of y; slower to make again, 8 bytes a cell each), so
         that at most one 25-byte-a-cell term is alive. The K x K cost numbers stay (small)."""
+        if self.kept:
+            return
         wanted = {"det_ids"} | (kinds & {"mean", "min", "max"})  # a mean not made yet is made from its own sums
         if pair_domains or "sorted" in kinds:
             wanted |= {"keys", "multiset_ids"}
