@@ -21,6 +21,7 @@ import flint
 
 from verifier.formula import certified
 from verifier.formula.enclose import Unsupported, enclose
+from verifier.formula.irrational_mean import IrrationalMean
 from verifier.lazy_sympy import sympy as sp
 
 # significant bits of a printed lower bound of an irrational margin: 7 decimal digits, more than any display
@@ -69,7 +70,8 @@ def _floor_bits(x: Fraction) -> Fraction:
 def margin_floor(forms: list[list[tuple[Fraction, sp.Expr]]]) -> tuple[sp.Rational, bool] | None:
     """min over the forms of Σ coefficient·cell: (exactly, False) when every cell is rational, else (the
     exact minimum rounded down to MARGIN_BITS significant bits, True); None when it is not certainly
-    positive."""
+    positive. A cell may be an `IrrationalMean` (enclosed whole, made exact only for a sign at a grid
+    point)."""
     if all(v.is_Rational for form in forms for _, v in form):
         total = min(sum((k * Fraction(int(v.p), int(v.q)) for k, v in form), Fraction(0)) for form in forms)
         return (sp.Rational(total.numerator, total.denominator), False) if total > 0 else None
@@ -97,7 +99,8 @@ def margin_floor(forms: list[list[tuple[Fraction, sp.Expr]]]) -> tuple[sp.Ration
 
 
 def _shifted(form, point: Fraction):
-    return [(sp.Rational(k.numerator, k.denominator), v) for k, v in form] + \
+    """The form minus the point, every cell exact."""
+    return [(sp.Rational(k.numerator, k.denominator), _exact_cell(v)) for k, v in form] + \
         [(sp.Rational(-point.numerator, point.denominator), sp.Integer(1))]
 
 
@@ -108,7 +111,7 @@ def _form_ends(form, prec: int) -> tuple[Fraction, Fraction] | None:
     try:
         for k, v in form:
             try:
-                cell = enclose(v, prec)
+                cell = v.ball(prec) if isinstance(v, IrrationalMean) else enclose(v, prec)
             except Unsupported:
                 return None
             total += flint.arb(flint.fmpq(k.numerator, k.denominator)) * cell
@@ -134,3 +137,7 @@ def _exponent(x: Fraction) -> int:
     """⌊log2 x⌋ of a positive rational, exactly."""
     e = x.numerator.bit_length() - x.denominator.bit_length()
     return e if Fraction(2) ** e <= x else e - 1
+
+
+def _exact_cell(v):
+    return v.exact() if isinstance(v, IrrationalMean) else v

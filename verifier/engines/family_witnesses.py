@@ -140,8 +140,10 @@ class Screen:
         enclosure holds a rounding point (rare): the same on every machine."""
         p = [Fraction(int(x.p), int(x.q)) for x in witness]
         rows, support = self.scheme.rows, [y for y, x in enumerate(p) if x]
-        mine = rows[members]
-        forms = [[(p[y], rows[z][y]) for y in support] + [(-p[y], mine[y]) for y in support]
+        # a lazy matrix gives the witness's cells only, its irrational power means kept whole
+        cell = getattr(rows, "for_enclosure", None) or (lambda z, y: rows[z][y])
+        mine = {y: cell(members, y) for y in support}
+        forms = [[(p[y], cell(z, y)) for y in support] + [(-p[y], mine[y]) for y in support]
                  for z in (self.sets[j] for j in nearest) if z != members]
         found = margin_floor(forms)
         return found[0] if found is not None else None

@@ -4,7 +4,7 @@ A JSON record of thousands of sets shows, beside a null irrational margin, a dis
 certified cell enclosures. One set at a time that is a dozen small numpy calls (1.6 s of 16,384 sets at 14
 classes); here the same enclosure and slack come from a few matrix products per block.
 
-Owns: `fill_margin_decimals`. May import: `engines.vector.possibility`, numpy.
+Owns: `fill_margin_decimals`. May import: `engines.vector.possibility`, `lazy_sympy`, numpy.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engines.vector.possibility import UNSET, LazyWitness, as_float
+from verifier.lazy_sympy import sympy as sp
 from verifier.scheme import Scheme
 
 DECIMALS_BLOCK = 1 << 20  # witnesses x classes of floats per block of `fill_margin_decimals`
@@ -32,7 +33,9 @@ def fill_margin_decimals(scheme: Scheme, entries) -> None:
     step = max(1, DECIMALS_BLOCK // max(K, 1))
     for start in range(0, len(todo), step):
         block = todo[start:start + step]
-        P = np.array([[as_float(x) for x in e.witness] for e in block], dtype=float).reshape(len(block), K)
+        zero = sp.S.Zero  # one object: most weights of a witness over many classes, skipped without a call
+        P = np.array([[0.0 if x is zero else as_float(x) for x in e.witness] for e in block],
+                     dtype=float).reshape(len(block), K)
         own = np.array([scheme.rows.index[e.members] for e in block])
         member = np.zeros((len(block), K), dtype=bool)
         for i, e in enumerate(block):

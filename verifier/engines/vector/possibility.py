@@ -96,6 +96,12 @@ def _nonzero(x) -> bool:
     return numerator != 0 if isinstance(numerator, int) else x != 0
 
 
+def _support(witness: tuple) -> list[int]:
+    """The classes of nonzero weight; sympy's zero (one object, most weights over many classes) needs no call."""
+    zero = sp.S.Zero
+    return [y for y, x in enumerate(witness) if x is not zero and _nonzero(x)]
+
+
 def as_float(x) -> float:
     """A rational weight's float, correctly rounded (Python's int division), without sympy's mpmath route."""
     numerator, denominator = getattr(x, "p", None), getattr(x, "q", None)
@@ -106,9 +112,9 @@ def as_float(x) -> float:
 
 def _rational_margin(scheme: Scheme, members: ClassSet, witness: tuple) -> sp.Rational | None:
     """min over ŷ in Y of E_p[c_ŷ] − E_p[c_Y], in integers, when every cell involved is an exact rational."""
-    cells, K = scheme.cells, scheme.K
+    cells = scheme.cells
     s = scheme.rows.index[members]
-    support = [y for y in range(K) if _nonzero(witness[y])]
+    support = _support(witness)
     order = sorted(members)
     rows = cells.rows
     if not (rows.exact[s, support].all() and rows.exact[np.ix_(order, support)].all()):
@@ -123,8 +129,8 @@ def _margin_over_rational_members(scheme: Scheme, members: ClassSet, witness: tu
     """min over ŷ in Y of E_p[c_ŷ] − E_p[c_Y] when the members' rows are exact rationals on the support (the
     minimum is then taken in Fractions) and only the set's own row is irrational: one exact sum, no
     comparison of irrational numbers (the witness itself was confirmed when the set was found possible)."""
-    cells, K = scheme.cells, scheme.K
-    support = [y for y in range(K) if _nonzero(witness[y])]
+    cells = scheme.cells
+    support = _support(witness)
     order = sorted(members)
     rows = cells.rows
     if not rows.exact[np.ix_(order, support)].all():

@@ -9,6 +9,7 @@ from math import comb
 from verifier import limits
 from verifier.analysis.pipeline import Analysis
 from verifier.analysis.remedy import how_to_fit
+from verifier.lazy_sympy import sympy as sp
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.check import words
 from verifier.report.text import Streamed
@@ -124,21 +125,33 @@ def _large_matrix(s, cells, index) -> Iterator[dict]:
     spec's formula at that set: `verify` and the Python API evaluate it on demand)."""
     rows = cells.rows
     num, den, exact = rows.num, rows.den, rows.exact
-    texts: dict = {}
+    texts: dict = {}  # numerator -> (exact text, correctly rounded float), each distinct one made once
+    enclosed: dict = {}  # (lo, hi) -> display decimal: 15,510 distinct enclosures among 494,704 irrational cells
     numbers: dict = {}  # each distinct nonzero decimal one float object (8 bytes a cell, not 32)
     for m in s.all_sets:
         k = index[m]
-        costs = []
-        for y in range(s.K):
-            key = int(num[k, y]) if exact[k, y] else None  # None: irrational, its decimal from the enclosure
-            if key is not None and key not in texts:
-                texts[key] = (str(Fraction(key, den)), float(Fraction(key, den)))  # text, correctly rounded float
-            costs.append(texts[key] if key is not None else (None, None))
-        lo, hi = rows.lo[k], rows.hi[k]
-        decimals = [_shared(numbers, c[1] if c[0] is not None else _enclosed_decimal(lo[y], hi[y], None))
-                    for y, c in enumerate(costs)]
-        costs = [c[0] for c in costs]
+        costs: list = []
+        decimals: list = []
+        numerators = num[k].tolist() if num is not None else [0] * s.K  # no numerators: no cell is exact
+        for is_exact, n, lo, hi in zip(exact[k].tolist(), numerators, rows.lo[k].tolist(), rows.hi[k].tolist(),
+                                       strict=True):
+            if is_exact:
+                text = texts.get(n)
+                if text is None:
+                    value = Fraction(int(n), den)
+                    text = texts[n] = (str(value), _shared(numbers, float(value)))
+                costs.append(text[0])
+                decimals.append(text[1])
+            else:  # irrational: null, its decimal from the enclosure (a sign of zero never changes it)
+                decimal = enclosed.get((lo, hi), _UNSET)
+                if decimal is _UNSET:
+                    decimal = enclosed[(lo, hi)] = _shared(numbers, _enclosed_decimal(lo, hi, None))
+                costs.append(None)
+                decimals.append(decimal)
         yield {"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]}
+
+
+_UNSET = object()
 
 
 def _shared(numbers: dict, value: float | None):
@@ -199,6 +212,13 @@ def _decimals_filled(s, entries: list, large: bool) -> list:
     return entries
 
 
+def _support(witness) -> list[int]:
+    """The classes of nonzero weight, sympy's zero (one object) skipped without a call: thousands of witnesses of
+    100 classes, most weights zero."""
+    zero = sp.S.Zero
+    return [i for i, v in enumerate(witness) if v is not zero and _nonzero(v)]
+
+
 def _nonzero(v) -> bool:
     """v != 0 for a witness's weight; a sympy rational by its numerator (its `!=` sympifies: 2 s of a
     14-class record)."""
@@ -213,7 +233,7 @@ def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
     if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
         margin = e.quick_margin()  # beside a null margin, a display rounding (4 digits) of the exact one
         shown = words.float_of(margin) if margin is not None else e.margin_decimal()
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness) if _nonzero(v)},
+        out["witness"] = {"p": {s.classes[i]: words.exact(e.witness[i]) for i in _support(e.witness)},
                           "margin": None if margin is None else words.exact(margin),
                           "margin_decimal": shown if shown is not None else float(words.decimal(e.margin))}
     elif e.witness is not None:
@@ -238,8 +258,8 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
         return made[id(e)][1]
     out: dict = {"status": e.status}
     if e.witness is not None:
-        out["witness"] = {"p": {s.classes[i]: words.exact(v) for i, v in enumerate(e.witness)
-                                if not large or _nonzero(v)}}
+        out["witness"] = {"p": {s.classes[i]: words.exact(e.witness[i])
+                                for i in (_support(e.witness) if large else range(len(e.witness)))}}
         if e.margin is not None:
             out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
                                "margin_is_lower_bound": e.margin_is_bound}
