@@ -64,16 +64,23 @@ def irrational_mean(p: sp.Expr, values: tuple) -> IrrationalMean | None:
     pairs = [(int(v.p), int(v.q)) for v in values]
     if any(num < 0 or (num == 0 and a < 0) for num, _ in pairs):
         return None
-    nonzero = [Fraction(num, den) for num, den in pairs if num]
+    nonzero = [pair for pair in pairs if pair[0]]
     if not nonzero:  # every value 0: the mean is 0
         return None
     first = nonzero[0]  # the terms x^p, each as a rational multiple of the first one's, where it is one
-    ratios = [_rational_power((x / first).numerator, (x / first).denominator, a, b) for x in nonzero]
+    ratios = [_ratio_power(num, den, *first, a, b) for num, den in nonzero]
     if None not in ratios:  # one radical class: M = x_0 (Σ ratios / n)^(1/p), rational when that power is
         share = sum(ratios, Fraction(0)) / len(pairs)
         if _rational_power(share.numerator, share.denominator, b, a) is not None:
             return None  # a rational mean
     return IrrationalMean(Fraction(a, b), pairs, tuple(values))
+
+
+@lru_cache(maxsize=65_536)
+def _ratio_power(num: int, den: int, first_num: int, first_den: int, a: int, b: int) -> Fraction | None:
+    """(x / x_0)^(a/b) exactly when it is rational, else None (x = num/den, x_0 = first_num/first_den > 0)."""
+    ratio = Fraction(num * first_den, den * first_num)
+    return _rational_power(ratio.numerator, ratio.denominator, a, b)
 
 
 @lru_cache(maxsize=65_536)
