@@ -148,12 +148,13 @@ def test_large_matrix_decimals_are_shared_and_keep_the_sign_of_zero(tmp_path):
     """Thousands of rows: each distinct decimal is one float object (8 bytes a cell, not 32), and sharing never
     turns -0.0 into 0.0 (equal as keys, printed apart)."""
     from verifier.analysis.pipeline import analyse_file
-    from verifier.report.check.json_record import MATRIX_SYMBOLIC_SETS, _shared, to_json
+    from verifier.report.check.json_matrix import MATRIX_SYMBOLIC_SETS, shared
+    from verifier.report.check.json_record import to_json
 
     numbers: dict = {}
-    assert _shared(numbers, 1.25) is _shared(numbers, float("1.25"))
-    assert str(_shared(numbers, -0.0)) == "-0.0" and str(_shared(numbers, 0.0)) == "0.0"
-    assert _shared(numbers, None) is None
+    assert shared(numbers, 1.25) is shared(numbers, float("1.25"))
+    assert str(shared(numbers, -0.0)) == "-0.0" and str(shared(numbers, 0.0)) == "0.0"
+    assert shared(numbers, None) is None
     path = tmp_path / "pairs.yaml"
     path.write_text(_pairs(50))
     record = to_json(analyse_file(str(path)))

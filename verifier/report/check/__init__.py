@@ -3,8 +3,8 @@
 Owns: evidence in plain words (`words`), the two facts about each set (`set_facts`), the rows Markdown and HTML
 share (`tables`), one line per verdict (`brief`), the default console report (`compact`) and the full one
 (`console`), Markdown (`markdown`), the HTML page with the pictures that apply (`html`, chosen with their
-calibration by `check_pictures`), JSON (`json_record`), JUnit for CI (`junit`), many specs at a glance
-(`summary_table`) and class sweeps (`sweep`, `every_k`).
+calibration by `check_pictures`), JSON (`json_record`, its matrix in `json_matrix`), JUnit for CI (`junit`),
+many specs at a glance (`summary_table`) and class sweeps (`sweep`, `every_k`).
 
 May import: `report.figures`, `report.text`, `designing` (a one-parameter family's calibration, for
 `check_pictures`), `analysis` and everything below it. Never `report.output`, `report.design` or `report.use`.

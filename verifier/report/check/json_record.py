@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from fractions import Fraction
+from collections.abc import Callable, Iterable
 from math import comb
 
 from verifier import limits
@@ -12,21 +11,17 @@ from verifier.analysis.remedy import how_to_fit
 from verifier.lazy_sympy import sympy as sp
 from verifier.properties.settings import TABLE_VIII
 from verifier.report.check import words
+from verifier.report.check.json_matrix import (
+    MATRIX_SYMBOLIC_SETS,
+    decimal_of,
+    exact_text,
+    matrix_rows,
+    names_of,
+    node_of,
+)
 from verifier.report.text import Streamed
 from verifier.verdict import Comparison, EvidenceKind, Optimal, SetOptimality, SetPossibility, Truth
 from verifier.version import __version__
-
-
-def _exact(value) -> str | list[str]:
-    if isinstance(value, tuple):
-        return [_exact(v) for v in value]
-    return words.exact(value)
-
-
-def _decimal(value) -> float | list[float] | None:
-    if isinstance(value, tuple):
-        return [_decimal(v) for v in value]
-    return None if words.symbolic(value) else words.float_of(value)
 
 
 def to_json(a: Analysis, streamed: bool = False) -> dict:
@@ -59,16 +54,16 @@ def to_json(a: Analysis, streamed: bool = False) -> dict:
         "power_mean": ({"exponent": str(s.lemma.exponent), "sets": 2 ** s.K - s.K - 1,
                         "built": len(s.indeterminate_sets), "statement": s.lemma.describe()}
                        if s.lemma is not None else None),
-        "matrix": listed(lambda: _matrix(s)),
+        "matrix": listed(lambda: matrix_rows(s)),
         "possibility": listed(lambda: (
-            _possibility(s, e, large) | _node(s, e.members)
+            _possibility(s, e, large) | node_of(s, e.members)
             | {"optimal": _optimal(s, a.optimality.get(e.members), a.optimality_reason, made, large)}
             for e in _decimals_filled(s, a.possibility, large))) if a.symbolic is None else [
-            {"Y": _names(s, e.members), "status": e.status,
+            {"Y": names_of(s, e.members), "status": e.status,
              "possible_at": _values(e.possible_at), "impossible_at": _values(e.impossible_at),
              "reason": e.undecided or None, "optimal": _optimal(s, a.optimality.get(e.members), _SYMBOLIC)}
             for e in a.symbolic.possibility],
-        "optimality": listed(lambda: ({"Y": _names(s, m)} | _node(s, m) | _optimal(s, e, "", made, large)
+        "optimality": listed(lambda: ({"Y": names_of(s, m)} | node_of(s, m) | _optimal(s, e, "", made, large)
                                       | _orbit(s, m) for m, e in a.optimality.items())),
         "determinate_never_strictly_optimal": a.determinate_never_alone if a.optimality else None,
         "properties": {r.property.id: _property(a, r) for r in a.results},
@@ -79,7 +74,7 @@ def to_json(a: Analysis, streamed: bool = False) -> dict:
                      for name, fit in a.settings.items()},
         "decision": None if a.decision is None else {
             "variable": a.decision.variable,
-            "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [_names(s, m) for m in r.optimal]}
+            "regions": [{"from": str(r.low), "to": str(r.high), "optimal": [names_of(s, m) for m in r.optimal]}
                         for r in a.decision.regions]},
         "expect": {e.property_id: {"expected": e.expected, "actual": e.actual, "met": e.met}
                    for e in a.expectations},
@@ -97,85 +92,6 @@ def streamed(a: Analysis) -> dict | None:
     return to_json(a, streamed=True) if len(a.scheme.all_sets) * a.scheme.K > limits.STREAMED_FROM_CELLS else None
 
 
-MATRIX_SYMBOLIC_SETS = 1023  # beyond: rational cells from the arrays, irrational ones by their defining form
-
-
-def _matrix(s) -> Iterator[dict]:
-    """Every row, exact; the decimals of a fast-path matrix come from its certified enclosures (one float
-    format per cell instead of one exact evaluation), the exact interpreter's cells from the exact values."""
-    cells = s.cells
-    index = getattr(s.rows, "index", None)
-    if cells is not None and index is not None and len(s.all_sets) > MATRIX_SYMBOLIC_SETS:
-        yield from _large_matrix(s, cells, index)
-        return
-    for m in s.all_sets:
-        row = s.rows[m]
-        if cells is None or index is None:
-            decimals = [_decimal(v) for v in row]
-        else:
-            k = index[m]
-            decimals = [_enclosed_decimal(cells.rows.lo[k, y], cells.rows.hi[k, y], v) for y, v in enumerate(row)]
-        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": [_exact(v) for v in row], "decimal": decimals,
-                                                   "from": s.origin[m]}
-
-
-def _large_matrix(s, cells, index) -> Iterator[dict]:
-    """Thousands of rows: a rational cell is written from the arrays' exact numerator (no sympy, each distinct
-    text once); an irrational one is null, its decimal read off the certified enclosure (its exact value is the
-    spec's formula at that set: `verify` and the Python API evaluate it on demand)."""
-    rows = cells.rows
-    num, den, exact = rows.num, rows.den, rows.exact
-    texts: dict = {}  # numerator -> (exact text, correctly rounded float), each distinct one made once
-    enclosed: dict = {}  # (lo, hi) -> display decimal: 15,510 distinct enclosures among 494,704 irrational cells
-    numbers: dict = {}  # each distinct nonzero decimal one float object (8 bytes a cell, not 32)
-    for m in s.all_sets:
-        k = index[m]
-        costs: list = []
-        decimals: list = []
-        numerators = num[k].tolist() if num is not None else [0] * s.K  # no numerators: no cell is exact
-        for is_exact, n, lo, hi in zip(exact[k].tolist(), numerators, rows.lo[k].tolist(), rows.hi[k].tolist(),
-                                       strict=True):
-            if is_exact:
-                text = texts.get(n)
-                if text is None:
-                    value = Fraction(int(n), den)
-                    text = texts[n] = (str(value), _shared(numbers, float(value)))
-                costs.append(text[0])
-                decimals.append(text[1])
-            else:  # irrational: null, its decimal from the enclosure (a sign of zero never changes it)
-                decimal = enclosed.get((lo, hi), _UNSET)
-                if decimal is _UNSET:
-                    decimal = enclosed[(lo, hi)] = _shared(numbers, _enclosed_decimal(lo, hi, None))
-                costs.append(None)
-                decimals.append(decimal)
-        yield {"Y": _names(s, m)} | _node(s, m) | {"costs": costs, "decimal": decimals, "from": s.origin[m]}
-
-
-_UNSET = object()
-
-
-def _shared(numbers: dict, value: float | None):
-    """One object per distinct value (zeros kept as they are: 0.0 and -0.0 are equal keys but print apart)."""
-    if not value:
-        return value
-    return numbers.setdefault(value, value)
-
-
-def _enclosed_decimal(lo: float, hi: float, value) -> float | None:
-    """The correctly rounded float of a value certified to lie in [lo, hi]: that float when the enclosure is
-    one point, else from the exact value; with none at hand (an irrational cell of thousands of sets, its exact
-    text null), a display rounding: 4 significant digits, read off the enclosure when both ends print alike."""
-    if lo == hi or value is not None:
-        return (float(lo) or 0.0) if lo == hi else _decimal(value)
-    low, high = f"{lo:.4g}", f"{hi:.4g}"
-    return float(low) or 0.0 if low == high else float(f"{(lo + hi) / 2:.4g}")
-
-
-def _node(s, members) -> dict:
-    """Over a hierarchy, the node's name beside its classes (null for an unnamed node or a single class)."""
-    return {"node": s.node(members)} if s.hierarchy is not None else {}
-
-
 def _orbit(s, members) -> dict:
     """By symmetry, one entry stands for every set of its size: how many share its status."""
     if s.orbits is None:
@@ -183,10 +99,6 @@ def _orbit(s, members) -> dict:
     return {"sets_of_this_size": comb(s.K, len(members)), "same_status_as_every_set_of_this_size": True,
             "certificate_sets_stand_for": "every set with as many classes and as many of them in Y, in equal "
                                           "shares (the mixture averaged over the relabellings that fix Y)"}
-
-
-def _names(s, members) -> list[str]:
-    return [s.classes[i] for i in sorted(members)]
 
 
 def _parameters(a: Analysis) -> dict[str, str]:
@@ -227,7 +139,7 @@ def _nonzero(v) -> bool:
 
 
 def _possibility(s, e: SetPossibility, large: bool = False) -> dict:
-    out = {"Y": _names(s, e.members),
+    out = {"Y": names_of(s, e.members),
            "status": {Truth.TRUE: "possible", Truth.FALSE: "impossible", Truth.UNKNOWN: "unknown"}[e.status],
            "method": e.method}
     if e.witness is not None and large and hasattr(e, "quick_margin"):  # thousands of sets: no irrational margins
@@ -264,9 +176,9 @@ def _optimal(s, e: SetOptimality | None, reason: str = "", made: dict | None = N
             out["witness"] |= {"margin": words.exact(e.margin), "margin_decimal": words.float_of(e.margin),
                                "margin_is_lower_bound": e.margin_is_bound}
     if e.tied_with:
-        out["tied_with"] = [_names(s, z) for z in e.tied_with]
+        out["tied_with"] = [names_of(s, z) for z in e.tied_with]
     if e.certificate:
-        out["certificate"] = {"mixture": [{"Y": _names(s, z), "weight": str(w)} for z, w in e.certificate.items()],
+        out["certificate"] = {"mixture": [{"Y": names_of(s, z), "weight": str(w)} for z, w in e.certificate.items()],
                               "dominates": "strictly" if e.status == Optimal.NEVER else "weakly"}
     if e.at:
         out["at"] = {name: str(v) for name, v in e.at.items()}
@@ -297,8 +209,8 @@ def _how_to_fit(remedy, representatives: bool) -> dict | None:
 
 def _comparison(c: Comparison) -> dict:
     lhs, rhs = c.sides
-    return {"comparison": c.text, "truth": c.truth.value, "lhs": _exact(lhs.value), "rhs": _exact(rhs.value),
-            "lhs_decimal": _decimal(lhs.value), "rhs_decimal": _decimal(rhs.value)}
+    return {"comparison": c.text, "truth": c.truth.value, "lhs": exact_text(lhs.value), "rhs": exact_text(rhs.value),
+            "lhs_decimal": decimal_of(lhs.value), "rhs_decimal": decimal_of(rhs.value)}
 
 
 def _property(a: Analysis, r) -> dict:
@@ -316,7 +228,7 @@ def _property(a: Analysis, r) -> dict:
     if ev.parameters is not None:
         s = ev.concrete
     if ev.binding is not None and ev.kind in (EvidenceKind.COUNTEREXAMPLE, EvidenceKind.WITNESS):
-        item: dict = {"Y": _names(s, ev.binding.members)} | _node(s, ev.binding.members)
+        item: dict = {"Y": names_of(s, ev.binding.members)} | node_of(s, ev.binding.members)
         if ev.parameters is not None:
             item["parameters"] = _values(ev.parameters)
         if ev.binding.y is not None:
