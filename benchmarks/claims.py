@@ -37,7 +37,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 0.25  # an absolute figure holds when the CPU time here is within 25 % of it
-JSON_TARGET = 1.5  # issue 65's target for --format json against the console's CPU (met up to 8 and from 11 classes)
+JSON_TARGET = 1.5  # issue 65's target for --format json against the console's CPU (not met at 9 and 10 classes)
 
 
 @dataclass
@@ -180,14 +180,14 @@ CLAIMS = [
     *[Claim("docs/verify.md", "about the console's CPU up to 6 classes",
             json_ratio(lambda folder, K=K: _ordinal(K, folder), f"K = {K}", JSON_TARGET, False)) for K in (2, 4, 6)],
     Claim("docs/verify.md", "1.4 times at 8", json_ratio(lambda folder: _ordinal(8, folder), "K = 8", 1.4, True)),
-    Claim("docs/verify.md", "2.6\n  times at 9", json_ratio(lambda folder: _ordinal(9, folder), "K = 9", 2.6, True)),
-    Claim("docs/verify.md", "about 4.5 times at 10",
-          json_ratio(lambda folder: _ordinal(10, folder), "K = 10", 4.5, True)),
+    Claim("docs/verify.md", "2.5\n  times at 9", json_ratio(lambda folder: _ordinal(9, folder), "K = 9", 2.5, True)),
+    Claim("docs/verify.md", "about 4.3 times at 10",
+          json_ratio(lambda folder: _ordinal(10, folder), "K = 10", 4.3, True)),
     *[Claim("docs/verify.md", "from 11 classes on, at most 1.5 times the console's CPU",
             json_ratio(lambda folder, K=K: _ordinal(K, folder), f"K = {K}", JSON_TARGET, False))
       for K in range(11, 17)],
-    Claim("docs/verify.md", "about 1.65 times on the 100-class intervals",
-          json_ratio(lambda _f: "specs/large/ordinal-intervals-100.yaml", "100-class intervals", 1.65, True)),
+    Claim("docs/verify.md", "about 1.5 times on the 100-class intervals",
+          json_ratio(lambda _f: "specs/large/ordinal-intervals-100.yaml", "100-class intervals", 1.5, True)),
     *[Claim("docs/specs.md", "so it reads\nany `{max_size: k}`, hierarchy or intervals family of up to 1,000 classes",
             matrix_free(K, family, route)) for K in (100, 300, 1000)
       for family, route in (("intervals", "intervals"), ("{max_size: 3}", "symmetric"))],
