@@ -152,3 +152,29 @@ def test_a_scores_file_takes_its_true_classes_from_a_file_named_by_y_true_or_tru
     with pytest.raises(UsageError, match="truth= names a file of true classes for a scores file"):
         verifier.abstention_curves(FRIEDEL, ["P", "N", "N", "P"], [0.9, 0.2, 0.6, 0.4], truth=str(truth),
                                    sweep=SWEEP)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(min_value=0, max_value=2**32), st.booleans())
+def test_probabilities_from_an_array_match_the_same_rows_from_a_npy_file(tmp_path, seed, rescale):
+    """An in-memory (N, K) array is read by the `.npy` file's own path: `evaluate` and `operating_conditions` (which
+    once counted an array's blocks as its rows) give the file's JSON (the file is named as the array's classifier)."""
+    rng = np.random.default_rng(seed)
+    P = rng.dirichlet([1, 1], size=40)
+    if rescale:  # rows within 1e-6 of summing to 1: divided by their exact sum, and counted, on both paths
+        P[::3] *= 1 + 1e-8
+    y = rng.integers(0, 2, 40)
+    np.save(tmp_path / "classifier.npy", P)
+    np.save(tmp_path / "truth.npy", y)
+    files = {"probabilities": str(tmp_path / "classifier.npy"), "truth": str(tmp_path / "truth.npy")}
+    spec = tmp_path / "fixed.yaml"
+    spec.write_text("name: fixed abstention\nclasses: [P, N]\nparameters:\n  mu: {}\n  nu: {value: 0.2}\n"
+                    'assume: ["mu >= 0", "mu <= 1"]\ncost_matrix:\n  P: [0, mu]\n  N: [1, 0]\n'
+                    'set_costs:\n  "P,N": [nu, nu]\n')
+    conditions = [verifier.operating_conditions(str(spec), y_true=y, probabilities=P, uncertainty=["0", "1"]),
+                  verifier.operating_conditions(str(spec), uncertainty=["0", "1"], **files)]
+    assert dumped(conditions[0]) == dumped(conditions[1])
+    numeric = tmp_path / "numeric.yaml"
+    numeric.write_text(spec.read_text().replace("mu: {}", "mu: {value: 0.5}"))
+    scored = [verifier.evaluate(str(numeric), y_true=y, probabilities=P), verifier.evaluate(str(numeric), **files)]
+    assert dumped(scored[0]) == dumped(scored[1])

@@ -177,7 +177,8 @@ def _from_probabilities(spec, scheme, parameter, method, gammas, weight, request
     classifiers = []
     for name, _, blocks, labels, _ in probability_sources(scheme.classes, request.probabilities, request.y_true,
                                                           request.truth):
-        rows = [row for block in blocks for row in block]
+        # a file gives blocks of rows; an array (rows, rescaled so far) pairs
+        rows = [row for block in blocks for row in (block[0] if isinstance(block, tuple) else block)]
         if len(rows) != len(labels):
             raise UsageError(f"{name}: {len(rows):,} rows of probabilities for {len(labels):,} true classes")
         classifiers.append((name, rows, labels))

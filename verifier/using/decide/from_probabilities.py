@@ -3,8 +3,8 @@ as `verify decide` finds it (ties resolved by the stated rule: the smallest opti
 ready to be scored.
 
 Probabilities come from a file (`DistributionFile`: a CSV with a header of class names, or an (N, K) `.npy`),
-or from Python: an (N, K) array or list of rows, each value read as the exact rational it is (a float is an
-exact binary rational), a row summing to 1 within 1e-6 divided by its exact sum, as the p-file does. A
+or from Python: an (N, K) array or list of rows, read by the `.npy` file's own path (each value the exact
+binary rational a float is, a row summing to 1 within 1e-6 divided by its exact sum). A
 classifier's own class order (scikit-learn's `classes_`) is mapped onto the spec's by name, or by index
 when the labels are the integers 0..K-1; a spec class the classifier never saw has probability 0.
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -24,7 +23,8 @@ from verifier.numbers import shown
 from verifier.scheme import Scheme
 from verifier.using.decide.batch import BatchDecider
 from verifier.using.decide.logit_decide import LogitDecider
-from verifier.using.inputs import MAX_ELEMENTS, ROW_TOLERANCE, LogitRows, Predictions, total_text
+from verifier.using.inputs import MAX_ELEMENTS, LogitRows, Predictions
+from verifier.using.inputs.p_file import DistributionFile
 
 BLOCK_ROWS = 10_000
 
@@ -74,24 +74,13 @@ def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
     finite = np.isfinite(array).all(axis=1)
     if not finite.all():
         raise UsageError(f"{where}: row {int(np.flatnonzero(~finite)[0])} holds nan or inf")
-    order = list(range(K)) if order is None else order
-    rescaled = 0
-    for start in range(0, array.shape[0], BLOCK_ROWS):
-        block = []
-        for i, row in enumerate(array[start:start + BLOCK_ROWS].tolist(), start):
-            p = [Fraction(0)] * K
-            for j, x in zip(order, row):
-                p[j] = Fraction(x)  # exact: a float is a binary rational
-            total = sum(p, Fraction(0))
-            if any(x < 0 for x in p) or abs(total - 1) > ROW_TOLERANCE:
-                problem = "a negative probability" if any(x < 0 for x in p) else f"the row sums to {total_text(total)}"
-                raise UsageError(f"{where}: row {i}: {problem}; expected non-negative probabilities summing to 1 "
-                                 "(within 1e-6)")
-            if total != 1:
-                rescaled += 1
-                p = [x / total for x in p]
-            block.append(p)
-        yield block, rescaled
+    if order is not None and order != list(range(K)):  # column j is class order[j]; unseen classes get 0
+        placed = np.zeros((array.shape[0], K))
+        placed[:, order] = array
+        array = placed
+    rows = DistributionFile.of_array(array, K, where)  # the .npy file's exact path: integers, not Fractions
+    for block in rows.blocks():
+        yield block, rows.rescaled
 
 
 def predict_sets(scheme: Scheme, blocks, truth: np.ndarray, name: str, where: str,

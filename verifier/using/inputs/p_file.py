@@ -9,6 +9,8 @@ floats beside them), so that memory stays bounded whatever the file's length; th
 shape are checked before anything is read. The sum is checked in integers: a binary row over its least power
 of two, a decimal row over its common power of ten, never one Fraction per value.
 
+Rows already in memory (an array from Python) are read by the same path (`DistributionFile.of_array`).
+
 Owns: `DistributionFile`. May import: `using.inputs.csv_text`, `using.inputs.npy`, `using.inputs.probabilities`,
 `using.exact.exact_rows`, `using.exact.binary_sums` (a .npy block's exact sums without one integer per value).
 """
@@ -40,6 +42,7 @@ class DistributionFile:
         self.what = what  # the option that named the file, for every message
         regular_file(path, what)
         self.path, self.classes = path, classes
+        self.label = f"{what} {path}"  # what names the rows in every message
         self.rescaled = 0  # rows whose sum was within the tolerance of 1 but not exactly 1
         self.count = 0
         self.array = None
@@ -50,12 +53,21 @@ class DistributionFile:
                                  f"float64 (or float32) of shape (N, {len(classes)}), one column per class in the "
                                  "spec's order")
 
+    @classmethod
+    def of_array(cls, array: np.ndarray, K: int, label: str) -> "DistributionFile":
+        """Rows held in memory, an (N, K) float array, read as a `.npy` file's are (the same exact integers and
+        checks, at the same speed); `label` names them in every message ("probabilities: row 3 ...")."""
+        rows = cls.__new__(cls)
+        rows.what, rows.path, rows.classes, rows.label = label, None, tuple(str(k) for k in range(K)), label
+        rows.rescaled, rows.count, rows.array = 0, 0, array
+        return rows
+
     def blocks(self) -> Iterator[ExactRows]:
         """The rows, exact and normalised, BLOCK_ROWS at a time (a located UsageError on a bad row)."""
         for block in (self._npy() if self.array is not None else self._csv()):
             yield block
         if self.count == 0:
-            raise UsageError(f"{self.what} {self.path}: no rows")
+            raise UsageError(f"{self.label}: no rows")
 
     def _checked(self, block: ExactRows, sums: list[tuple[int, int]], where) -> ExactRows:
         """Each row's exact sum (numerator, denominator) within the tolerance of 1; counts the rows rescaled."""
@@ -83,10 +95,10 @@ class DistributionFile:
             finite = np.isfinite(block).all(axis=1)
             if not finite.all():
                 bad = start + int(np.flatnonzero(~finite)[0])
-                raise UsageError(f"{self.what} {self.path}: row {bad} holds nan or inf")
+                raise UsageError(f"{self.label}: row {bad} holds nan or inf")
 
             def where(i, start=start):
-                return f"{self.what} {self.path}: row {start + i}"
+                return f"{self.label}: row {start + i}"
 
             fast = fast_binary_rows(block)  # exact sums in int64 limbs; integers only for rows that need them
             if fast is not None:
