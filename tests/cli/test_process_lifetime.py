@@ -32,12 +32,25 @@ def _running(pid: int) -> bool:
         return False
 
 
+def _frozen_worker(run_pid: int, deadline: float) -> list[int]:
+    """The worker of the command `run_pid`, once seen, stopped (SIGSTOP), so that it cannot finish its work
+    whatever the machine's speed: what the tests assert must not depend on how fast it runs."""
+    workers: list[int] = []
+    while not workers and time.monotonic() < deadline:
+        time.sleep(0.02)
+        workers = _children(run_pid)
+    for w in workers:
+        os.kill(w, signal.SIGSTOP)  # a stopped process still dies of the SIGKILL its parent's death sends
+    return workers
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc to find the worker")
 def test_ten_kills_leave_no_process_and_no_report_behind(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     command = [sys.executable, "-m", "verifier", os.path.join(SPECS, "ordinal-l1-9.yaml"), "-v", "--no-cache",
                "--report", str(out)]
+    landed = 0
     for kill in range(10):
         run = subprocess.Popen(command, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         workers: list[int] = []
@@ -46,28 +59,58 @@ def test_ten_kills_leave_no_process_and_no_report_behind(tmp_path):
             time.sleep(0.05)
             workers = _children(run.pid)
         assert workers, "the command ended before its worker was seen"
-        time.sleep(0.1 * kill)  # at another stage of the work each time
+        time.sleep(0.1 * kill)  # at another stage of the work each time (the first kills: before any output)
+        for w in workers:  # frozen where it is, so that the kill lands mid-work on any machine
+            if _running(w):
+                os.kill(w, signal.SIGSTOP)
+        written = [n for n in os.listdir(out) if not n.endswith(".tmp")]  # (renamed into place whole)
+        if run.poll() is not None or written:  # a fast machine got past its outputs within the stage
+            for w in workers:
+                if _running(w):
+                    os.kill(w, signal.SIGCONT)
+            assert run.wait(timeout=60) == 0
+            for name in os.listdir(out):
+                os.unlink(out / name)
+            continue
+        landed += 1
         run.send_signal((signal.SIGKILL, signal.SIGTERM)[kill % 2])
         run.wait(timeout=30)
         time.sleep(2)
         assert not [w for w in workers if _running(w)], f"kill {kill}: a worker outlived verify"
         assert [n for n in os.listdir(out) if not n.endswith(".tmp")] == [], f"kill {kill}: a report was written"
+    assert landed >= 2  # the kills at stage 0 and 1 land before the work can end (the worker is stopped first)
     finished = subprocess.run(command[:-2] + ["--report", str(out)], env=ENV, capture_output=True, timeout=300)
     assert finished.returncode == 0
     assert sorted(os.listdir(out)) == ["ordinal-l1-9.html", "ordinal-l1-9.json", "ordinal-l1-9.md"]  # swept
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc to find the worker")
 def test_a_timeout_of_subprocess_run_ends_the_worker_too(tmp_path):
-    before = set(os.listdir("/proc")) if os.path.exists("/proc") else set()
-    with pytest.raises(subprocess.TimeoutExpired):
-        subprocess.run([sys.executable, "-m", "verifier", os.path.join(SPECS, "ordinal-l1-9.yaml"), "-v", "--no-cache",
-                        "--certificate", str(tmp_path / "c.json")], env=ENV, capture_output=True, timeout=1.5)
+    import threading
+
+    before = set(os.listdir("/proc"))
+    command = [sys.executable, "-m", "verifier", os.path.join(SPECS, "ordinal-l1-9.yaml"), "-v", "--no-cache",
+               "--certificate", str(tmp_path / "c.json")]
+    seen: list[int] = []
+    original = subprocess.Popen.__init__
+
+    def spawned(self, *args, **kwargs):  # the run's own Popen: its worker is frozen once it appears
+        original(self, *args, **kwargs)
+        threading.Thread(target=lambda: seen.extend(_frozen_worker(self.pid, time.monotonic() + 30)),
+                         daemon=True).start()
+
+    subprocess.Popen.__init__ = spawned
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            subprocess.run(command, env=ENV, capture_output=True, timeout=3)
+    finally:
+        subprocess.Popen.__init__ = original
     time.sleep(2)
+    assert seen, "the worker was never seen"
     assert not (tmp_path / "c.json").exists()
-    if before:
-        late = [p for p in set(os.listdir("/proc")) - before if p.isdigit() and _running(int(p)) and
-                "verifier" in open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")]
-        assert late == []
+    late = [p for p in set(os.listdir("/proc")) - before if p.isdigit() and _running(int(p)) and
+            "verifier" in open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")]
+    assert late == []
 
 
 def test_an_output_keeps_its_mode_and_stale_temporaries_of_its_name_are_swept(tmp_path):
