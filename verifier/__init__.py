@@ -10,8 +10,10 @@ words, fit to the filtering and choice settings, the exact extended matrix, and 
 `verify_all(directory)` returns one per spec; `sweep_classes(source, "2..8")` checks a formula spec at every
 class count; `design(source, setting="filtering")` completes or calibrates a scheme for a setting (the
 paper's "how to determine them?"); `decide(source, p)` predicts the optimal set for a precise or imprecise
-probability and `evaluate(source, y_true, sets)` scores set-valued classifiers under the scheme (or their
-`probabilities=`, each row's optimal set predicted first); `scorer(source)` is a scikit-learn scorer. The other
+probability (for an (N, K) array of rows, `BatchDecisions`: one boolean mask per row); `prepare(source)` reads a
+spec and builds its decision route once, to decide or score many batches; `evaluate(source, y_true, sets)`
+scores set-valued classifiers under the scheme (or their `probabilities=`, each row's optimal set predicted
+first); `scorer(source)` is a scikit-learn scorer. The other
 jobs have one entry point each, taking arrays as `sklearn.metrics.roc_curve(y_true, y_score)` does (lists, numpy
 arrays, pandas columns; `y_score` one column or a mapping / data frame of them by classifier name; floats taken as
 their exact binary values) or a file's path:
@@ -41,10 +43,12 @@ from verifier.version import __version__
 if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on first use (below)
     from verifier.api import (
         AbstentionReport,
+        BatchDecisions,
         CertaintyReport,
         ClassSweepReport,
         ConditionsReport,
         DesignReport,
+        Prepared,
         Report,
         SurfaceReport,
         UseReport,
@@ -55,6 +59,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on
         design,
         evaluate,
         operating_conditions,
+        prepare,
         scorer,
         sweep_classes,
         verify,
@@ -62,9 +67,10 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time the API loads on
     )
     from verifier.properties.explain import explain
 
-_API = ["AbstentionReport", "CertaintyReport", "ClassSweepReport", "ConditionsReport", "DesignReport", "Report",
-        "SurfaceReport", "UseReport", "abstention_curves", "certainty", "cost_surface", "decide", "design", "evaluate",
-        "operating_conditions", "scorer", "sweep_classes", "verify", "verify_all"]
+_API = ["AbstentionReport", "BatchDecisions", "CertaintyReport", "ClassSweepReport", "ConditionsReport",
+        "DesignReport", "Prepared", "Report", "SurfaceReport", "UseReport", "abstention_curves", "certainty",
+        "cost_surface", "decide", "design", "evaluate", "operating_conditions", "prepare", "scorer", "sweep_classes",
+        "verify", "verify_all"]
 # the API loads on first use, so that `import verifier.errors` (or the spec reader) stays light; `verifier.api`
 # itself loads each name's own module only
 _NAMES, __getattr__, __dir__ = lazy_exports(__name__, globals(), {name: "verifier.api" for name in _API}

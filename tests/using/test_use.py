@@ -211,7 +211,7 @@ def test_sweep_gives_exact_curves_and_a_picture(tmp_path, cli):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.5"], "sum to 9/10, not 1"),
+    (["decide", OBSTACLE, "--p", "h=0.1,b=0.3,n=0.5"], "sum to 9/10; expected non-negative probabilities summing to 1"),
     (["decide", OBSTACLE, "--p", "h=0.1,x=0.9"], "unknown class 'x'"),
     (["decide", OBSTACLE, "--p", "h=-0.1,b=0.5,n=0.6"], "negative probability for h"),
     (["decide", OBSTACLE, "--p", "h=nan,b=1"], "'nan' is not a number"),

@@ -30,7 +30,7 @@ from verifier.spec import MAX_CLASSES, Spec, load_spec, spec_from_data, spec_fro
 if TYPE_CHECKING:  # imported where used: `decide` and `evaluate` load this module, never a Report (nor rich)
     from verifier.api.report import ClassSweepReport, EveryKReport, Report
 
-Source = Union[str, "os.PathLike[str]", Mapping]
+Source = Union[str, "os.PathLike[str]", Mapping, Spec]  # a Spec: read already (what `prepare` holds)
 
 
 def verify(source: Source, *, classes: int | Sequence[str] | None = None, timeout: float = 20,

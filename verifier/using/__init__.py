@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         Decision,
         LogitDecider,
         ProbabilityPredictions,
+        array_rows,
         column_order,
         predict_sets,
         rows_from_array,
@@ -62,7 +63,8 @@ if TYPE_CHECKING:
     )
 
 _FROM = {"BatchDecider": "decide", "BatchDecision": "decide", "BatchSummary": "decide", "Comparison": "compare",
-         "CredalBatchDecider": "decide", "CredalDecision": "decide", "CredalRow": "decide", "CredalSet": "decide",
+         "array_rows": "decide", "CredalBatchDecider": "decide",
+         "CredalDecision": "decide", "CredalRow": "decide", "CredalSet": "decide",
          "Crossing": "evaluate", "Decision": "decide", "DistributionFile": "inputs", "Friedman": "compare",
          "IntervalsFile": "inputs", "LogitDecider": "decide", "LogitFile": "inputs", "LogitRows": "inputs",
          "PairComparison": "compare", "Predictions": "inputs", "ProbabilityPredictions": "decide",

@@ -13,16 +13,18 @@ from typing import TYPE_CHECKING
 
 from verifier import limits
 from verifier.api import arguments
-from verifier.api.use.report import BatchReport, Source, UseReport, as_p, numeric_scheme, within
+from verifier.api.use.batch_decisions import BatchDecisions
+from verifier.api.use.report import Source, UseReport, as_distribution, as_p, numeric_scheme, within
 from verifier.api.use.requests import DecideRequest
 from verifier.api.use.route import Rows, RowsDecider, RowsSource, beyond, use_route
 from verifier.errors import UsageError
 from verifier.numbers import shown
 from verifier.report.use import decisions as words
 from verifier.scheme.orbits import Orbits
-from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, intervals
+from verifier.using import BatchDecider, CredalBatchDecider, DistributionFile, IntervalsFile, array_rows, intervals
 from verifier.using.decide import credal as credal_rules
 from verifier.using.decide import decide as decide_precise
+from verifier.using.inputs.array_like import is_matrix
 
 if TYPE_CHECKING:
     from verifier.scheme import Scheme
@@ -63,15 +65,18 @@ def _decide(request: DecideRequest) -> UseReport:
         raise UsageError("--logits reads rows of logits from --p-file FILE (CSV with a header of class names, or an "
                          "(N, K) .npy) or one row from --p 'CLASS=LOGIT,...'; a credal set (--intervals, --vertex) "
                          "is made of probabilities, not logits")
-    if p_file is not None and not logits:  # the route `evaluate --probabilities` decides on too
+    rows = p is not None and is_matrix(p)  # many rows in memory: decided as a file's rows are
+    if (p_file is not None or rows) and not logits and not certainty:  # the route `evaluate` decides on too
+        route = use_route(source, "verify decide --p-file" if p_file is not None else "verifier.decide(rows)")
+        scheme = route.deciding_scheme()  # (its refusal, if it decides none)
+        return _batch(scheme, route.decider(), DistributionFile(p_file, scheme.classes) if p_file is not None
+                      else array_rows(p, scheme.classes, "p"))
+    if p_file is not None and not logits:
         route = use_route(source, "verify decide --p-file")
         if route.family is not None:  # without the matrix: a family's masses, or a sort per row
-            if certainty:
-                from verifier.api.use.certainty_report import decide_with_certainty
+            from verifier.api.use.certainty_report import decide_with_certainty
 
-                return decide_with_certainty(route.deciding_scheme(), None, p_file, decider=route.decider())
-            scheme = route.deciding_scheme()
-            return _batch(scheme, route.decider(), DistributionFile(p_file, scheme.classes))
+            return decide_with_certainty(route.deciding_scheme(), None, p_file, decider=route.decider())
         spec, scheme = route.spec, route.deciding_scheme()  # (its refusal, if it decides none)
     else:
         spec, scheme = numeric_scheme(source, "verify decide")
@@ -90,7 +95,10 @@ def _decide(request: DecideRequest) -> UseReport:
                      "FILE" if logits else "give the row in a file, verify decide SPEC --p-file FILE (a file of "
                      "one row will do)")
     classes = scheme.classes
-    if logits and p is not None:
+    if rows and certainty:
+        raise UsageError("certainty=True reads its rows from p_file (or takes one row in p); for rows in memory, "
+                         "verifier.certainty(spec, probabilities, y_true) gives each row's certainty and doubt")
+    if logits and p is not None and not rows:
         from verifier.api.use.logit_row import decide_logit_row
 
         return decide_logit_row(scheme, p, certainty)
@@ -101,12 +109,17 @@ def _decide(request: DecideRequest) -> UseReport:
     if logits:
         from verifier.using import LogitDecider, LogitFile
 
-        assert p_file is not None  # --logits reads --p or --p-file (checked above), and --p is decided above
-        return _batch(scheme, LogitDecider(scheme), LogitFile(p_file, scheme.classes))
+        # --logits reads --p (rows of logits, or one row: decided above) or --p-file (checked above)
+        return _batch(scheme, LogitDecider(scheme), LogitFile(p_file, scheme.classes) if p_file is not None
+                      else LogitArray(p, scheme.classes))
     if p is not None:
-        d = decide_precise(scheme, as_p(p, classes))
-        record = words.decision_json(scheme, d)
-        return UseReport(words.decision_text(scheme, d), record, record["prediction"])
+        exact, total = as_distribution(p, classes)
+        d = decide_precise(scheme, exact)
+        record, text = words.decision_json(scheme, d), words.decision_text(scheme, d)
+        if total != 1:  # within the tolerance: say what was decided on
+            record["rescaled_from_sum"] = str(total)
+            text += words.rescaled_sentence(total)
+        return UseReport(text, record, record["prediction"])
     if p_file is not None:
         return _batch(scheme, BatchDecider(scheme), DistributionFile(p_file, scheme.classes))
     if intervals_file is not None:
@@ -123,14 +136,27 @@ def _decide(request: DecideRequest) -> UseReport:
     return UseReport(words.credal_text(scheme, credal, chosen), record, record["prediction"])
 
 
-def _batch(scheme: Scheme, decider: RowsDecider[Rows], source: RowsSource[Rows]) -> UseReport:
-    """Every row of `source` decided by `decider`: the CSV and the record made when read, and the summary."""
+def _batch(scheme: Scheme, decider: RowsDecider[Rows], source: RowsSource[Rows]) -> BatchDecisions:
+    """Every row of `source` decided by `decider`: the arrays, the CSV and the record (made when read), and the
+    summary."""
     for rows in source.blocks():
         decider.add(rows)
-    summary = decider.result.summary()
-    return BatchReport(lambda: words.batch_csv_blocks(scheme, decider.result),
-                       lambda: words.batch_json(scheme, decider.result, source.rescaled, summary),
-                       summary_text=words.summary_text(scheme, summary))
+    return BatchDecisions(scheme, decider.result, source.rescaled, decider.result.summary(), scheme.classes)
+
+
+class LogitArray:
+    """Rows of logits held in memory (any library's (N, K) array), as a file of logits is read: in blocks."""
+
+    rescaled = 0  # logits are never rescaled
+
+    def __init__(self, values, classes: tuple[str, ...]):
+        self.values, self.K = values, len(classes)
+
+    def blocks(self):
+        """The rows, a block at a time (`LogitRows`)."""
+        from verifier.using import logit_rows
+
+        return logit_rows(self.values, self.K, "p")
 
 
 def _decide_intervals_file(scheme, path: str, rule: str) -> UseReport:

@@ -2,9 +2,9 @@
 verified scheme (each row's optimal set, as `decide` finds it), before they are scored.
 
 `probabilities` is a file (a CSV with a header of class names, or an (N, K) `.npy`; the true classes in
-`truth`; several files, one per classifier, on the same instances), an (N, K) array or list of rows in the spec's
-class order (the true classes in `y_true`), or a dict from a classifier's name to such an array (several
-classifiers on the same instances).
+`truth`; several files, one per classifier, on the same instances), an (N, K) array of any library or list of
+rows in the spec's class order, or a data frame whose columns name the classes (the true classes in `y_true`),
+or a dict from a classifier's name to such an array (several classifiers on the same instances).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from verifier.using import (
     DistributionFile,
     LogitFile,
     ProbabilityPredictions,
+    array_rows,
     logit_rows,
     predict_sets,
-    rows_from_array,
 )
 from verifier.using.inputs import labels as true_labels
 from verifier.using.inputs import read_truth
@@ -71,8 +71,11 @@ def probability_sources(classes: tuple[str, ...], probabilities, y_true, truth: 
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"probabilities: a classifier's name must be a non-empty text, got {shown(name)}")
         where = f"probabilities[{name!r}]" if isinstance(probabilities, dict) else "probabilities"
-        rows = logit_rows(values, len(classes), where) if logits else rows_from_array(values, len(classes), where)
-        yield name, where, rows, labels, None
+        if logits:
+            yield name, where, logit_rows(values, len(classes), where), labels, None
+            continue
+        rows = array_rows(values, classes, where)  # a frame's columns by class name
+        yield name, where, rows.blocks(), labels, rows
 
 
 def decided_json(decided: list[ProbabilityPredictions]) -> list[dict]:

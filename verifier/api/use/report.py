@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 from verifier import limits, numbers
 from verifier.analysis.pipeline import build
 from verifier.api.entry import Source, checked_time_limit, load
+from verifier.api.use.kept import kept
 from verifier.errors import SpecError, UsageError, few_of
 from verifier.report.output import NoPicture, PictureBytes, why_no_use_picture
 from verifier.report.use import score_table
-from verifier.using import Comparison, Scores, Sweep, checked
-from verifier.using.inputs import distribution
+from verifier.using import Comparison, Scores, Sweep
+from verifier.using.inputs.probabilities import distribution_values, normalised
 
 if TYPE_CHECKING:
     from verifier.report.use import ExtraStats
@@ -239,7 +240,7 @@ def numeric_scheme(source: Source | Spec, what: str) -> tuple[Spec, Scheme]:
     symbolic = [name for name, p in spec.parameters.items() if p.value is None]
     if symbolic:
         raise unfixed(spec, symbolic, what)
-    return spec, build(spec)
+    return spec, kept(spec, ("built",), lambda: build(spec))  # a prepared spec's: built once
 
 
 def unfixed(spec: Spec, symbolic: list[str], what: str) -> SpecError:
@@ -253,9 +254,15 @@ def unfixed(spec: Spec, symbolic: list[str], what: str) -> SpecError:
 
 def as_p(p, classes, where: str = "p") -> list[Fraction]:
     """`p` (text 'h=0.1,b=0.3,n=0.6', a dict by class name or a list in class order) as an exact distribution
-    over `classes`, checked; `where` names it in a usage error."""
+    over `classes`, checked (within 1e-6 of summing to 1, divided by its exact sum); `where` names it in a usage
+    error."""
+    return as_distribution(p, classes, where)[0]
+
+
+def as_distribution(p, classes, where: str = "p") -> tuple[list[Fraction], Fraction]:
+    """`as_p`, and the exact sum the given values had (1, or within 1e-6 of it: then `p` was divided by it)."""
     if isinstance(p, str):
-        return distribution(p, classes, where)
+        return normalised(distribution_values(p, classes, where), classes, where)
     if isinstance(p, dict):
         unknown = [k for k in p if k not in classes]
         if unknown:
@@ -270,7 +277,7 @@ def as_p(p, classes, where: str = "p") -> list[Fraction]:
         if len(values) != len(classes):
             raise UsageError(f"{where}: {len(values)} probabilities for {len(classes):,} classes")
     exact = [exact_arg(v, where) for v in values]
-    return checked(exact, classes, where)
+    return normalised(exact, classes, where)
 
 
 def exact_arg(value, where: str) -> Fraction:

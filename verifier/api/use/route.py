@@ -12,6 +12,10 @@ chosen in one place, so that whatever `decide` decides `evaluate` can score, and
    interpreter (`cell_costs.ListedCosts`); rows of probabilities cannot be decided (every allowed set would need
    its costs), and the refusal says which bound and what works.
 
+A prepared spec (`kept`, what `verifier.prepare` holds) keeps what its routes are built from (the scheme, a
+family's masses, a decider's arrays), so that every job on it builds them once, however many batches it decides
+or scores.
+
 Owns: `UseRoute`, `use_route`, `beyond`, and what a batch of rows is read from and decided with, whether
 probabilities or logits (`RowsSource`, `RowsDecider`). May import: `using`, `analysis`, `spec`, `scheme`, `errors`.
 """
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from verifier.analysis.pipeline import FAST_MAX_CLASSES, build
 from verifier.api.entry import Source, load
+from verifier.api.use.kept import kept
 from verifier.api.use.report import unfixed
 from verifier.errors import SpecError, UsageError
 from verifier.scheme import Scheme
@@ -97,8 +102,10 @@ class UseRoute:
         return self.scheme
 
     def decider(self) -> BatchDecider:
-        """A batch decider on this route (the refusal, where rows cannot be decided)."""
-        return BatchDecider(self.deciding_scheme(), family=self.family)
+        """A batch decider on this route (the refusal, where rows cannot be decided); the expected-cost arrays
+        (or sorted costs) of a prepared spec's scheme are made once."""
+        scheme = self.deciding_scheme()
+        return kept(self.spec, ("decider", id(scheme)), lambda: BatchDecider(scheme, family=self.family)).fresh()
 
 
 def use_route(source: Source | Spec, what: str, logits: bool = False) -> UseRoute:
@@ -111,14 +118,14 @@ def use_route(source: Source | Spec, what: str, logits: bool = False) -> UseRout
     K = len(spec.classes)
     family = spec.predictions
     if family.restricted and not logits:
-        alike = alike_route(spec)
+        alike = kept(spec, ("alike",), lambda: alike_route(spec))
         if alike is not None:
             return UseRoute(spec, alike.scheme, AlikeCosts(K, alike.a, alike.b), alike)
     if not family.restricted and K > FAST_MAX_CLASSES and singled_out(spec):  # partial at best: not built
         return UseRoute(spec, None, ListedCosts(spec), refusal=beyond(spec, what, _NOT_ALIKE, None))
     bound = matrix_bound(family, K) if family.restricted else None
     try:
-        scheme = build(spec)
+        scheme = kept(spec, ("built",), lambda: build(spec))
     except (SpecError, UsageError) as refused:
         if bound is None:
             raise

@@ -14,6 +14,7 @@ from verifier.scheme import Scheme
 from verifier.using import CredalDecision, CredalSet, Decision
 from verifier.using.decide import BatchDecision, BatchSummary, CredalRow
 from verifier.using.decide.credal import Rule
+from verifier.using.inputs.probabilities import total_text
 
 
 def names(scheme: Scheme, members) -> list[str]:
@@ -42,6 +43,12 @@ def decision_json(scheme: Scheme, d: Decision) -> dict:
             "undecided": [names(scheme, m) for m in d.undecided],
             "expected_costs": {scheme.label(m): str(v) for m, v in d.expected},
             "p": {c: str(x) for c, x in zip(scheme.classes, d.p)}}
+
+
+def rescaled_sentence(total) -> str:
+    """The line that says a typed distribution summed to 1 only within the tolerance, and what was decided on."""
+    return (f"The given probabilities sum to {total_text(total)}, within 1e-6 of 1: p above is them divided by "
+            "their exact sum.\n")
 
 
 def decision_text(scheme: Scheme, d: Decision) -> str:

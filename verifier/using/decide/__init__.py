@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from verifier.using.decide.family_decide import FamilyRoute, alike_route, singled_out
     from verifier.using.decide.from_probabilities import (
         ProbabilityPredictions,
+        array_rows,
         column_order,
         predict_sets,
         rows_from_array,
@@ -33,5 +34,5 @@ _FROM = {"BatchDecider": "batch", "BatchDecision": "batch", "BatchSummary": "bat
          "FamilyRoute": "family_decide", "LogitDecider": "logit_decide",
          "ProbabilityPredictions": "from_probabilities", "alike_route": "family_decide",
          "column_order": "from_probabilities", "decide": "precise", "predict_sets": "from_probabilities",
-         "rows_from_array": "from_probabilities", "singled_out": "family_decide"}
+         "rows_from_array": "from_probabilities", "array_rows": "from_probabilities", "singled_out": "family_decide"}
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _FROM)

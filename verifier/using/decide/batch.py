@@ -17,6 +17,7 @@ built once (`SchemeRows`). Every batch ends with a `BatchSummary`.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -97,6 +98,12 @@ class BatchDecider:
         self.costs = None if self.ab is not None or self.family is not None else costs or ExpectedCosts(scheme)
         route = self.family.route if self.family is not None else "symmetric" if self.ab is not None else "vectorised"
         self.result = BatchDecision([], [], [], route, 0)
+
+    def fresh(self) -> BatchDecider:
+        """A decider of a new batch on the same prepared route (its arrays shared, not made again)."""
+        decider = copy.copy(self)
+        decider.result = BatchDecision([], [], [], self.result.route, 0)
+        return decider
 
     def add(self, rows: ExactRows | list[list[Fraction]]) -> None:
         """A block of rows: exact rows read from a file, or exact (normalised) distributions."""

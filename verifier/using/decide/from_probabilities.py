@@ -8,7 +8,7 @@ binary rational a float is, a row summing to 1 within 1e-6 divided by its exact 
 classifier's own class order (scikit-learn's `classes_`) is mapped onto the spec's by name, or by index
 when the labels are the integers 0..K-1; a spec class the classifier never saw has probability 0.
 
-Owns: `ProbabilityPredictions`, `rows_from_array`, `predict_sets`, `column_order`. May import: `using`.
+Owns: `ProbabilityPredictions`, `array_rows`, `rows_from_array`, `predict_sets`, `column_order`. May import: `using`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from verifier.numbers import shown
 from verifier.scheme import Scheme
 from verifier.using.decide.batch import BatchDecider
 from verifier.using.decide.logit_decide import LogitDecider
-from verifier.using.inputs import MAX_ELEMENTS, LogitRows, Predictions
+from verifier.using.inputs import LogitRows, Predictions
+from verifier.using.inputs.array_like import as_matrix
 from verifier.using.inputs.p_file import DistributionFile
 
 BLOCK_ROWS = 10_000
@@ -60,25 +61,29 @@ def column_order(labels, classes: tuple[str, ...], where: str) -> list[int]:
     return order
 
 
-def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
-    """Exact, normalised rows from an (N, K') array or list of rows; column j goes to class order[j]."""
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise UsageError(f"{where}: expected an (N, K) array of probabilities, got {shown(values)}") from None
+def array_rows(values, classes: tuple[str, ...], where: str, order: list[int] | None = None) -> DistributionFile:
+    """Exact, normalised rows from an (N, K') array of any library (`as_matrix`: numpy, a list of rows, a pandas,
+    polars or pyarrow frame, anything with `__array__`), read by the `.npy` file's own path; column j goes to
+    class order[j] (a frame's columns: by name, or as indices 0..K-1 when they are the integers). The array is
+    the caller's, read a block at a time: no bound on its rows."""
+    K = len(classes)
+    array, names = as_matrix(values, where)
+    if order is None and names is not None:
+        order = column_order(names, classes, f"{where}'s columns")
     width = K if order is None else len(order)
     if array.ndim != 2 or array.shape[1] != width or array.shape[0] == 0:
         raise UsageError(f"{where}: shape {array.shape}, expected (N, {width}) with N >= 1")
-    if array.size > MAX_ELEMENTS:
-        raise UsageError(f"{where}: {array.size:,} probabilities, more than the limit of {MAX_ELEMENTS:,}")
-    finite = np.isfinite(array).all(axis=1)
-    if not finite.all():
-        raise UsageError(f"{where}: row {int(np.flatnonzero(~finite)[0])} holds nan or inf")
     if order is not None and order != list(range(K)):  # column j is class order[j]; unseen classes get 0
         placed = np.zeros((array.shape[0], K))
         placed[:, order] = array
         array = placed
-    rows = DistributionFile.of_array(array, K, where)  # the .npy file's exact path: integers, not Fractions
+    return DistributionFile.of_array(array, K, where)  # the .npy file's exact path: integers, not Fractions
+
+
+def rows_from_array(values, K: int, where: str, order: list[int] | None = None):
+    """Exact, normalised rows from an (N, K') array or list of rows, as (block, rows rescaled so far) pairs;
+    column j goes to class order[j]."""
+    rows = array_rows(values, tuple(str(k) for k in range(K)), where, order)
     for block in rows.blocks():
         yield block, rows.rescaled
 

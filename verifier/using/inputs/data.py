@@ -17,6 +17,7 @@ import numpy as np
 
 from verifier.errors import UsageError, few_of
 from verifier.numbers import shown
+from verifier.using.inputs.array_like import as_column, as_matrix, column_names, library_of
 from verifier.using.inputs.csv_text import csv_rows, excerpt, refuse_binary, regular_file
 from verifier.using.inputs.npy import open_npy
 
@@ -42,6 +43,10 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
     """From Python data: class names or indices, and sets as iterables of names/indices or boolean rows."""
     K = len(classes)
     truth = np.array([_index(classes, y, f"y_true[{i}]") for i, y in enumerate(_listed(y_true))], dtype=np.int64)
+    if column_names(sets) is not None:  # a frame of one 0/1 column per class: a mask
+        sets = as_matrix(sets, "sets", "0/1 set memberships")[0]
+    elif library_of(sets) in ("polars", "pyarrow", "pandas"):  # a column of sets: its elements as Python values
+        sets = _listed(sets, "sets")
     if hasattr(sets, "__array__") and not isinstance(sets, np.ndarray):  # a tensor (TorchCP) or an array-like
         sets = np.asarray(sets)
     if isinstance(sets, np.ndarray) and sets.ndim == 3:  # MAPIE: (N, K, levels), one mask per confidence level
@@ -54,7 +59,7 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
             raise UsageError(f"sets: a 2-D array is read as a boolean mask of shape (N, {K}) with 0/1 entries; "
                              f"got {sets.dtype} {sets.shape}")
         return _checked(Predictions(name, truth, sets.astype(bool)), "sets")
-    rows = _listed(sets)
+    rows = _listed(sets, "sets")
     masks = np.zeros((len(rows), K), dtype=bool)
     for i, s in enumerate(rows):
         masks[i] = _mask(classes, s, f"sets[{i}]")
@@ -63,7 +68,8 @@ def from_arrays(classes: tuple[str, ...], y_true, sets, name: str = "classifier"
 
 def labels(classes: tuple[str, ...], y_true, where: str = "y_true") -> np.ndarray:
     """True classes from Python data (class names or indices) as class indices."""
-    return np.array([_index(classes, y, f"{where}[{i}]") for i, y in enumerate(_listed(y_true))], dtype=np.int64)
+    return np.array([_index(classes, y, f"{where}[{i}]") for i, y in enumerate(_listed(y_true, where))],
+                    dtype=np.int64)
 
 
 def _mask(classes: tuple[str, ...], s, where: str) -> np.ndarray:
@@ -102,15 +108,18 @@ def _kind(value) -> str:
 
 def frame_predictions(classes: tuple[str, ...], frame) -> list[Predictions]:
     """From a data frame (anything with `columns` and column access, such as pandas) with the CSV's columns."""
-    header = [str(c).strip().lower() for c in frame.columns]
-    original = list(frame.columns)
+    original = column_names(frame) or list(frame.columns)  # pyarrow names its columns apart from them
+    header = [str(c).strip().lower() for c in original]
     true_col = _column(header, TRUE_COLUMNS, "data frame", required=True)
     pred_col = _column(header, PREDICTED_COLUMNS, "data frame", required=True)
     who_col = _column(header, CLASSIFIER_COLUMNS, "data frame", required=False)
-    truth, sets = _listed(frame[original[true_col]]), _listed(frame[original[pred_col]])
-    who = _listed(frame[original[who_col]]) if who_col is not None else ["classifier"] * len(truth)
+    truth = _listed(frame[original[true_col]], f"the data frame's column {original[true_col]}")
+    sets = _listed(frame[original[pred_col]], f"the data frame's column {original[pred_col]}")
+    who = _listed(frame[original[who_col]], "the data frame's classifiers") if who_col is not None else \
+        ["classifier"] * len(truth)
     data_col = _column(header, DATASET_COLUMNS, "data frame", required=False)
-    data = [str(d) for d in _listed(frame[original[data_col]])] if data_col is not None else [None] * len(truth)
+    data = [str(d) for d in _listed(frame[original[data_col]], "the data frame's data sets")] \
+        if data_col is not None else [None] * len(truth)
     groups: dict[tuple, list[int]] = {}
     for i, (w, d) in enumerate(zip(who, data)):
         groups.setdefault((str(w), d), []).append(i)
@@ -122,12 +131,8 @@ def frame_predictions(classes: tuple[str, ...], frame) -> list[Predictions]:
     return out
 
 
-def _listed(values) -> list:
-    if hasattr(values, "to_numpy"):  # pandas, without importing it
-        values = values.to_numpy()
-    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
-        raise UsageError(f"expected a sequence (a list, an array or a column), got {shown(values)}")
-    return list(values)
+def _listed(values, where: str = "y_true") -> list:
+    return as_column(values, where)  # numpy, pandas, polars, pyarrow, tensors: Python values
 
 
 def _index(classes, y, where: str) -> int:

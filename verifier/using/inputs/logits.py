@@ -35,6 +35,7 @@ import numpy as np
 from verifier import numbers
 from verifier.errors import UsageError
 from verifier.using.certainty import BlockCertainty, doubt_costs, logit_words, nothing_to_doubt, rational_word, top_two
+from verifier.using.inputs.array_like import as_matrix
 from verifier.using.inputs.csv_text import class_columns, csv_rows, excerpt, regular_file
 from verifier.using.inputs.npy import open_npy
 from verifier.using.inputs.probabilities import class_values, exact_number
@@ -72,10 +73,7 @@ def _finite(block: np.ndarray, where) -> None:
 
 def logit_rows(values, K: int, where: str) -> Iterator[LogitRows]:
     """Blocks of logits from an (N, K) array or list of rows (Python callers), refused if not finite."""
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise UsageError(f"{where}: expected an (N, K) array of logits, got {excerpt(str(values))}") from None
+    array, _ = as_matrix(values, where, "logits")  # numpy, lists, frames, tensors
     if array.ndim != 2 or array.shape[1] != K or array.shape[0] == 0:
         raise UsageError(f"{where}: shape {array.shape}, expected (N, {K}) logits with N >= 1")
     _finite(array, lambda i: f"{where}: row {i}")

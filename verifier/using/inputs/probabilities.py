@@ -1,6 +1,8 @@
 """Probabilities written by a user, read exactly: a distribution ('h=0.1,b=0.3,n=0.6'), probability intervals
 ('h=0:0.2,b=0.3:0.4') or one vertex of a credal set. Decimals are exact (0.1 is 1/10), as in specs; a class
-left out has probability 0 (intervals: [0, 1]). Anything else is a usage error that quotes the text."""
+left out has probability 0 (intervals: [0, 1]). A distribution must sum to 1 within 1e-6, and is then divided by
+its exact sum: the rule of every entry point (files, arrays, typed rows). Anything else is a usage error that
+quotes the text."""
 
 from __future__ import annotations
 
@@ -50,23 +52,36 @@ def _example(classes: tuple[str, ...], option: str) -> str:
 
 
 def distribution(text: str, classes: tuple[str, ...], option: str = "--p") -> list[Fraction]:
-    """The exact distribution 'h=0.1,b=0.3,n=0.6' writes (a class left out: 0), refused unless it sums to
-    exactly 1 with no negative value."""
+    """The exact distribution 'h=0.1,b=0.3,n=0.6' writes (a class left out: 0), refused unless it sums to 1
+    within 1e-6 with no negative value (then divided by its exact sum)."""
+    return checked(distribution_values(text, classes, option), classes, option)
+
+
+def distribution_values(text: str, classes: tuple[str, ...], option: str = "--p") -> list[Fraction]:
+    """The exact values 'h=0.1,b=0.3,n=0.6' gives each class (a class left out: 0), not yet checked."""
     p = [Fraction(0)] * len(classes)
     for i, value in _pairs(text, option, classes):
         p[i] = exact_number(value, f"{option} {classes[i]}")
-    return checked(p, classes, option)
+    return p
 
 
-def checked(p: list[Fraction], classes: tuple[str, ...], where: str) -> list[Fraction]:
-    """`p` itself when it is a distribution: no negative value and an exact sum of 1; else a located UsageError."""
+def normalised(p: list[Fraction], classes: tuple[str, ...], where: str) -> tuple[list[Fraction], Fraction]:
+    """`p` divided by its exact sum, and that sum, when it is a distribution by the one rule of every entry point
+    (a file's rows, an array's, a typed one): no negative value and a sum within 1e-6 of 1; else a located
+    UsageError."""
     negative = [classes[i] for i, x in enumerate(p) if x < 0]
     if negative:
         raise UsageError(f"{where}: negative probability for {', '.join(negative)}")
     total = sum(p, Fraction(0))
-    if total != 1:
-        raise UsageError(f"{where}: the probabilities sum to {total_text(total)}, not 1 (exactly)")
-    return p
+    if abs(total - 1) > ROW_TOLERANCE:
+        raise UsageError(f"{where}: the probabilities sum to {total_text(total)}; expected non-negative "
+                         "probabilities summing to 1 (within 1e-6)")
+    return (p if total == 1 else [x / total for x in p]), total
+
+
+def checked(p: list[Fraction], classes: tuple[str, ...], where: str) -> list[Fraction]:
+    """`p` as a distribution (`normalised`: divided by its exact sum, within 1e-6 of 1)."""
+    return normalised(p, classes, where)[0]
 
 
 def intervals(text: str, classes: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
